@@ -1,0 +1,91 @@
+// ESLint flat config. Besides style, it machine-checks the import table of ARCHITECTURE.md:
+// which runtime folder may import which, so nobody has to remember the rules.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+import globals from 'globals';
+
+const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'stream', 'events', 'worker_threads'];
+
+/** One `no-restricted-imports` rule from plain lists of forbidden module patterns. */
+function forbid(groups, message) {
+  return ['error', { patterns: [{ group: groups, message }] }];
+}
+
+export default tseslint.config(
+  {
+    ignores: ['node_modules/', 'out/', 'dist/', 'release/', '.data/', 'test-results/', 'playwright-report/', 'artifacts/', 'src-server/db/migrations/'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  prettier,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['src-shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': forbid(
+        [...nodeBuiltins, 'electron', 'react', 'react-dom', '**/src-server/**', '**/src-main/**', '**/src-renderer/**', '**/src-preload/**'],
+        'src-shared runs anywhere: it may import nothing runtime-specific and no other src-* folder.',
+      ),
+    },
+  },
+  {
+    files: ['src-server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': forbid(
+        ['electron', '**/src-main/**', '**/src-renderer/**', '**/src-preload/**'],
+        'src-server may import src-shared only (never electron, src-main, src-renderer or src-preload).',
+      ),
+    },
+  },
+  {
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/electron/**', 'src-main/embedded/**'],
+    rules: {
+      'no-restricted-imports': forbid(
+        ['electron', '**/src-renderer/**', '**/src-preload/**', '**/src-server/**'],
+        'Only src-main/electron imports electron, and only src-main/embedded (the embedded-server launcher) imports src-server.',
+      ),
+    },
+  },
+  {
+    files: ['src-main/electron/**/*.ts'],
+    rules: {
+      'no-restricted-imports': forbid(
+        ['**/src-renderer/**', '**/src-preload/**', '**/src-server/**'],
+        'src-main/electron may not import the renderer, preload or server (the server goes through src-main/embedded).',
+      ),
+    },
+  },
+  {
+    files: ['src-main/embedded/**/*.ts'],
+    rules: {
+      'no-restricted-imports': forbid(['electron', '**/src-renderer/**', '**/src-preload/**'], 'The embedded-server launcher runs under plain Node.'),
+    },
+  },
+  {
+    files: ['src-preload/**/*.ts'],
+    rules: {
+      'no-restricted-imports': forbid(
+        [...nodeBuiltins, '**/src-server/**', '**/src-main/**', '**/src-renderer/**'],
+        'Preload is the bridge and nothing else: it may import electron and src-shared only.',
+      ),
+    },
+  },
+  {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': forbid(
+        [...nodeBuiltins, 'electron', '**/src-main/**', '**/src-server/**', '**/src-preload/**'],
+        'The renderer never touches Node, Electron, main, preload or the server: it asks main through the bridge.',
+      ),
+    },
+  },
+);

@@ -1,0 +1,29 @@
+/**
+ * The success envelope of API.md: `{ data, returnMessage }`. Every non-GET success carries a localised
+ * returnMessage (the client toasts it), so `reply.envelope` requires one for those methods.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { translate } from '../i18n';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's language, from `Accept-Language` (default `ar`). */
+    locale: import('../../src-shared/locale').Locale;
+  }
+}
+
+/** Builds the envelope for a request: GETs carry no message unless given; others default to "saved". */
+export function envelope<T>(request: FastifyRequest, data: T, messageKey?: string, params?: Record<string, unknown>) {
+  const key = messageKey ?? (request.method === 'GET' ? undefined : 'messages.saved');
+  return key ? { data, returnMessage: translate(request.locale, key, params) } : { data };
+}
+
+/** Sends the envelope with a status (200 unless told). */
+export function sendEnvelope<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  data: T,
+  options: { status?: number; messageKey?: string; params?: Record<string, unknown> } = {},
+) {
+  return reply.status(options.status ?? 200).send(envelope(request, data, options.messageKey, options.params));
+}

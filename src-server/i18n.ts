@@ -1,0 +1,36 @@
+/**
+ * Server-side translation: every text the API answers with (problem details, field messages,
+ * returnMessage) comes from `locales/{ar,en}/server.json`, in the caller's `Accept-Language`.
+ */
+import ar from '../locales/ar/server.json';
+import en from '../locales/en/server.json';
+import type { Locale } from '../src-shared/locale';
+
+type Tree = { [key: string]: string | Tree };
+const catalogues: Record<Locale, Tree> = { ar: ar as Tree, en: en as Tree };
+
+/** Adds a module's texts (e.g. `auth`) under a top-level key in both languages. */
+export function registerTexts(key: string, texts: Record<Locale, Tree>): void {
+  catalogues.ar[key] = texts.ar;
+  catalogues.en[key] = texts.en;
+}
+
+function lookup(tree: Tree, key: string): string | undefined {
+  let node: string | Tree | undefined = tree;
+  for (const part of key.split('.')) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = node[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+/** Translates `key` in `locale`, falling back to Arabic, then to the key itself; `{{name}}` is filled from params. */
+export function translate(locale: Locale, key: string, params: Record<string, unknown> = {}): string {
+  const text = lookup(catalogues[locale], key) ?? lookup(catalogues.ar, key) ?? key;
+  return text.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => (name in params ? String(params[name]) : `{{${name}}}`));
+}
+
+/** Whether a key exists in a catalogue (tests use this to prove both languages are complete). */
+export function hasText(locale: Locale, key: string): boolean {
+  return lookup(catalogues[locale], key) !== undefined;
+}

@@ -1,0 +1,30 @@
+/**
+ * The REST envelope and problem-details shapes of API.md, shared by the server (which produces them)
+ * and the client (which reads them).
+ */
+import { z } from 'zod';
+
+/** `{ data, returnMessage }`: every success answer. */
+export function envelopeOf<T extends z.ZodType>(data: T) {
+  return z.object({ data, returnMessage: z.string().optional() });
+}
+export type Envelope<T> = { data: T; returnMessage?: string };
+
+/** RFC 9457 problem details, with `errors` mapping a field to its localised messages. */
+export const problemSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+  code: z.string().optional(),
+});
+export type Problem = z.infer<typeof problemSchema>;
+
+/** A paged list answer: `{ items, total, page, pageSize }`. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+}
+
+export const healthSchema = z.object({ status: z.literal('ok'), version: z.string() });
+export type Health = z.infer<typeof healthSchema>;
