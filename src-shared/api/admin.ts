@@ -1,0 +1,212 @@
+/**
+ * Request and response schemas of administration (API.md, "Administration"): users, roles, the role's
+ * page-permission matrix, sections and pages, and the audit log.
+ */
+import { z } from 'zod';
+import { PERMISSIONS } from '../permissions';
+import { LOCALES } from '../locale';
+import { listQuerySchema } from '../filters';
+import { emailField, iconField, nameField, pagePathField, passwordField, usernameField } from './fields';
+import { roleRefSchema } from './auth';
+
+export { idParamsSchema, setActiveSchema, type IdParams, type SetActive } from './fields';
+
+/** Every admin list takes the common list query of API.md and nothing else. */
+export const adminListQuerySchema = listQuerySchema.strict();
+export type AdminListQuery = z.infer<typeof adminListQuerySchema>;
+
+// ---------------------------------------------------------------- users (/auth/users)
+
+/** A user as administrators see it (never the password hash or the TOTP secret). */
+export const userSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  nameAr: z.string(),
+  nameEn: z.string(),
+  role: roleRefSchema,
+  active: z.boolean(),
+  locale: z.enum(LOCALES),
+  /** Two-factor is enabled. */
+  useTotp: z.boolean(),
+  employeeId: z.number().int().nullable(),
+  lastSignInAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+/** Sortable and filterable fields of GET /auth/users. */
+export const USER_LIST_FIELDS = ['id', 'username', 'email', 'nameAr', 'nameEn', 'active', 'roleId', 'createdAt'] as const;
+
+const passwordPair = {
+  password: passwordField,
+  passwordConfirmation: z.string().min(1).max(128),
+};
+const confirms = (v: { password: string; passwordConfirmation: string }) => v.password === v.passwordConfirmation;
+const mismatch = () => ({ message: 'validation.passwordMismatch', path: ['passwordConfirmation'] });
+
+/** POST /auth/users. */
+export const createUserRequestSchema = z
+  .object({
+    username: usernameField,
+    email: emailField,
+    nameAr: nameField,
+    nameEn: nameField,
+    roleId: z.number().int().min(1),
+    locale: z.enum(LOCALES).default('ar'),
+    active: z.boolean().default(true),
+    ...passwordPair,
+  })
+  .strict()
+  .refine(confirms, mismatch());
+export type CreateUserRequest = z.infer<typeof createUserRequestSchema>;
+
+/** PUT /auth/users/{id}: the fields to change. */
+export const updateUserRequestSchema = z
+  .object({
+    username: usernameField.optional(),
+    email: emailField.optional(),
+    nameAr: nameField.optional(),
+    nameEn: nameField.optional(),
+    roleId: z.number().int().min(1).optional(),
+    locale: z.enum(LOCALES).optional(),
+  })
+  .strict();
+export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;
+
+/** PUT /auth/users/{id}/password: an administrator sets a user's password. */
+export const setUserPasswordRequestSchema = z
+  .object({ ...passwordPair })
+  .strict()
+  .refine(confirms, mismatch());
+export type SetUserPasswordRequest = z.infer<typeof setUserPasswordRequestSchema>;
+
+/** POST /auth/users/{id}/reset-password answers a generated temporary password, shown once. */
+export const resetPasswordResponseSchema = z.object({ temporaryPassword: z.string() });
+export type ResetPasswordResponse = z.infer<typeof resetPasswordResponseSchema>;
+
+// ---------------------------------------------------------------- roles (/auth/roles)
+
+export const roleSchema = z.object({
+  id: z.number().int(),
+  nameAr: z.string(),
+  nameEn: z.string(),
+  active: z.boolean(),
+  /** Members must use two-factor (no "skip for now"). */
+  requireTwoFactor: z.boolean(),
+  /** The built-in administrator role: every permission on every page, cannot be deactivated. */
+  isSystem: z.boolean(),
+  userCount: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Role = z.infer<typeof roleSchema>;
+
+export const ROLE_LIST_FIELDS = ['id', 'nameAr', 'nameEn', 'active', 'requireTwoFactor', 'createdAt'] as const;
+
+/** POST /auth/roles. */
+export const createRoleRequestSchema = z
+  .object({
+    nameAr: nameField,
+    nameEn: nameField,
+    requireTwoFactor: z.boolean().default(false),
+    active: z.boolean().default(true),
+  })
+  .strict();
+export type CreateRoleRequest = z.infer<typeof createRoleRequestSchema>;
+
+/** PUT /auth/roles/{id}. */
+export const updateRoleRequestSchema = z
+  .object({ nameAr: nameField.optional(), nameEn: nameField.optional(), requireTwoFactor: z.boolean().optional() })
+  .strict();
+export type UpdateRoleRequest = z.infer<typeof updateRoleRequestSchema>;
+
+/** One row of a role's matrix: the permissions it holds on one page. */
+export const rolePagePermissionSchema = z
+  .object({ pageId: z.number().int().min(1), permissions: z.array(z.enum(PERMISSIONS)).max(PERMISSIONS.length) })
+  .strict();
+
+/** GET /auth/roles/{id}/permissions: the role's page-permission matrix (pages it holds nothing on are absent). */
+export const rolePermissionsSchema = z.object({
+  roleId: z.number().int(),
+  entries: z.array(rolePagePermissionSchema),
+});
+export type RolePermissions = z.infer<typeof rolePermissionsSchema>;
+
+/** PUT /auth/roles/{id}/permissions: replaces the whole matrix. */
+export const setRolePermissionsRequestSchema = z
+  .object({ entries: z.array(rolePagePermissionSchema).max(1000) })
+  .strict();
+export type SetRolePermissionsRequest = z.infer<typeof setRolePermissionsRequestSchema>;
+
+// ---------------------------------------------------------------- sections and pages (/auth/pages)
+
+/** A page or section as administrators see it, with the permissions it offers. */
+export const adminPageSchema = z.object({
+  id: z.number().int(),
+  parentId: z.number().int().nullable(),
+  nameAr: z.string(),
+  nameEn: z.string(),
+  path: z.string(),
+  icon: z.string(),
+  order: z.number().int(),
+  availablePermissions: z.array(z.enum(PERMISSIONS)),
+});
+export type AdminPage = z.infer<typeof adminPageSchema>;
+
+/** A section with its pages. */
+export const adminSectionSchema = adminPageSchema.extend({ children: z.array(adminPageSchema) });
+export type AdminSection = z.infer<typeof adminSectionSchema>;
+
+/** GET /auth/pages: every section and page. */
+export const adminPagesTreeSchema = z.object({ pages: z.array(adminSectionSchema) });
+export type AdminPagesTree = z.infer<typeof adminPagesTreeSchema>;
+
+/** POST /auth/pages: a section (parentId null) or a page of a section. */
+export const createPageRequestSchema = z
+  .object({
+    parentId: z.number().int().min(1).nullable(),
+    nameAr: nameField,
+    nameEn: nameField,
+    path: pagePathField,
+    icon: iconField.default('AppstoreOutlined'),
+    order: z.number().int().min(0).max(10_000).default(0),
+    availablePermissions: z.array(z.enum(PERMISSIONS)).max(PERMISSIONS.length).default(['view']),
+  })
+  .strict();
+export type CreatePageRequest = z.infer<typeof createPageRequestSchema>;
+
+/** PUT /auth/pages/{id}. */
+export const updatePageRequestSchema = z
+  .object({
+    nameAr: nameField.optional(),
+    nameEn: nameField.optional(),
+    path: pagePathField.optional(),
+    icon: iconField.optional(),
+    order: z.number().int().min(0).max(10_000).optional(),
+    availablePermissions: z.array(z.enum(PERMISSIONS)).max(PERMISSIONS.length).optional(),
+  })
+  .strict();
+export type UpdatePageRequest = z.infer<typeof updatePageRequestSchema>;
+
+// ---------------------------------------------------------------- audit (/auth/audit)
+
+/** One audit record: who did what, to what, when and from where. */
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  actorId: z.number().int().nullable(),
+  actorUsername: z.string().nullable(),
+  /** A stable action code, e.g. `auth.login.success`, `users.create`. */
+  action: z.string(),
+  /** The action's name in the caller's language. */
+  actionName: z.string(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  ip: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const AUDIT_LIST_FIELDS = ['id', 'at', 'action', 'actorId', 'targetType', 'targetId', 'ip'] as const;

@@ -1,0 +1,160 @@
+/**
+ * Request and response schemas of sign-in, two-factor, the profile and the page tree (API.md, "Auth and
+ * session"). The server validates with these; the client types its calls with them.
+ */
+import { z } from 'zod';
+import { PERMISSIONS } from '../permissions';
+import { LOCALES } from '../locale';
+import { emailField, nameField, passwordField, text, usernameField } from './fields';
+
+/** A one-time code: six TOTP digits or a recovery code (`xxxxx-xxxxx`). */
+export const twoFactorCodeField = z.string().min(1).max(32);
+/** An opaque token handed out by the server. */
+export const tokenField = z.string().min(1).max(200);
+
+// ---------------------------------------------------------------- setup (first administrator)
+
+/** GET /setup: whether the server still has no user. */
+export const setupStatusSchema = z.object({ needed: z.boolean() });
+export type SetupStatus = z.infer<typeof setupStatusSchema>;
+
+/** POST /setup: creates the first administrator (only while no user exists). */
+export const setupRequestSchema = z
+  .object({
+    username: usernameField,
+    email: emailField,
+    password: passwordField,
+    nameAr: nameField.optional(),
+    nameEn: nameField.optional(),
+  })
+  .strict();
+export type SetupRequest = z.infer<typeof setupRequestSchema>;
+
+// ---------------------------------------------------------------- sign-in
+
+/** POST /auth/login. `login` is an email or a username. */
+export const loginRequestSchema = z
+  .object({
+    login: text(1, 254),
+    password: passwordField,
+    rememberMe: z.boolean().default(false),
+  })
+  .strict();
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+/** The end of a sign-in: the session's access token (send as `Authorization: Bearer`). */
+export const accessTokenSchema = z.object({
+  accessToken: z.string(),
+  /** When the session ends at the latest (absolute expiry), ISO 8601. */
+  expiresAt: z.string(),
+});
+export type AccessToken = z.infer<typeof accessTokenSchema>;
+
+/** A second step follows: `required` (enter a code) or `setup` (enrol an authenticator first). */
+export const twoFactorChallengeSchema = z.object({
+  twoFactor: z.enum(['required', 'setup']),
+  challengeToken: z.string(),
+  /** Whether "skip for now" is offered (only when the role does not require two-factor). */
+  canSkip: z.boolean(),
+  /** When the challenge expires, ISO 8601. */
+  expiresAt: z.string(),
+});
+export type TwoFactorChallenge = z.infer<typeof twoFactorChallengeSchema>;
+
+/** POST /auth/login and POST /setup answer one of these. */
+export const loginResponseSchema = z.union([accessTokenSchema, twoFactorChallengeSchema]);
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+// ---------------------------------------------------------------- two-factor
+
+/** GET /auth/two-factor/setup: `?challengeToken=` during sign-in; nothing when signed in. */
+export const twoFactorSetupQuerySchema = z.object({ challengeToken: tokenField.optional() }).strict();
+export type TwoFactorSetupQuery = z.infer<typeof twoFactorSetupQuerySchema>;
+
+/** The enrolment material: scan the QR code or type the secret. */
+export const twoFactorSetupSchema = z.object({
+  otpauthUri: z.string(),
+  qrDataUrl: z.string(),
+  secret: z.string(),
+});
+export type TwoFactorSetup = z.infer<typeof twoFactorSetupSchema>;
+
+/** POST /auth/two-factor/verify: a TOTP code or a recovery code for the challenge. */
+export const twoFactorVerifyRequestSchema = z.object({ challengeToken: tokenField, code: twoFactorCodeField }).strict();
+export type TwoFactorVerifyRequest = z.infer<typeof twoFactorVerifyRequestSchema>;
+
+/** POST /auth/two-factor/skip. */
+export const twoFactorSkipRequestSchema = z.object({ challengeToken: tokenField }).strict();
+export type TwoFactorSkipRequest = z.infer<typeof twoFactorSkipRequestSchema>;
+
+/** POST /auth/two-factor/enable (signed in, after GET /auth/two-factor/setup). */
+export const twoFactorEnableRequestSchema = z.object({ code: twoFactorCodeField }).strict();
+export type TwoFactorEnableRequest = z.infer<typeof twoFactorEnableRequestSchema>;
+
+/** Proof for disable / new recovery codes: a current code or the password. */
+export const twoFactorProofSchema = z
+  .object({ code: twoFactorCodeField.optional(), password: z.string().min(1).max(128).optional() })
+  .strict()
+  .refine((v) => v.code !== undefined || v.password !== undefined, { message: 'validation.required', path: ['code'] });
+export type TwoFactorProof = z.infer<typeof twoFactorProofSchema>;
+
+/** Ten fresh recovery codes, shown once. */
+export const recoveryCodesSchema = z.object({ recoveryCodes: z.array(z.string()) });
+export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
+
+// ---------------------------------------------------------------- profile
+
+/** A role as other records reference it. */
+export const roleRefSchema = z.object({ id: z.number().int(), nameAr: z.string(), nameEn: z.string() });
+export type RoleRef = z.infer<typeof roleRefSchema>;
+
+/** GET /auth/profile: the signed-in user. */
+export const profileSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  nameAr: z.string(),
+  nameEn: z.string(),
+  /** The linked employee (a later issue); null until linked. */
+  employee: z.object({ id: z.number().int() }).nullable(),
+  role: roleRefSchema,
+  /** Two-factor is enabled for this user. */
+  useTotp: z.boolean(),
+  /** The user's role requires two-factor (so it cannot be disabled). */
+  twoFactorRequired: z.boolean(),
+  locale: z.enum(LOCALES),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+/** PUT /auth/profile/password. */
+export const changePasswordRequestSchema = z
+  .object({ oldPassword: z.string().min(1).max(128), password: passwordField, passwordConfirmation: z.string().min(1).max(128) })
+  .strict()
+  .refine((v) => v.password === v.passwordConfirmation, {
+    message: 'validation.passwordMismatch',
+    path: ['passwordConfirmation'],
+  });
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
+
+// ---------------------------------------------------------------- page tree
+
+/** A page (leaf) node. */
+export const pageLeafSchema = z.object({
+  id: z.number().int(),
+  nameEn: z.string(),
+  nameAr: z.string(),
+  path: z.string(),
+  icon: z.string(),
+  order: z.number().int(),
+  permissions: z.array(z.enum(PERMISSIONS)),
+  children: z.array(z.never()),
+});
+
+/** A section node: the same fields, its visible pages as children. */
+export const pageSectionSchema = pageLeafSchema.extend({ children: z.array(pageLeafSchema) });
+
+/** GET /auth/user-pages-tree: `{ data: { pages } }`, only what the caller may see. */
+export const userPagesTreeSchema = z.object({ pages: z.array(pageSectionSchema) });
+export type PageLeaf = z.infer<typeof pageLeafSchema>;
+export type PageSection = z.infer<typeof pageSectionSchema>;
+export type UserPagesTree = z.infer<typeof userPagesTreeSchema>;
