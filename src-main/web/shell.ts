@@ -1,0 +1,167 @@
+/**
+ * The web shell: the same client as the desktop, in a browser. It starts the API server (PGlite in the
+ * data folder, unless an organisation's server URL is given), hosts the main-process services under
+ * plain Node, bridges the IPC contract over a WebSocket on 127.0.0.1 guarded by a per-launch secret and
+ * an origin check, and serves the built renderer with the same strict CSP as the desktop window.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import Fastify from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import type { WebSocket } from 'ws';
+import {
+  EVENTS,
+  type AppInfo,
+  type EventName,
+  type EventPayload,
+} from '../../src-shared/ipc/contract';
+import { WEB_SHELL_BRIDGE_PATH, WEB_SHELL_KEY_PARAM, type WireEvent, type WireRequest } from '../../src-shared/ipc/wire';
+import { createDispatch } from '../ipc/dispatch';
+import { createHandlers } from '../ipc/handlers';
+import { ApiClient } from '../services/api-client';
+import { LocalStore } from '../services/local-store';
+import { FileVault } from '../services/session-vault';
+import { startEmbeddedServer } from '../embedded/launcher';
+import pkg from '../../package.json';
+
+export interface WebShellOptions {
+  /** Where the shell keeps its client state and (standalone) the server's data. */
+  dataDir: string;
+  /** The built renderer (out/renderer). */
+  rendererDir: string;
+  /** Port of the shell's own http server; 0 picks a free one. */
+  port?: number;
+  /** An organisation's API server; when absent the embedded server runs in dataDir/server. */
+  serverUrl?: string;
+  /** Reports unexpected handler errors. */
+  log?: (message: string) => void;
+}
+
+export interface WebShell {
+  /** The URL to open, carrying the per-launch secret. */
+  url: string;
+  /** The API server's base URL. */
+  apiBaseUrl: string;
+  close(): Promise<void>;
+}
+
+/** The CSP of the served renderer; the bridge's WebSocket is the only connection it may open. */
+export function webShellCsp(origin: string): string {
+  const ws = origin.replace(/^http/, 'ws');
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    `connect-src 'self' ${ws}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Starts the web shell; resolves once it listens. */
+export async function startWebShell(options: WebShellOptions): Promise<WebShell> {
+  const dataDir = resolve(options.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  if (!existsSync(join(options.rendererDir, 'index.html'))) {
+    throw new Error(`The renderer is not built (${options.rendererDir}/index.html missing): run "npm run build:renderer".`);
+  }
+
+  const embedded = options.serverUrl ? null : await startEmbeddedServer(join(dataDir, 'server'));
+  const apiBaseUrl = options.serverUrl ?? embedded!.url;
+
+  const store = LocalStore.open(join(dataDir, 'client.sqlite'));
+  const vault = new FileVault(join(dataDir, 'session.token'));
+  const api = new ApiClient({ baseUrl: () => apiBaseUrl, vault, store });
+  const info = (): AppInfo => ({
+    name: pkg.productName ?? pkg.name,
+    version: pkg.version,
+    host: 'web',
+    platform: process.platform,
+    mode: options.serverUrl ? 'connected' : 'standalone',
+    apiBaseUrl,
+  });
+  const dispatch = createDispatch(createHandlers({ store, api, info }), {
+    onError: (channel, error) => options.log?.(`ipc ${channel} failed: ${(error as Error)?.stack ?? String(error)}`),
+  });
+
+  const secret = randomBytes(24).toString('base64url');
+  const sockets = new Set<WebSocket>();
+  const push = <E extends EventName>(event: E, payload: EventPayload<E>) => {
+    const frame: WireEvent = { event, payload };
+    for (const socket of sockets) socket.send(JSON.stringify(frame));
+  };
+  const unsubscribe = api.onSessionExpired((payload) => push('session:expired', payload));
+  void EVENTS;
+
+  const app = Fastify({ logger: false });
+  let origin = '';
+  let host = '';
+
+  // Only our own origin, reached by its literal address, may load or talk to the shell (no DNS rebinding).
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.headers.host !== host) return reply.code(421).send('Misdirected request');
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('Content-Security-Policy', webShellCsp(origin));
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cross-Origin-Opener-Policy', 'same-origin');
+    return payload;
+  });
+
+  await app.register(fastifyWebsocket, { options: { maxPayload: 8 * 1024 * 1024 } });
+  app.register(async (scope) => {
+    scope.get(WEB_SHELL_BRIDGE_PATH, { websocket: true }, (socket, request) => {
+      const key = new URL(request.url, origin).searchParams.get(WEB_SHELL_KEY_PARAM) ?? '';
+      if (request.headers.origin !== origin || !sameSecret(key, secret)) {
+        socket.close(1008, 'forbidden');
+        return;
+      }
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('message', (raw) => {
+        let frame: WireRequest;
+        try {
+          frame = JSON.parse(String(raw)) as WireRequest;
+        } catch {
+          return;
+        }
+        if (typeof frame?.id !== 'number' || typeof frame.channel !== 'string') return;
+        void dispatch(frame.channel, frame.input, true).then((result) => {
+          if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ id: frame.id, result }));
+        });
+      });
+    });
+  });
+  await app.register(fastifyStatic, { root: resolve(options.rendererDir), index: ['index.html'] });
+
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  host = `127.0.0.1:${port}`;
+  origin = `http://${host}`;
+
+  return {
+    url: `${origin}/?${WEB_SHELL_KEY_PARAM}=${secret}`,
+    apiBaseUrl,
+    close: async () => {
+      unsubscribe();
+      for (const socket of sockets) socket.close();
+      await app.close();
+      store.close();
+      await embedded?.close();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * The application's providers: antd's ConfigProvider (direction and antd locale follow the language),
+ * antd's App (messages and notifications), and react-query for server data.
+ */
+import type { ReactNode } from 'react';
+import { App as AntApp, ConfigProvider } from 'antd';
+import arEG from 'antd/locale/ar_EG';
+import enUS from 'antd/locale/en_US';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useLocale } from './locale';
+
+export const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 } },
+});
+
+export const FONT_FAMILY = "'Noto Sans Arabic', 'Segoe UI', Tahoma, system-ui, sans-serif";
+
+export function Providers({ children }: { children: ReactNode }) {
+  const { locale, direction } = useLocale();
+  return (
+    <ConfigProvider
+      direction={direction}
+      locale={locale === 'ar' ? arEG : enUS}
+      theme={{ token: { fontFamily: FONT_FAMILY, colorPrimary: '#0f6e5f', borderRadius: 6 } }}
+    >
+      <AntApp>
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,36 @@
+/**
+ * The renderer's entry: reads the kept language from main, initialises i18next, then renders the
+ * providers and the hash router.
+ */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router-dom';
+import dayjs from 'dayjs';
+import '@fontsource/noto-sans-arabic/400.css';
+import '@fontsource/noto-sans-arabic/700.css';
+import './styles/global.css';
+import { DEFAULT_LOCALE, type Locale } from '../src-shared/locale';
+import { getBridge } from './lib/bridge';
+import { initI18n } from './lib/i18n';
+import { LocaleProvider } from './app/locale';
+import { Providers } from './app/providers';
+import { createRouter } from './app/router';
+
+async function boot() {
+  const settings = await getBridge().settingsGet();
+  const locale: Locale = settings.ok ? settings.data.selectedLocale : DEFAULT_LOCALE;
+  await initI18n(locale);
+  dayjs.locale(locale);
+  const router = createRouter();
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <LocaleProvider initial={locale}>
+        <Providers>
+          <RouterProvider router={router} />
+        </Providers>
+      </LocaleProvider>
+    </StrictMode>,
+  );
+}
+
+void boot();
