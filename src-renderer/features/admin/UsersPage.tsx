@@ -1,0 +1,4 @@
+/** Administration: users (placeholder until the administration screens land). */
+export function UsersPage() {
+  return null;
+}

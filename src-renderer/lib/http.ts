@@ -1,0 +1,76 @@
+/**
+ * The specification's http helpers (section 7): get, post, put, delete and patch, each through main's
+ * `api:request` channel (main adds the host, the token and the headers). Any non-GET success toasts the
+ * server's `returnMessage` unless suppressed; every failure toasts per the error catalogue (section 8):
+ * 401, 403 and 404 with fixed texts, anything else with the server's `detail`.
+ */
+import type { ApiRequest } from '../../src-shared/ipc/contract';
+import type { Problem } from '../../src-shared/api/envelope';
+import { getBridge } from './bridge';
+import { i18n } from './i18n';
+import { toast } from './toast';
+
+export interface HttpOptions {
+  /** Do not toast the success `returnMessage` (the specification's flag). */
+  suppressSuccessToast?: boolean;
+  /** Do not toast a failure (the caller shows it inline, e.g. field errors on a form). */
+  suppressErrorToast?: boolean;
+  query?: ApiRequest['query'];
+}
+
+/** A failed call: the HTTP status (0 when main could not answer) and the problem details. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Partial<Problem> & { detail: string },
+  ) {
+    super(problem.detail);
+  }
+  /** Per-field messages from the server, for forms. */
+  get fieldErrors(): Record<string, string[]> {
+    return this.problem.errors ?? {};
+  }
+}
+
+/** The catalogue's text for a failure (section 8). */
+export function errorText(status: number, problem?: Partial<Problem>): string {
+  if (status === 401) return i18n.t('errors.unauthorized');
+  if (status === 403) return i18n.t('errors.forbidden');
+  if (status === 404) return i18n.t('errors.notFound');
+  return problem?.detail || i18n.t('errors.unexpected');
+}
+
+async function request<T>(method: ApiRequest['method'], path: string, body: unknown, options: HttpOptions = {}): Promise<T> {
+  const result = await getBridge().apiRequest({
+    method,
+    path,
+    ...(options.query ? { query: options.query } : {}),
+    ...(body !== undefined ? { body } : {}),
+  });
+  if (!result.ok) {
+    const detail = i18n.t(result.error.code, { defaultValue: i18n.t('errors.unexpected') });
+    if (!options.suppressErrorToast) toast({ severity: 'error', detail });
+    throw new ApiError(0, { detail, code: result.error.code });
+  }
+  const { status, body: answer } = result.data;
+  if (status >= 200 && status < 300) {
+    const envelope = (answer ?? {}) as { data: T; returnMessage?: string };
+    if (method !== 'GET' && !options.suppressSuccessToast && envelope.returnMessage) {
+      toast({ severity: 'success', detail: envelope.returnMessage });
+    }
+    return envelope.data;
+  }
+  const problem = (answer && typeof answer === 'object' ? answer : {}) as Partial<Problem>;
+  const detail = errorText(status, problem);
+  // A 401 is handled by the session:expired event (main clears the session and the app redirects).
+  if (!options.suppressErrorToast && status !== 401) toast({ severity: 'error', detail });
+  throw new ApiError(status, { ...problem, detail });
+}
+
+export const http = {
+  get: <T>(path: string, options?: HttpOptions) => request<T>('GET', path, undefined, options),
+  post: <T>(path: string, body?: unknown, options?: HttpOptions) => request<T>('POST', path, body ?? {}, options),
+  put: <T>(path: string, body?: unknown, options?: HttpOptions) => request<T>('PUT', path, body ?? {}, options),
+  patch: <T>(path: string, body?: unknown, options?: HttpOptions) => request<T>('PATCH', path, body ?? {}, options),
+  delete: <T>(path: string, options?: HttpOptions) => request<T>('DELETE', path, undefined, options),
+};
