@@ -27,12 +27,18 @@ export interface EmbeddedServerOptions {
  * `dataDir`, the organisation settings of the environment ignored (an empty environment is parsed, so a
  * DATABASE_URL set for development never leaks into the desktop app).
  */
-export async function startEmbeddedServer(dataDir: string, options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> {
+export async function startEmbeddedServer(
+  dataDir: string,
+  options: EmbeddedServerOptions = {},
+): Promise<EmbeddedServer> {
   // TODO(server db): once src-server/db lands with drizzle migrations applied at start, pass
   // `options.migrationsDir` to it (a bundled main cannot find the folder relative to src-server's own
   // source file). The build already copies src-server/db/migrations to out/main/migrations when present.
   void options.migrationsDir;
-  const server = await startServer({ ...loadConfig({}), HOST: '127.0.0.1', PORT: 0, DATA_DIR: dataDir }, { logger: false });
+  const server = await startServer(
+    { ...loadConfig({}), HOST: '127.0.0.1', PORT: 0, DATA_DIR: dataDir },
+    { logger: false },
+  );
   let closed: Promise<void> | null = null;
   return {
     url: server.url,

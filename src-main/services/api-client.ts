@@ -1,0 +1,149 @@
+/**
+ * ApiClient: main's one way to our REST API (axios under Node). It is what the `api:request` channel
+ * runs, and it is where the specification's request rules live: `Accept: application/json`, a Bearer
+ * token when one is stored (from the SessionVault, never from the renderer), `Accept-Language` from the
+ * selected locale (Arabic by default), and on a 401 the session is cleared and `session:expired` pushed.
+ *
+ * HTTP statuses are answers, not errors: the renderer gets `{ status, body }` and shows the problem
+ * details itself. Only an unreachable server becomes an IpcFailure.
+ */
+import axios, { type AxiosInstance } from 'axios';
+import type { ApiRequest, ApiResponse, EventPayload } from '../../src-shared/ipc/contract';
+import { IPC_ERRORS } from '../../src-shared/ipc/contract';
+import { DEFAULT_LOCALE } from '../../src-shared/locale';
+import { IpcFailure } from '../ipc/dispatch';
+import type { LocalStore } from './local-store';
+import type { SessionVault } from './session-vault';
+
+export interface ApiClientOptions {
+  /** The API base URL, asked on every request because it changes when the user picks another server. */
+  baseUrl: () => string;
+  vault: SessionVault;
+  store: LocalStore;
+  /** Per-request time limit; the server is local or on the organisation's network. */
+  timeoutMs?: number;
+}
+
+/** Listener of `session:expired`. */
+export type SessionExpiredListener = (payload: EventPayload<'session:expired'>) => void;
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** Calls our REST API on behalf of the renderer. */
+export class ApiClient {
+  private readonly http: AxiosInstance;
+  private readonly listeners = new Set<SessionExpiredListener>();
+
+  constructor(private readonly options: ApiClientOptions) {
+    this.http = axios.create({
+      timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      // Every status is an answer for the renderer to read; only transport failures throw.
+      validateStatus: () => true,
+      // A redirect could carry the request (and its token) to another origin: never follow one.
+      maxRedirects: 0,
+      responseType: 'json',
+    });
+  }
+
+  /** Sends one request to our API and answers its status and body. Throws IpcFailure when unreachable. */
+  async request(req: ApiRequest): Promise<ApiResponse> {
+    const url = resolveApiUrl(this.options.baseUrl(), req.path, req.query);
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'Accept-Language': this.locale(),
+    };
+    const token = this.options.vault.getToken();
+    if (token) headers.Authorization = `Bearer ${token}`;
+
+    let response;
+    try {
+      response = await this.http.request({
+        method: req.method,
+        url: url.href,
+        headers,
+        ...(req.body !== undefined && req.method !== 'GET' ? { data: req.body } : {}),
+        // Proxies from the environment are for the outside world; our own loopback server is never behind one.
+        ...(LOOPBACK.has(url.hostname) ? { proxy: false as const } : {}),
+      });
+    } catch (error) {
+      if (axios.isAxiosError(error)) {
+        if (!error.response) throw new IpcFailure(IPC_ERRORS.serverUnreachable);
+        // Never pass an AxiosError on: its config holds the request headers, Authorization included.
+        throw new Error(`API request failed: ${error.message}`);
+      }
+      throw error;
+    }
+
+    if (response.status === 401) this.expireSession();
+    const body: unknown = response.data === '' || response.data === undefined ? null : response.data;
+    return { status: response.status, body };
+  }
+
+  /** Stores the token a sign-in answered with (used by the sign-in channels). */
+  setToken(token: string): void {
+    this.options.vault.setToken(token);
+  }
+
+  /** Subscribes to `session:expired`; returns the unsubscribe function. */
+  onSessionExpired(listener: SessionExpiredListener): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
+  }
+
+  /** The specification's 401 rule: clear the token, two-factor flag, sections and user; keep remember-me and locale. */
+  private expireSession(): void {
+    const { vault, store } = this.options;
+    vault.clear();
+    store.delete('useTotp', 'sections', 'user');
+    const rememberMe = store.get<unknown>('rememberMe');
+    const payload = {
+      rememberMe:
+        typeof rememberMe === 'string' ? rememberMe : rememberMe === null ? null : String(rememberMe),
+    };
+    for (const listener of this.listeners) {
+      try {
+        listener(payload);
+      } catch {
+        // a broken listener must not turn the API answer into an error
+      }
+    }
+  }
+
+  private locale(): string {
+    try {
+      return this.options.store.getSettings().selectedLocale;
+    } catch {
+      return DEFAULT_LOCALE;
+    }
+  }
+}
+
+/**
+ * Joins the base URL (which may carry a path prefix, e.g. `https://org.example/sijill`) and a relative
+ * API path, adding the query. Refuses any result outside the base: another origin or above its prefix.
+ */
+export function resolveApiUrl(base: string, path: string, query?: ApiRequest['query']): URL {
+  const baseUrl = new URL(base);
+  if (baseUrl.protocol !== 'http:' && baseUrl.protocol !== 'https:') {
+    throw new IpcFailure(IPC_ERRORS.invalidInput, 'The API base must be http or https');
+  }
+  const prefix = baseUrl.pathname.replace(/\/+$/, '');
+  if (!path.startsWith('/') || path.startsWith('//') || path.includes('\\')) {
+    throw new IpcFailure(IPC_ERRORS.invalidInput, 'The API path must be relative to the API base');
+  }
+  const url = new URL(`${baseUrl.origin}${prefix}${path}`);
+  // URL parsing normalises dot segments and percent-encodings: check what it actually resolved to.
+  if (url.origin !== baseUrl.origin || !(url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))) {
+    throw new IpcFailure(IPC_ERRORS.invalidInput, 'The API path must stay on the API server');
+  }
+  url.search = '';
+  url.hash = '';
+  for (const [name, value] of Object.entries(query ?? {})) {
+    // Arrays repeat the name (`a=1&a=2`), which Fastify's query parser reads back as an array.
+    for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item));
+  }
+  return url;
+}
