@@ -3,7 +3,7 @@
  * unknown channels and foreign senders, parses the input with the contract's zod schema (a bad argument
  * is never executed), calls the handler and wraps the answer as `{ ok: true, data } | { ok: false, error }`.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   contract,
   IPC_ERRORS,
@@ -15,7 +15,9 @@ import {
 
 /** A handler gets the parsed input. */
 export type Handlers = {
-  [C in ChannelName]: (input: z.output<(typeof contract)[C]['input']>) => Promise<ChannelOutput<C>> | ChannelOutput<C>;
+  [C in ChannelName]: (
+    input: z.output<(typeof contract)[C]['input']>,
+  ) => Promise<ChannelOutput<C>> | ChannelOutput<C>;
 };
 
 /** An error a handler throws to answer with a specific i18n code instead of `ipc.internal`. */
@@ -28,7 +30,11 @@ export class IpcFailure extends Error {
   }
 }
 
-export type Dispatch = (channel: string, rawInput: unknown, senderAllowed: boolean) => Promise<IpcResult<unknown>>;
+export type Dispatch = (
+  channel: string,
+  rawInput: unknown,
+  senderAllowed: boolean,
+) => Promise<IpcResult<unknown>>;
 
 export interface DispatchOptions {
   /** Called with unexpected handler errors (they are never sent to the renderer as-is). */
@@ -56,7 +62,8 @@ export function createDispatch(handlers: Handlers, options: DispatchOptions = {}
       const data = await handler(parsed.data);
       return { ok: true, data };
     } catch (error) {
-      if (error instanceof IpcFailure) return fail({ code: error.code, ...(error.detail ? { detail: error.detail } : {}) });
+      if (error instanceof IpcFailure)
+        return fail({ code: error.code, ...(error.detail ? { detail: error.detail } : {}) });
       options.onError?.(channel, error);
       return fail({ code: IPC_ERRORS.internal });
     }

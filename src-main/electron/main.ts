@@ -1,0 +1,153 @@
+/**
+ * The Electron main process: the entry point of the desktop app (built to out/main/index.js).
+ *
+ * Start-up: one instance only; the `app://` scheme declared before ready; then the local database, the
+ * API (this computer's embedded server in standalone mode, or the organisation's server when one is
+ * configured), the token vault, the API client, the IPC contract's handlers, the renderer's protocol,
+ * and the window. On quit the server and the database are closed so PGlite and SQLite flush cleanly.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, dialog, type BrowserWindow } from 'electron';
+import type { AppInfo } from '../../src-shared/ipc/contract';
+import { startEmbeddedServer, type EmbeddedServer } from '../embedded/launcher';
+import { createDispatch } from '../ipc/dispatch';
+import { createHandlers } from '../ipc/handlers';
+import { ApiClient } from '../services/api-client';
+import { LocalStore, NewerDatabaseError } from '../services/local-store';
+import { pushEvent, registerIpc, trustedSender } from './ipc';
+import { APP_START_URL, isAppUrl, registerAppScheme, serveRenderer } from './protocol';
+import { SafeStorageVault } from './safe-storage-vault';
+import { createMainWindow, installAppGuards } from './window';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+/** Built layout: out/main/index.js, out/preload/index.cjs, out/renderer/index.html, out/main/migrations. */
+const PRELOAD = join(here, '../preload/index.cjs');
+const RENDERER_DIR = join(here, '../renderer');
+const SERVER_MIGRATIONS_DIR = join(here, 'migrations');
+
+/** `electron-vite dev` serves the renderer with hot reload; only honoured in an unpackaged app. */
+const devRendererUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const devOrigin = devRendererUrl ? new URL(devRendererUrl).origin : null;
+
+/** Whether a URL is one of our pages: app://sijill, or the dev server during development. */
+function isOwnUrl(url: string): boolean {
+  if (isAppUrl(url)) return true;
+  if (!devOrigin) return false;
+  try {
+    return new URL(url).origin === devOrigin;
+  } catch {
+    return false;
+  }
+}
+
+let window: BrowserWindow | null = null;
+let store: LocalStore | null = null;
+let embedded: EmbeddedServer | null = null;
+const cleanups: Array<() => void> = [];
+
+async function start(): Promise<void> {
+  const userData = app.getPath('userData');
+  mkdirSync(userData, { recursive: true });
+
+  try {
+    store = LocalStore.open(join(userData, 'client.sqlite'));
+  } catch (error) {
+    const message =
+      error instanceof NewerDatabaseError
+        ? error.message
+        : `The local database could not be opened: ${String(error)}`;
+    dialog.showErrorBox('Sijill', message);
+    app.exit(1);
+    return;
+  }
+  const localStore = store;
+
+  const serverUrl = localStore.getServerUrl();
+  if (!serverUrl) {
+    embedded = await startEmbeddedServer(join(userData, 'server'), { migrationsDir: SERVER_MIGRATIONS_DIR });
+  }
+  const apiBaseUrl = serverUrl ?? embedded!.url;
+
+  const vault = new SafeStorageVault(join(userData, 'session.bin'));
+  const api = new ApiClient({ baseUrl: () => apiBaseUrl, vault, store: localStore });
+  const info = (): AppInfo => ({
+    name: app.getName(),
+    version: app.getVersion(),
+    host: 'electron',
+    platform: process.platform,
+    mode: serverUrl ? 'connected' : 'standalone',
+    apiBaseUrl,
+  });
+  const dispatch = createDispatch(createHandlers({ store: localStore, api, info }), {
+    // The channel and the stack only: inputs may carry personal data, and error objects of HTTP
+    // libraries can carry request headers (the token). Secrets are logged as [hidden] or not at all.
+    onError: (channel, error) =>
+      console.error(`ipc ${channel} failed: ${error instanceof Error ? error.stack : String(error)}`),
+  });
+
+  installAppGuards(isOwnUrl);
+  serveRenderer(RENDERER_DIR);
+  cleanups.push(
+    registerIpc(
+      dispatch,
+      trustedSender(() => window, isOwnUrl),
+    ),
+  );
+  cleanups.push(api.onSessionExpired((payload) => pushEvent(window, 'session:expired', payload)));
+
+  openWindow();
+  app.on('window-all-closed', () => app.quit());
+}
+
+function openWindow(): void {
+  window = createMainWindow({ preload: PRELOAD, startUrl: devRendererUrl ?? APP_START_URL, isOwnUrl });
+  window.on('closed', () => {
+    window = null;
+  });
+}
+
+let shutDown = false;
+/** Closes the server and the database once, before Electron exits. */
+async function shutdown(): Promise<void> {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+  try {
+    await embedded?.close();
+  } catch (error) {
+    console.error('embedded server did not close cleanly:', error);
+  }
+  store?.close();
+}
+
+registerAppScheme();
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Sijill is running: it gets focus (second-instance below) and this one leaves at once.
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  app.on('will-quit', (event) => {
+    if (shutDown) return;
+    event.preventDefault();
+    void shutdown().finally(() => {
+      shutDown = true;
+      app.quit();
+    });
+  });
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      console.error('Sijill failed to start:', error);
+      dialog.showErrorBox(
+        'Sijill',
+        `Sijill failed to start: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      app.exit(1);
+    });
+}
