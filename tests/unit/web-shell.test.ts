@@ -1,0 +1,116 @@
+/**
+ * The web shell's guards, against the real shell (real embedded server, real WebSocket): only its own
+ * origin with the per-launch secret may use the bridge, requests by another host name are refused, the
+ * renderer is served with a strict CSP, and a bad argument is refused before any handler runs.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'node:http';
+import WebSocket from 'ws';
+import { startWebShell, type WebShell } from '../../src-main/web/shell';
+
+let shell: WebShell;
+let dir: string;
+let origin: string;
+let key: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sijill-shell-'));
+  const rendererDir = join(dir, 'renderer');
+  mkdirSync(rendererDir);
+  writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>t</title>');
+  shell = await startWebShell({ dataDir: join(dir, 'data'), rendererDir });
+  const url = new URL(shell.url);
+  origin = url.origin;
+  key = url.searchParams.get('key')!;
+}, 120_000);
+
+afterAll(async () => {
+  await shell?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Opens the bridge socket with the given key and Origin; resolves with the socket or the close code. */
+function connect(withKey: string, withOrigin: string): Promise<{ socket?: WebSocket; closeCode?: number }> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(`${origin.replace('http', 'ws')}/bridge?key=${encodeURIComponent(withKey)}`, {
+      headers: { Origin: withOrigin },
+    });
+    let opened = false;
+    socket.on('open', () => {
+      opened = true;
+      // A refused socket is closed by the shell right after the upgrade: wait a moment to tell.
+      setTimeout(() => resolve(socket.readyState === WebSocket.OPEN ? { socket } : { closeCode: 1008 }), 150);
+    });
+    socket.on('close', (code) => resolve({ closeCode: code }));
+    socket.on('error', () => !opened && resolve({ closeCode: -1 }));
+  });
+}
+
+function call(socket: WebSocket, channel: string, input?: unknown): Promise<{ ok: boolean; data?: unknown; error?: { code: string } }> {
+  return new Promise((resolve) => {
+    const id = Math.floor(Math.random() * 1e9);
+    const onMessage = (raw: WebSocket.RawData) => {
+      const frame = JSON.parse(String(raw));
+      if (frame.id === id) {
+        socket.off('message', onMessage);
+        resolve(frame.result);
+      }
+    };
+    socket.on('message', onMessage);
+    socket.send(JSON.stringify({ id, channel, input }));
+  });
+}
+
+function get(path: string, host: string): Promise<{ status: number; headers: Record<string, unknown> }> {
+  const url = new URL(path, origin);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, headers: { Host: host } }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, headers: res.headers });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('web shell', () => {
+  it('serves the renderer with a strict CSP to its own host only', async () => {
+    const own = await get('/', new URL(origin).host);
+    expect(own.status).toBe(200);
+    const csp = String(own.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    const rebound = await get('/', 'evil.example:80');
+    expect(rebound.status).toBe(421);
+  });
+
+  it('refuses a wrong secret and a foreign origin', async () => {
+    expect((await connect('not-the-key', origin)).closeCode).toBe(1008);
+    expect((await connect(key, 'http://evil.example')).closeCode).toBe(1008);
+  });
+
+  it('answers contract channels and refuses bad arguments and unknown channels', async () => {
+    const { socket } = await connect(key, origin);
+    expect(socket).toBeDefined();
+    const info = await call(socket!, 'app:info');
+    expect(info).toMatchObject({ ok: true, data: { host: 'web', mode: 'standalone', apiBaseUrl: shell.apiBaseUrl } });
+
+    const escape = await call(socket!, 'api:request', { method: 'GET', path: 'http://evil.example/x' });
+    expect(escape).toMatchObject({ ok: false, error: { code: 'ipc.invalidInput' } });
+    const dots = await call(socket!, 'api:request', { method: 'GET', path: '/auth/../../etc/passwd' });
+    expect(dots).toMatchObject({ ok: false, error: { code: 'ipc.invalidInput' } });
+    const locale = await call(socket!, 'settings:set', { selectedLocale: 'fr' });
+    expect(locale).toMatchObject({ ok: false, error: { code: 'ipc.invalidInput' } });
+    const unchanged = await call(socket!, 'settings:get');
+    expect(unchanged).toMatchObject({ ok: true, data: { selectedLocale: 'ar' } });
+    expect(await call(socket!, 'fs:read', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'ipc.unknownChannel' } });
+
+    const health = await call(socket!, 'api:request', { method: 'GET', path: '/health' });
+    expect(health).toMatchObject({ ok: true, data: { status: 200, body: { data: { status: 'ok' } } } });
+    socket!.close();
+  });
+});
