@@ -5,7 +5,23 @@ import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
 
-const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'stream', 'events', 'worker_threads'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'fs/*',
+  'path',
+  'os',
+  'crypto',
+  'child_process',
+  'http',
+  'https',
+  'net',
+  'url',
+  'util',
+  'stream',
+  'events',
+  'worker_threads',
+];
 
 /** One `no-restricted-imports` rule from plain lists of forbidden module patterns. */
 function forbid(groups, message) {
@@ -14,7 +30,17 @@ function forbid(groups, message) {
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'out/', 'dist/', 'release/', '.data/', 'test-results/', 'playwright-report/', 'artifacts/', 'src-server/db/migrations/'],
+    ignores: [
+      'node_modules/',
+      'out/',
+      'dist/',
+      'release/',
+      '.data/',
+      'test-results/',
+      'playwright-report/',
+      'artifacts/',
+      'src-server/db/migrations/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -30,7 +56,16 @@ export default tseslint.config(
     files: ['src-shared/**/*.ts'],
     rules: {
       'no-restricted-imports': forbid(
-        [...nodeBuiltins, 'electron', 'react', 'react-dom', '**/src-server/**', '**/src-main/**', '**/src-renderer/**', '**/src-preload/**'],
+        [
+          ...nodeBuiltins,
+          'electron',
+          'react',
+          'react-dom',
+          '**/src-server/**',
+          '**/src-main/**',
+          '**/src-renderer/**',
+          '**/src-preload/**',
+        ],
         'src-shared runs anywhere: it may import nothing runtime-specific and no other src-* folder.',
       ),
     },
@@ -66,7 +101,10 @@ export default tseslint.config(
   {
     files: ['src-main/embedded/**/*.ts'],
     rules: {
-      'no-restricted-imports': forbid(['electron', '**/src-renderer/**', '**/src-preload/**'], 'The embedded-server launcher runs under plain Node.'),
+      'no-restricted-imports': forbid(
+        ['electron', '**/src-renderer/**', '**/src-preload/**'],
+        'The embedded-server launcher runs under plain Node.',
+      ),
     },
   },
   {

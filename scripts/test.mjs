@@ -22,7 +22,12 @@ function run(label, command, args, env = {}) {
 
 function vitest(label, args, outputFile, env = {}) {
   rmSync(outputFile, { force: true });
-  const status = run(label, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`], env);
+  const status = run(
+    label,
+    'npx',
+    ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`],
+    env,
+  );
   if (!existsSync(outputFile)) {
     problems.push(`${label}: no report (exit ${status})`);
     totals.failed += 1;
@@ -33,7 +38,9 @@ function vitest(label, args, outputFile, env = {}) {
   totals.failed += report.numFailedTests;
   totals.skipped += report.numPendingTests + report.numTodoTests;
   // A file that fails to load counts as a failure even when no test in it ran.
-  const brokenFiles = report.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
+  const brokenFiles = report.testResults.filter(
+    (f) => f.status === 'failed' && f.assertionResults.length === 0,
+  ).length;
   totals.failed += brokenFiles;
   if (status !== 0 && report.numFailedTests === 0 && brokenFiles === 0) {
     problems.push(`${label}: exit ${status}`);
@@ -43,7 +50,9 @@ function vitest(label, args, outputFile, env = {}) {
 
 function playwright(label, args, outputFile) {
   rmSync(outputFile, { force: true });
-  const status = run(label, 'npx', ['playwright', 'test', ...args], { PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile });
+  const status = run(label, 'npx', ['playwright', 'test', ...args], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
+  });
   if (!existsSync(outputFile)) {
     problems.push(`${label}: no report (exit ${status})`);
     totals.failed += 1;
@@ -62,19 +71,32 @@ function playwright(label, args, outputFile) {
 const only = process.argv.slice(2);
 const want = (name) => only.length === 0 || only.includes(name);
 
-if (want('vitest')) vitest('vitest (unit, api on PGlite, renderer)', [], 'test-results/vitest.json', { SIJILL_TEST_DATABASE_URL: '' });
+if (want('vitest'))
+  vitest('vitest (unit, api on PGlite, renderer)', [], 'test-results/vitest.json', {
+    SIJILL_TEST_DATABASE_URL: '',
+  });
 if (want('vitest') && process.env.SIJILL_TEST_DATABASE_URL) {
   vitest('vitest api on PostgreSQL', ['--project', 'api'], 'test-results/vitest-postgres.json');
 }
 if (want('e2e')) {
-  if (run('build the renderer', 'npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn']) !== 0) {
+  if (
+    run('build the renderer', 'npx', [
+      'vite',
+      'build',
+      '--config',
+      'vite.renderer.config.ts',
+      '--logLevel',
+      'warn',
+    ]) !== 0
+  ) {
     problems.push('renderer build failed');
     totals.failed += 1;
   } else {
     playwright('end-to-end in Chromium', [], 'test-results/e2e.json');
   }
 }
-if (want('electron')) playwright('Electron', ['-c', 'playwright.electron.config.ts'], 'test-results/electron.json');
+if (want('electron'))
+  playwright('Electron', ['-c', 'playwright.electron.config.ts'], 'test-results/electron.json');
 
 console.log('');
 for (const p of problems) console.log(`problem: ${p}`);

@@ -11,13 +11,13 @@ import Fastify from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
+import { EVENTS, type AppInfo, type EventName, type EventPayload } from '../../src-shared/ipc/contract';
 import {
-  EVENTS,
-  type AppInfo,
-  type EventName,
-  type EventPayload,
-} from '../../src-shared/ipc/contract';
-import { WEB_SHELL_BRIDGE_PATH, WEB_SHELL_KEY_PARAM, type WireEvent, type WireRequest } from '../../src-shared/ipc/wire';
+  WEB_SHELL_BRIDGE_PATH,
+  WEB_SHELL_KEY_PARAM,
+  type WireEvent,
+  type WireRequest,
+} from '../../src-shared/ipc/wire';
 import { createDispatch } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
 import { ApiClient } from '../services/api-client';
@@ -75,7 +75,9 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true });
   if (!existsSync(join(options.rendererDir, 'index.html'))) {
-    throw new Error(`The renderer is not built (${options.rendererDir}/index.html missing): run "npm run build:renderer".`);
+    throw new Error(
+      `The renderer is not built (${options.rendererDir}/index.html missing): run "npm run build:renderer".`,
+    );
   }
 
   const embedded = options.serverUrl ? null : await startEmbeddedServer(join(dataDir, 'server'));
@@ -93,7 +95,8 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     apiBaseUrl,
   });
   const dispatch = createDispatch(createHandlers({ store, api, info }), {
-    onError: (channel, error) => options.log?.(`ipc ${channel} failed: ${(error as Error)?.stack ?? String(error)}`),
+    onError: (channel, error) =>
+      options.log?.(`ipc ${channel} failed: ${(error as Error)?.stack ?? String(error)}`),
   });
 
   const secret = randomBytes(24).toString('base64url');

@@ -20,7 +20,9 @@ export interface WebShellProcess {
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Starts `src-main/web/cli.ts` with tsx and resolves when it prints its URL. */
-export async function launchWebShell(dataDir: string): Promise<{ shell: WebShellProcess; child: ChildProcess }> {
+export async function launchWebShell(
+  dataDir: string,
+): Promise<{ shell: WebShellProcess; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/web/cli.ts', '--data-dir', dataDir], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test' },

@@ -15,22 +15,37 @@ async function restrictedImports(filePath: string, code: string): Promise<number
 describe('import rules', () => {
   it.each([
     ['src-renderer/features/x.tsx', "import { app } from 'electron';\nexport const a = app;\n"],
-    ['src-renderer/features/x.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n"],
-    ['src-renderer/features/x.ts', "import { LocalStore } from '../../src-main/services/local-store';\nexport const s = LocalStore;\n"],
+    [
+      'src-renderer/features/x.ts',
+      "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n",
+    ],
+    [
+      'src-renderer/features/x.ts',
+      "import { LocalStore } from '../../src-main/services/local-store';\nexport const s = LocalStore;\n",
+    ],
     ['src-shared/x.ts', "import { join } from 'node:path';\nexport const j = join;\n"],
     ['src-shared/x.ts', "import { createRoot } from 'react-dom/client';\nexport const c = createRoot;\n"],
     ['src-server/x.ts', "import { app } from 'electron';\nexport const a = app;\n"],
     ['src-main/services/x.ts', "import { app } from 'electron';\nexport const a = app;\n"],
-    ['src-main/services/x.ts', "import { buildApp } from '../../src-server/app';\nexport const b = buildApp;\n"],
+    [
+      'src-main/services/x.ts',
+      "import { buildApp } from '../../src-server/app';\nexport const b = buildApp;\n",
+    ],
     ['src-preload/x.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n"],
   ])('%s may not import that', async (file, code) => {
     expect(await restrictedImports(file, code)).toBeGreaterThan(0);
   });
 
   it.each([
-    ['src-renderer/features/x.ts', "import { z } from 'zod';\nimport { LOCALES } from '../../src-shared/locale';\nexport const a = [z, LOCALES];\n"],
+    [
+      'src-renderer/features/x.ts',
+      "import { z } from 'zod';\nimport { LOCALES } from '../../src-shared/locale';\nexport const a = [z, LOCALES];\n",
+    ],
     ['src-main/electron/x.ts', "import { app } from 'electron';\nexport const a = app;\n"],
-    ['src-main/embedded/x.ts', "import { buildApp } from '../../src-server/app';\nexport const b = buildApp;\n"],
+    [
+      'src-main/embedded/x.ts',
+      "import { buildApp } from '../../src-server/app';\nexport const b = buildApp;\n",
+    ],
     ['src-preload/x.ts', "import { contextBridge } from 'electron';\nexport const c = contextBridge;\n"],
   ])('%s may import that', async (file, code) => {
     expect(await restrictedImports(file, code)).toBe(0);

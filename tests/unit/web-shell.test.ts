@@ -35,9 +35,12 @@ afterAll(async () => {
 /** Opens the bridge socket with the given key and Origin; resolves with the socket or the close code. */
 function connect(withKey: string, withOrigin: string): Promise<{ socket?: WebSocket; closeCode?: number }> {
   return new Promise((resolve) => {
-    const socket = new WebSocket(`${origin.replace('http', 'ws')}/bridge?key=${encodeURIComponent(withKey)}`, {
-      headers: { Origin: withOrigin },
-    });
+    const socket = new WebSocket(
+      `${origin.replace('http', 'ws')}/bridge?key=${encodeURIComponent(withKey)}`,
+      {
+        headers: { Origin: withOrigin },
+      },
+    );
     let opened = false;
     socket.on('open', () => {
       opened = true;
@@ -49,7 +52,11 @@ function connect(withKey: string, withOrigin: string): Promise<{ socket?: WebSoc
   });
 }
 
-function call(socket: WebSocket, channel: string, input?: unknown): Promise<{ ok: boolean; data?: unknown; error?: { code: string } }> {
+function call(
+  socket: WebSocket,
+  channel: string,
+  input?: unknown,
+): Promise<{ ok: boolean; data?: unknown; error?: { code: string } }> {
   return new Promise((resolve) => {
     const id = Math.floor(Math.random() * 1e9);
     const onMessage = (raw: WebSocket.RawData) => {
@@ -67,10 +74,13 @@ function call(socket: WebSocket, channel: string, input?: unknown): Promise<{ ok
 function get(path: string, host: string): Promise<{ status: number; headers: Record<string, unknown> }> {
   const url = new URL(path, origin);
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path: url.pathname, headers: { Host: host } }, (res) => {
-      res.resume();
-      resolve({ status: res.statusCode ?? 0, headers: res.headers });
-    });
+    const req = request(
+      { host: url.hostname, port: url.port, path: url.pathname, headers: { Host: host } },
+      (res) => {
+        res.resume();
+        resolve({ status: res.statusCode ?? 0, headers: res.headers });
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -97,7 +107,10 @@ describe('web shell', () => {
     const { socket } = await connect(key, origin);
     expect(socket).toBeDefined();
     const info = await call(socket!, 'app:info');
-    expect(info).toMatchObject({ ok: true, data: { host: 'web', mode: 'standalone', apiBaseUrl: shell.apiBaseUrl } });
+    expect(info).toMatchObject({
+      ok: true,
+      data: { host: 'web', mode: 'standalone', apiBaseUrl: shell.apiBaseUrl },
+    });
 
     const escape = await call(socket!, 'api:request', { method: 'GET', path: 'http://evil.example/x' });
     expect(escape).toMatchObject({ ok: false, error: { code: 'ipc.invalidInput' } });
@@ -107,7 +120,10 @@ describe('web shell', () => {
     expect(locale).toMatchObject({ ok: false, error: { code: 'ipc.invalidInput' } });
     const unchanged = await call(socket!, 'settings:get');
     expect(unchanged).toMatchObject({ ok: true, data: { selectedLocale: 'ar' } });
-    expect(await call(socket!, 'fs:read', { path: '/etc/passwd' })).toMatchObject({ ok: false, error: { code: 'ipc.unknownChannel' } });
+    expect(await call(socket!, 'fs:read', { path: '/etc/passwd' })).toMatchObject({
+      ok: false,
+      error: { code: 'ipc.unknownChannel' },
+    });
 
     const health = await call(socket!, 'api:request', { method: 'GET', path: '/health' });
     expect(health).toMatchObject({ ok: true, data: { status: 200, body: { data: { status: 'ok' } } } });
