@@ -28,27 +28,6 @@ export function registerIpc(
   };
 }
 
-/**
- * The sender check: the call must come from the main frame (not an iframe) of our window, showing one of
- * our own pages. Anything else — another window, a frame that navigated away, a destroyed frame — is refused.
- */
-export function trustedSender(
-  getWindow: () => BrowserWindow | null,
-  isOwnUrl: (url: string) => boolean,
-): (event: IpcMainInvokeEvent) => boolean {
-  return (event) => {
-    const window = getWindow();
-    if (!window || window.isDestroyed()) return false;
-    const frame = event.senderFrame;
-    if (!frame || event.sender !== window.webContents) return false;
-    // Compared by ids: WebFrameMain objects are handles, not guaranteed to be the same JS object.
-    const main = window.webContents.mainFrame;
-    if (frame.parent !== null || frame.processId !== main.processId || frame.routingId !== main.routingId)
-      return false;
-    return isOwnUrl(frame.url);
-  };
-}
-
 /** Pushes an event of the contract to the window (the preload turns it back into `sijill.on(name, …)`). */
 export function pushEvent<E extends EventName>(
   window: BrowserWindow | null,

@@ -16,9 +16,10 @@ import { createDispatch } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
 import { ApiClient } from '../services/api-client';
 import { LocalStore, NewerDatabaseError } from '../services/local-store';
-import { pushEvent, registerIpc, trustedSender } from './ipc';
+import { pushEvent, registerIpc } from './ipc';
 import { APP_START_URL, isAppUrl, registerAppScheme, serveRenderer } from './protocol';
 import { SafeStorageVault } from './safe-storage-vault';
+import { trustedSender } from './sender-check';
 import { createMainWindow, installAppGuards } from './window';
 
 const here = fileURLToPath(new URL('.', import.meta.url));

@@ -1,65 +1,15 @@
 /**
  * The `app://sijill` protocol: the renderer is served from here instead of `file://`, so it has a real
  * origin (same-origin rules, a CSP that means something, no access to the rest of the disk). Every
- * response carries the strict Content-Security-Policy; paths are confined to the built renderer folder.
+ * response carries the strict Content-Security-Policy; paths are confined to the built renderer folder
+ * (app-url.ts, which holds the rules, is tested under plain Node).
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
-import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
 import { protocol } from 'electron';
+import { APP_HOST, APP_SCHEME, MIME_TYPES, appResponseHeaders, resolveInside } from './app-url';
 
-/** The scheme and host of the app's own pages. */
-export const APP_SCHEME = 'app';
-export const APP_HOST = 'sijill';
-/** The URL the window opens. */
-export const APP_START_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
-
-/** The policy of every page: our own scripts only, no plugins, no framing, no form posts, API calls through main. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'", // antd's CSS-in-JS injects <style> elements
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
-
-const MIME_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff': 'font/woff',
-  '.woff2': 'font/woff2',
-  '.ttf': 'font/ttf',
-  '.wasm': 'application/wasm',
-  '.map': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
-/**
- * Whether a URL is one of our own pages. Compared by scheme and host, because WHATWG URL gives
- * non-special schemes an opaque origin ('null') outside Chromium.
- */
-export function isAppUrl(url: string): boolean {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === `${APP_SCHEME}:` && parsed.host === APP_HOST;
-  } catch {
-    return false;
-  }
-}
+export { APP_START_URL, isAppUrl } from './app-url';
 
 /**
  * Declares `app:` a standard, secure scheme (a real origin, allowed to use fetch and storage). Electron
@@ -86,52 +36,11 @@ export function serveRenderer(rendererDir: string): void {
     const body = await readFile(file);
     return new Response(request.method === 'HEAD' ? null : body, {
       status: 200,
-      headers: headers(MIME_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream'),
+      headers: appResponseHeaders(MIME_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream'),
     });
   });
 }
 
-/**
- * Maps a URL path to a file inside `root`, or null. Refuses encoded separators, dot segments that climb
- * out, and symbolic links that point outside (checked on the real path).
- */
-export async function resolveInside(root: string, pathname: string): Promise<string | null> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    return null;
-  }
-  if (decoded.includes('\0') || decoded.includes('\\')) return null;
-  const wanted = decoded === '/' || decoded === '' ? '/index.html' : decoded;
-  const candidate = resolve(root, `.${wanted}`);
-  if (!isWithin(root, candidate)) return null;
-  try {
-    const real = await realpath(candidate);
-    const realRoot = await realpath(root);
-    if (!isWithin(realRoot, real)) return null;
-    if (!(await stat(real)).isFile()) return null;
-    return real;
-  } catch {
-    return null;
-  }
-}
-
-function isWithin(root: string, candidate: string): boolean {
-  const rel = relative(root, candidate);
-  return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
-}
-
-function headers(contentType: string): Record<string, string> {
-  return {
-    'Content-Type': contentType,
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-    'X-Content-Type-Options': 'nosniff',
-    'Referrer-Policy': 'no-referrer',
-    'Cache-Control': 'no-cache',
-  };
-}
-
 function respond(status: number, text: string): Response {
-  return new Response(text, { status, headers: headers('text/plain; charset=utf-8') });
+  return new Response(text, { status, headers: appResponseHeaders('text/plain; charset=utf-8') });
 }

@@ -134,6 +134,11 @@ export function resolveApiUrl(base: string, path: string, query?: ApiRequest['qu
   if (!path.startsWith('/') || path.startsWith('//') || path.includes('\\')) {
     throw new IpcFailure(IPC_ERRORS.invalidInput, 'The API path must be relative to the API base');
   }
+  // Dot segments (also percent-encoded) are refused outright rather than resolved: the contract never
+  // sends them, so one arriving here is an attempt to reach something else on the server.
+  if (path.split('/').some((segment) => isDotSegment(segment))) {
+    throw new IpcFailure(IPC_ERRORS.invalidInput, 'The API path must not contain dot segments');
+  }
   const url = new URL(`${baseUrl.origin}${prefix}${path}`);
   // URL parsing normalises dot segments and percent-encodings: check what it actually resolved to.
   if (url.origin !== baseUrl.origin || !(url.pathname === prefix || url.pathname.startsWith(`${prefix}/`))) {
@@ -146,4 +151,9 @@ export function resolveApiUrl(base: string, path: string, query?: ApiRequest['qu
     for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, String(item));
   }
   return url;
+}
+
+function isDotSegment(segment: string): boolean {
+  const lowered = segment.toLowerCase().replaceAll('%2e', '.');
+  return lowered === '.' || lowered === '..';
 }

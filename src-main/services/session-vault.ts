@@ -24,23 +24,24 @@ export const HIDDEN = '[hidden]';
 /** A vault that forgets the token when the process ends: tests and throwaway sessions. */
 export class MemoryVault implements SessionVault {
   readonly backend = 'memory';
-  private token: string | null = null;
+  // An ES private field: util.inspect and console.log do not show it, so the token cannot slip into a log.
+  #token: string | null = null;
 
   getToken(): string | null {
-    return this.token;
+    return this.#token;
   }
 
   setToken(token: string): void {
-    this.token = assertToken(token);
+    this.#token = assertToken(token);
   }
 
   clear(): void {
-    this.token = null;
+    this.#token = null;
   }
 
-  /** Keeps the token out of console.log / util.inspect output. */
+  /** What JSON.stringify shows: never the token. */
   toJSON(): object {
-    return { backend: this.backend, token: this.token === null ? null : HIDDEN };
+    return { backend: this.backend, token: this.#token === null ? null : HIDDEN };
   }
 }
 
