@@ -121,6 +121,11 @@ async function shutdown(): Promise<void> {
   store?.close();
 }
 
+// Tests launch the unpackaged app on a fresh profile (Playwright's Electron suite). Set before the
+// single-instance lock, which is keyed on the user-data folder; a packaged app ignores the variable.
+if (!app.isPackaged && process.env.SIJILL_USER_DATA_DIR)
+  app.setPath('userData', process.env.SIJILL_USER_DATA_DIR);
+
 registerAppScheme();
 
 if (!app.requestSingleInstanceLock()) {

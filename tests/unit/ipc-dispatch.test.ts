@@ -3,8 +3,8 @@
  * and a bad argument are refused with a clear error and the handler is never run; a valid call is run
  * and wrapped as { ok: true, data }.
  */
-import { describe, expect, it, vi } from 'vitest';
-import { IPC_ERRORS, type AppInfo } from '../../src-shared/ipc/contract';
+import { describe, expect, it, vi, type Mock } from 'vitest';
+import { CHANNELS, IPC_ERRORS, type AppInfo, type ChannelName } from '../../src-shared/ipc/contract';
 import { createDispatch, IpcFailure, type Handlers } from '../../src-main/ipc/dispatch';
 import { trustedSender, type FrameLike, type WindowLike } from '../../src-main/electron/sender-check';
 import { isAppUrl } from '../../src-main/electron/app-url';
@@ -18,17 +18,28 @@ const INFO: AppInfo = {
   apiBaseUrl: 'http://127.0.0.1:1',
 };
 
+/**
+ * A spy for every channel of the contract (it grows over time): the ones these tests call answer
+ * something plausible, any other would throw if the dispatcher ever ran it.
+ */
 function spies() {
-  const handlers = {
-    'app:info': vi.fn(() => INFO),
-    'settings:get': vi.fn(() => ({ selectedLocale: 'ar' as const })),
-    'settings:set': vi.fn((patch: { selectedLocale?: 'ar' | 'en' }) => ({
-      selectedLocale: patch.selectedLocale ?? 'ar',
-    })),
-    'api:request': vi.fn(async () => ({ status: 200, body: { data: null } })),
-  } satisfies Handlers;
+  type Spy = Mock<(input: unknown) => unknown>;
+  const handlers = Object.fromEntries(
+    CHANNELS.map((channel) => [
+      channel,
+      vi.fn((_input: unknown): unknown => {
+        throw new Error(`unexpected call of ${channel}`);
+      }),
+    ]),
+  ) as Record<ChannelName, Spy>;
+  handlers['app:info'].mockImplementation(() => INFO);
+  handlers['settings:get'].mockImplementation(() => ({ selectedLocale: 'ar' }));
+  handlers['settings:set'].mockImplementation((patch) => ({
+    selectedLocale: (patch as { selectedLocale?: string }).selectedLocale ?? 'ar',
+  }));
+  handlers['api:request'].mockImplementation(async () => ({ status: 200, body: { data: null } }));
   const onError = vi.fn();
-  return { handlers, onError, dispatch: createDispatch(handlers, { onError }) };
+  return { handlers, onError, dispatch: createDispatch(handlers as unknown as Handlers, { onError }) };
 }
 
 function noHandlerCalled(handlers: ReturnType<typeof spies>['handlers']): void {
