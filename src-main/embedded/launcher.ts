@@ -16,8 +16,9 @@ export interface EmbeddedServer {
 
 export interface EmbeddedServerOptions {
   /**
-   * Where the server's SQL migrations are in a built app (electron-vite copies src-server/db/migrations
-   * to out/main/migrations). Unused until src-server accepts it; see the TODO below.
+   * Where the server's SQL migrations are in a built app: electron-vite copies src-server/db/migrations
+   * to out/main/migrations, and main passes that path. Omitted under tsx (the web shell), where the
+   * server finds them beside its own source.
    */
   migrationsDir?: string;
 }
@@ -31,13 +32,9 @@ export async function startEmbeddedServer(
   dataDir: string,
   options: EmbeddedServerOptions = {},
 ): Promise<EmbeddedServer> {
-  // TODO(server db): once src-server/db lands with drizzle migrations applied at start, pass
-  // `options.migrationsDir` to it (a bundled main cannot find the folder relative to src-server's own
-  // source file). The build already copies src-server/db/migrations to out/main/migrations when present.
-  void options.migrationsDir;
   const server = await startServer(
     { ...loadConfig({}), HOST: '127.0.0.1', PORT: 0, DATA_DIR: dataDir },
-    { logger: false },
+    { logger: false, ...(options.migrationsDir ? { migrationsFolder: options.migrationsDir } : {}) },
   );
   let closed: Promise<void> | null = null;
   return {
