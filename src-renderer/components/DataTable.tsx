@@ -1,0 +1,243 @@
+/**
+ * The one generic server-side list of Sijill (STYLE.md: no copy-pasted CRUD). A screen declares its
+ * columns as data — field, title key, sortable, filter kind with its match modes, render — and gets
+ * paging, `sort=field|-field`, a global search box (`q`), per-column filters in the specification's
+ * model (`filters=<json>`, section 9), the screen's empty-state message, a toolbar slot and a row
+ * actions slot. Everything is fetched through react-query under the screen's query key, so a change
+ * elsewhere refreshes the table by invalidating that key. Layout uses logical properties only.
+ */
+import { useEffect, useState, type Key, type ReactNode } from 'react';
+import { Button, Empty, Flex, Input, Result, Table, Tooltip } from 'antd';
+import type { ColumnsType, TablePaginationConfig } from 'antd/es/table';
+import type { SorterResult } from 'antd/es/table/interface';
+import { ClearOutlined, ReloadOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { Filters } from '../../src-shared/filters';
+import { ColumnFilter } from './data-table/ColumnFilter';
+import { isColumnFilterActive, parseSort, sortParam } from './data-table/filterModel';
+import type { DataTableColumn } from './data-table/types';
+import { useServerList, type ListFetcher } from './data-table/useServerList';
+import './data-table/data-table.css';
+
+export type { DataTableColumn, ColumnFilterSpec, FilterOption, ListPage } from './data-table/types';
+
+export interface DataTableProps<T> {
+  /** Cache key prefix of the list; invalidate it after a change to refresh the table. */
+  queryKey: readonly unknown[];
+  /** The list's API path (API.md list convention), e.g. `/auth/users`. */
+  endpoint: string;
+  columns: DataTableColumn<T>[];
+  /** The row's unique key. */
+  rowKey: (row: T) => Key;
+  /** i18n key (with namespace) of the message shown when the list is empty, e.g. `admin:users.empty`. */
+  emptyMessageKey: string;
+  /** Actions above the table (e.g. "Add user"), placed at the inline end of the toolbar. */
+  toolbar?: ReactNode;
+  /** Per-row actions, shown in a last column. */
+  rowActions?: (row: T) => ReactNode;
+  /** Shows the global search box (`q`); on by default. */
+  searchable?: boolean;
+  /** Initial sort, `field` or `-field`. */
+  defaultSort?: string;
+  defaultPageSize?: number;
+  /** Filters the screen imposes besides the column filters (e.g. a date range control). */
+  fixedFilters?: Filters;
+  /** Replaces the http GET (tests, or a list with a special fetch). */
+  fetcher?: ListFetcher<T>;
+  /** Called when a row is clicked (e.g. to open a details drawer). */
+  onRowClick?: (row: T) => void;
+  /** Test id of the table's wrapper. */
+  testId?: string;
+}
+
+const SEARCH_DEBOUNCE_MS = 350;
+
+/** A server-side table: declare the columns, the endpoint and the empty message; it does the rest. */
+export function DataTable<T extends object>({
+  queryKey,
+  endpoint,
+  columns,
+  rowKey,
+  emptyMessageKey,
+  toolbar,
+  rowActions,
+  searchable = true,
+  defaultSort,
+  defaultPageSize = 20,
+  fixedFilters,
+  fetcher,
+  onRowClick,
+  testId = 'data-table',
+}: DataTableProps<T>) {
+  const { t } = useTranslation('table');
+  const list = useServerList<T>({ queryKey, endpoint, defaultSort, defaultPageSize, fixedFilters, fetcher });
+  const [searchText, setSearchText] = useState('');
+  const [openFilter, setOpenFilter] = useState<string | null>(null);
+
+  // The search box asks the server only once typing pauses.
+  const { setQ, q } = list;
+  useEffect(() => {
+    if (searchText.trim() === q) return;
+    const timer = setTimeout(() => setQ(searchText.trim()), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchText, q, setQ]);
+
+  const sorted = parseSort(list.sort);
+  const anyFilter = list.q !== '' || Object.values(list.filterState).some(isColumnFilterActive);
+
+  // Rebuilt each render: cheap, and it always reflects the current sort, filters and open dropdown.
+  const antColumns: ColumnsType<T> = (() => {
+    const mapped: ColumnsType<T> = columns.map((col) => {
+      const title = t(col.title);
+      const filterField = col.filter?.field ?? col.key;
+      return {
+        key: col.key,
+        dataIndex: col.key,
+        title,
+        width: col.width,
+        align: col.align,
+        ellipsis: col.ellipsis,
+        sorter: col.sortable ? true : undefined,
+        sortOrder: col.sortable ? (sorted?.field === col.key ? sorted.order : null) : undefined,
+        showSorterTooltip: col.sortable ? { title: t('sort.tooltip') } : undefined,
+        render: col.render ? (_: unknown, row: T) => col.render!(row) : undefined,
+        ...(col.filter
+          ? {
+              filtered: isColumnFilterActive(list.filterState[filterField]),
+              filterDropdownProps: {
+                open: openFilter === col.key,
+                onOpenChange: (open: boolean) => setOpenFilter(open ? col.key : null),
+              },
+              filterDropdown: ({ close }: { close: () => void }) =>
+                openFilter === col.key ? (
+                  <ColumnFilter
+                    columnKey={col.key}
+                    columnTitle={title}
+                    spec={col.filter!}
+                    applied={list.filterState[filterField]}
+                    onApply={(state) => list.setColumnFilter(filterField, state)}
+                    close={() => {
+                      setOpenFilter(null);
+                      close();
+                    }}
+                  />
+                ) : null,
+            }
+          : {}),
+      };
+    });
+    if (rowActions) {
+      mapped.push({
+        key: '__actions',
+        title: t('actions'),
+        align: 'end',
+        render: (_: unknown, row: T) => (
+          <Flex
+            gap={4}
+            justify="end"
+            wrap
+            className="data-table-row-actions"
+            onClick={(e) => e.stopPropagation()}
+          >
+            {rowActions(row)}
+          </Flex>
+        ),
+      });
+    }
+    return mapped;
+  })();
+
+  const pagination: TablePaginationConfig = {
+    current: list.page,
+    pageSize: list.pageSize,
+    total: list.data?.total ?? 0,
+    showSizeChanger: true,
+    pageSizeOptions: [10, 20, 50, 100],
+    showTotal: (total, [from, to]) => t('pagination.range', { from, to, total }),
+    hideOnSinglePage: false,
+  };
+
+  const empty = list.isError ? (
+    <Result
+      status="warning"
+      title={t('loadFailed')}
+      extra={
+        <Button icon={<ReloadOutlined />} onClick={() => void list.refetch()}>
+          {t('retry')}
+        </Button>
+      }
+    />
+  ) : (
+    <Empty
+      image={Empty.PRESENTED_IMAGE_SIMPLE}
+      description={
+        <span data-testid={`${testId}-empty`}>{t(anyFilter ? 'noMatches' : emptyMessageKey)}</span>
+      }
+    />
+  );
+
+  return (
+    <div className="data-table" data-testid={testId}>
+      <Flex className="data-table-toolbar" gap={8} wrap justify="space-between" align="center">
+        <Flex gap={8} align="center" wrap>
+          {searchable && (
+            <Input.Search
+              className="data-table-search"
+              aria-label={t('search.label')}
+              placeholder={t('search.placeholder')}
+              allowClear
+              value={searchText}
+              onChange={(e) => setSearchText(e.target.value)}
+              onSearch={(value) => {
+                setSearchText(value);
+                setQ(value.trim());
+              }}
+              data-testid={`${testId}-search`}
+            />
+          )}
+          {anyFilter && (
+            <Tooltip title={t('clearAll')}>
+              <Button
+                icon={<ClearOutlined />}
+                onClick={() => {
+                  setSearchText('');
+                  list.clearFilters();
+                }}
+                data-testid={`${testId}-clear`}
+              >
+                {t('clearAll')}
+              </Button>
+            </Tooltip>
+          )}
+        </Flex>
+        {toolbar && (
+          <Flex gap={8} align="center" wrap className="data-table-actions">
+            {toolbar}
+          </Flex>
+        )}
+      </Flex>
+      <Table<T>
+        rowKey={rowKey}
+        columns={antColumns}
+        dataSource={list.data?.items ?? []}
+        loading={list.isFetching}
+        pagination={pagination}
+        locale={{ emptyText: empty }}
+        size="middle"
+        scroll={{ x: 'max-content' }}
+        onRow={
+          onRowClick
+            ? (row) => ({ onClick: () => onRowClick(row), className: 'data-table-clickable' })
+            : undefined
+        }
+        onChange={(p, _filters, sorter, extra) => {
+          if (extra.action === 'paginate') list.setPaging(p.current ?? 1, p.pageSize ?? list.pageSize);
+          if (extra.action === 'sort') {
+            const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<T> | undefined;
+            list.setSort(sortParam(s?.columnKey ? String(s.columnKey) : undefined, s?.order) ?? defaultSort);
+          }
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * The column declaration of the generic server-side table: every list screen describes its columns as
+ * data (field, title key, sorting, filter kind and match modes, rendering) and DataTable does the rest.
+ */
+import type { ReactNode } from 'react';
+import type { MatchMode } from '../../../src-shared/filters';
+import type { FilterType } from './filterModel';
+
+/** A choice of an enum or boolean filter; `label` is an i18n key (with its namespace, e.g. `admin:…`). */
+export interface FilterOption {
+  value: string | number;
+  label: string;
+}
+
+/** How a column filters. */
+export interface ColumnFilterSpec {
+  type: FilterType;
+  /** Restricts the match modes offered (else every mode of the type). */
+  matchModes?: readonly MatchMode[];
+  /** The choices of an `enum` filter (a `boolean` filter offers yes/no by itself). */
+  options?: readonly FilterOption[];
+  /** The field the filter is sent on, when it differs from the column's key (e.g. `roleId` for `role`). */
+  field?: string;
+}
+
+/** One column of a DataTable. */
+export interface DataTableColumn<T> {
+  /** The API field: sorted by `sort=key`, filtered under `filters.key`, read from the row unless `render`. */
+  key: string;
+  /** The header's i18n key (with its namespace, e.g. `admin:users.columns.username`). */
+  title: string;
+  sortable?: boolean;
+  filter?: ColumnFilterSpec;
+  /** Renders the cell; by default the row's `key` property as text. */
+  render?: (row: T) => ReactNode;
+  width?: number | string;
+  align?: 'start' | 'center' | 'end';
+  /** Keeps the cell on one line with an ellipsis. */
+  ellipsis?: boolean;
+}
+
+/** A page of a server-side list (API.md: `{ items, total, page, pageSize }`). */
+export interface ListPage<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
