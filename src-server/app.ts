@@ -11,6 +11,7 @@ import Fastify, {
   type RawServerDefault,
 } from 'fastify';
 import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
@@ -23,6 +24,13 @@ import {
 import { pickLocale } from '../src-shared/locale';
 import { healthSchema, envelopeOf } from '../src-shared/api/envelope';
 import type { ServerConfig } from './config';
+import type { ServerContext } from './context';
+import type { Database } from './db/open';
+import { installAccessControl } from './http/access';
+import { createPasswordHasher, type PasswordHasher } from './security/passwords';
+import { authenticator } from './modules/auth/service';
+import { authRoutes } from './modules/auth/routes';
+import { adminRoutes } from './modules/admin/routes';
 import { HttpProblem, fieldsOf, renderProblem } from './http/problem';
 import { VERSION } from './version';
 
@@ -35,30 +43,48 @@ export type App = FastifyInstance<
   ZodTypeProvider
 >;
 
-/** A feature module: registers its routes on the app. */
-export type AppModule = (app: App) => Promise<void> | void;
+/** A feature module: registers its routes on the app (with the server context: database, config). */
+export type AppModule = (app: App, ctx: ServerContext) => Promise<void> | void;
 
 export interface BuildAppOptions {
   config: ServerConfig;
+  /** The opened (and migrated) database; the caller owns it and closes it. */
+  database: Database;
+  /** Overrides the argon2id hasher built from the configuration (tests may share one). */
+  passwords?: PasswordHasher;
   /** Feature modules, registered after the plumbing. */
   modules?: AppModule[];
   logger?: boolean;
 }
 
+/**
+ * Builds the app over an opened database: plumbing, access control on every route, the core modules
+ * (auth, administration) and then `modules`. Does not listen; `app.inject` works on it directly.
+ */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config } = options;
+  const ctx: ServerContext = {
+    db: options.database.db,
+    config,
+    passwords: options.passwords ?? createPasswordHasher({ memoryKib: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST }),
+  };
   const app = Fastify({
     logger: options.logger ? { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] } : false,
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
 
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-
+  // The caller's language first: every later hook may answer a localised problem.
   app.decorateRequest('locale', 'ar');
   app.addHook('onRequest', async (request) => {
     request.locale = pickLocale(request.headers['accept-language']);
   });
+
+  // Before any route: records every route's access declaration and enforces it on each request.
+  installAccessControl(app, authenticator(ctx));
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -70,6 +96,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       },
     },
   });
+
+  // Not global: only the sign-in and two-factor routes opt in (config.rateLimit), see modules/auth/routes.ts.
+  // Its counters are per process (a defence in depth); the lockouts that matter live in the database.
+  await app.register(rateLimit, { global: false });
 
   await app.register(swagger, {
     openapi: {
@@ -125,6 +155,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     async () => ({ data: { status: 'ok' as const, version: VERSION } }),
   );
 
-  for (const register of options.modules ?? []) await register(app);
+  await authRoutes(ctx)(app);
+  await adminRoutes(ctx)(app);
+  for (const register of options.modules ?? []) await register(app, ctx);
   return app;
 }

@@ -1,19 +1,55 @@
 /**
- * `npm run server [serve]` — the API server alone, for an organisation's server or development.
+ * `npm run server [command]` — the API server alone, for an organisation's server or development.
  * Configuration comes from the environment (see config.ts).
+ *
+ *   serve (default)   open and migrate the database, listen; SIGINT/SIGTERM close it cleanly
+ *   migrate           apply pending migrations and the base data, then exit
+ *   create-admin      --username U --email E [--password P | env SIJILL_ADMIN_PASSWORD | prompt]
+ *                     [--name-ar A] [--name-en E]: a user with the administrator role
+ *   seed-demo         [--password P]: demo roles (clerk, manager) and users
  */
-import { loadConfig } from './config';
+import { parseArgs } from 'node:util';
+import { createInterface } from 'node:readline/promises';
+import { setupRequestSchema } from '../src-shared/api/auth';
+import { loadConfig, type ServerConfig } from './config';
+import { openDatabase } from './db/open';
+import { isUniqueViolation } from './db/errors';
+import { recordAudit } from './audit';
+import { createPasswordHasher } from './security/passwords';
+import { insertUser, systemRoleId } from './modules/auth/queries';
+import { seedDemo } from './modules/demo/seed';
 import { startServer } from './server';
 
+async function askHidden(question: string): Promise<string> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  try {
+    return await rl.question(question);
+  } finally {
+    rl.close();
+  }
+}
+
+async function withDatabase<T>(config: ServerConfig, run: (ctx: { db: Awaited<ReturnType<typeof openDatabase>>['db'] }) => Promise<T>): Promise<T> {
+  const database = await openDatabase(config);
+  try {
+    return await run({ db: database.db });
+  } finally {
+    await database.close();
+  }
+}
+
 async function main(): Promise<void> {
-  const [command = 'serve'] = process.argv.slice(2);
-  let config;
+  const [first, ...rest] = process.argv.slice(2);
+  const command = first && !first.startsWith('-') ? first : 'serve';
+  const args = first && !first.startsWith('-') ? rest : process.argv.slice(2);
+  let config: ServerConfig;
   try {
     config = loadConfig();
   } catch (error) {
     console.error((error as Error).message);
     process.exit(2);
   }
+  const passwords = createPasswordHasher({ memoryKib: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST });
   switch (command) {
     case 'serve': {
       const server = await startServer(config, { logger: true });
@@ -23,17 +59,78 @@ async function main(): Promise<void> {
         if (closing) return;
         closing = true;
         console.log(`${signal}: shutting down`);
-        await server.close();
-        process.exit(0);
+        try {
+          await server.close();
+          process.exit(0);
+        } catch (error) {
+          console.error(error);
+          process.exit(1);
+        }
       };
       process.on('SIGINT', () => void stop('SIGINT'));
       process.on('SIGTERM', () => void stop('SIGTERM'));
       return;
     }
+    case 'migrate': {
+      await withDatabase(config, async () => undefined);
+      console.log('Migrations applied.');
+      return;
+    }
+    case 'create-admin': {
+      const { values } = parseArgs({
+        args,
+        options: { username: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, 'name-ar': { type: 'string' }, 'name-en': { type: 'string' } },
+      });
+      const password = values.password ?? process.env.SIJILL_ADMIN_PASSWORD ?? (process.stdin.isTTY ? await askHidden('Password: ') : undefined);
+      const parsed = setupRequestSchema.safeParse({ username: values.username, email: values.email, password, nameAr: values['name-ar'], nameEn: values['name-en'] });
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) console.error(`  --${String(issue.path[0] ?? '?')}: ${issue.message}`);
+        console.error('Usage: npm run server -- create-admin --username U --email E --password P [--name-ar A] [--name-en E]');
+        process.exit(2);
+      }
+      const input = parsed.data;
+      const passwordHash = await passwords.hash(input.password);
+      try {
+        const id = await withDatabase(config, ({ db }) =>
+          db.transaction(async (tx) => {
+            const id = await insertUser(tx, {
+              username: input.username,
+              email: input.email,
+              passwordHash,
+              nameAr: input.nameAr ?? input.username,
+              nameEn: input.nameEn ?? input.username,
+              roleId: await systemRoleId(tx),
+              locale: 'ar',
+              active: true,
+            });
+            await recordAudit(tx, { action: 'setup.admin', actorUsername: 'cli', targetType: 'user', targetId: id, details: { username: input.username } });
+            return id;
+          }),
+        );
+        console.log(`Administrator "${input.username}" created (id ${id}).`);
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          console.error('A user with this username or email already exists.');
+          process.exit(1);
+        }
+        throw error;
+      }
+      return;
+    }
+    case 'seed-demo': {
+      const { values } = parseArgs({ args, options: { password: { type: 'string' } } });
+      const password = values.password ?? process.env.SIJILL_DEMO_PASSWORD ?? 'demo-password';
+      const created = await withDatabase(config, ({ db }) => seedDemo({ db, config, passwords }, password));
+      console.log(created.length ? `Created: ${created.join(', ')} (password: ${password === 'demo-password' ? password : '[hidden]'})` : 'Demo data already present.');
+      return;
+    }
     default:
-      console.error(`Unknown command "${command}". Commands: serve`);
+      console.error(`Unknown command "${command}". Commands: serve, migrate, create-admin, seed-demo`);
       process.exit(2);
   }
 }
 
-void main();
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -24,6 +24,26 @@ export const configSchema = z.object({
   SESSION_ABSOLUTE_HOURS: int(12, 1, 24 * 365),
   /** …or, with remember-me, this many days. */
   SESSION_REMEMBER_DAYS: int(30, 1, 365),
+  /** …and with remember-me the idle limit is this many days (capped by the absolute expiry). */
+  SESSION_REMEMBER_IDLE_DAYS: int(7, 1, 365),
+  /** A two-factor sign-in challenge is good for this many minutes. */
+  TWO_FACTOR_CHALLENGE_MINUTES: int(5, 1, 60),
+  /** Failed sign-ins per account (as typed) within the window before it locks… */
+  LOGIN_MAX_FAILURES_ACCOUNT: int(5, 1, 1000),
+  /** …and per address. */
+  LOGIN_MAX_FAILURES_IP: int(50, 1, 100000),
+  LOGIN_WINDOW_MINUTES: int(15, 1, 24 * 60),
+  LOGIN_LOCK_MINUTES: int(15, 1, 24 * 60),
+  /** Requests per minute per address on the sign-in and two-factor routes; 0 turns the limiter off (benchmarks). */
+  AUTH_RATE_LIMIT_PER_MINUTE: int(30, 0, 1_000_000),
+  /** node-postgres pool size when DATABASE_URL is set. */
+  DB_POOL_MAX: int(20, 1, 500),
+  /**
+   * argon2id cost. Defaults are OWASP's (19 MiB, 2 passes); NODE_ENV=test lowers them so the test suite
+   * stays fast. Never lower them in production.
+   */
+  ARGON2_MEMORY_KIB: int(process.env.NODE_ENV === 'test' ? 1024 : 19456, 64, 4 * 1024 * 1024),
+  ARGON2_TIME_COST: int(process.env.NODE_ENV === 'test' ? 1 : 2, 1, 100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type ServerConfig = z.infer<typeof configSchema>;

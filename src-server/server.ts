@@ -1,29 +1,56 @@
 /**
  * Starts and stops a listening server: used by the CLI (`npm run server`), by the embedded launcher of
- * the desktop's standalone mode, and by the web shell.
+ * the desktop's standalone mode, and by the web shell. Opens and migrates the database, builds the app,
+ * listens; `close()` stops accepting requests, lets the ones under way finish, then closes the database.
  */
 import { buildApp, type App } from './app';
 import type { ServerConfig } from './config';
+import { openDatabase, type Database } from './db/open';
 
 export interface RunningServer {
   app: App;
+  database: Database;
   /** The base URL, e.g. `http://127.0.0.1:8787`. */
   url: string;
   /** Stops accepting requests, finishes the ones under way, closes the database. */
   close(): Promise<void>;
 }
 
-export async function startServer(config: ServerConfig, options: { logger?: boolean } = {}): Promise<RunningServer> {
-  const app = await buildApp({ config, logger: options.logger ?? false });
-  await app.listen({ host: config.HOST, port: config.PORT });
+export interface StartServerOptions {
+  logger?: boolean;
+  /**
+   * Where the SQL migrations are. Defaults to `migrations/` beside src-server/db/open.ts (or beside the
+   * bundle that contains it); the Electron launcher passes its copy (`out/main/migrations`).
+   */
+  migrationsFolder?: string;
+}
+
+/** Opens the database, migrates it, builds the app and listens on HOST:PORT (PORT 0: a free port). */
+export async function startServer(config: ServerConfig, options: StartServerOptions = {}): Promise<RunningServer> {
+  const database = await openDatabase({ ...config, ...(options.migrationsFolder ? { migrationsFolder: options.migrationsFolder } : {}) });
+  let app: App;
+  try {
+    app = await buildApp({ config, database, logger: options.logger ?? false });
+    await app.listen({ host: config.HOST, port: config.PORT });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST;
+  let closing: Promise<void> | undefined;
   return {
     app,
+    database,
     url: `http://${host}:${port}`,
-    close: async () => {
-      await app.close();
-    },
+    close: () =>
+      (closing ??= (async () => {
+        try {
+          await app.close();
+        } finally {
+          await database.close();
+        }
+      })()),
   };
 }

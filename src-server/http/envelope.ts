@@ -4,11 +4,12 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { translate } from '../i18n';
+import type { Locale } from '../../src-shared/locale';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The caller's language, from `Accept-Language` (default `ar`). */
-    locale: import('../../src-shared/locale').Locale;
+    locale: Locale;
   }
 }
 

@@ -31,6 +31,8 @@ export class HttpProblem extends Error {
   constructor(
     readonly kind: ProblemKind,
     readonly options: {
+      /** i18n key of a more specific title than `errors.<kind>.title`. */
+      titleKey?: string;
       /** i18n key of a more specific detail than `errors.<kind>.detail`. */
       detailKey?: string;
       params?: Record<string, unknown>;
@@ -49,7 +51,7 @@ export function renderProblem(problem: HttpProblem, locale: Locale): Problem {
   const status = PROBLEM_STATUS[kind];
   const out: Problem = {
     type: `https://sijill.app/problems/${kind}`,
-    title: translate(locale, `errors.${kind}.title`),
+    title: translate(locale, options.titleKey ?? `errors.${kind}.title`, options.params),
     status,
     detail: translate(locale, options.detailKey ?? `errors.${kind}.detail`, options.params),
   };

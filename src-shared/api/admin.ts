@@ -134,6 +134,10 @@ export const rolePermissionsSchema = z.object({
 });
 export type RolePermissions = z.infer<typeof rolePermissionsSchema>;
 
+/** GET (and PUT's answer) /auth/roles/{id}/permissions: the matrix and every section/page for the editor. */
+export const rolePermissionsWithPagesSchema = rolePermissionsSchema.extend({ pages: z.array(z.lazy(() => adminSectionSchema)) });
+export type RolePermissionsWithPages = z.infer<typeof rolePermissionsWithPagesSchema>;
+
 /** PUT /auth/roles/{id}/permissions: replaces the whole matrix. */
 export const setRolePermissionsRequestSchema = z
   .object({ entries: z.array(rolePagePermissionSchema).max(1000) })

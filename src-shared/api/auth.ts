@@ -83,6 +83,10 @@ export type TwoFactorSetup = z.infer<typeof twoFactorSetupSchema>;
 export const twoFactorVerifyRequestSchema = z.object({ challengeToken: tokenField, code: twoFactorCodeField }).strict();
 export type TwoFactorVerifyRequest = z.infer<typeof twoFactorVerifyRequestSchema>;
 
+/** The answer of verify: the access token and, when the code completed an enrolment, the recovery codes (shown once). */
+export const twoFactorVerifyResponseSchema = accessTokenSchema.extend({ recoveryCodes: z.array(z.string()).optional() });
+export type TwoFactorVerifyResponse = z.infer<typeof twoFactorVerifyResponseSchema>;
+
 /** POST /auth/two-factor/skip. */
 export const twoFactorSkipRequestSchema = z.object({ challengeToken: tokenField }).strict();
 export type TwoFactorSkipRequest = z.infer<typeof twoFactorSkipRequestSchema>;

@@ -1,0 +1,60 @@
+/**
+ * The audit log: sign-ins (success and failure), two-factor changes and every administrative change,
+ * with who, what, when and from where. Written in the same transaction as the change when there is one.
+ */
+import type { Db } from './db/open';
+import { auditLog } from './db/schema';
+
+/** The stable action codes; their names live in locales under `audit.<code>`. */
+export const AUDIT_ACTIONS = [
+  'setup.admin',
+  'auth.login.success',
+  'auth.login.failure',
+  'auth.login.locked',
+  'auth.logout',
+  'auth.twoFactor.challengeFailure',
+  'auth.twoFactor.enrolled',
+  'auth.twoFactor.enabled',
+  'auth.twoFactor.disabled',
+  'auth.twoFactor.skipped',
+  'auth.twoFactor.recoveryCodeUsed',
+  'auth.twoFactor.recoveryCodesRenewed',
+  'auth.password.changed',
+  'users.create',
+  'users.update',
+  'users.activate',
+  'users.deactivate',
+  'users.resetPassword',
+  'users.setPassword',
+  'roles.create',
+  'roles.update',
+  'roles.activate',
+  'roles.deactivate',
+  'roles.permissions',
+  'pages.create',
+  'pages.update',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export interface AuditRecord {
+  action: AuditAction;
+  actorId?: number | null;
+  actorUsername?: string | null;
+  targetType?: string | null;
+  targetId?: string | number | null;
+  details?: Record<string, unknown>;
+  ip?: string | null;
+}
+
+/** Appends one record (pass a transaction to write it with the change). */
+export async function recordAudit(db: Pick<Db, 'insert'>, record: AuditRecord): Promise<void> {
+  await db.insert(auditLog).values({
+    action: record.action,
+    actorId: record.actorId ?? null,
+    actorUsername: record.actorUsername ?? null,
+    targetType: record.targetType ?? null,
+    targetId: record.targetId === undefined || record.targetId === null ? null : String(record.targetId),
+    details: record.details ?? {},
+    ip: record.ip ?? null,
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * The common list query of API.md turned into SQL: `sort`, `q` (text search over declared columns) and
+ * `filters` (the specification's match modes, with and/or per field), for the fields a list declares.
+ * Unknown fields, bad JSON or a value of the wrong kind answer 400 with a field message.
+ */
+import { and, asc, desc, or, sql, type SQL, type AnyColumn } from 'drizzle-orm';
+import { filtersSchema, type ListQuery, type MatchMode } from '../../src-shared/filters';
+import { HttpProblem } from '../http/problem';
+
+export type FieldKind = 'text' | 'number' | 'boolean' | 'date';
+/** A list's sortable and filterable fields: the column (or expression) and its kind. */
+export type ListFields = Record<string, { column: AnyColumn | SQL; kind: FieldKind }>;
+
+const bad = (field: string) => new HttpProblem('badRequest', { fields: { [field]: [{ key: 'validation.invalid' }] } });
+
+/** Escapes LIKE wildcards in user text. */
+function likeEscape(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function condition(column: AnyColumn | SQL, kind: FieldKind, mode: MatchMode, value: unknown, field: string): SQL {
+  if (value === null) {
+    if (mode === 'equals' || mode === 'dateIs') return sql`${column} is null`;
+    if (mode === 'notEquals' || mode === 'dateIsNot') return sql`${column} is not null`;
+    throw bad(`filters.${field}`);
+  }
+  let v: string | number | boolean;
+  if (kind === 'number') {
+    v = typeof value === 'number' ? value : Number(value);
+    if (typeof value === 'boolean' || !Number.isFinite(v)) throw bad(`filters.${field}`);
+  } else if (kind === 'boolean') {
+    if (typeof value === 'boolean') v = value;
+    else if (value === 'true' || value === 'false') v = value === 'true';
+    else throw bad(`filters.${field}`);
+  } else if (kind === 'date') {
+    if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw bad(`filters.${field}`);
+    v = value;
+  } else {
+    v = String(value);
+  }
+  const text = sql`${column}::text`;
+  switch (mode) {
+    case 'startsWith':
+      return sql`${text} ilike ${likeEscape(String(v)) + '%'}`;
+    case 'contains':
+      return sql`${text} ilike ${'%' + likeEscape(String(v)) + '%'}`;
+    case 'notContains':
+      return sql`${text} not ilike ${'%' + likeEscape(String(v)) + '%'}`;
+    case 'endsWith':
+      return sql`${text} ilike ${'%' + likeEscape(String(v))}`;
+    case 'equals':
+      return kind === 'text' ? sql`lower(${column}) = lower(${v})` : sql`${column} = ${v}`;
+    case 'notEquals':
+      return kind === 'text' ? sql`lower(${column}) <> lower(${v})` : sql`${column} <> ${v}`;
+    case 'lt':
+      return sql`${column} < ${v}`;
+    case 'lte':
+      return sql`${column} <= ${v}`;
+    case 'gt':
+      return sql`${column} > ${v}`;
+    case 'gte':
+      return sql`${column} >= ${v}`;
+    case 'dateIs':
+    case 'dateIsNot':
+    case 'dateBefore':
+    case 'dateAfter': {
+      if (kind !== 'date') throw bad(`filters.${field}`);
+      const day = sql`(${v}::timestamptz)::date`;
+      if (mode === 'dateIs') return sql`${column}::date = ${day}`;
+      if (mode === 'dateIsNot') return sql`${column}::date <> ${day}`;
+      if (mode === 'dateBefore') return sql`${column}::date < ${day}`;
+      return sql`${column}::date > ${day}`;
+    }
+  }
+}
+
+/** The WHERE and ORDER BY of a list query, or a 400 problem. */
+export function listClauses(query: ListQuery, fields: ListFields, searchable: (AnyColumn | SQL)[], defaultSort: string) {
+  const where: SQL[] = [];
+  if (query.q && query.q.trim()) {
+    const pattern = `%${likeEscape(query.q.trim())}%`;
+    where.push(or(...searchable.map((c) => sql`${c}::text ilike ${pattern}`))!);
+  }
+  if (query.filters) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(query.filters);
+    } catch {
+      throw bad('filters');
+    }
+    const parsed = filtersSchema.safeParse(raw);
+    if (!parsed.success) throw bad('filters');
+    for (const [field, filter] of Object.entries(parsed.data)) {
+      const def = fields[field];
+      if (!def) throw bad(`filters.${field}`);
+      const parts = filter.constraints.map((c) => condition(def.column, def.kind, c.matchMode, c.value, field));
+      where.push(filter.operator === 'or' ? or(...parts)! : and(...parts)!);
+    }
+  }
+  const sortSpec = query.sort ?? defaultSort;
+  const descending = sortSpec.startsWith('-');
+  const sortField = fields[sortSpec.replace(/^-/, '')];
+  if (!sortField) throw bad('sort');
+  const order = descending ? desc(sortField.column) : asc(sortField.column);
+  return { where: where.length ? and(...where) : undefined, order, offset: (query.page - 1) * query.pageSize, limit: query.pageSize };
+}
+

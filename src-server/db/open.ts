@@ -1,0 +1,101 @@
+/**
+ * Opens the server's database: node-postgres when DATABASE_URL is set, otherwise the embedded PGlite
+ * (PostgreSQL in WASM, with pg_trgm) in DATA_DIR/pgdata. Applies the committed drizzle-kit migrations
+ * and the base data (page tree, administrator role). Always `close()` what you open: an open PGlite
+ * keeps Node alive.
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+import { ensureBaseData } from './seed';
+
+/** The drizzle database, whichever driver is underneath. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** The folder name of the migrations beside this file, and (in the Electron build) beside the main bundle. */
+export const MIGRATIONS_FOLDER_NAME = 'migrations';
+
+/**
+ * Where the migrations are by default: `./migrations` next to this module. Under tsx that is
+ * src-server/db/migrations; in a bundle it is next to the bundle (the Electron build copies the folder to
+ * out/main/migrations). The Electron launcher may pass its own path as `migrationsFolder`.
+ */
+export const DEFAULT_MIGRATIONS_FOLDER: string = fileURLToPath(new URL(`./${MIGRATIONS_FOLDER_NAME}/`, import.meta.url));
+
+export interface OpenDatabaseOptions {
+  DATA_DIR: string;
+  DATABASE_URL?: string | undefined;
+  DB_POOL_MAX?: number;
+  /** Use an in-memory PGlite (tests) instead of DATA_DIR/pgdata. */
+  inMemory?: boolean;
+  migrationsFolder?: string;
+  /** Apply migrations and base data (default true). */
+  migrate?: boolean;
+}
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Applies pending migrations and the base data (idempotent). */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens (and by default migrates) the database chosen by the configuration. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const migrationsFolder = options.migrationsFolder ?? DEFAULT_MIGRATIONS_FOLDER;
+  let database: Database;
+  if (options.DATABASE_URL) {
+    const pool = new pg.Pool({ connectionString: options.DATABASE_URL, max: options.DB_POOL_MAX ?? 20 });
+    const db = drizzlePg(pool, { schema });
+    database = {
+      db: db as unknown as Db,
+      kind: 'postgres',
+      migrate: async () => {
+        await migratePg(db, { migrationsFolder });
+        await ensureBaseData(db as unknown as Db);
+      },
+      close: () => pool.end(),
+    };
+  } else {
+    let dataDir: string | undefined;
+    if (!options.inMemory) {
+      dataDir = resolve(options.DATA_DIR, 'pgdata');
+      mkdirSync(dataDir, { recursive: true });
+    }
+    const client = await PGlite.create(dataDir ?? 'memory://', { extensions: { pg_trgm } });
+    const db = drizzlePglite(client, { schema });
+    let closed = false;
+    database = {
+      db: db as unknown as Db,
+      kind: 'pglite',
+      migrate: async () => {
+        await migratePglite(db, { migrationsFolder });
+        await ensureBaseData(db as unknown as Db);
+      },
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await client.close();
+      },
+    };
+  }
+  if (options.migrate !== false) {
+    try {
+      await database.migrate();
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
+  return database;
+}

@@ -1,0 +1,198 @@
+/**
+ * The server's database schema (drizzle, PostgreSQL). drizzle-kit generates the committed migrations in
+ * `./migrations` from this file (`npm run db:generate`); the server applies them at start.
+ *
+ * Sections and pages share one table: a section is a page without a parent, a page has its section as
+ * parent. Security state (sessions, two-factor challenges, sign-in throttling) lives here too, never in
+ * process memory, so several servers can share one database.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const created = () => tstz('created_at').notNull().defaultNow();
+const updated = () => tstz('updated_at').notNull().defaultNow();
+
+export const roles = pgTable(
+  'roles',
+  {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  nameAr: text('name_ar').notNull(),
+  nameEn: text('name_en').notNull(),
+  active: boolean('active').notNull().default(true),
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+  /** The built-in administrator role: every permission on every page, always. */
+  isSystem: boolean('is_system').notNull().default(false),
+  createdAt: created(),
+  updatedAt: updated(),
+  },
+  (t) => [uniqueIndex('roles_one_system_idx').on(t.isSystem).where(sql`${t.isSystem}`)],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    nameAr: text('name_ar').notNull(),
+    nameEn: text('name_en').notNull(),
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id),
+    active: boolean('active').notNull().default(true),
+    locale: text('locale').notNull().default('ar'),
+    /** Base32 TOTP secret once two-factor is enabled. */
+    totpSecret: text('totp_secret'),
+    /** A secret handed out by GET /auth/two-factor/setup, waiting for its first code. */
+    totpPendingSecret: text('totp_pending_secret'),
+    totpEnabled: boolean('totp_enabled').notNull().default(false),
+    /** The last accepted TOTP time step: a code is accepted once. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /** When the user last chose "skip for now" at the sign-in enrolment offer (offered again 30 days later). */
+    twoFactorSkippedAt: tstz('two_factor_skipped_at'),
+    /** Linked employee (a later issue adds the employees table and the foreign key). */
+    employeeId: integer('employee_id'),
+    lastSignInAt: tstz('last_sign_in_at'),
+    passwordChangedAt: tstz('password_changed_at').notNull().defaultNow(),
+    createdAt: created(),
+    updatedAt: updated(),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    index('users_role_idx').on(t.roleId),
+  ],
+);
+
+/** Sections (parent null) and their pages. */
+export const pages = pgTable(
+  'pages',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    parentId: integer('parent_id').references((): AnyPgColumn => pages.id, { onDelete: 'restrict' }),
+    nameAr: text('name_ar').notNull(),
+    nameEn: text('name_en').notNull(),
+    path: text('path').notNull(),
+    /** antd icon component name, e.g. `InboxOutlined`. */
+    icon: text('icon').notNull().default('AppstoreOutlined'),
+    order: integer('sort_order').notNull().default(0),
+    /** The permissions this page offers (a subset of src-shared/permissions). */
+    availablePermissions: text('available_permissions').array().notNull().default(sql`'{view}'::text[]`),
+    createdAt: created(),
+    updatedAt: updated(),
+  },
+  (t) => [uniqueIndex('pages_path_idx').on(t.path), index('pages_parent_idx').on(t.parentId)],
+);
+
+/** A role's permissions on one page. */
+export const rolePagePermissions = pgTable(
+  'role_page_permissions',
+  {
+    roleId: integer('role_id')
+      .notNull()
+      .references(() => roles.id, { onDelete: 'cascade' }),
+    pageId: integer('page_id')
+      .notNull()
+      .references(() => pages.id, { onDelete: 'cascade' }),
+    permissions: text('permissions').array().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.pageId] })],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** SHA-256 (hex) of the opaque bearer token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rememberMe: boolean('remember_me').notNull().default(false),
+    createdAt: created(),
+    lastSeenAt: tstz('last_seen_at').notNull().defaultNow(),
+    idleExpiresAt: tstz('idle_expires_at').notNull(),
+    absoluteExpiresAt: tstz('absolute_expires_at').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [uniqueIndex('sessions_token_idx').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
+);
+
+/** The short-lived token that carries the second sign-in step. */
+export const twoFactorChallenges = pgTable(
+  'two_factor_challenges',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    tokenHash: text('token_hash').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** `required` (enter a code) or `setup` (enrol first). */
+    purpose: text('purpose').notNull(),
+    rememberMe: boolean('remember_me').notNull().default(false),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: created(),
+    expiresAt: tstz('expires_at').notNull(),
+    consumedAt: tstz('consumed_at'),
+    ip: text('ip'),
+  },
+  (t) => [uniqueIndex('two_factor_challenges_token_idx').on(t.tokenHash), index('two_factor_challenges_user_idx').on(t.userId)],
+);
+
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 (hex) of the normalised code (high-entropy random, so a fast hash is enough). */
+    codeHash: text('code_hash').notNull(),
+    usedAt: tstz('used_at'),
+    createdAt: created(),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
+);
+
+/**
+ * Sign-in throttling, per key: `account:<login as typed, lower-cased>` or `ip:<address>`. Keys exist for
+ * unknown accounts too, so a lockout never tells whether an account exists.
+ */
+export const loginThrottle = pgTable('login_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: tstz('window_started_at').notNull().defaultNow(),
+  lockedUntil: tstz('locked_until'),
+});
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: tstz('at').notNull().defaultNow(),
+    actorId: integer('actor_id'),
+    actorUsername: text('actor_username'),
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    ip: text('ip'),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at), index('audit_log_action_idx').on(t.action)],
+);

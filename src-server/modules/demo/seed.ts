@@ -1,0 +1,75 @@
+/**
+ * Demo data for trying the system (`npm run server -- seed-demo`): a clerk role and a manager role with
+ * sensible page permissions, and one user of each. Idempotent: existing roles or users are left alone.
+ */
+import { eq, inArray } from 'drizzle-orm';
+import type { Permission } from '../../../src-shared/permissions';
+import type { ServerContext } from '../../context';
+import { pages, rolePagePermissions, roles, users } from '../../db/schema';
+import { insertUser } from '../auth/queries';
+
+const CLERK: Record<string, Permission[]> = {
+  '/ec/employees': ['view'],
+  '/ec/departments': ['view'],
+  '/correspondence/inbox/incoming': ['view', 'edit', 'distribute'],
+  '/correspondence/inbox/follow-ups': ['view', 'edit'],
+  '/correspondence/inbox/incoming-tasks': ['view', 'edit'],
+  '/correspondence/inbox/draft': ['view', 'add', 'edit', 'delete'],
+  '/correspondence/inbox/add': ['view', 'add'],
+  '/correspondence/outbox/outgoing': ['view', 'edit'],
+  '/correspondence/outbox/draft': ['view', 'add', 'edit', 'delete'],
+  '/correspondence/outbox/add': ['view', 'add'],
+  '/correspondence/outbox/awaiting-approval': ['view'],
+  '/correspondence/memos/approved-memos': ['view'],
+  '/correspondence/memos/draft': ['view', 'add', 'edit', 'delete'],
+  '/correspondence/memos/add': ['view', 'add'],
+  '/correspondence/memos/awaiting-approval': ['view'],
+};
+const MANAGER: Record<string, Permission[]> = {
+  ...CLERK,
+  '/ec/employees': ['view', 'export'],
+  '/ec/jobs': ['view'],
+  '/ec/secretary-offices': ['view'],
+  '/correspondence/inbox/incoming': ['view', 'edit', 'distribute', 'export'],
+  '/correspondence/outbox/outgoing': ['view', 'edit', 'distribute', 'export'],
+  '/correspondence/outbox/requiring-approval': ['view', 'approve'],
+  '/correspondence/memos/approved-memos': ['view', 'distribute', 'export'],
+  '/correspondence/memos/requiring-approval': ['view', 'approve'],
+  '/correspondence/settings/mediums': ['view'],
+  '/correspondence/settings/priorities': ['view'],
+  '/correspondence/settings/security-levels': ['view'],
+  '/correspondence/settings/codifications': ['view'],
+  '/correspondence/settings/main-distribution': ['view'],
+};
+
+/** Loads the demo roles and users; `password` is every demo user's password. Returns what was created. */
+export async function seedDemo(ctx: ServerContext, password: string): Promise<string[]> {
+  const created: string[] = [];
+  const passwordHash = await ctx.passwords.hash(password);
+  const demo = [
+    { nameEn: 'Archive Clerk', nameAr: 'موظف أرشيف', grants: CLERK, username: 'clerk', email: 'clerk@example.com', userAr: 'موظف الأرشيف', userEn: 'Archive Clerk' },
+    { nameEn: 'Department Manager', nameAr: 'مدير إدارة', grants: MANAGER, username: 'manager', email: 'manager@example.com', userAr: 'مدير الإدارة', userEn: 'Department Manager' },
+  ];
+  await ctx.db.transaction(async (tx) => {
+    const pageRows = await tx.select({ id: pages.id, path: pages.path }).from(pages);
+    const pageId = new Map(pageRows.map((p) => [p.path, p.id]));
+    for (const d of demo) {
+      let [role] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.nameEn, d.nameEn)).limit(1);
+      if (!role) {
+        [role] = await tx.insert(roles).values({ nameAr: d.nameAr, nameEn: d.nameEn }).returning({ id: roles.id });
+        await tx.insert(rolePagePermissions).values(
+          Object.entries(d.grants)
+            .filter(([path]) => pageId.has(path))
+            .map(([path, permissions]) => ({ roleId: role!.id, pageId: pageId.get(path)!, permissions })),
+        );
+        created.push(`role ${d.nameEn}`);
+      }
+      const existing = await tx.select({ id: users.id }).from(users).where(inArray(users.username, [d.username]));
+      if (!existing.length) {
+        await insertUser(tx, { username: d.username, email: d.email, passwordHash, nameAr: d.userAr, nameEn: d.userEn, roleId: role!.id, locale: 'ar', active: true });
+        created.push(`user ${d.username}`);
+      }
+    }
+  });
+  return created;
+}
