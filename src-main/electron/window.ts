@@ -40,6 +40,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     },
   });
   window.once('ready-to-show', () => window.show());
+  // Also installed app-wide by installAppGuards; repeated here so the window is safe on its own.
   hardenContents(window.webContents, options.isOwnUrl);
   void window.loadURL(options.startUrl);
   return window;
@@ -66,8 +67,6 @@ export function installAppGuards(isOwnUrl: (url: string) => boolean): void {
   ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   ses.setPermissionCheckHandler(() => false);
   ses.setDevicePermissionHandler(() => false);
-  app.on('web-contents-created', (_event, contents) => {
-    if (contents.getType() === 'window' || contents.getType() === 'webview')
-      hardenContents(contents, isOwnUrl);
-  });
+  // Every kind (window, webview, devtools host…): the guards cost nothing where they are not needed.
+  app.on('web-contents-created', (_event, contents) => hardenContents(contents, isOwnUrl));
 }
