@@ -6,8 +6,9 @@
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
-/** The scheme and host of the app's own pages. */
+/** The scheme of the app's own pages. */
 export const APP_SCHEME = 'app';
+/** The one host under that scheme: pages are app://sijill/…. */
 export const APP_HOST = 'sijill';
 /** The URL the window opens. */
 export const APP_START_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;

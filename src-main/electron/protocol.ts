@@ -9,6 +9,7 @@ import { extname, resolve } from 'node:path';
 import { protocol } from 'electron';
 import { APP_HOST, APP_SCHEME, MIME_TYPES, appResponseHeaders, resolveInside } from './app-url';
 
+/** Re-exported so main imports the protocol from one place. */
 export { APP_START_URL, isAppUrl } from './app-url';
 
 /**

@@ -6,6 +6,7 @@
  */
 import { BrowserWindow, app, session, type WebContents } from 'electron';
 
+/** What the main window needs to know about the build and our own pages. */
 export interface MainWindowOptions {
   /** Absolute path of the built preload script (CommonJS; sandboxed preloads cannot be ES modules). */
   preload: string;

@@ -14,6 +14,7 @@ export interface EmbeddedServer {
   close(): Promise<void>;
 }
 
+/** Options of `startEmbeddedServer`. */
 export interface EmbeddedServerOptions {
   /**
    * Where the server's SQL migrations are in a built app: electron-vite copies src-server/db/migrations

@@ -15,6 +15,7 @@ import { IpcFailure } from '../ipc/dispatch';
 import type { LocalStore } from './local-store';
 import type { SessionVault } from './session-vault';
 
+/** What the ApiClient needs: where the API is, where the token is, where the locale and session state are. */
 export interface ApiClientOptions {
   /** The API base URL, asked on every request because it changes when the user picks another server. */
   baseUrl: () => string;

@@ -12,6 +12,7 @@ export interface LocalStoreMigration {
   readonly up: (db: Database) => void;
 }
 
+/** The shipped migrations, oldest first: append only. */
 export const LOCAL_STORE_MIGRATIONS: readonly LocalStoreMigration[] = [
   {
     name: 'client state and connection settings',

@@ -35,6 +35,7 @@ export class NewerDatabaseError extends Error {
   }
 }
 
+/** Options of `LocalStore.open`. */
 export interface LocalStoreOptions {
   /** The migrations to apply; tests pass their own, the app uses the shipped list. */
   migrations?: readonly LocalStoreMigration[];
