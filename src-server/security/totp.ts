@@ -39,7 +39,7 @@ export function matchStep(secretBase32: string, code: string, now = Date.now()):
 
 /** Generates a code (tests and the RFC vectors): secret as raw bytes, any digits and algorithm. */
 export function generateCode(options: { secret: Uint8Array; timestampMs: number; digits?: number; algorithm?: string }): string {
-  const secret = new Secret({ buffer: options.secret.slice().buffer as ArrayBuffer });
+  const secret = new Secret({ buffer: Uint8Array.from(options.secret).buffer });
   return new TOTP({ algorithm: options.algorithm ?? 'SHA1', digits: options.digits ?? TOTP_DIGITS, period: TOTP_PERIOD, secret }).generate({
     timestamp: options.timestampMs,
   });

@@ -1,0 +1,165 @@
+/**
+ * The API test harness: one app per test file over a fresh database — an in-memory PGlite, or, when
+ * SIJILL_TEST_DATABASE_URL is set, a new PostgreSQL database `sijill_t_<random>` dropped afterwards.
+ * Requests go through `app.inject` (no port). Helpers make users and roles and sign in.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { buildApp, type App } from '../../../src-server/app';
+import { loadConfig, type ServerConfig } from '../../../src-server/config';
+import { openDatabase, type Database } from '../../../src-server/db/open';
+import { pages, rolePagePermissions, roles } from '../../../src-server/db/schema';
+import { createPasswordHasher } from '../../../src-server/security/passwords';
+import { insertUser, systemRoleId } from '../../../src-server/modules/auth/queries';
+import type { Permission } from '../../../src-shared/permissions';
+
+export interface Harness {
+  app: App;
+  database: Database;
+  config: ServerConfig;
+  /** Raw SQL for assertions and time travel (e.g. expiring a challenge). */
+  query<T = Record<string, unknown>>(text: string): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+async function postgresDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `sijill_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Opens a fresh database and builds the app; configuration overrides on top of test defaults. */
+export async function startHarness(overrides: Partial<Record<keyof ServerConfig, string>> = {}): Promise<Harness> {
+  const config = loadConfig({
+    DATA_DIR: '/nonexistent-test-data',
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_MINUTE: '0',
+    LOGIN_MAX_FAILURES_IP: '100000',
+    ARGON2_MEMORY_KIB: '256',
+    ARGON2_TIME_COST: '1',
+    ...overrides,
+  });
+  const baseUrl = process.env.SIJILL_TEST_DATABASE_URL;
+  const pgDb = baseUrl ? await postgresDatabase(baseUrl) : null;
+  const database = await openDatabase({ ...config, DATABASE_URL: pgDb?.url, inMemory: !pgDb, DB_POOL_MAX: 4 });
+  const app = await buildApp({ config: { ...config, DATABASE_URL: pgDb?.url }, database });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    query: async <T,>(text: string) => {
+      const result = (await database.db.execute(sql.raw(text))) as unknown as { rows: T[] };
+      return result.rows;
+    },
+    close: async () => {
+      await app.close();
+      await database.close();
+      await pgDb?.drop();
+    },
+  };
+}
+
+let counter = 0;
+/** A unique short name for this file's fixtures. */
+export function unique(prefix = 'u'): string {
+  counter += 1;
+  return `${prefix}${counter}${randomBytes(3).toString('hex')}`;
+}
+
+const hasher = createPasswordHasher({ memoryKib: 256, timeCost: 1 });
+
+/** Creates a role with permissions by page path (none by default). */
+export async function makeRole(h: Harness, grants: Record<string, Permission[]> = {}, opts: { requireTwoFactor?: boolean; active?: boolean } = {}): Promise<number> {
+  const db = h.database.db;
+  const [role] = await db
+    .insert(roles)
+    .values({ nameAr: unique('دور'), nameEn: unique('Role'), requireTwoFactor: opts.requireTwoFactor ?? false, active: opts.active ?? true })
+    .returning({ id: roles.id });
+  const all = await db.select({ id: pages.id, path: pages.path }).from(pages);
+  const byPath = new Map(all.map((p) => [p.path, p.id]));
+  const rows = Object.entries(grants).map(([path, permissions]) => {
+    const pageId = byPath.get(path);
+    if (!pageId) throw new Error(`no page ${path}`);
+    return { roleId: role!.id, pageId, permissions };
+  });
+  if (rows.length) await db.insert(rolePagePermissions).values(rows);
+  return role!.id;
+}
+
+export interface TestUser {
+  id: number;
+  username: string;
+  email: string;
+  password: string;
+}
+
+/** Creates an active user in a role (the administrator role when `roleId` is 'admin'). */
+export async function makeUser(h: Harness, roleId: number | 'admin', opts: { password?: string; skipped?: boolean } = {}): Promise<TestUser> {
+  const db = h.database.db;
+  const username = unique('user');
+  const password = opts.password ?? 'correct-horse-1';
+  const id = await insertUser(db, {
+    username,
+    email: `${username}@example.com`,
+    passwordHash: await hasher.hash(password),
+    nameAr: `مستخدم ${username}`,
+    nameEn: `User ${username}`,
+    roleId: roleId === 'admin' ? await systemRoleId(db) : roleId,
+    locale: 'ar',
+    active: true,
+  });
+  // Plain sign-in by default: mark the enrolment offer as skipped.
+  if (opts.skipped !== false) await h.query(`update users set two_factor_skipped_at = now() where id = ${id}`);
+  return { id, username, email: `${username}@example.com`, password };
+}
+
+type InjectArgs = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; token?: string; body?: unknown; lang?: 'ar' | 'en'; ip?: string };
+
+/** One request through app.inject; answers status and parsed JSON. */
+export async function call(h: Harness, a: InjectArgs) {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (a.token) headers.authorization = `Bearer ${a.token}`;
+  if (a.lang) headers['accept-language'] = a.lang;
+  const res = await h.app.inject({
+    method: a.method,
+    url: a.url,
+    headers,
+    ...(a.body !== undefined ? { payload: a.body as object } : {}),
+    ...(a.ip ? { remoteAddress: a.ip } : {}),
+  });
+  let json: any = undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+  try {
+    json = res.json();
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, json, headers: res.headers };
+}
+
+/** Signs in with a password (the user must have no second step); answers the access token. */
+export async function signIn(h: Harness, user: { username: string; password: string }): Promise<string> {
+  const res = await call(h, { method: 'POST', url: '/auth/login', body: { login: user.username, password: user.password } });
+  if (res.status !== 200 || !res.json?.data?.accessToken) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.json)}`);
+  return res.json.data.accessToken as string;
+}
+
+/** Row count of a table (to prove bad input changed nothing). */
+export async function countRows(h: Harness, table: string): Promise<number> {
+  const [row] = await h.query<{ n: number | string }>(`select count(*)::int as n from ${table}`);
+  return Number(row!.n);
+}
