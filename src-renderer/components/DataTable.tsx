@@ -20,6 +20,7 @@ import { useServerList, type ListFetcher } from './data-table/useServerList';
 import './data-table/data-table.css';
 
 export type { DataTableColumn, ColumnFilterSpec, FilterOption, ListPage } from './data-table/types';
+export { formatDate, formatDateTime, DATE_FORMAT } from './data-table/format';
 
 export interface DataTableProps<T> {
   /** Cache key prefix of the list; invalidate it after a change to refresh the table. */

@@ -21,6 +21,7 @@ import {
   type FilterValue,
 } from './filterModel';
 import type { ColumnFilterSpec } from './types';
+import { DATE_FORMAT } from './format';
 
 export interface ColumnFilterProps {
   /** The column's key, used in test ids and labels. */
@@ -70,6 +71,7 @@ function ValueEditor({
         <DatePicker
           {...common}
           value={typeof value === 'string' && value ? dayjs(value) : null}
+          format={DATE_FORMAT}
           onChange={(d) => onChange(d ? d.format('YYYY-MM-DD') : null)}
           placeholder={t('filter.datePlaceholder')}
         />

@@ -1,4 +1,230 @@
-/** Administration: users (placeholder until the administration screens land). */
-export function UsersPage() {
-  return null;
+/**
+ * Administration — users (/auth/users): the server-side list with filters, and add, edit, change
+ * password, reset password (the temporary password shown once) and activate/deactivate. Actions show
+ * only when the current page permissions allow them (`add`, `edit`, `activate`).
+ */
+import { useState } from 'react';
+import { App, Button, Dropdown, Tag, Tooltip } from 'antd';
+import {
+  CheckCircleOutlined,
+  EditOutlined,
+  KeyOutlined,
+  LockOutlined,
+  MoreOutlined,
+  SafetyOutlined,
+  StopOutlined,
+  UserAddOutlined,
+} from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { User } from '../../../src-shared/api/admin';
+import type { Permission } from '../../../src-shared/permissions';
+import { DataTable, formatDate, formatDateTime, type DataTableColumn } from '../../components/DataTable';
+import { AdminScreen } from './AdminScreen';
+import { ENDPOINTS, adminApi, adminKeys } from './api';
+import { localName } from './names';
+import { useCan } from './usePermission';
+import { TemporaryPasswordModal, UserFormModal, UserPasswordModal } from './UserDialogs';
+
+/** The users screen. `permissions` overrides the current page permissions (tests, embedding). */
+export function UsersPage({ permissions }: { permissions?: readonly Permission[] } = {}) {
+  const { t, i18n } = useTranslation('admin');
+  const can = useCan(permissions);
+  const { modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<User | null | 'new'>(null);
+  const [passwordFor, setPasswordFor] = useState<User | null>(null);
+  const [temporary, setTemporary] = useState<{ username: string; temporaryPassword: string } | null>(null);
+  const roles = useQuery({ queryKey: adminKeys.roleOptions, queryFn: adminApi.roleOptions });
+  const nameField = i18n.language === 'en' ? 'nameEn' : 'nameAr';
+
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: adminKeys.users });
+
+  const confirmActive = (user: User) => {
+    const activate = !user.active;
+    modal.confirm({
+      title: t(activate ? 'users.activateTitle' : 'users.deactivateTitle', { name: user.username }),
+      content: t(activate ? 'users.activateBody' : 'users.deactivateBody'),
+      okText: t(activate ? 'actions.activate' : 'actions.deactivate'),
+      okButtonProps: { danger: !activate },
+      cancelText: t('actions.cancel'),
+      onOk: async () => {
+        await adminApi.setUserActive(user.id, activate);
+        refresh();
+      },
+    });
+  };
+
+  const confirmReset = (user: User) => {
+    modal.confirm({
+      title: t('users.resetTitle', { name: user.username }),
+      content: t('users.resetBody'),
+      okText: t('actions.resetPassword'),
+      cancelText: t('actions.cancel'),
+      onOk: async () => {
+        const { temporaryPassword } = await adminApi.resetUserPassword(user.id);
+        setTemporary({ username: user.username, temporaryPassword });
+      },
+    });
+  };
+
+  const columns: DataTableColumn<User>[] = [
+    {
+      key: 'username',
+      title: 'admin:users.columns.username',
+      sortable: true,
+      filter: { type: 'text' },
+      render: (u) => <bdi dir="ltr">{u.username}</bdi>,
+    },
+    { key: nameField, title: 'admin:users.columns.name', sortable: true, filter: { type: 'text' } },
+    {
+      key: 'email',
+      title: 'admin:users.columns.email',
+      sortable: true,
+      filter: { type: 'text' },
+      render: (u) => <bdi dir="ltr">{u.email}</bdi>,
+    },
+    {
+      key: 'role',
+      title: 'admin:users.columns.role',
+      filter: {
+        type: 'enum',
+        field: 'roleId',
+        options: (roles.data?.items ?? []).map((r) => ({ value: r.id, label: localName(r, i18n.language) })),
+      },
+      render: (u) => localName(u.role, i18n.language),
+    },
+    {
+      key: 'active',
+      title: 'admin:users.columns.status',
+      sortable: true,
+      filter: { type: 'boolean' },
+      render: (u) =>
+        u.active ? (
+          <Tag color="green">{t('status.active')}</Tag>
+        ) : (
+          <Tag color="default">{t('status.inactive')}</Tag>
+        ),
+    },
+    {
+      key: 'useTotp',
+      title: 'admin:users.columns.twoFactor',
+      render: (u) =>
+        u.useTotp ? (
+          <Tag icon={<SafetyOutlined />} color="blue">
+            {t('users.twoFactorOn')}
+          </Tag>
+        ) : (
+          <span className="admin-muted">{t('users.twoFactorOff')}</span>
+        ),
+    },
+    {
+      key: 'lastSignInAt',
+      title: 'admin:users.columns.lastSignIn',
+      render: (u) =>
+        u.lastSignInAt ? <bdi>{formatDateTime(u.lastSignInAt)}</bdi> : <span className="admin-muted">—</span>,
+    },
+    {
+      key: 'createdAt',
+      title: 'admin:users.columns.createdAt',
+      sortable: true,
+      filter: { type: 'date' },
+      render: (u) => <bdi>{formatDate(u.createdAt)}</bdi>,
+    },
+  ];
+
+  const rowActions = (user: User) => {
+    const more = [
+      ...(can('edit')
+        ? [
+            {
+              key: 'password',
+              icon: <LockOutlined />,
+              label: t('actions.changePassword'),
+              onClick: () => setPasswordFor(user),
+            },
+            {
+              key: 'reset',
+              icon: <KeyOutlined />,
+              label: t('actions.resetPassword'),
+              onClick: () => confirmReset(user),
+            },
+          ]
+        : []),
+      ...(can('activate')
+        ? [
+            {
+              key: 'active',
+              icon: user.active ? <StopOutlined /> : <CheckCircleOutlined />,
+              label: t(user.active ? 'actions.deactivate' : 'actions.activate'),
+              danger: user.active,
+              onClick: () => confirmActive(user),
+            },
+          ]
+        : []),
+    ];
+    return (
+      <>
+        {can('edit') && (
+          <Tooltip title={t('actions.edit')}>
+            <Button
+              type="text"
+              icon={<EditOutlined />}
+              aria-label={t('actions.editNamed', { name: user.username })}
+              onClick={() => setEditing(user)}
+              data-testid={`user-edit-${user.username}`}
+            />
+          </Tooltip>
+        )}
+        {more.length > 0 && (
+          <Dropdown menu={{ items: more }} trigger={['click']}>
+            <Button
+              type="text"
+              icon={<MoreOutlined />}
+              aria-label={t('actions.moreNamed', { name: user.username })}
+              data-testid={`user-more-${user.username}`}
+            />
+          </Dropdown>
+        )}
+      </>
+    );
+  };
+
+  return (
+    <AdminScreen title={t('users.title')} description={t('users.description')} testId="admin-users">
+      <DataTable<User>
+        testId="users-table"
+        queryKey={adminKeys.users}
+        endpoint={ENDPOINTS.users}
+        columns={columns}
+        rowKey={(u) => u.id}
+        defaultSort="-createdAt"
+        emptyMessageKey="admin:users.empty"
+        rowActions={can('edit') || can('activate') ? rowActions : undefined}
+        toolbar={
+          can('add') && (
+            <Button
+              type="primary"
+              icon={<UserAddOutlined />}
+              onClick={() => setEditing('new')}
+              data-testid="user-add"
+            >
+              {t('users.add')}
+            </Button>
+          )
+        }
+      />
+      <UserFormModal
+        open={editing !== null}
+        user={editing === 'new' ? null : editing}
+        onClose={() => setEditing(null)}
+        onDone={() => {
+          setEditing(null);
+          refresh();
+        }}
+      />
+      <UserPasswordModal user={passwordFor} onClose={() => setPasswordFor(null)} />
+      <TemporaryPasswordModal result={temporary} onClose={() => setTemporary(null)} />
+    </AdminScreen>
+  );
 }

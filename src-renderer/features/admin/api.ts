@@ -1,0 +1,77 @@
+/**
+ * The administration calls of API.md ("Administration"), typed with the schemas the server validates
+ * with (src-shared/api/admin.ts), and the react-query keys the screens invalidate after a change.
+ */
+import type {
+  AdminPage,
+  AdminSection,
+  CreatePageRequest,
+  CreateRoleRequest,
+  CreateUserRequest,
+  ResetPasswordResponse,
+  Role,
+  RolePermissions,
+  SetRolePermissionsRequest,
+  SetUserPasswordRequest,
+  UpdatePageRequest,
+  UpdateRoleRequest,
+  UpdateUserRequest,
+  User,
+} from '../../../src-shared/api/admin';
+import type { ListPage } from '../../components/DataTable';
+// The lint's Node-builtin pattern `http` also matches our own lib/http by its file name.
+// eslint-disable-next-line no-restricted-imports -- the renderer's http helpers over the bridge, not node:http
+import { http } from '../../lib/http';
+
+/** Cache keys: a screen's list lives under its key; invalidate the key after a change. */
+export const adminKeys = {
+  users: ['admin', 'users'] as const,
+  roles: ['admin', 'roles'] as const,
+  roleOptions: ['admin', 'roles', 'options'] as const,
+  rolePermissions: (id: number) => ['admin', 'roles', id, 'permissions'] as const,
+  pages: ['admin', 'pages'] as const,
+  audit: ['admin', 'audit'] as const,
+};
+
+export const ENDPOINTS = {
+  users: '/auth/users',
+  roles: '/auth/roles',
+  pages: '/auth/pages',
+  audit: '/auth/audit',
+} as const;
+
+/** GET /auth/roles/{id}/permissions answers the matrix and, for the editor, every section and page. */
+export type RolePermissionsWithPages = RolePermissions & { pages: AdminSection[] };
+
+export const adminApi = {
+  createUser: (body: CreateUserRequest) => http.post<User>(ENDPOINTS.users, body),
+  updateUser: (id: number, body: UpdateUserRequest) => http.put<User>(`${ENDPOINTS.users}/${id}`, body),
+  setUserActive: (id: number, active: boolean) =>
+    http.put<User>(`${ENDPOINTS.users}/${id}/active`, { active }),
+  setUserPassword: (id: number, body: SetUserPasswordRequest) =>
+    http.put<void>(`${ENDPOINTS.users}/${id}/password`, body),
+  resetUserPassword: (id: number) =>
+    http.post<ResetPasswordResponse>(`${ENDPOINTS.users}/${id}/reset-password`),
+
+  /**
+   * Every role, for pickers (the list's largest page; an office has a handful of roles). Quiet on
+   * failure: someone managing users without the roles page gets a 403 here, and the pickers then fall
+   * back to the user's current role rather than toasting on every screen load.
+   */
+  roleOptions: () =>
+    http.get<ListPage<Role>>(ENDPOINTS.roles, {
+      query: { page: 1, pageSize: 200, sort: 'nameEn' },
+      suppressErrorToast: true,
+    }),
+  createRole: (body: CreateRoleRequest) => http.post<Role>(ENDPOINTS.roles, body),
+  updateRole: (id: number, body: UpdateRoleRequest) => http.put<Role>(`${ENDPOINTS.roles}/${id}`, body),
+  setRoleActive: (id: number, active: boolean) =>
+    http.put<Role>(`${ENDPOINTS.roles}/${id}/active`, { active }),
+  rolePermissions: (id: number) => http.get<RolePermissionsWithPages>(`${ENDPOINTS.roles}/${id}/permissions`),
+  setRolePermissions: (id: number, body: SetRolePermissionsRequest) =>
+    http.put<RolePermissionsWithPages>(`${ENDPOINTS.roles}/${id}/permissions`, body),
+
+  pagesTree: () => http.get<{ pages: AdminSection[] }>(ENDPOINTS.pages),
+  createPage: (body: CreatePageRequest) => http.post<AdminPage>(ENDPOINTS.pages, body),
+  updatePage: (id: number, body: UpdatePageRequest) => http.put<AdminPage>(`${ENDPOINTS.pages}/${id}`, body),
+};

@@ -1,0 +1,82 @@
+/**
+ * Form validation that says what the server would say: antd rules built from the very zod field
+ * schemas the server validates with (src-shared/api), their issues worded with the specification's
+ * messages (section 5), and the server's own field errors (a 400/409 problem's `errors`) shown inline.
+ */
+import type { FormInstance } from 'antd';
+import type { Rule } from 'antd/es/form';
+import type { TFunction } from 'i18next';
+import type { z } from 'zod';
+// The lint's Node-builtin pattern `http` also matches our own lib/http by its file name.
+// eslint-disable-next-line no-restricted-imports -- a type from the renderer's http helpers, not node:http
+import type { ApiError } from '../../lib/http';
+
+/** The specification's message for a zod issue, in the admin namespace. */
+export function issueMessage(issue: z.core.$ZodIssue, t: TFunction, value: unknown): string {
+  const blank = value === undefined || value === null || value === '';
+  switch (issue.code) {
+    case 'invalid_type':
+      return blank ? t('admin:validation.required') : t('admin:validation.invalid');
+    case 'too_small':
+      if (issue.origin === 'string') {
+        return issue.minimum === 1 || blank
+          ? t('admin:validation.required')
+          : t('admin:validation.minLength', { min: issue.minimum });
+      }
+      if (issue.origin === 'array') return t('admin:validation.required');
+      return t('admin:validation.min', { min: issue.minimum });
+    case 'too_big':
+      return issue.origin === 'string'
+        ? t('admin:validation.maxLength', { max: issue.maximum })
+        : t('admin:validation.max', { max: issue.maximum });
+    case 'invalid_format':
+      return issue.format === 'email' ? t('admin:validation.email') : t('admin:validation.invalid');
+    default:
+      // Custom refinements carry an i18n key under `validation.` (src-shared/api/fields.ts).
+      return issue.message?.startsWith('validation.')
+        ? t(`admin:${issue.message}`, { defaultValue: t('admin:validation.invalid') })
+        : t('admin:validation.invalid');
+  }
+}
+
+/**
+ * An antd rule validating a field with its server schema. Blank optional fields are left alone
+ * (`optional`), since the server only checks what is sent.
+ */
+export function zodRule(schema: z.ZodType, t: TFunction, { optional = false } = {}): Rule {
+  return {
+    validator: async (_rule, value: unknown) => {
+      if (optional && (value === undefined || value === null || value === '')) return;
+      const result = schema.safeParse(value === null ? undefined : value);
+      if (!result.success) throw new Error(issueMessage(result.error.issues[0]!, t, value));
+    },
+  };
+}
+
+/** The confirmation must repeat the password (`validation.passwordMismatch`, as the server's refine). */
+export function confirmationRule(passwordField: string, t: TFunction): Rule {
+  return ({ getFieldValue }) => ({
+    validator: async (_rule, value: unknown) => {
+      if (!value) throw new Error(t('admin:validation.required'));
+      if (value !== getFieldValue(passwordField)) throw new Error(t('admin:validation.passwordMismatch'));
+    },
+  });
+}
+
+/**
+ * Puts the server's field errors on the form's fields (`entries.0.pageId` → ['entries', 0, 'pageId']);
+ * answers whether any field was marked, so the caller knows the error was shown inline.
+ */
+export function applyServerErrors(form: FormInstance, error: unknown): boolean {
+  const fieldErrors = (error as Partial<ApiError> | null)?.fieldErrors;
+  if (!fieldErrors) return false;
+  const known = new Set(Object.keys(form.getFieldsValue(true) as Record<string, unknown>));
+  const fields = Object.entries(fieldErrors)
+    .filter(([name]) => known.has(name.split('.')[0]!))
+    .map(([name, errors]) => ({
+      name: name.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
+      errors,
+    }));
+  if (fields.length > 0) form.setFields(fields);
+  return fields.length > 0;
+}
