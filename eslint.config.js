@@ -21,7 +21,7 @@ const nodeBuiltins = [
   'stream',
   'events',
   'worker_threads',
-];
+].map((name) => (name.startsWith('node:') ? name : `/${name}`)); // anchored: a bare `http` would also match `../lib/http`
 
 /** One `no-restricted-imports` rule from plain lists of forbidden module patterns. */
 function forbid(groups, message) {

@@ -1,6 +1,6 @@
 /**
- * The renderer's entry: reads the kept language from main, initialises i18next, then renders the
- * providers and the hash router.
+ * The renderer's entry: reads the kept language and the session from main, initialises i18next, listens
+ * for main's `session:expired`, then renders the providers and the hash router.
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -13,14 +13,18 @@ import { DEFAULT_LOCALE, type Locale } from '../src-shared/locale';
 import { getBridge } from './lib/bridge';
 import { initI18n } from './lib/i18n';
 import { LocaleProvider } from './app/locale';
-import { Providers } from './app/providers';
+import { Providers, queryClient } from './app/providers';
 import { createRouter } from './app/router';
+import { refreshSession } from './app/session';
+import { listenForSessionExpiry } from './app/expiry';
 
 async function boot() {
-  const settings = await getBridge().settingsGet();
+  const bridge = getBridge();
+  const [settings] = await Promise.all([bridge.settingsGet(), refreshSession()]);
   const locale: Locale = settings.ok ? settings.data.selectedLocale : DEFAULT_LOCALE;
   await initI18n(locale);
   dayjs.locale(locale);
+  listenForSessionExpiry(bridge, queryClient);
   const router = createRouter();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

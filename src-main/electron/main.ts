@@ -72,16 +72,25 @@ async function start(): Promise<void> {
   const apiBaseUrl = serverUrl ?? embedded!.url;
 
   const vault = new SafeStorageVault(join(userData, 'session.bin'));
-  const api = new ApiClient({ baseUrl: () => apiBaseUrl, vault, store: localStore });
+  // connection:set may change the server while running; this computer's server is the fallback when it runs.
+  const currentApiUrl = () => localStore.getServerUrl() ?? embedded?.url ?? apiBaseUrl;
+  const api = new ApiClient({ baseUrl: currentApiUrl, vault, store: localStore });
   const info = (): AppInfo => ({
     name: app.getName(),
     version: app.getVersion(),
     host: 'electron',
     platform: process.platform,
-    mode: serverUrl ? 'connected' : 'standalone',
-    apiBaseUrl,
+    mode: localStore.getServerUrl() ? 'connected' : 'standalone',
+    apiBaseUrl: currentApiUrl(),
   });
-  const dispatch = createDispatch(createHandlers({ store: localStore, api, info }), {
+  const handlers = createHandlers({
+    store: localStore,
+    api,
+    vault,
+    localServerUrl: () => embedded?.url ?? null,
+    info,
+  });
+  const dispatch = createDispatch(handlers, {
     // The channel and the stack only: inputs may carry personal data, and error objects of HTTP
     // libraries can carry request headers (the token). Secrets are logged as [hidden] or not at all.
     onError: (channel, error) =>

@@ -5,21 +5,43 @@
 import type { AppInfo } from '../../src-shared/ipc/contract';
 import type { ApiClient } from '../services/api-client';
 import type { LocalStore } from '../services/local-store';
+import { SessionService } from '../services/session';
+import type { SessionVault } from '../services/session-vault';
 import type { Handlers } from './dispatch';
 
 export interface MainServices {
   store: LocalStore;
   api: ApiClient;
+  /** Where the access token is kept (the session channels sign in and out through it). */
+  vault: SessionVault;
+  /**
+   * This computer's API server (the fallback when no organisation server is set), or null when it is not
+   * running (the desktop started in connected mode).
+   */
+  localServerUrl: () => string | null;
   /** Facts about this client and where its API is. */
   info: () => AppInfo;
 }
 
 export function createHandlers(services: MainServices): Handlers {
-  const { store, api } = services;
+  const { store, api, vault } = services;
+  const session = new SessionService({ api, vault, store, localServerUrl: services.localServerUrl });
   return {
     'app:info': () => services.info(),
     'settings:get': () => store.getSettings(),
     'settings:set': (patch) => store.setSettings(patch),
     'api:request': (request) => api.request(request),
+    'session:state': () => session.state(),
+    'session:login': (input) => session.login(input),
+    'session:two-factor-setup': () => session.twoFactorSetup(),
+    'session:two-factor-verify': ({ code }) => session.twoFactorVerify(code),
+    'session:two-factor-skip': () => session.twoFactorSkip(),
+    'session:logout': () => session.logout(),
+    'session:profile': () => session.profile(),
+    'session:pages-tree': () => session.pagesTree(),
+    'setup:status': () => session.setupStatus(),
+    'setup:create': (input) => session.setupCreate(input),
+    'connection:get': () => session.connection(),
+    'connection:set': ({ serverUrl }) => session.setConnection(serverUrl),
   };
 }

@@ -85,16 +85,18 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
 
   const store = LocalStore.open(join(dataDir, 'client.sqlite'));
   const vault = new FileVault(join(dataDir, 'session.token'));
-  const api = new ApiClient({ baseUrl: () => apiBaseUrl, vault, store });
+  // An organisation server chosen on the login screen (connection:set) wins; the shell's own stays the fallback.
+  const currentApiUrl = () => store.getServerUrl() ?? apiBaseUrl;
+  const api = new ApiClient({ baseUrl: currentApiUrl, vault, store });
   const info = (): AppInfo => ({
     name: pkg.productName ?? pkg.name,
     version: pkg.version,
     host: 'web',
     platform: process.platform,
-    mode: options.serverUrl ? 'connected' : 'standalone',
-    apiBaseUrl,
+    mode: options.serverUrl || store.getServerUrl() ? 'connected' : 'standalone',
+    apiBaseUrl: currentApiUrl(),
   });
-  const dispatch = createDispatch(createHandlers({ store, api, info }), {
+  const dispatch = createDispatch(createHandlers({ store, api, vault, localServerUrl: () => apiBaseUrl, info }), {
     onError: (channel, error) =>
       options.log?.(`ipc ${channel} failed: ${(error as Error)?.stack ?? String(error)}`),
   });

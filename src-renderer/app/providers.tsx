@@ -1,12 +1,13 @@
 /**
  * The application's providers: antd's ConfigProvider (direction and antd locale follow the language),
- * antd's App (messages and notifications), and react-query for server data.
+ * antd's App (the toast host binds its notifications), and react-query for server data.
  */
 import type { ReactNode } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
 import arEG from 'antd/locale/ar_EG';
 import enUS from 'antd/locale/en_US';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { ToastHost } from '../components/ToastHost';
 import { useLocale } from './locale';
 
 export const queryClient = new QueryClient({
@@ -21,9 +22,10 @@ export function Providers({ children }: { children: ReactNode }) {
     <ConfigProvider
       direction={direction}
       locale={locale === 'ar' ? arEG : enUS}
-      theme={{ token: { fontFamily: FONT_FAMILY, colorPrimary: '#0f6e5f', borderRadius: 6 } }}
+      theme={{ token: { fontFamily: FONT_FAMILY, colorPrimary: '#0f6e5f', borderRadius: 6, zIndexPopupBase: 1000 } }}
     >
-      <AntApp>
+      <AntApp notification={{ placement: 'top', maxCount: 5 }} className="app-root">
+        <ToastHost />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </AntApp>
     </ConfigProvider>

@@ -3,15 +3,9 @@
  * web shell's WebSocket carrying the same contract. Its type is derived from the contract, never written
  * by hand.
  */
-import {
-  CHANNELS,
-  methodName,
-  type ChannelName,
-  type EventName,
-  type EventPayload,
-  type IpcResult,
-  type SijillBridge,
-} from '../../src-shared/ipc/contract';
+import type { ChannelName, EventName, EventPayload, IpcResult, SijillBridge } from '../../src-shared/ipc/contract';
+// The zod-free name list: the contract's schemas stay out of the renderer's bundle (main validates).
+import { CHANNEL_NAMES as CHANNELS, methodName } from '../../src-shared/ipc/names';
 import {
   WEB_SHELL_BRIDGE_PATH,
   WEB_SHELL_KEY_PARAM,

@@ -22,7 +22,7 @@ function collectResources(): Resources {
   return resources;
 }
 
-export const NAMESPACES = ['common'];
+export const NAMESPACES = ['common', 'auth', 'layout', 'user', 'pages'];
 
 /** Initialises i18next in a language; call once before the first render. */
 export async function initI18n(locale: Locale = DEFAULT_LOCALE) {

@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import { LOCALES } from '../locale';
+import { profileSchema, pageSectionSchema, twoFactorSetupSchema } from '../api/auth';
+import type { ChannelNameList, EventNameList, MethodName } from './names';
 
 /** An error crossing IPC: `code` is an i18n key the renderer translates; `detail` is already localised text. */
 export const ipcErrorSchema = z.object({
@@ -71,6 +73,99 @@ export type ApiRequest = z.infer<typeof apiRequestSchema>;
 export const apiResponseSchema = z.object({ status: z.number().int(), body: z.unknown() });
 export type ApiResponse = z.infer<typeof apiResponseSchema>;
 
+// ---------------------------------------------------------------- session (sign-in, two-factor, profile, page tree)
+
+/** The server said no (a 4xx/5xx answer): its status, its localised `detail` and its per-field messages. */
+export const rejectedSchema = z.object({
+  result: z.literal('rejected'),
+  status: z.number().int(),
+  detail: z.string(),
+  errors: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type Rejected = z.infer<typeof rejectedSchema>;
+
+/** The second step of a sign-in: enter a code (`required`) or enrol an authenticator first (`setup`). */
+export const twoFactorStepSchema = z.object({ mode: z.enum(['required', 'setup']), canSkip: z.boolean() });
+export type TwoFactorStep = z.infer<typeof twoFactorStepSchema>;
+
+/** What a sign-in step (login, setup, verify, skip) ended with. The tokens stay in main. */
+export const signInResultSchema = z.discriminatedUnion('result', [
+  z.object({ result: z.literal('signedIn') }),
+  z.object({ result: z.literal('twoFactor') }).extend(twoFactorStepSchema.shape),
+  rejectedSchema,
+]);
+export type SignInResult = z.infer<typeof signInResultSchema>;
+
+/**
+ * The client-side session as main keeps it (the specification's storage keys, without the token):
+ * signed in or not, a pending two-factor step (the `useTotp` flag), remember-me as the stored string,
+ * the cached profile (`user`) and page tree (`sections`), and whether the server was unreachable lately.
+ */
+export const sessionStateSchema = z.object({
+  signedIn: z.boolean(),
+  /** The `useTotp` flag: a sign-in waits for its second step (no access token yet). */
+  twoFactorPending: z.boolean(),
+  twoFactor: twoFactorStepSchema.nullable(),
+  /** The stored remember-me flag, `'true'` or `'false'` (the 401 rule compares with the string), or null. */
+  rememberMe: z.string().nullable(),
+  user: profileSchema.nullable(),
+  sections: z.array(pageSectionSchema).nullable(),
+  /** The last call to the server found it unreachable: what is shown comes from the cache. */
+  offline: z.boolean(),
+});
+export type SessionState = z.infer<typeof sessionStateSchema>;
+
+export const loginInputSchema = z
+  .object({ login: z.string().min(1).max(254), password: z.string().min(1).max(128), rememberMe: z.boolean() })
+  .strict();
+
+export const setupInputSchema = z
+  .object({
+    username: z.string().min(1).max(64),
+    email: z.string().min(1).max(254),
+    password: z.string().min(1).max(128),
+    nameAr: z.string().max(200).optional(),
+    nameEn: z.string().max(200).optional(),
+  })
+  .strict();
+
+/** The page tree, fresh from the server or (offline) the cached copy. */
+export const pagesTreeResultSchema = z.discriminatedUnion('result', [
+  z.object({ result: z.literal('ok'), sections: z.array(pageSectionSchema), offline: z.boolean() }),
+  rejectedSchema,
+]);
+/** The profile, fresh from the server or (offline) the cached copy. */
+export const profileResultSchema = z.discriminatedUnion('result', [
+  z.object({ result: z.literal('ok'), user: profileSchema, offline: z.boolean() }),
+  rejectedSchema,
+]);
+export const twoFactorSetupResultSchema = z.discriminatedUnion('result', [
+  z.object({ result: z.literal('ok') }).extend(twoFactorSetupSchema.shape),
+  rejectedSchema,
+]);
+
+/**
+ * An organisation server URL: http or https, a host, an optional port and path; no credentials, query
+ * or fragment. (src-shared has no URL global in every runtime; LocalStore parses it again with URL.)
+ */
+export const serverUrlSchema = z
+  .string()
+  .max(2048)
+  .regex(/^https?:\/\/(\[[0-9a-f:.]+\]|[\p{L}\p{N}.-]+)(:\d{1,5})?(\/[^\s?#@]*)?$/iu, 'must be an http or https URL');
+
+/** Which server the client talks to. */
+export const connectionSchema = z.object({
+  /** The organisation's server, or null for this computer. */
+  serverUrl: z.string().nullable(),
+  /** The API base in effect now. */
+  apiBaseUrl: z.string().nullable(),
+  /** This computer's server is running (false when the desktop started connected: a restart starts it). */
+  localAvailable: z.boolean(),
+  /** Whether GET /health answered on the API base in effect (only checked by connection:set). */
+  reachable: z.boolean().optional(),
+});
+export type Connection = z.infer<typeof connectionSchema>;
+
 /** Declares one channel; the doc comment on its entry says what it does. */
 function channel<I extends z.ZodType, O extends z.ZodType>(input: I, output: O) {
   return { input, output };
@@ -88,6 +183,33 @@ export const contract = {
    * host, the token and the headers; a 401 clears the session and pushes `session:expired`.
    */
   'api:request': channel(apiRequestSchema, apiResponseSchema),
+  /** The session as main keeps it; no call to the server. */
+  'session:state': channel(z.undefined(), sessionStateSchema),
+  /** POST /auth/login; keeps the token (or the two-factor challenge) in main and `rememberMe` in LocalStore. */
+  'session:login': channel(loginInputSchema, signInResultSchema),
+  /** GET /auth/two-factor/setup with the pending challenge: the QR code, URI and secret to enrol during sign-in. */
+  'session:two-factor-setup': channel(z.undefined(), twoFactorSetupResultSchema),
+  /** POST /auth/two-factor/verify with the pending challenge and a TOTP or recovery code. */
+  'session:two-factor-verify': channel(z.object({ code: z.string().min(1).max(32) }).strict(), signInResultSchema),
+  /** POST /auth/two-factor/skip with the pending challenge (only where the server offers it). */
+  'session:two-factor-skip': channel(z.undefined(), signInResultSchema),
+  /** POST /auth/logout, then clears the token, two-factor flag, sections and user (keeps remember-me, locale). */
+  'session:logout': channel(z.undefined(), sessionStateSchema),
+  /** GET /auth/profile, saved as `user`; the cached one (offline: true) when the server is unreachable. */
+  'session:profile': channel(z.undefined(), profileResultSchema),
+  /** GET /auth/user-pages-tree, saved as `sections`; the cached one (offline: true) when unreachable. */
+  'session:pages-tree': channel(z.undefined(), pagesTreeResultSchema),
+  /** GET /setup: whether the server still has no user (first run). */
+  'setup:status': channel(
+    z.undefined(),
+    z.discriminatedUnion('result', [z.object({ result: z.literal('ok'), needed: z.boolean() }), rejectedSchema]),
+  ),
+  /** POST /setup: creates the first administrator and signs in as them (answers like session:login). */
+  'setup:create': channel(setupInputSchema, signInResultSchema),
+  /** Which server the client talks to. */
+  'connection:get': channel(z.undefined(), connectionSchema),
+  /** Sets the organisation server URL (null = this computer); ends the current session; checks /health. */
+  'connection:set': channel(z.object({ serverUrl: serverUrlSchema.nullable() }).strict(), connectionSchema),
 } as const;
 
 export type Contract = typeof contract;
@@ -105,16 +227,14 @@ export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
 export const EVENTS = Object.keys(events) as EventName[];
 
-/** `app:info` → `appInfo`: the method name a channel has on `window.sijill`. */
-export type MethodName<S extends string> = S extends `${infer A}:${infer B}`
-  ? `${A}${Capitalize<MethodName<B>>}`
-  : S extends `${infer A}-${infer B}`
-    ? `${A}${Capitalize<MethodName<B>>}`
-    : S;
+export { methodName, type MethodName } from './names';
 
-export function methodName<C extends ChannelName>(channel: C): MethodName<C> {
-  return channel.replace(/[:-]([a-z])/g, (_m, c: string) => c.toUpperCase()) as MethodName<C>;
-}
+// The zod-free name lists (names.ts) must be exactly this contract's channels and events.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _channelNamesMatch: Same<ChannelNameList, ChannelName> = true;
+const _eventNamesMatch: Same<EventNameList, EventName> = true;
+void _channelNamesMatch;
+void _eventNamesMatch;
 
 type Args<C extends ChannelName> = undefined extends ChannelInput<C> ? [input?: ChannelInput<C>] : [input: ChannelInput<C>];
 

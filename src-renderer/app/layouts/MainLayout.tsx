@@ -1,0 +1,147 @@
+/**
+ * The main layout: a collapsible side menu built from the page tree (sections as submenus, pages as
+ * items, localised names and icons; antd mirrors it in RTL), a header with the user menu (settings,
+ * language, logout), the offline banner, the page, and the copyright line.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { Alert, Avatar, Button, Dropdown, Flex, Layout, Menu, Typography, type MenuProps } from 'antd';
+import { GlobalOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { PageSection } from '../../../src-shared/api/auth';
+import { LanguageToggle } from '../../components/LanguageSwitch';
+import { PageIcon } from '../../components/PageIcon';
+import { useLocale } from '../locale';
+import { useCurrentPage } from '../permissions';
+import { sessionActions, useSession } from '../session';
+
+const { Header, Sider, Content, Footer } = Layout;
+
+export function MainLayout() {
+  const { t } = useTranslation('layout');
+  const { t: tc } = useTranslation();
+  const { locale, setLocale } = useLocale();
+  const session = useSession();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const current = useCurrentPage();
+  const [collapsed, setCollapsed] = useState(false);
+
+  // The profile is refreshed once per sign-in (the cached one shows meanwhile, or offline).
+  const signedIn = session.signedIn;
+  useEffect(() => {
+    if (signedIn) void sessionActions.refreshProfile();
+  }, [signedIn]);
+
+  const sections = session.sections ?? [];
+  const items = useMemo(() => menuItems(sections, locale), [sections, locale]);
+  const selected = current?.path ?? location.pathname;
+  const sectionOfSelected = sections.find((s) => s.children.some((c) => c.path === selected))?.path;
+  const [openKeys, setOpenKeys] = useState<string[]>(sectionOfSelected ? [sectionOfSelected] : []);
+  useEffect(() => {
+    if (sectionOfSelected) setOpenKeys((keys) => (keys.includes(sectionOfSelected) ? keys : [...keys, sectionOfSelected]));
+  }, [sectionOfSelected]);
+
+  const user = session.user;
+  const userName = user ? (locale === 'ar' ? user.nameAr : user.nameEn) || user.username : '';
+  const userMenu: MenuProps['items'] = [
+    { key: 'settings', icon: <SettingOutlined />, label: t('user.settings') },
+    {
+      key: 'language',
+      icon: <GlobalOutlined />,
+      label: <span lang={locale === 'ar' ? 'en' : 'ar'}>{tc(`language.${locale === 'ar' ? 'en' : 'ar'}`)}</span>,
+    },
+    { type: 'divider' },
+    { key: 'logout', icon: <LogoutOutlined />, label: t('user.logout'), danger: true },
+  ];
+  const onUserMenu: MenuProps['onClick'] = ({ key }) => {
+    if (key === 'settings') navigate('/user/settings');
+    if (key === 'language') void setLocale(locale === 'ar' ? 'en' : 'ar');
+    if (key === 'logout') void sessionActions.logout();
+  };
+
+  return (
+    <Layout className="main-layout">
+      <Sider
+        collapsible
+        collapsed={collapsed}
+        onCollapse={setCollapsed}
+        width={264}
+        theme="light"
+        className="main-sider"
+        data-testid="side-menu"
+      >
+        <div className="sider-brand">
+          <span className="sider-logo" aria-hidden="true">
+            {tc('app.logoLetter')}
+          </span>
+          {collapsed ? null : <span className="sider-name">{tc('app.name')}</span>}
+        </div>
+        <Menu
+          mode="inline"
+          items={items}
+          selectedKeys={[selected]}
+          openKeys={collapsed ? undefined : openKeys}
+          onOpenChange={(keys) => setOpenKeys(keys as string[])}
+          onClick={({ key }) => navigate(key)}
+        />
+      </Sider>
+      <Layout>
+        <Header className="main-header">
+          <Typography.Text strong className="header-title" data-testid="header-title">
+            {current ? (locale === 'ar' ? current.nameAr : current.nameEn) : ''}
+          </Typography.Text>
+          <Flex align="center" gap={8}>
+            <LanguageToggle />
+            <Dropdown menu={{ items: userMenu, onClick: onUserMenu }} trigger={['click']} placement="bottomRight">
+              <Button type="text" data-testid="user-menu" className="user-menu-button">
+                <Avatar size="small" icon={<UserOutlined />} />
+                <span className="user-name">{userName}</span>
+              </Button>
+            </Dropdown>
+          </Flex>
+        </Header>
+        <Content className="main-content">
+          {session.offline ? (
+            <Alert
+              type="warning"
+              showIcon
+              banner
+              className="offline-banner"
+              data-testid="offline-banner"
+              title={t('offline.title')}
+              description={t('offline.message')}
+              action={
+                <Button size="small" onClick={() => void sessionActions.retryConnection()}>
+                  {t('offline.retry')}
+                </Button>
+              }
+            />
+          ) : null}
+          <Outlet />
+        </Content>
+        <Footer className="main-footer">
+          <Typography.Text type="secondary" data-testid="copyright">
+            {tc('app.copyright')}
+          </Typography.Text>
+        </Footer>
+      </Layout>
+    </Layout>
+  );
+}
+
+/** Sections as submenus, pages as items; keys are paths. */
+function menuItems(sections: readonly PageSection[], locale: string): MenuProps['items'] {
+  return sections
+    .filter((section) => section.children.length > 0)
+    .map((section) => ({
+      key: section.path,
+      icon: <PageIcon name={section.icon} />,
+      label: locale === 'ar' ? section.nameAr : section.nameEn,
+      children: section.children.map((page) => ({
+        key: page.path,
+        icon: <PageIcon name={page.icon} />,
+        label: locale === 'ar' ? page.nameAr : page.nameEn,
+      })),
+    }));
+}

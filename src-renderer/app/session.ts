@@ -1,0 +1,159 @@
+/**
+ * The renderer's view of the session: a small external store over main's session channels (main keeps
+ * the token, the challenge and the storage keys; this holds what the screens show). The guard and the
+ * layouts read it with `useSession()`; sign-in screens call the actions below.
+ */
+import { useSyncExternalStore } from 'react';
+import type { IpcError, SessionState, SignInResult } from '../../src-shared/ipc/contract';
+import { getBridge } from '../lib/bridge';
+
+export interface ClientSession extends SessionState {
+  /** The page tree is being loaded, or failed to load (unreachable with nothing cached). */
+  treeStatus: 'idle' | 'loading' | 'failed';
+  /** The session ended on a 401 while remember-me was on: the login page says so (no toast). */
+  endedQuietly: boolean;
+}
+
+const SIGNED_OUT: ClientSession = {
+  signedIn: false,
+  twoFactorPending: false,
+  twoFactor: null,
+  rememberMe: null,
+  user: null,
+  sections: null,
+  offline: false,
+  treeStatus: 'idle',
+  endedQuietly: false,
+};
+
+let state: ClientSession = SIGNED_OUT;
+const listeners = new Set<() => void>();
+
+function set(patch: Partial<ClientSession>): void {
+  state = { ...state, ...patch };
+  for (const listener of listeners) listener();
+}
+
+export const sessionStore = {
+  get: (): ClientSession => state,
+  set,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  /** Back to a fresh signed-out state (tests). */
+  reset(patch: Partial<ClientSession> = {}): void {
+    state = { ...SIGNED_OUT, ...patch };
+    for (const listener of listeners) listener();
+  },
+};
+
+/** The session, re-rendering on change. */
+export function useSession(): ClientSession {
+  return useSyncExternalStore(sessionStore.subscribe, sessionStore.get);
+}
+
+/** A sign-in step that main could not carry out (the bridge or the server unreachable). */
+export type StepOutcome = SignInResult | { result: 'failed'; error: IpcError };
+
+// ------------------------------------------------------------------ the remembered deep link
+
+const RETURN_TO_KEY = 'sijill.returnTo';
+
+/** Remembers where the user was going when the guard sent them to sign in. */
+export function rememberTarget(path: string): void {
+  try {
+    sessionStorage.setItem(RETURN_TO_KEY, path);
+  } catch {
+    // storage unavailable: the user lands on the first page instead
+  }
+}
+
+/** Takes (and forgets) the remembered deep link. */
+export function takeRememberedTarget(): string | null {
+  try {
+    const value = sessionStorage.getItem(RETURN_TO_KEY);
+    sessionStorage.removeItem(RETURN_TO_KEY);
+    return value;
+  } catch {
+    return null;
+  }
+}
+
+// ------------------------------------------------------------------ actions
+
+/** Reads main's session (boot, and after each sign-in step). */
+export async function refreshSession(): Promise<void> {
+  const result = await getBridge().sessionState();
+  if (result.ok) set({ ...result.data, treeStatus: 'idle' });
+}
+
+async function step(call: () => ReturnType<ReturnType<typeof getBridge>['sessionLogin']>): Promise<StepOutcome> {
+  const result = await call();
+  if (!result.ok) return { result: 'failed', error: result.error };
+  if (result.data.result !== 'rejected') {
+    await refreshSession();
+    set({ endedQuietly: false });
+  }
+  return result.data;
+}
+
+export const sessionActions = {
+  login: (input: { login: string; password: string; rememberMe: boolean }) =>
+    step(() => getBridge().sessionLogin(input)),
+  createFirstAdministrator: (input: { username: string; email: string; password: string; nameAr?: string; nameEn?: string }) =>
+    step(() => getBridge().setupCreate(input)),
+  verifyCode: (code: string) => step(() => getBridge().sessionTwoFactorVerify({ code })),
+  skipTwoFactor: () => step(() => getBridge().sessionTwoFactorSkip()),
+
+  /** Ends the session here and on the server. */
+  async logout(): Promise<void> {
+    const result = await getBridge().sessionLogout();
+    set(result.ok ? { ...result.data, treeStatus: 'idle', endedQuietly: false } : { ...SIGNED_OUT });
+  },
+
+  /** Loads the page tree once: skipped while sections are loaded (specification section 7). */
+  async loadTree(): Promise<void> {
+    if (state.sections !== null || state.treeStatus === 'loading') return;
+    set({ treeStatus: 'loading' });
+    const result = await getBridge().sessionPagesTree();
+    if (result.ok && result.data.result === 'ok') {
+      set({ sections: result.data.sections, offline: result.data.offline, treeStatus: 'idle' });
+      return;
+    }
+    const offline = !result.ok && result.error.code === 'ipc.serverUnreachable';
+    set({ treeStatus: 'failed', ...(offline ? { offline: true } : {}) });
+  },
+
+  /** Refreshes the profile (the cached one stays when the server is unreachable, with the banner). */
+  async refreshProfile(): Promise<void> {
+    const result = await getBridge().sessionProfile();
+    if (result.ok && result.data.result === 'ok') set({ user: result.data.user, offline: result.data.offline });
+    else if (!result.ok && result.error.code === 'ipc.serverUnreachable') set({ offline: true });
+  },
+
+  /** Retries after the server was unreachable: the profile, and the tree when it never loaded. */
+  async retryConnection(): Promise<void> {
+    await sessionActions.refreshProfile();
+    if (state.sections === null) {
+      set({ treeStatus: 'idle' });
+      await sessionActions.loadTree();
+    }
+  },
+
+  /** main's `session:expired` (a 401): main already cleared its keys; forget what the screens show. */
+  expired(): void {
+    set({
+      signedIn: false,
+      twoFactorPending: false,
+      twoFactor: null,
+      user: null,
+      sections: null,
+      treeStatus: 'idle',
+    });
+  },
+
+  markEndedQuietly(value: boolean): void {
+    set({ endedQuietly: value });
+  },
+};

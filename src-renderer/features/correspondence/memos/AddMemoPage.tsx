@@ -1,0 +1,6 @@
+/** Memos: write an internal memo (placeholder until its issue lands: the page-tree title and its empty state). */
+import { PlaceholderPage } from '../../common/PlaceholderPage';
+
+export function Component() {
+  return <PlaceholderPage empty="noDocuments" />;
+}

@@ -1,0 +1,296 @@
+/**
+ * /user/settings: the user's information, changing the password, enabling two-factor (QR code, then a
+ * code, then the recovery codes shown once), disabling it and regenerating recovery codes (with a code
+ * or the password). Server field errors show under their fields.
+ */
+import { useState } from 'react';
+import { Alert, Button, Card, Descriptions, Flex, Form, Input, Radio, Space, Tag, Typography, type FormInstance } from 'antd';
+import { SafetyOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { RecoveryCodes, TwoFactorSetup } from '../../../src-shared/api/auth';
+import { PASSWORD_MIN } from '../../lib/limits';
+import { ApiError, http } from '../../lib/http';
+import { toast } from '../../lib/toast';
+import { useLocale } from '../../app/locale';
+import { sessionActions, useSession } from '../../app/session';
+import { RecoveryCodesDialog } from './RecoveryCodes';
+
+/** Puts a failed call's field errors under the form's fields; toasts the rest. */
+function showFailure<V>(error: unknown, form: FormInstance<V>, fields: readonly (keyof V & string)[]) {
+  if (!(error instanceof ApiError)) throw error;
+  const inline = Object.entries(error.fieldErrors).filter(([name]) => (fields as readonly string[]).includes(name));
+  if (inline.length > 0) form.setFields(inline.map(([name, errors]) => ({ name: name as keyof V & string, errors })) as Parameters<FormInstance<V>['setFields']>[0]);
+  else toast({ severity: 'error', detail: error.message });
+}
+
+export function Component() {
+  const { t } = useTranslation('user');
+  const { locale } = useLocale();
+  const { user } = useSession();
+  return (
+    <div className="page">
+      <Typography.Title level={3} className="page-title" data-testid="page-title">
+        {t('title')}
+      </Typography.Title>
+      <Flex vertical gap={16}>
+        <Card title={t('info.title')}>
+          {user ? (
+            <Descriptions column={{ xs: 1, md: 2 }} data-testid="user-info">
+              <Descriptions.Item label={t('info.name')}>{locale === 'ar' ? user.nameAr : user.nameEn}</Descriptions.Item>
+              <Descriptions.Item label={t('info.username')}>
+                <bdi dir="ltr">{user.username}</bdi>
+              </Descriptions.Item>
+              <Descriptions.Item label={t('info.email')}>
+                <bdi dir="ltr">{user.email}</bdi>
+              </Descriptions.Item>
+              <Descriptions.Item label={t('info.role')}>{locale === 'ar' ? user.role.nameAr : user.role.nameEn}</Descriptions.Item>
+              <Descriptions.Item label={t('info.twoFactor')}>
+                {user.useTotp ? <Tag color="green">{t('twoFactor.on')}</Tag> : <Tag>{t('twoFactor.off')}</Tag>}
+              </Descriptions.Item>
+            </Descriptions>
+          ) : null}
+        </Card>
+        <PasswordCard />
+        <TwoFactorCard />
+      </Flex>
+    </div>
+  );
+}
+
+interface PasswordValues {
+  oldPassword: string;
+  password: string;
+  passwordConfirmation: string;
+}
+
+function PasswordCard() {
+  const { t } = useTranslation('user');
+  const { t: tc } = useTranslation();
+  const [form] = Form.useForm<PasswordValues>();
+  const [busy, setBusy] = useState(false);
+  const required = { required: true, message: tc('validation.required') };
+  const submit = async (values: PasswordValues) => {
+    setBusy(true);
+    try {
+      await http.put('/auth/profile/password', values, { suppressErrorToast: true });
+      form.resetFields();
+    } catch (error) {
+      showFailure(error, form, ['oldPassword', 'password', 'passwordConfirmation']);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card title={t('password.title')}>
+      <Form<PasswordValues>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={(v) => void submit(v)}
+        className="narrow-form"
+        data-testid="password-form"
+      >
+        <Form.Item name="oldPassword" label={t('password.old')} rules={[required]}>
+          <Input.Password autoComplete="current-password" data-testid="old-password" />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={t('password.new')}
+          rules={[required, { min: PASSWORD_MIN, message: tc('validation.minLength', { min: PASSWORD_MIN }) }]}
+        >
+          <Input.Password autoComplete="new-password" data-testid="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="passwordConfirmation"
+          label={t('password.confirmation')}
+          dependencies={['password']}
+          rules={[
+            required,
+            ({ getFieldValue }) => ({
+              validator: (_r, value) =>
+                !value || value === getFieldValue('password')
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(tc('validation.passwordMismatch'))),
+            }),
+          ]}
+        >
+          <Input.Password autoComplete="new-password" data-testid="new-password-confirmation" />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={busy} data-testid="change-password">
+          {t('password.submit')}
+        </Button>
+      </Form>
+    </Card>
+  );
+}
+
+function TwoFactorCard() {
+  const { t } = useTranslation('user');
+  const { user } = useSession();
+  const [codes, setCodes] = useState<string[] | null>(null);
+  if (!user) return null;
+  return (
+    <Card
+      title={
+        <span>
+          <SafetyOutlined /> {t('twoFactor.title')}
+        </span>
+      }
+      data-testid="two-factor-card"
+    >
+      {user.useTotp ? (
+        <Flex vertical gap={24}>
+          <Alert type="success" showIcon title={t('twoFactor.enabled')} />
+          <ProofForm
+            kind="recovery"
+            onDone={(answer) => setCodes((answer as RecoveryCodes).recoveryCodes)}
+          />
+          {user.twoFactorRequired ? (
+            <Alert type="info" showIcon title={t('twoFactor.requiredByRole')} />
+          ) : (
+            <ProofForm kind="disable" onDone={() => void sessionActions.refreshProfile()} />
+          )}
+        </Flex>
+      ) : (
+        <EnableTwoFactor onEnabled={(recovery) => setCodes(recovery)} />
+      )}
+      <RecoveryCodesDialog codes={codes} onClose={() => setCodes(null)} />
+    </Card>
+  );
+}
+
+function EnableTwoFactor({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
+  const { t } = useTranslation('user');
+  const { t: tc } = useTranslation();
+  const [form] = Form.useForm<{ code: string }>();
+  const [material, setMaterial] = useState<TwoFactorSetup | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const start = async () => {
+    setBusy(true);
+    try {
+      setMaterial(await http.get<TwoFactorSetup>('/auth/two-factor/setup'));
+    } catch {
+      // the http helper toasted it
+    } finally {
+      setBusy(false);
+    }
+  };
+  const confirm = async ({ code }: { code: string }) => {
+    setBusy(true);
+    try {
+      const answer = await http.post<RecoveryCodes>(
+        '/auth/two-factor/enable',
+        { code: code.replace(/\s+/g, '') },
+        { suppressErrorToast: true },
+      );
+      setMaterial(null);
+      form.resetFields();
+      onEnabled(answer.recoveryCodes);
+      await sessionActions.refreshProfile();
+    } catch (error) {
+      if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401) {
+        form.setFields([{ name: 'code', errors: [tc('twoFactor.invalidDetail', { ns: 'auth' })] }]);
+        toast({
+          severity: 'error',
+          summary: tc('twoFactor.invalidTitle', { ns: 'auth' }),
+          detail: tc('twoFactor.invalidDetail', { ns: 'auth' }),
+        });
+      } else if (error instanceof ApiError && error.status !== 401) {
+        toast({ severity: 'error', detail: error.message });
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!material) {
+    return (
+      <Flex vertical gap={12} align="start">
+        <Typography.Paragraph>{t('twoFactor.offIntro')}</Typography.Paragraph>
+        <Button type="primary" onClick={() => void start()} loading={busy} data-testid="enable-two-factor">
+          {t('twoFactor.enable')}
+        </Button>
+      </Flex>
+    );
+  }
+  return (
+    <Flex vertical gap={12}>
+      <Typography.Paragraph>{t('twoFactor.scan')}</Typography.Paragraph>
+      <Flex gap={24} wrap align="center">
+        <img src={material.qrDataUrl} alt={t('twoFactor.qrAlt')} width={200} height={200} className="qr-image" data-testid="settings-totp-qr" />
+        <Flex vertical gap={4}>
+          <Typography.Text type="secondary">{t('twoFactor.secretLabel')}</Typography.Text>
+          <Typography.Text code copyable dir="ltr" className="totp-secret" data-testid="settings-totp-secret">
+            {material.secret}
+          </Typography.Text>
+        </Flex>
+      </Flex>
+      <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => void confirm(v)} className="narrow-form">
+        <Form.Item name="code" label={t('twoFactor.code')} rules={[{ required: true, whitespace: true, message: tc('validation.required') }]}>
+          <Input dir="ltr" autoComplete="one-time-code" maxLength={32} data-testid="enable-code" />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit" loading={busy} data-testid="enable-confirm">
+            {t('twoFactor.confirm')}
+          </Button>
+          <Button onClick={() => setMaterial(null)}>{tc('actions.cancel')}</Button>
+        </Space>
+      </Form>
+    </Flex>
+  );
+}
+
+/** A code or the password, for disabling two-factor or getting new recovery codes. */
+function ProofForm({ kind, onDone }: { kind: 'disable' | 'recovery'; onDone: (answer: unknown) => void }) {
+  const { t } = useTranslation('user');
+  const { t: tc } = useTranslation();
+  const [form] = Form.useForm<{ by: 'code' | 'password'; code?: string; password?: string }>();
+  const by = Form.useWatch('by', form) ?? 'code';
+  const [busy, setBusy] = useState(false);
+  const path = kind === 'disable' ? '/auth/two-factor/disable' : '/auth/two-factor/recovery-codes';
+  const submit = async (values: { by: 'code' | 'password'; code?: string; password?: string }) => {
+    setBusy(true);
+    try {
+      const body = values.by === 'code' ? { code: (values.code ?? '').replace(/\s+/g, '') } : { password: values.password };
+      const answer = await http.post<unknown>(path, body, { suppressErrorToast: true });
+      form.resetFields();
+      onDone(answer);
+    } catch (error) {
+      showFailure(error, form, ['code', 'password']);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Form
+      form={form}
+      layout="vertical"
+      requiredMark={false}
+      initialValues={{ by: 'code' }}
+      onFinish={(v) => void submit(v)}
+      className="narrow-form"
+      data-testid={`${kind}-form`}
+    >
+      <Typography.Title level={5}>{kind === 'disable' ? t('twoFactor.disableTitle') : t('twoFactor.recoveryTitle')}</Typography.Title>
+      <Form.Item name="by" label={t('twoFactor.proveWith')}>
+        <Radio.Group>
+          <Radio value="code">{t('twoFactor.withCode')}</Radio>
+          <Radio value="password">{t('twoFactor.withPassword')}</Radio>
+        </Radio.Group>
+      </Form.Item>
+      {by === 'code' ? (
+        <Form.Item name="code" label={t('twoFactor.code')} rules={[{ required: true, whitespace: true, message: tc('validation.required') }]}>
+          <Input dir="ltr" autoComplete="one-time-code" maxLength={32} data-testid={`${kind}-code`} />
+        </Form.Item>
+      ) : (
+        <Form.Item name="password" label={t('password.current')} rules={[{ required: true, message: tc('validation.required') }]}>
+          <Input.Password autoComplete="current-password" data-testid={`${kind}-password`} />
+        </Form.Item>
+      )}
+      <Button danger={kind === 'disable'} htmlType="submit" loading={busy} data-testid={`${kind}-submit`}>
+        {kind === 'disable' ? t('twoFactor.disable') : t('twoFactor.regenerate')}
+      </Button>
+    </Form>
+  );
+}
