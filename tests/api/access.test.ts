@@ -89,6 +89,10 @@ describe('enforcement on every route', () => {
     expect((await call(h, { method: 'GET', url: '/auth/users', token })).status).toBe(200);
     expect((await call(h, { method: 'POST', url: '/auth/users', token, body: {} })).status).toBe(403);
     expect((await call(h, { method: 'GET', url: '/auth/roles', token })).status).toBe(403);
+    // Another role's grant never leaks: a role without it is still refused.
+    const other = await signIn(h, await makeUser(h, await makeRole(h, { '/auth/roles': ['view'] })));
+    expect((await call(h, { method: 'GET', url: '/auth/users', token: other })).status).toBe(403);
+    expect((await call(h, { method: 'GET', url: '/auth/roles', token: other })).status).toBe(200);
   });
 
   it('an inactive role grants nothing but the personal pages', async () => {

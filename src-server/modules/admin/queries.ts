@@ -106,7 +106,8 @@ const roleColumns = {
   isSystem: roles.isSystem,
   createdAt: roles.createdAt,
   updatedAt: roles.updatedAt,
-  userCount: sql<number>`(select count(*) from ${users} where ${users.roleId} = ${roles.id})`.mapWith(Number),
+  // Written out: inside a subquery drizzle may drop the table qualifier of ${roles.id}.
+  userCount: sql<number>`(select count(*) from users u where u.role_id = "roles"."id")`.mapWith(Number),
 };
 
 export async function listRoles(db: Tx, c: ListClauses) {

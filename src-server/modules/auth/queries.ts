@@ -23,10 +23,11 @@ export type Tx = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>
  * route) the role's permissions on that page.
  */
 export async function findCallerBySession(db: Tx, tokenHash: string, pagePath: string | null) {
+  // Written out with aliases: inside a subquery drizzle may drop table qualifiers.
   const permissions = pagePath
-    ? sql<string[] | null>`(select ${rolePagePermissions.permissions} from ${rolePagePermissions}
-        join ${pages} on ${pages.id} = ${rolePagePermissions.pageId}
-        where ${rolePagePermissions.roleId} = ${users.roleId} and ${pages.path} = ${pagePath})`
+    ? sql<string[] | null>`(select rpp.permissions from role_page_permissions rpp
+        join pages p on p.id = rpp.page_id
+        where rpp.role_id = "users"."role_id" and p.path = ${pagePath})`
     : sql<string[] | null>`null::text[]`;
   const [row] = await db
     .select({
