@@ -14,6 +14,11 @@ import type { ApiError } from '../../lib/http';
 /** The specification's message for a zod issue, in the admin namespace. */
 export function issueMessage(issue: z.core.$ZodIssue, t: TFunction, value: unknown): string {
   const blank = value === undefined || value === null || value === '';
+  // A schema's own message is an i18n key under `validation.` (src-shared/api/fields.ts): it wins,
+  // e.g. a path failing its pattern says how a path looks rather than "not valid".
+  if (!blank && issue.message?.startsWith('validation.')) {
+    return t(`admin:${issue.message}`, { defaultValue: t('admin:validation.invalid') });
+  }
   switch (issue.code) {
     case 'invalid_type':
       return blank ? t('admin:validation.required') : t('admin:validation.invalid');
@@ -32,10 +37,7 @@ export function issueMessage(issue: z.core.$ZodIssue, t: TFunction, value: unkno
     case 'invalid_format':
       return issue.format === 'email' ? t('admin:validation.email') : t('admin:validation.invalid');
     default:
-      // Custom refinements carry an i18n key under `validation.` (src-shared/api/fields.ts).
-      return issue.message?.startsWith('validation.')
-        ? t(`admin:${issue.message}`, { defaultValue: t('admin:validation.invalid') })
-        : t('admin:validation.invalid');
+      return t('admin:validation.invalid');
   }
 }
 
