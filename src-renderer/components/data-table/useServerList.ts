@@ -6,8 +6,6 @@
 import { useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Filters } from '../../../src-shared/filters';
-// The lint's Node-builtin pattern `http` also matches our own lib/http by its file name.
-// eslint-disable-next-line no-restricted-imports -- the renderer's http helpers over the bridge, not node:http
 import { http } from '../../lib/http';
 import { buildFilters, buildListQuery, mergeFilters, type FilterState, type ListParams } from './filterModel';
 import type { ListPage } from './types';

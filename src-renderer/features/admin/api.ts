@@ -19,8 +19,6 @@ import type {
   User,
 } from '../../../src-shared/api/admin';
 import type { ListPage } from '../../components/DataTable';
-// The lint's Node-builtin pattern `http` also matches our own lib/http by its file name.
-// eslint-disable-next-line no-restricted-imports -- the renderer's http helpers over the bridge, not node:http
 import { http } from '../../lib/http';
 
 /** Cache keys: a screen's list lives under its key; invalidate the key after a change. */

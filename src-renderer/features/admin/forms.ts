@@ -7,8 +7,6 @@ import type { FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import type { z } from 'zod';
-// The lint's Node-builtin pattern `http` also matches our own lib/http by its file name.
-// eslint-disable-next-line no-restricted-imports -- a type from the renderer's http helpers, not node:http
 import type { ApiError } from '../../lib/http';
 
 /** The specification's message for a zod issue, in the admin namespace. */
