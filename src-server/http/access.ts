@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Permission } from '../../src-shared/permissions';
+import type { Profile } from '../../src-shared/api/auth';
 import { HttpProblem } from './problem';
 
 export type RouteAccess = 'public' | 'authenticated' | { page: string; permission: Permission };
@@ -31,6 +32,8 @@ export interface AuthContext {
   isSystem: boolean;
   /** An inactive role grants nothing but the personal pages. */
   roleActive: boolean;
+  /** The caller's profile, read in the same query (GET /auth/profile answers it without another). */
+  profile: Profile;
 }
 
 /** A registered route and what it declares. */

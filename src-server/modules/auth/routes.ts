@@ -151,7 +151,7 @@ export function authRoutes(ctx: ServerContext) {
     app.get(
       '/auth/profile',
       { config: { access: 'authenticated' }, schema: { tags, summary: 'The signed-in user', security, response: { 200: envelopeOf(profileSchema) } } },
-      async (request) => envelope(request, await auth.profileOf(ctx, callerOf(request))),
+      async (request) => envelope(request, auth.profileOf(callerOf(request))),
     );
 
     app.put(

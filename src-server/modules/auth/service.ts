@@ -72,6 +72,18 @@ export function authenticator(ctx: ServerContext): Authenticate {
       roleId: row.roleId,
       isSystem: row.isSystem,
       roleActive: row.roleActive,
+      profile: {
+        id: row.userId,
+        username: row.username,
+        email: row.email,
+        nameAr: row.nameAr,
+        nameEn: row.nameEn,
+        employee: row.employeeId === null ? null : { id: row.employeeId },
+        role: { id: row.roleId, nameAr: row.roleNameAr, nameEn: row.roleNameEn },
+        useTotp: row.totpEnabled,
+        twoFactorRequired: row.roleRequiresTwoFactor,
+        locale: row.locale === 'en' ? 'en' : 'ar',
+      },
     };
     const permitted = page ? holds(page.permission, page.page, row, row.permissions) : true;
     return { auth, permitted };
@@ -368,21 +380,9 @@ export async function renewRecoveryCodes(ctx: ServerContext, caller: AuthContext
 
 // ---------------------------------------------------------------- profile
 
-/** GET /auth/profile. */
-export async function profileOf(ctx: ServerContext, caller: AuthContext): Promise<Profile> {
-  const user = await signedInUser(ctx, caller);
-  return {
-    id: user.id,
-    username: user.username,
-    email: user.email,
-    nameAr: user.nameAr,
-    nameEn: user.nameEn,
-    employee: user.employeeId === null ? null : { id: user.employeeId },
-    role: { id: user.roleId, nameAr: user.roleNameAr, nameEn: user.roleNameEn },
-    useTotp: user.totpEnabled,
-    twoFactorRequired: user.roleRequiresTwoFactor,
-    locale: user.locale === 'en' ? 'en' : 'ar',
-  };
+/** GET /auth/profile: read with the session by the access hook, so no further query. */
+export function profileOf(caller: AuthContext): Profile {
+  return caller.profile;
 }
 
 /**
