@@ -22,8 +22,10 @@ export default defineConfig({
           include: ['tests/api/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // One PGlite instance per file is memory-hungry: keep files from running all at once.
+          // One PGlite instance per file is memory-hungry: keep files from running all at once, in
+          // their own group (projects with different worker limits must not share a group).
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
       {
