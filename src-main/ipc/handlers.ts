@@ -39,6 +39,7 @@ export function createHandlers(services: MainServices): Handlers {
     'session:logout': () => session.logout(),
     'session:profile': () => session.profile(),
     'session:pages-tree': () => session.pagesTree(),
+    'session:change-password': (input) => session.changePassword(input),
     'setup:status': () => session.setupStatus(),
     'setup:create': (input) => session.setupCreate(input),
     'connection:get': () => session.connection(),

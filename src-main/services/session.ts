@@ -98,7 +98,7 @@ export class SessionService {
     return { result: 'ok', needed: parsed.data.needed };
   }
 
-  /** POST /setup: the first administrator; answers like a sign-in (and remembers this first session). */
+  /** POST /setup: the first administrator; answers like a sign-in (the server does not remember this session). */
   async setupCreate(input: {
     username: string;
     email: string;
@@ -107,7 +107,7 @@ export class SessionService {
     nameEn?: string | undefined;
   }): Promise<SignInResult> {
     this.signOutLocally();
-    this.options.store.set('rememberMe', 'true');
+    this.options.store.set('rememberMe', 'false');
     const response = await this.call({ method: 'POST', path: '/setup', body: input });
     return this.afterSignInAnswer(response);
   }
@@ -176,6 +176,24 @@ export class SessionService {
       (body) => userPagesTreeSchema.parse(dataOf(body)).pages,
     );
     return read.result === 'ok' ? { result: 'ok', sections: read.value, offline: read.offline } : read;
+  }
+
+  /**
+   * PUT /auth/profile/password. The server ends every session of the user and answers a fresh token for
+   * this one: main keeps it, so the user stays signed in here (and only here).
+   */
+  async changePassword(input: {
+    oldPassword: string;
+    password: string;
+    passwordConfirmation: string;
+  }): Promise<{ result: 'ok'; returnMessage: string } | Rejected> {
+    const response = await this.call({ method: 'PUT', path: '/auth/profile/password', body: input });
+    if (!isSuccess(response.status)) return rejected(response);
+    const parsed = z.object({ accessToken: z.string().min(1) }).safeParse(dataOf(response.body));
+    if (!parsed.success) throw new Error('The password change answered an unexpected shape');
+    this.options.vault.setToken(parsed.data.accessToken);
+    const message = (response.body as { returnMessage?: unknown }).returnMessage;
+    return { result: 'ok', returnMessage: typeof message === 'string' ? message : '' };
   }
 
   /** Which server the client talks to. */
@@ -268,14 +286,23 @@ export class SessionService {
   /** Reads a verify/skip answer; a refused code keeps the challenge for another try. */
   private afterSecondStep(response: { status: number; body: unknown }): SignInResult {
     if (!isSuccess(response.status)) {
-      // The ApiClient's 401 rule cleared the flag; the challenge itself may still be good for another try.
-      this.keepFlag();
+      if (response.status === 401) {
+        // The challenge expired or was used up: the sign-in starts again.
+        this.signOutLocally();
+      } else {
+        // A wrong code: the challenge is still good for another try.
+        this.keepFlag();
+      }
       return rejected(response);
     }
-    const parsed = z.object({ accessToken: z.string().min(1) }).safeParse(dataOf(response.body));
+    const parsed = z
+      .object({ accessToken: z.string().min(1), recoveryCodes: z.array(z.string()).optional() })
+      .safeParse(dataOf(response.body));
     if (!parsed.success) throw new Error('The two-factor answer has an unexpected shape');
     this.signedIn(parsed.data.accessToken);
-    return { result: 'signedIn' };
+    return parsed.data.recoveryCodes
+      ? { result: 'signedIn', recoveryCodes: parsed.data.recoveryCodes }
+      : { result: 'signedIn' };
   }
 
   private signedIn(token: string): void {

@@ -90,7 +90,8 @@ export type TwoFactorStep = z.infer<typeof twoFactorStepSchema>;
 
 /** What a sign-in step (login, setup, verify, skip) ended with. The tokens stay in main. */
 export const signInResultSchema = z.discriminatedUnion('result', [
-  z.object({ result: z.literal('signedIn') }),
+  /** Signed in; enrolling two-factor during sign-in also answers the recovery codes, to show once. */
+  z.object({ result: z.literal('signedIn'), recoveryCodes: z.array(z.string()).optional() }),
   z.object({ result: z.literal('twoFactor') }).extend(twoFactorStepSchema.shape),
   rejectedSchema,
 ]);
@@ -141,6 +142,19 @@ export const profileResultSchema = z.discriminatedUnion('result', [
 ]);
 export const twoFactorSetupResultSchema = z.discriminatedUnion('result', [
   z.object({ result: z.literal('ok') }).extend(twoFactorSetupSchema.shape),
+  rejectedSchema,
+]);
+
+/** Changing one's own password: the server ends every session and answers a fresh token, which main keeps. */
+export const changePasswordInputSchema = z
+  .object({
+    oldPassword: z.string().min(1).max(128),
+    password: z.string().min(1).max(128),
+    passwordConfirmation: z.string().min(1).max(128),
+  })
+  .strict();
+export const changePasswordResultSchema = z.discriminatedUnion('result', [
+  z.object({ result: z.literal('ok'), returnMessage: z.string() }),
   rejectedSchema,
 ]);
 
@@ -199,6 +213,8 @@ export const contract = {
   'session:profile': channel(z.undefined(), profileResultSchema),
   /** GET /auth/user-pages-tree, saved as `sections`; the cached one (offline: true) when unreachable. */
   'session:pages-tree': channel(z.undefined(), pagesTreeResultSchema),
+  /** PUT /auth/profile/password; the fresh token the server answers (every session ended) stays in main. */
+  'session:change-password': channel(changePasswordInputSchema, changePasswordResultSchema),
   /** GET /setup: whether the server still has no user (first run). */
   'setup:status': channel(
     z.undefined(),

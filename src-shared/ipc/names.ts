@@ -16,6 +16,7 @@ export const CHANNEL_NAMES = [
   'session:logout',
   'session:profile',
   'session:pages-tree',
+  'session:change-password',
   'setup:status',
   'setup:create',
   'connection:get',

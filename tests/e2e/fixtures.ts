@@ -1,6 +1,6 @@
 /**
- * Playwright fixtures: every test file (worker) gets its own web shell started by the real CLI on a
- * fresh data folder; the test waits for its "ready" line, and the shell's log is attached on failure.
+ * Playwright fixtures: every test file gets its own web shell started by the real CLI on a fresh data
+ * folder; the test waits for its "ready" line, and the shell's log is attached on failure.
  */
 import { test as base, expect } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -53,17 +53,47 @@ export async function stopWebShell(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-export const test = base.extend<{ shellLog: void }, { shell: WebShellProcess }>({
-  shell: [
+/**
+ * One web shell per test file: a worker runs several files one after the other, so the worker keeps the
+ * shell of the file it is on and replaces it (fresh data folder) when the next file starts. Tests of one
+ * file share it, in order (first run, then sign-in, …).
+ */
+class ShellPerFile {
+  private current: { file: string; shell: WebShellProcess; child: ChildProcess } | null = null;
+
+  async forFile(file: string): Promise<WebShellProcess> {
+    if (this.current?.file === file) return this.current.shell;
+    await this.stop();
+    const dataDir = mkdtempSync(join(tmpdir(), 'sijill-e2e-'));
+    const { shell, child } = await launchWebShell(dataDir);
+    this.current = { file, shell, child };
+    return shell;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.current) return;
+    const { child, shell } = this.current;
+    this.current = null;
+    await stopWebShell(child);
+    rmSync(shell.dataDir, { recursive: true, force: true });
+  }
+}
+
+export const test = base.extend<{ shell: WebShellProcess; shellLog: void }, { shells: ShellPerFile }>({
+  shells: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'sijill-e2e-'));
-      const { shell, child } = await launchWebShell(dataDir);
-      await use(shell);
-      await stopWebShell(child);
-      rmSync(dataDir, { recursive: true, force: true });
+      const shells = new ShellPerFile();
+      await use(shells);
+      await shells.stop();
     },
     { scope: 'worker', timeout: 150_000 },
+  ],
+  shell: [
+    async ({ shells }, use, testInfo) => {
+      await use(await shells.forFile(testInfo.file));
+    },
+    { timeout: 150_000 },
   ],
   shellLog: [
     async ({ shell }, use, testInfo) => {

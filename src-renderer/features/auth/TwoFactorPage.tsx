@@ -15,6 +15,7 @@ import { toast } from '../../lib/toast';
 import { i18n } from '../../lib/i18n';
 import { sessionActions, useSession } from '../../app/session';
 import { LOGIN_PATH } from '../../app/guard';
+import { RecoveryCodesDialog } from '../user/RecoveryCodes';
 import { followSignIn } from './signIn';
 
 export function Component() {
@@ -24,6 +25,7 @@ export function Component() {
   const navigate = useNavigate();
   const [form] = Form.useForm<{ code: string }>();
   const [busy, setBusy] = useState<'verify' | 'skip' | null>(null);
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const step = session.twoFactor;
   const enrolling = step?.mode === 'setup';
 
@@ -44,9 +46,20 @@ export function Component() {
     setBusy('verify');
     try {
       const outcome = await sessionActions.verifyCode(code.replace(/\s+/g, ''));
+      if (outcome.result === 'rejected' && outcome.status === 401) {
+        // The challenge expired or was used up: sign in again.
+        toast({ severity: 'error', detail: outcome.detail || tc('session.noChallenge') });
+        navigate(LOGIN_PATH, { replace: true });
+        return;
+      }
       if (outcome.result === 'rejected' && outcome.status < 500 && outcome.status !== 429) {
         form.setFields([{ name: 'code', errors: [t('twoFactor.invalidDetail')] }]);
         toast({ severity: 'error', summary: t('twoFactor.invalidTitle'), detail: t('twoFactor.invalidDetail') });
+        return;
+      }
+      if (outcome.result === 'signedIn' && outcome.recoveryCodes) {
+        // Enrolled during sign-in: the recovery codes are shown once before going on.
+        setRecoveryCodes(outcome.recoveryCodes);
         return;
       }
       followSignIn(outcome, navigate);
@@ -130,6 +143,13 @@ export function Component() {
       <Button type="link" onClick={() => void backToSignIn()} data-testid="two-factor-back">
         {t('twoFactor.back')}
       </Button>
+      <RecoveryCodesDialog
+        codes={recoveryCodes}
+        onClose={() => {
+          setRecoveryCodes(null);
+          followSignIn({ result: 'signedIn' }, navigate);
+        }}
+      />
     </Flex>
   );
 }

@@ -9,6 +9,7 @@ import { SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { RecoveryCodes, TwoFactorSetup } from '../../../src-shared/api/auth';
 import { PASSWORD_MIN } from '../../lib/limits';
+import { getBridge } from '../../lib/bridge';
 import { ApiError, http } from '../../lib/http';
 import { toast } from '../../lib/toast';
 import { useLocale } from '../../app/locale';
@@ -72,10 +73,23 @@ function PasswordCard() {
   const submit = async (values: PasswordValues) => {
     setBusy(true);
     try {
-      await http.put('/auth/profile/password', values, { suppressErrorToast: true });
-      form.resetFields();
-    } catch (error) {
-      showFailure(error, form, ['oldPassword', 'password', 'passwordConfirmation']);
+      // Through main: the server ends every session and answers a fresh token for this one, kept in main.
+      const result = await getBridge().sessionChangePassword(values);
+      if (!result.ok) {
+        toast({ severity: 'error', detail: tc(result.error.code, { defaultValue: tc('errors.unexpected') }) });
+      } else if (result.data.result === 'ok') {
+        form.resetFields();
+        toast({ severity: 'success', detail: result.data.returnMessage || t('password.changed') });
+      } else {
+        const fields = Object.entries(result.data.errors ?? {}).filter(([name]) =>
+          ['oldPassword', 'password', 'passwordConfirmation'].includes(name),
+        );
+        if (fields.length > 0) {
+          form.setFields(fields.map(([name, errors]) => ({ name: name as keyof PasswordValues, errors })));
+        } else if (result.data.status !== 401) {
+          toast({ severity: 'error', detail: result.data.detail || tc('errors.unexpected') });
+        }
+      }
     } finally {
       setBusy(false);
     }
