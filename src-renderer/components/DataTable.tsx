@@ -132,6 +132,8 @@ export function DataTable<T extends object>({
         key: '__actions',
         title: t('actions'),
         align: 'end',
+        // Pinned to the inline end, so the actions stay reachable when a wide table scrolls.
+        fixed: 'end',
         render: (_: unknown, row: T) => (
           <Flex
             gap={4}

@@ -57,9 +57,9 @@ describe('UsersPage', () => {
     const row = screen.getByText('sara').closest('tr')!;
     expect(within(row).getByText('Clerk')).toBeTruthy();
     expect(within(row).getByText('Inactive')).toBeTruthy();
-    expect(
-      within(screen.getByText('admin', { selector: 'bdi' }).closest('tr')!).getByText('Enabled'),
-    ).toBeTruthy();
+    const adminRow = screen.getByText('admin', { selector: 'bdi' }).closest('tr')!;
+    expect(within(adminRow).getByTestId('two-factor-on')).toBeTruthy();
+    expect(within(row).queryByTestId('two-factor-on')).toBeNull();
     expect(screen.getByTestId('user-add')).toBeTruthy();
     expect(screen.getByTestId('user-edit-sara')).toBeTruthy();
   });

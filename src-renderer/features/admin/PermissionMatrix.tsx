@@ -151,7 +151,7 @@ export function PermissionMatrixModal({
     },
     ...offered.map((permission) => ({
       key: permission,
-      width: 88,
+      width: 96,
       title: (
         <div className="admin-matrix-head">
           <span>{permissionName(permission)}</span>
@@ -220,6 +220,7 @@ export function PermissionMatrixModal({
       title={t('matrix.title', { name: role ? name(role) : '' })}
       onCancel={onClose}
       width={1040}
+      style={{ insetBlockStart: 24 }}
       destroyOnHidden
       footer={[
         <Button key="cancel" onClick={onClose}>
@@ -263,7 +264,8 @@ export function PermissionMatrixModal({
             columns={columns}
             dataSource={rows}
             rowClassName={(row) => (row.kind === 'section' ? 'admin-matrix-section' : '')}
-            scroll={{ x: 'max-content', y: '60vh' }}
+            // The dialog's chrome (title, hint, header row, footer) takes about 330px of the window.
+            scroll={{ x: 'max-content', y: 'calc(100vh - 360px)' }}
           />
         )}
       </div>

@@ -43,7 +43,8 @@ export class AdminShell {
     const titles = this.menu().locator('.ant-menu-submenu-title');
     for (let i = 0; i < (await titles.count()); i += 1) {
       const submenu = titles.nth(i).locator('..');
-      if (!(await submenu.getAttribute('class'))?.includes('ant-menu-submenu-open')) await titles.nth(i).click();
+      if (!(await submenu.getAttribute('class'))?.includes('ant-menu-submenu-open'))
+        await titles.nth(i).click();
     }
     const texts = await this.menu().locator('.ant-menu-title-content').allInnerTexts();
     return texts.map((s) => s.trim()).filter(Boolean);
@@ -53,21 +54,21 @@ export class AdminShell {
     await this.page.getByTestId('language-toggle').click();
   }
 
-  /** Closes the open toasts (so a screenshot shows the screen, not the last message). */
+  /** Waits for the toasts to go (3 s each), so a screenshot shows the screen, not the last message. */
   async closeToasts() {
-    const close = this.page.locator('.ant-notification-notice-close');
-    while ((await close.count()) > 0) {
-      await close.first().click();
-      await this.page.waitForTimeout(100);
-    }
-    await expect(this.page.locator('.ant-notification-notice')).toHaveCount(0);
+    await this.page.mouse.move(0, 0);
+    await expect(this.page.locator('.ant-notification-notice')).toHaveCount(0, { timeout: 8_000 });
   }
 }
 
 /** Picks an option of an antd Select by its visible label. */
 async function choose(page: Page, select: Locator, label: string) {
   await select.click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: label }).first().click();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option')
+    .filter({ hasText: label })
+    .first()
+    .click();
 }
 
 /** /auth/roles and the matrix dialog. */
@@ -116,7 +117,14 @@ export class AdminUsersScreen {
   readonly table = () => this.page.getByTestId('users-table');
   row = (username: string) => this.table().locator('tr.ant-table-row').filter({ hasText: username });
 
-  async addUser(user: { username: string; email: string; nameAr: string; nameEn: string; role: string; password: string }) {
+  async addUser(user: {
+    username: string;
+    email: string;
+    nameAr: string;
+    nameEn: string;
+    role: string;
+    password: string;
+  }) {
     await this.page.getByTestId('user-add').click();
     const form = this.page.getByTestId('user-form');
     await form.getByTestId('user-username').fill(user.username);
