@@ -88,9 +88,15 @@ export async function refreshSession(): Promise<void> {
   if (result.ok) set({ ...result.data, treeStatus: 'idle' });
 }
 
-async function step(call: () => ReturnType<ReturnType<typeof getBridge>['sessionLogin']>): Promise<StepOutcome> {
+async function step(
+  call: () => ReturnType<ReturnType<typeof getBridge>['sessionLogin']>,
+  { deferWithRecoveryCodes = false } = {},
+): Promise<StepOutcome> {
   const result = await call();
   if (!result.ok) return { result: 'failed', error: result.error };
+  // Enrolled at sign-in: the screen shows the recovery codes first and then calls refreshSession()
+  // (the guard would otherwise leave the two-factor page as soon as the session says signed in).
+  if (deferWithRecoveryCodes && result.data.result === 'signedIn' && result.data.recoveryCodes) return result.data;
   if (result.data.result !== 'rejected') {
     await refreshSession();
     set({ endedQuietly: false });
@@ -103,7 +109,8 @@ export const sessionActions = {
     step(() => getBridge().sessionLogin(input)),
   createFirstAdministrator: (input: { username: string; email: string; password: string; nameAr?: string; nameEn?: string }) =>
     step(() => getBridge().setupCreate(input)),
-  verifyCode: (code: string) => step(() => getBridge().sessionTwoFactorVerify({ code })),
+  verifyCode: (code: string) =>
+    step(() => getBridge().sessionTwoFactorVerify({ code }), { deferWithRecoveryCodes: true }),
   skipTwoFactor: () => step(() => getBridge().sessionTwoFactorSkip()),
 
   /** Ends the session here and on the server. */

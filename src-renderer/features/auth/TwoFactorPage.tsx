@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { getBridge } from '../../lib/bridge';
 import { toast } from '../../lib/toast';
 import { i18n } from '../../lib/i18n';
-import { sessionActions, useSession } from '../../app/session';
+import { refreshSession, sessionActions, useSession } from '../../app/session';
 import { LOGIN_PATH } from '../../app/guard';
 import { RecoveryCodesDialog } from '../user/RecoveryCodes';
 import { followSignIn } from './signIn';
@@ -147,7 +147,7 @@ export function Component() {
         codes={recoveryCodes}
         onClose={() => {
           setRecoveryCodes(null);
-          followSignIn({ result: 'signedIn' }, navigate);
+          void refreshSession().then(() => followSignIn({ result: 'signedIn' }, navigate));
         }}
       />
     </Flex>
