@@ -214,3 +214,9 @@ export const auditEntrySchema = z.object({
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 export const AUDIT_LIST_FIELDS = ['id', 'at', 'action', 'actorId', 'targetType', 'targetId', 'ip'] as const;
+
+// ---------------------------------------------------------------- role options
+
+/** GET /auth/users/role-options: the roles a user may be given, for pickers on the users screen. */
+export const roleOptionSchema = roleRefSchema.extend({ active: z.boolean() });
+export type RoleOption = z.infer<typeof roleOptionSchema>;

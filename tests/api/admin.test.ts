@@ -99,6 +99,23 @@ describe('users', () => {
   });
 });
 
+describe('role options', () => {
+  it('lets whoever may see the users page pick a role without access to the roles page', async () => {
+    const roleId = await makeRole(h, { '/auth/users': ['view', 'add'] });
+    const clerk = await makeUser(h, roleId);
+    const clerkToken = await signIn(h, clerk);
+    const options = await call(h, { method: 'GET', url: '/auth/users/role-options', token: clerkToken });
+    expect(options.status).toBe(200);
+    const mine = (options.json.data as { id: number; active: boolean }[]).find((r) => r.id === roleId);
+    expect(mine).toMatchObject({ id: roleId, active: true });
+    expect((await call(h, { method: 'GET', url: '/auth/roles', token: clerkToken })).status).toBe(403);
+
+    const outsider = await makeUser(h, await makeRole(h, { '/auth/roles': ['view'] }));
+    const outsiderToken = await signIn(h, outsider);
+    expect((await call(h, { method: 'GET', url: '/auth/users/role-options', token: outsiderToken })).status).toBe(403);
+  });
+});
+
 describe('roles and permissions', () => {
   it('creates and edits a role; the matrix opens exactly the granted routes', async () => {
     const created = await call(h, { method: 'POST', url: '/auth/roles', token, lang: 'en', body: { nameAr: 'أمين السجل', nameEn: 'Registrar' } });

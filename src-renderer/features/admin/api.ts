@@ -10,6 +10,7 @@ import type {
   CreateUserRequest,
   ResetPasswordResponse,
   Role,
+  RoleOption,
   RolePermissions,
   SetRolePermissionsRequest,
   SetUserPasswordRequest,
@@ -18,7 +19,6 @@ import type {
   UpdateUserRequest,
   User,
 } from '../../../src-shared/api/admin';
-import type { ListPage } from '../../components/DataTable';
 import { http } from '../../lib/http';
 
 /** Cache keys: a screen's list lives under its key; invalidate the key after a change. */
@@ -52,15 +52,10 @@ export const adminApi = {
     http.post<ResetPasswordResponse>(`${ENDPOINTS.users}/${id}/reset-password`),
 
   /**
-   * Every role, for pickers (the list's largest page; an office has a handful of roles). Quiet on
-   * failure: someone managing users without the roles page gets a 403 here, and the pickers then fall
-   * back to the user's current role rather than toasting on every screen load.
+   * Every role, for the users screen's pickers: its own endpoint needs only the users page, so whoever
+   * may manage users can pick a role without access to the roles screen.
    */
-  roleOptions: () =>
-    http.get<ListPage<Role>>(ENDPOINTS.roles, {
-      query: { page: 1, pageSize: 200, sort: 'nameEn' },
-      suppressErrorToast: true,
-    }),
+  roleOptions: async () => ({ items: await http.get<RoleOption[]>(`${ENDPOINTS.users}/role-options`) }),
   createRole: (body: CreateRoleRequest) => http.post<Role>(ENDPOINTS.roles, body),
   updateRole: (id: number, body: UpdateRoleRequest) => http.put<Role>(`${ENDPOINTS.roles}/${id}`, body),
   setRoleActive: (id: number, active: boolean) =>

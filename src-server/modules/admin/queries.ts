@@ -126,6 +126,14 @@ export async function listRoles(db: Tx, c: ListClauses) {
   return { rows, total };
 }
 
+/** Every role, briefly, ordered by English name (an office has a handful). */
+export async function listRoleOptions(db: Tx) {
+  return db
+    .select({ id: roles.id, nameAr: roles.nameAr, nameEn: roles.nameEn, active: roles.active })
+    .from(roles)
+    .orderBy(roles.nameEn, roles.id);
+}
+
 export async function getRole(db: Tx, id: number) {
   const [row] = await db.select(roleColumns).from(roles).where(eq(roles.id, id)).limit(1);
   return row ?? null;

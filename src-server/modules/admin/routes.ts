@@ -14,6 +14,7 @@ import {
   createUserRequestSchema,
   idParamsSchema,
   resetPasswordResponseSchema,
+  roleOptionSchema,
   roleSchema,
   rolePermissionsWithPagesSchema,
   setActiveSchema,
@@ -49,6 +50,14 @@ export function adminRoutes(ctx: ServerContext) {
       '/auth/users',
       { config: on('/auth/users', 'add'), schema: { ...users, summary: 'Create a user', body: createUserRequestSchema, response: { 201: envelopeOf(userSchema) } } },
       async (request, reply) => reply.status(201).send(envelope(request, await admin.createUser(ctx, callerOf(request), request.body, metaOf(request)), 'messages.userCreated')),
+    );
+    app.get(
+      '/auth/users/role-options',
+      {
+        config: on('/auth/users', 'view'),
+        schema: { ...users, summary: 'Roles a user may be given (pickers of the users screen)', response: { 200: envelopeOf(z.array(roleOptionSchema)) } },
+      },
+      async (request) => envelope(request, await admin.roleOptions(ctx)),
     );
     app.get(
       '/auth/users/:id',

@@ -18,6 +18,7 @@ import type {
   UpdateRoleRequest,
   UpdateUserRequest,
   User,
+  RoleOption,
 } from '../../../src-shared/api/admin';
 import { isPermission } from '../../../src-shared/permissions';
 import type { Locale } from '../../../src-shared/locale';
@@ -188,6 +189,11 @@ export async function listRoles(ctx: ServerContext, query: AdminListQuery): Prom
   const clauses = listClauses(query, q.ROLE_FIELDS, q.ROLE_SEARCH, 'id');
   const { rows, total } = await q.listRoles(ctx.db, clauses);
   return { items: rows.map(({ total: _t, ...r }) => roleOut(r)), total, page: query.page, pageSize: query.pageSize };
+}
+
+/** GET /auth/users/role-options: what the users screen's role pickers offer (needs only the users page). */
+export async function roleOptions(ctx: ServerContext): Promise<RoleOption[]> {
+  return q.listRoleOptions(ctx.db);
 }
 
 /** GET /auth/roles/{id}. */
