@@ -36,7 +36,8 @@ export function MainLayout() {
   const sections = session.sections ?? [];
   const items = useMemo(() => menuItems(sections, locale), [sections, locale]);
   const selected = current?.path ?? location.pathname;
-  const sectionOfSelected = sections.find((s) => s.children.some((c) => c.path === selected))?.path;
+  const currentSection = sections.find((s) => s.children.some((c) => c.path === selected)) ?? null;
+  const sectionOfSelected = currentSection?.path;
   const [openKeys, setOpenKeys] = useState<string[]>(sectionOfSelected ? [sectionOfSelected] : []);
   useEffect(() => {
     if (sectionOfSelected) setOpenKeys((keys) => (keys.includes(sectionOfSelected) ? keys : [...keys, sectionOfSelected]));
@@ -88,8 +89,16 @@ export function MainLayout() {
       </Sider>
       <Layout>
         <Header className="main-header">
-          <Typography.Text strong className="header-title" data-testid="header-title">
-            {current ? (locale === 'ar' ? current.nameAr : current.nameEn) : ''}
+          <Typography.Text className="header-title" data-testid="header-title">
+            {currentSection ? (
+              <>
+                <span className="header-section">{locale === 'ar' ? currentSection.nameAr : currentSection.nameEn}</span>
+                <span className="header-separator" aria-hidden="true">
+                  /
+                </span>
+              </>
+            ) : null}
+            <strong>{current ? (locale === 'ar' ? current.nameAr : current.nameEn) : ''}</strong>
           </Typography.Text>
           <Flex align="center" gap={8}>
             <LanguageToggle />
