@@ -66,7 +66,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const ctx: ServerContext = {
     db: options.database.db,
     config,
-    passwords: options.passwords ?? createPasswordHasher({ memoryKib: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST }),
+    passwords:
+      options.passwords ??
+      createPasswordHasher({ memoryKib: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST }),
   };
   const app = Fastify({
     logger: options.logger ? { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] } : false,
@@ -84,7 +86,6 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -115,8 +116,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     if (error instanceof HttpProblem) {
       problem = error;
     } else if (hasZodFastifySchemaValidationErrors(error)) {
-      problem = new HttpProblem('badRequest', { fields: fieldsOf(error.validation, error.validationContext) });
-    } else if (typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number') {
+      problem = new HttpProblem('badRequest', {
+        fields: fieldsOf(error.validation, error.validationContext),
+      });
+    } else if (
+      typeof error === 'object' &&
+      error !== null &&
+      'statusCode' in error &&
+      typeof error.statusCode === 'number'
+    ) {
       const status = error.statusCode;
       problem = new HttpProblem(
         status === 413
@@ -130,7 +138,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
                 : status >= 400 && status < 500
                   ? 'badRequest'
                   : 'internal',
-        status === 413 ? { params: { maxSize: `${Math.round(config.UPLOAD_MAX_BYTES / 1024 / 1024)} MB` } } : {},
+        status === 413
+          ? { params: { maxSize: `${Math.round(config.UPLOAD_MAX_BYTES / 1024 / 1024)} MB` } }
+          : {},
       );
       if (status >= 500) request.log.error({ err: error }, 'request failed');
     } else {
@@ -150,7 +160,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     '/health',
     {
       config: { access: 'public' },
-      schema: { tags: ['system'], summary: 'Liveness and version', response: { 200: envelopeOf(healthSchema) } },
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness and version',
+        response: { 200: envelopeOf(healthSchema) },
+      },
     },
     async () => ({ data: { status: 'ok' as const, version: VERSION } }),
   );

@@ -29,7 +29,10 @@ async function askHidden(question: string): Promise<string> {
   }
 }
 
-async function withDatabase<T>(config: ServerConfig, run: (ctx: { db: Awaited<ReturnType<typeof openDatabase>>['db'] }) => Promise<T>): Promise<T> {
+async function withDatabase<T>(
+  config: ServerConfig,
+  run: (ctx: { db: Awaited<ReturnType<typeof openDatabase>>['db'] }) => Promise<T>,
+): Promise<T> {
   const database = await openDatabase(config);
   try {
     return await run({ db: database.db });
@@ -49,7 +52,10 @@ async function main(): Promise<void> {
     console.error((error as Error).message);
     process.exit(2);
   }
-  const passwords = createPasswordHasher({ memoryKib: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST });
+  const passwords = createPasswordHasher({
+    memoryKib: config.ARGON2_MEMORY_KIB,
+    timeCost: config.ARGON2_TIME_COST,
+  });
   switch (command) {
     case 'serve': {
       const server = await startServer(config, { logger: true });
@@ -79,13 +85,31 @@ async function main(): Promise<void> {
     case 'create-admin': {
       const { values } = parseArgs({
         args,
-        options: { username: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, 'name-ar': { type: 'string' }, 'name-en': { type: 'string' } },
+        options: {
+          username: { type: 'string' },
+          email: { type: 'string' },
+          password: { type: 'string' },
+          'name-ar': { type: 'string' },
+          'name-en': { type: 'string' },
+        },
       });
-      const password = values.password ?? process.env.SIJILL_ADMIN_PASSWORD ?? (process.stdin.isTTY ? await askHidden('Password: ') : undefined);
-      const parsed = setupRequestSchema.safeParse({ username: values.username, email: values.email, password, nameAr: values['name-ar'], nameEn: values['name-en'] });
+      const password =
+        values.password ??
+        process.env.SIJILL_ADMIN_PASSWORD ??
+        (process.stdin.isTTY ? await askHidden('Password: ') : undefined);
+      const parsed = setupRequestSchema.safeParse({
+        username: values.username,
+        email: values.email,
+        password,
+        nameAr: values['name-ar'],
+        nameEn: values['name-en'],
+      });
       if (!parsed.success) {
-        for (const issue of parsed.error.issues) console.error(`  --${String(issue.path[0] ?? '?')}: ${issue.message}`);
-        console.error('Usage: npm run server -- create-admin --username U --email E --password P [--name-ar A] [--name-en E]');
+        for (const issue of parsed.error.issues)
+          console.error(`  --${String(issue.path[0] ?? '?')}: ${issue.message}`);
+        console.error(
+          'Usage: npm run server -- create-admin --username U --email E --password P [--name-ar A] [--name-en E]',
+        );
         process.exit(2);
       }
       const input = parsed.data;
@@ -103,7 +127,13 @@ async function main(): Promise<void> {
               locale: 'ar',
               active: true,
             });
-            await recordAudit(tx, { action: 'setup.admin', actorUsername: 'cli', targetType: 'user', targetId: id, details: { username: input.username } });
+            await recordAudit(tx, {
+              action: 'setup.admin',
+              actorUsername: 'cli',
+              targetType: 'user',
+              targetId: id,
+              details: { username: input.username },
+            });
             return id;
           }),
         );
@@ -121,7 +151,11 @@ async function main(): Promise<void> {
       const { values } = parseArgs({ args, options: { password: { type: 'string' } } });
       const password = values.password ?? process.env.SIJILL_DEMO_PASSWORD ?? 'demo-password';
       const created = await withDatabase(config, ({ db }) => seedDemo({ db, config, passwords }, password));
-      console.log(created.length ? `Created: ${created.join(', ')} (password: ${password === 'demo-password' ? password : '[hidden]'})` : 'Demo data already present.');
+      console.log(
+        created.length
+          ? `Created: ${created.join(', ')} (password: ${password === 'demo-password' ? password : '[hidden]'})`
+          : 'Demo data already present.',
+      );
       return;
     }
     default:

@@ -27,7 +27,9 @@ function lookup(tree: Tree, key: string): string | undefined {
 /** Translates `key` in `locale`, falling back to Arabic, then to the key itself; `{{name}}` is filled from params. */
 export function translate(locale: Locale, key: string, params: Record<string, unknown> = {}): string {
   const text = lookup(catalogues[locale], key) ?? lookup(catalogues.ar, key) ?? key;
-  return text.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => (name in params ? String(params[name]) : `{{${name}}}`));
+  return text.replace(/\{\{(\w+)\}\}/g, (_m, name: string) =>
+    name in params ? String(params[name]) : `{{${name}}}`,
+  );
 }
 
 /** Whether a key exists in a catalogue (tests use this to prove both languages are complete). */

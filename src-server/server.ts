@@ -26,8 +26,14 @@ export interface StartServerOptions {
 }
 
 /** Opens the database, migrates it, builds the app and listens on HOST:PORT (PORT 0: a free port). */
-export async function startServer(config: ServerConfig, options: StartServerOptions = {}): Promise<RunningServer> {
-  const database = await openDatabase({ ...config, ...(options.migrationsFolder ? { migrationsFolder: options.migrationsFolder } : {}) });
+export async function startServer(
+  config: ServerConfig,
+  options: StartServerOptions = {},
+): Promise<RunningServer> {
+  const database = await openDatabase({
+    ...config,
+    ...(options.migrationsFolder ? { migrationsFolder: options.migrationsFolder } : {}),
+  });
   let app: App;
   try {
     app = await buildApp({ config, database, logger: options.logger ?? false });

@@ -33,12 +33,27 @@ interface Result {
   non2xx: number;
 }
 
-async function run(url: string, opts: { method: 'GET' | 'POST'; path: string; token?: string; body?: string; connections: number }) {
+async function run(
+  url: string,
+  opts: { method: 'GET' | 'POST'; path: string; token?: string; body?: string; connections: number },
+) {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   if (opts.body) headers['content-type'] = 'application/json';
-  const r = await autocannon({ url: url + opts.path, method: opts.method, headers, body: opts.body, connections: opts.connections, duration: SECONDS });
-  return { p50: r.latency.p50, p99: r.latency.p99, reqPerSec: Math.round(r.requests.average), non2xx: r.non2xx };
+  const r = await autocannon({
+    url: url + opts.path,
+    method: opts.method,
+    headers,
+    body: opts.body,
+    connections: opts.connections,
+    duration: SECONDS,
+  });
+  return {
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    reqPerSec: Math.round(r.requests.average),
+    non2xx: r.non2xx,
+  };
 }
 
 async function benchBackend(backend: 'pglite' | 'postgres', databaseUrl?: string): Promise<Result[]> {
@@ -57,7 +72,10 @@ async function benchBackend(backend: 'pglite' | 'postgres', databaseUrl?: string
   const results: Result[] = [];
   try {
     const db = server.database.db;
-    const hasher = createPasswordHasher({ memoryKib: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST });
+    const hasher = createPasswordHasher({
+      memoryKib: config.ARGON2_MEMORY_KIB,
+      timeCost: config.ARGON2_TIME_COST,
+    });
     const id = await insertUser(db, {
       username: 'bench',
       email: 'bench@example.com',
@@ -69,13 +87,22 @@ async function benchBackend(backend: 'pglite' | 'postgres', databaseUrl?: string
       active: true,
     });
     await db.execute(sql`update users set two_factor_skipped_at = now() where id = ${id}`);
-    const login = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ login: 'bench', password: PASSWORD }) });
+    const login = await fetch(`${server.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'bench', password: PASSWORD }),
+    });
     const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
     const scenarios = [
       { route: 'GET /health', method: 'GET' as const, path: '/health' },
       { route: 'GET /auth/profile', method: 'GET' as const, path: '/auth/profile', token },
       { route: 'GET /auth/user-pages-tree', method: 'GET' as const, path: '/auth/user-pages-tree', token },
-      { route: 'POST /auth/login', method: 'POST' as const, path: '/auth/login', body: JSON.stringify({ login: 'bench', password: PASSWORD }) },
+      {
+        route: 'POST /auth/login',
+        method: 'POST' as const,
+        path: '/auth/login',
+        body: JSON.stringify({ login: 'bench', password: PASSWORD }),
+      },
     ];
     // Warm-up.
     await run(server.url, { ...scenarios[2]!, connections: 10 });
@@ -83,7 +110,9 @@ async function benchBackend(backend: 'pglite' | 'postgres', databaseUrl?: string
       for (const connections of [10, 100]) {
         const r = await run(server.url, { ...s, connections });
         results.push({ backend, route: s.route, connections, ...r });
-        process.stderr.write(`${backend} ${s.route} c=${connections}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.reqPerSec} req/s\n`);
+        process.stderr.write(
+          `${backend} ${s.route} c=${connections}: p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.reqPerSec} req/s\n`,
+        );
       }
     }
   } finally {
@@ -111,17 +140,31 @@ async function main() {
     }
   }
   const verdict = (backend: string) => {
-    const at100 = (route: string) => results.find((r) => r.backend === backend && r.route === route && r.connections === 100);
+    const at100 = (route: string) =>
+      results.find((r) => r.backend === backend && r.route === route && r.connections === 100);
     const health = at100('GET /health');
     if (!health) return undefined;
     return Object.fromEntries(
       ['GET /auth/profile', 'GET /auth/user-pages-tree'].map((route) => {
         const r = at100(route)!;
-        return [route, { p50VsHealth: Number((r.p50 / Math.max(health.p50, 0.001)).toFixed(2)), p99: r.p99, withinTarget: r.p50 <= 1.5 * health.p50 && r.p99 < 10 }];
+        return [
+          route,
+          {
+            p50VsHealth: Number((r.p50 / Math.max(health.p50, 0.001)).toFixed(2)),
+            p99: r.p99,
+            withinTarget: r.p50 <= 1.5 * health.p50 && r.p99 < 10,
+          },
+        ];
       }),
     );
   };
-  console.log(JSON.stringify({ seconds: SECONDS, results, targets: { pglite: verdict('pglite'), postgres: verdict('postgres') } }, null, 2));
+  console.log(
+    JSON.stringify(
+      { seconds: SECONDS, results, targets: { pglite: verdict('pglite'), postgres: verdict('postgres') } },
+      null,
+      2,
+    ),
+  );
 }
 
 main().catch((error: unknown) => {

@@ -28,10 +28,14 @@ const TARGET_INTERACTIVE_MS = 1500;
 
 function build() {
   if (process.argv.includes('--no-build') && existsSync(join(RENDERER, 'index.html'))) return;
-  const result = spawnSync('npx', ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn', '--outDir', RENDERER], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const result = spawnSync(
+    'npx',
+    ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn', '--outDir', RENDERER],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   if (result.status !== 0) throw new Error('renderer build failed');
 }
 
@@ -70,7 +74,10 @@ async function main() {
 
   const dataDir = mkdtempSync(join(tmpdir(), 'sijill-bench-'));
   const shell = await startWebShell({ dataDir, rendererDir: RENDERER });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   try {
     // The first administrator, signed in through the client (so the session lives in the shell's main).
     const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
@@ -87,7 +94,13 @@ async function main() {
     await context.close();
 
     // Cold loads (a new browser context each time: no HTTP cache) of the signed-in client.
-    const runs: { ttfbMs: number; domContentLoadedMs: number; loadMs: number; menuVisibleMs: number; firstPageMs: number }[] = [];
+    const runs: {
+      ttfbMs: number;
+      domContentLoadedMs: number;
+      loadMs: number;
+      menuVisibleMs: number;
+      firstPageMs: number;
+    }[] = [];
     for (let i = 0; i < RUNS; i += 1) {
       const cold = await browser.newContext({ viewport: { width: 1366, height: 800 } });
       const tab = await cold.newPage();
@@ -99,9 +112,19 @@ async function main() {
       const firstPageMs = Date.now() - started;
       const nav = await tab.evaluate(() => {
         const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
-        return { ttfb: entry!.responseStart, dcl: entry!.domContentLoadedEventEnd, load: entry!.loadEventEnd };
+        return {
+          ttfb: entry!.responseStart,
+          dcl: entry!.domContentLoadedEventEnd,
+          load: entry!.loadEventEnd,
+        };
       });
-      runs.push({ ttfbMs: nav.ttfb, domContentLoadedMs: nav.dcl, loadMs: nav.load, menuVisibleMs, firstPageMs });
+      runs.push({
+        ttfbMs: nav.ttfb,
+        domContentLoadedMs: nav.dcl,
+        loadMs: nav.load,
+        menuVisibleMs,
+        firstPageMs,
+      });
       await cold.close();
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -115,7 +138,13 @@ async function main() {
         ok: initial.gzipBytes / 1024 <= TARGET_INITIAL_KB,
         files: initial.files.map((f) => ({ file: f.file, gzipKB: +(f.gzipBytes / 1024).toFixed(1) })),
       },
-      routeChunks: { ...routes, ok: routes.missing.length === 0 && routes.initial.length === 0 && routes.distinct === routes.routeModules },
+      routeChunks: {
+        ...routes,
+        ok:
+          routes.missing.length === 0 &&
+          routes.initial.length === 0 &&
+          routes.distinct === routes.routeModules,
+      },
       coldLoad: {
         medianMs: {
           ttfb: Math.round(median(runs.map((r) => r.ttfbMs))),

@@ -11,7 +11,13 @@
  * the client opens with its menu when the server is unreachable, and says so (`offline`).
  */
 import { z } from 'zod';
-import { loginResponseSchema, profileSchema, setupStatusSchema, twoFactorSetupSchema, userPagesTreeSchema } from '../../src-shared/api/auth';
+import {
+  loginResponseSchema,
+  profileSchema,
+  setupStatusSchema,
+  twoFactorSetupSchema,
+  userPagesTreeSchema,
+} from '../../src-shared/api/auth';
 import {
   IPC_ERRORS,
   type ApiRequest,

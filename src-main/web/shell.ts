@@ -96,10 +96,13 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     mode: options.serverUrl || store.getServerUrl() ? 'connected' : 'standalone',
     apiBaseUrl: currentApiUrl(),
   });
-  const dispatch = createDispatch(createHandlers({ store, api, vault, localServerUrl: () => apiBaseUrl, info }), {
-    onError: (channel, error) =>
-      options.log?.(`ipc ${channel} failed: ${(error as Error)?.stack ?? String(error)}`),
-  });
+  const dispatch = createDispatch(
+    createHandlers({ store, api, vault, localServerUrl: () => apiBaseUrl, info }),
+    {
+      onError: (channel, error) =>
+        options.log?.(`ipc ${channel} failed: ${(error as Error)?.stack ?? String(error)}`),
+    },
+  );
 
   const secret = randomBytes(24).toString('base64url');
   const sockets = new Set<WebSocket>();

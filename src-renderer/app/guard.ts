@@ -57,7 +57,11 @@ export function firstPagePath(sections: readonly PageSection[] | null | undefine
  * Decides a navigation. `treePath` is the page-tree path the route declares (a detail route such as
  * `/correspondence/inbox/incoming/:id` declares its list's path); without one the path itself is looked up.
  */
-export function decide(pathname: string, treePath: string | null | undefined, session: GuardSession): GuardDecision {
+export function decide(
+  pathname: string,
+  treePath: string | null | undefined,
+  session: GuardSession,
+): GuardDecision {
   const path = normalisePath(pathname);
   if (path === LOGIN_PATH) return { kind: 'allow', node: null };
   if (path === TWO_FACTOR_PATH) {

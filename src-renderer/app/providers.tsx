@@ -23,8 +23,16 @@ export function Providers({ children }: { children: ReactNode }) {
       direction={direction}
       locale={locale === 'ar' ? arEG : enUS}
       theme={{
-        token: { fontFamily: FONT_FAMILY, colorPrimary: '#0f6e5f', colorLink: '#0f6e5f', borderRadius: 6, zIndexPopupBase: 1000 },
-        components: { Menu: { itemSelectedBg: '#e3f1ee', itemSelectedColor: '#0f6e5f', subMenuItemBg: 'transparent' } },
+        token: {
+          fontFamily: FONT_FAMILY,
+          colorPrimary: '#0f6e5f',
+          colorLink: '#0f6e5f',
+          borderRadius: 6,
+          zIndexPopupBase: 1000,
+        },
+        components: {
+          Menu: { itemSelectedBg: '#e3f1ee', itemSelectedColor: '#0f6e5f', subMenuItemBg: 'transparent' },
+        },
       }}
     >
       <AntApp notification={{ placement: 'top', maxCount: 5 }} className="app-root">

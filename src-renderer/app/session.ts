@@ -96,7 +96,8 @@ async function step(
   if (!result.ok) return { result: 'failed', error: result.error };
   // Enrolled at sign-in: the screen shows the recovery codes first and then calls refreshSession()
   // (the guard would otherwise leave the two-factor page as soon as the session says signed in).
-  if (deferWithRecoveryCodes && result.data.result === 'signedIn' && result.data.recoveryCodes) return result.data;
+  if (deferWithRecoveryCodes && result.data.result === 'signedIn' && result.data.recoveryCodes)
+    return result.data;
   if (result.data.result !== 'rejected') {
     await refreshSession();
     set({ endedQuietly: false });
@@ -107,8 +108,13 @@ async function step(
 export const sessionActions = {
   login: (input: { login: string; password: string; rememberMe: boolean }) =>
     step(() => getBridge().sessionLogin(input)),
-  createFirstAdministrator: (input: { username: string; email: string; password: string; nameAr?: string; nameEn?: string }) =>
-    step(() => getBridge().setupCreate(input)),
+  createFirstAdministrator: (input: {
+    username: string;
+    email: string;
+    password: string;
+    nameAr?: string;
+    nameEn?: string;
+  }) => step(() => getBridge().setupCreate(input)),
   verifyCode: (code: string) =>
     step(() => getBridge().sessionTwoFactorVerify({ code }), { deferWithRecoveryCodes: true }),
   skipTwoFactor: () => step(() => getBridge().sessionTwoFactorSkip()),
@@ -135,7 +141,8 @@ export const sessionActions = {
   /** Refreshes the profile (the cached one stays when the server is unreachable, with the banner). */
   async refreshProfile(): Promise<void> {
     const result = await getBridge().sessionProfile();
-    if (result.ok && result.data.result === 'ok') set({ user: result.data.user, offline: result.data.offline });
+    if (result.ok && result.data.result === 'ok')
+      set({ user: result.data.user, offline: result.data.offline });
     else if (!result.ok && result.error.code === 'ipc.serverUnreachable') set({ offline: true });
   },
 

@@ -73,6 +73,8 @@ export const PAGE_ICONS: Readonly<Record<string, ComponentType>> = {
 
 /** The icon of a page-tree node by name. */
 export function PageIcon({ name }: { name: string | null | undefined }) {
-  const Icon = (name && Object.prototype.hasOwnProperty.call(PAGE_ICONS, name) ? PAGE_ICONS[name] : null) ?? FileOutlined;
+  const Icon =
+    (name && Object.prototype.hasOwnProperty.call(PAGE_ICONS, name) ? PAGE_ICONS[name] : null) ??
+    FileOutlined;
   return <Icon />;
 }

@@ -3,7 +3,13 @@
  * web shell's WebSocket carrying the same contract. Its type is derived from the contract, never written
  * by hand.
  */
-import type { ChannelName, EventName, EventPayload, IpcResult, SijillBridge } from '../../src-shared/ipc/contract';
+import type {
+  ChannelName,
+  EventName,
+  EventPayload,
+  IpcResult,
+  SijillBridge,
+} from '../../src-shared/ipc/contract';
 // The zod-free name list: the contract's schemas stay out of the renderer's bundle (main validates).
 import { CHANNEL_NAMES as CHANNELS, methodName } from '../../src-shared/ipc/names';
 import {

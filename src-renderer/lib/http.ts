@@ -40,7 +40,12 @@ export function errorText(status: number, problem?: Partial<Problem>): string {
   return problem?.detail || i18n.t('errors.unexpected');
 }
 
-async function request<T>(method: ApiRequest['method'], path: string, body: unknown, options: HttpOptions = {}): Promise<T> {
+async function request<T>(
+  method: ApiRequest['method'],
+  path: string,
+  body: unknown,
+  options: HttpOptions = {},
+): Promise<T> {
   const result = await getBridge().apiRequest({
     method,
     path,
@@ -69,8 +74,11 @@ async function request<T>(method: ApiRequest['method'], path: string, body: unkn
 
 export const http = {
   get: <T>(path: string, options?: HttpOptions) => request<T>('GET', path, undefined, options),
-  post: <T>(path: string, body?: unknown, options?: HttpOptions) => request<T>('POST', path, body ?? {}, options),
-  put: <T>(path: string, body?: unknown, options?: HttpOptions) => request<T>('PUT', path, body ?? {}, options),
-  patch: <T>(path: string, body?: unknown, options?: HttpOptions) => request<T>('PATCH', path, body ?? {}, options),
+  post: <T>(path: string, body?: unknown, options?: HttpOptions) =>
+    request<T>('POST', path, body ?? {}, options),
+  put: <T>(path: string, body?: unknown, options?: HttpOptions) =>
+    request<T>('PUT', path, body ?? {}, options),
+  patch: <T>(path: string, body?: unknown, options?: HttpOptions) =>
+    request<T>('PATCH', path, body ?? {}, options),
   delete: <T>(path: string, options?: HttpOptions) => request<T>('DELETE', path, undefined, options),
 };

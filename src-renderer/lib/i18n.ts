@@ -8,7 +8,10 @@ import { DEFAULT_LOCALE, directionOf, type Locale } from '../../src-shared/local
 
 type Resources = Record<string, Record<string, Record<string, unknown>>>;
 
-const files = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', { eager: true, import: 'default' });
+const files = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', {
+  eager: true,
+  import: 'default',
+});
 
 /** Builds `{ ar: { common: {...} }, en: {...} }` from the bundled files (server.json excluded). */
 function collectResources(): Resources {

@@ -23,7 +23,10 @@ let api: NotificationInstance | null = null;
 let summaries: Partial<Record<ToastSeverity, string>> = {};
 
 /** Binds the notification instance and the localised severity names (called by ToastHost). */
-export function bindToasts(instance: NotificationInstance | null, names: Partial<Record<ToastSeverity, string>> = {}) {
+export function bindToasts(
+  instance: NotificationInstance | null,
+  names: Partial<Record<ToastSeverity, string>> = {},
+) {
   api = instance;
   summaries = names;
 }
@@ -31,7 +34,8 @@ export function bindToasts(instance: NotificationInstance | null, names: Partial
 /** Shows a toast. */
 export function toast({ severity, summary, detail, life = TOAST_LIFE_MS }: ToastOptions): void {
   if (!api) return;
-  const kind = severity === 'warn' ? 'warning' : severity === 'secondary' || severity === 'contrast' ? 'open' : severity;
+  const kind =
+    severity === 'warn' ? 'warning' : severity === 'secondary' || severity === 'contrast' ? 'open' : severity;
   api[kind]({
     title: summary ?? summaries[severity] ?? '',
     description: detail,

@@ -11,14 +11,21 @@ export type FieldKind = 'text' | 'number' | 'boolean' | 'date';
 /** A list's sortable and filterable fields: the column (or expression) and its kind. */
 export type ListFields = Record<string, { column: AnyColumn | SQL; kind: FieldKind }>;
 
-const bad = (field: string) => new HttpProblem('badRequest', { fields: { [field]: [{ key: 'validation.invalid' }] } });
+const bad = (field: string) =>
+  new HttpProblem('badRequest', { fields: { [field]: [{ key: 'validation.invalid' }] } });
 
 /** Escapes LIKE wildcards in user text. */
 function likeEscape(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-function condition(column: AnyColumn | SQL, kind: FieldKind, mode: MatchMode, value: unknown, field: string): SQL {
+function condition(
+  column: AnyColumn | SQL,
+  kind: FieldKind,
+  mode: MatchMode,
+  value: unknown,
+  field: string,
+): SQL {
   if (value === null) {
     if (mode === 'equals' || mode === 'dateIs') return sql`${column} is null`;
     if (mode === 'notEquals' || mode === 'dateIsNot') return sql`${column} is not null`;
@@ -75,7 +82,12 @@ function condition(column: AnyColumn | SQL, kind: FieldKind, mode: MatchMode, va
 }
 
 /** The WHERE and ORDER BY of a list query, or a 400 problem. */
-export function listClauses(query: ListQuery, fields: ListFields, searchable: (AnyColumn | SQL)[], defaultSort: string) {
+export function listClauses(
+  query: ListQuery,
+  fields: ListFields,
+  searchable: (AnyColumn | SQL)[],
+  defaultSort: string,
+) {
   const where: SQL[] = [];
   if (query.q && query.q.trim()) {
     const pattern = `%${likeEscape(query.q.trim())}%`;
@@ -93,7 +105,9 @@ export function listClauses(query: ListQuery, fields: ListFields, searchable: (A
     for (const [field, filter] of Object.entries(parsed.data)) {
       const def = fields[field];
       if (!def) throw bad(`filters.${field}`);
-      const parts = filter.constraints.map((c) => condition(def.column, def.kind, c.matchMode, c.value, field));
+      const parts = filter.constraints.map((c) =>
+        condition(def.column, def.kind, c.matchMode, c.value, field),
+      );
       where.push(filter.operator === 'or' ? or(...parts)! : and(...parts)!);
     }
   }
@@ -102,6 +116,10 @@ export function listClauses(query: ListQuery, fields: ListFields, searchable: (A
   const sortField = fields[sortSpec.replace(/^-/, '')];
   if (!sortField) throw bad('sort');
   const order = descending ? desc(sortField.column) : asc(sortField.column);
-  return { where: where.length ? and(...where) : undefined, order, offset: (query.page - 1) * query.pageSize, limit: query.pageSize };
+  return {
+    where: where.length ? and(...where) : undefined,
+    order,
+    offset: (query.page - 1) * query.pageSize,
+    limit: query.pageSize,
+  };
 }
-

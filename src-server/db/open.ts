@@ -29,7 +29,9 @@ export const MIGRATIONS_FOLDER_NAME = 'migrations';
  * src-server/db/migrations; in a bundle it is next to the bundle (the Electron build copies the folder to
  * out/main/migrations). The Electron launcher may pass its own path as `migrationsFolder`.
  */
-export const DEFAULT_MIGRATIONS_FOLDER: string = fileURLToPath(new URL(`./${MIGRATIONS_FOLDER_NAME}/`, import.meta.url));
+export const DEFAULT_MIGRATIONS_FOLDER: string = fileURLToPath(
+  new URL(`./${MIGRATIONS_FOLDER_NAME}/`, import.meta.url),
+);
 
 export interface OpenDatabaseOptions {
   DATA_DIR: string;

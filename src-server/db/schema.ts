@@ -29,17 +29,21 @@ const updated = () => tstz('updated_at').notNull().defaultNow();
 export const roles = pgTable(
   'roles',
   {
-  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-  nameAr: text('name_ar').notNull(),
-  nameEn: text('name_en').notNull(),
-  active: boolean('active').notNull().default(true),
-  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
-  /** The built-in administrator role: every permission on every page, always. */
-  isSystem: boolean('is_system').notNull().default(false),
-  createdAt: created(),
-  updatedAt: updated(),
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    nameAr: text('name_ar').notNull(),
+    nameEn: text('name_en').notNull(),
+    active: boolean('active').notNull().default(true),
+    requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+    /** The built-in administrator role: every permission on every page, always. */
+    isSystem: boolean('is_system').notNull().default(false),
+    createdAt: created(),
+    updatedAt: updated(),
   },
-  (t) => [uniqueIndex('roles_one_system_idx').on(t.isSystem).where(sql`${t.isSystem}`)],
+  (t) => [
+    uniqueIndex('roles_one_system_idx')
+      .on(t.isSystem)
+      .where(sql`${t.isSystem}`),
+  ],
 );
 
 export const users = pgTable(
@@ -92,7 +96,10 @@ export const pages = pgTable(
     icon: text('icon').notNull().default('AppstoreOutlined'),
     order: integer('sort_order').notNull().default(0),
     /** The permissions this page offers (a subset of src-shared/permissions). */
-    availablePermissions: text('available_permissions').array().notNull().default(sql`'{view}'::text[]`),
+    availablePermissions: text('available_permissions')
+      .array()
+      .notNull()
+      .default(sql`'{view}'::text[]`),
     createdAt: created(),
     updatedAt: updated(),
   },
@@ -152,7 +159,10 @@ export const twoFactorChallenges = pgTable(
     consumedAt: tstz('consumed_at'),
     ip: text('ip'),
   },
-  (t) => [uniqueIndex('two_factor_challenges_token_idx').on(t.tokenHash), index('two_factor_challenges_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('two_factor_challenges_token_idx').on(t.tokenHash),
+    index('two_factor_challenges_user_idx').on(t.userId),
+  ],
 );
 
 export const recoveryCodes = pgTable(

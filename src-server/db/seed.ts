@@ -27,7 +27,12 @@ export async function ensureBaseData(db: Db): Promise<void> {
     const sectionRows = await tx
       .select({ id: pages.id, path: pages.path })
       .from(pages)
-      .where(inArray(pages.path, INITIAL_PAGE_TREE.map((s) => s.path)));
+      .where(
+        inArray(
+          pages.path,
+          INITIAL_PAGE_TREE.map((s) => s.path),
+        ),
+      );
     const sectionId = new Map(sectionRows.map((r) => [r.path, r.id]));
     const pageValues = INITIAL_PAGE_TREE.flatMap((s) =>
       s.pages.map((p, i) => ({

@@ -14,7 +14,12 @@ declare module 'fastify' {
 }
 
 /** Builds the envelope for a request: GETs carry no message unless given; others default to "saved". */
-export function envelope<T>(request: FastifyRequest, data: T, messageKey?: string, params?: Record<string, unknown>) {
+export function envelope<T>(
+  request: FastifyRequest,
+  data: T,
+  messageKey?: string,
+  params?: Record<string, unknown>,
+) {
   const key = messageKey ?? (request.method === 'GET' ? undefined : 'messages.saved');
   return key ? { data, returnMessage: translate(request.locale, key, params) } : { data };
 }
@@ -26,5 +31,7 @@ export function sendEnvelope<T>(
   data: T,
   options: { status?: number; messageKey?: string; params?: Record<string, unknown> } = {},
 ) {
-  return reply.status(options.status ?? 200).send(envelope(request, data, options.messageKey, options.params));
+  return reply
+    .status(options.status ?? 200)
+    .send(envelope(request, data, options.messageKey, options.params));
 }

@@ -82,12 +82,15 @@ export function fieldMessageOf(entry: ValidationEntry): FieldMessage {
       return { key: 'validation.invalid' };
     case 'too_small':
       if (p.origin === 'string') {
-        return Number(p.minimum) <= 1 ? { key: 'validation.required' } : { key: 'validation.minLength', params: { min: p.minimum } };
+        return Number(p.minimum) <= 1
+          ? { key: 'validation.required' }
+          : { key: 'validation.minLength', params: { min: p.minimum } };
       }
       if (p.origin === 'array') return { key: 'validation.required' };
       return { key: 'validation.min', params: { min: p.minimum } };
     case 'too_big':
-      if (p.origin === 'string' || p.origin === 'array') return { key: 'validation.maxLength', params: { max: p.maximum } };
+      if (p.origin === 'string' || p.origin === 'array')
+        return { key: 'validation.maxLength', params: { max: p.maximum } };
       return { key: 'validation.max', params: { max: p.maximum } };
     case 'invalid_format':
       if (p.format === 'email') return { key: 'validation.email' };

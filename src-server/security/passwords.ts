@@ -17,7 +17,12 @@ export interface PasswordHasher {
 
 /** A hasher with the given argon2id cost (memory in KiB, passes). */
 export function createPasswordHasher(cost: { memoryKib: number; timeCost: number }): PasswordHasher {
-  const options = { algorithm: ARGON2ID, memoryCost: cost.memoryKib, timeCost: cost.timeCost, parallelism: 1 };
+  const options = {
+    algorithm: ARGON2ID,
+    memoryCost: cost.memoryKib,
+    timeCost: cost.timeCost,
+    parallelism: 1,
+  };
   let dummy: Promise<string> | undefined;
   return {
     hash: (password) => hash(password, options),

@@ -15,7 +15,14 @@ export function newTotpSecret(): string {
 }
 
 function totpOf(secretBase32: string, label = 'user', digits = TOTP_DIGITS, algorithm = 'SHA1'): TOTP {
-  return new TOTP({ issuer: ISSUER, label, algorithm, digits, period: TOTP_PERIOD, secret: Secret.fromBase32(secretBase32) });
+  return new TOTP({
+    issuer: ISSUER,
+    label,
+    algorithm,
+    digits,
+    period: TOTP_PERIOD,
+    secret: Secret.fromBase32(secretBase32),
+  });
 }
 
 /** The otpauth:// URI an authenticator app scans. */
@@ -38,9 +45,19 @@ export function matchStep(secretBase32: string, code: string, now = Date.now()):
 }
 
 /** Generates a code (tests and the RFC vectors): secret as raw bytes, any digits and algorithm. */
-export function generateCode(options: { secret: Uint8Array; timestampMs: number; digits?: number; algorithm?: string }): string {
+export function generateCode(options: {
+  secret: Uint8Array;
+  timestampMs: number;
+  digits?: number;
+  algorithm?: string;
+}): string {
   const secret = new Secret({ buffer: Uint8Array.from(options.secret).buffer });
-  return new TOTP({ algorithm: options.algorithm ?? 'SHA1', digits: options.digits ?? TOTP_DIGITS, period: TOTP_PERIOD, secret }).generate({
+  return new TOTP({
+    algorithm: options.algorithm ?? 'SHA1',
+    digits: options.digits ?? TOTP_DIGITS,
+    period: TOTP_PERIOD,
+    secret,
+  }).generate({
     timestamp: options.timestampMs,
   });
 }

@@ -37,13 +37,23 @@ export const userSchema = z.object({
 export type User = z.infer<typeof userSchema>;
 
 /** Sortable and filterable fields of GET /auth/users. */
-export const USER_LIST_FIELDS = ['id', 'username', 'email', 'nameAr', 'nameEn', 'active', 'roleId', 'createdAt'] as const;
+export const USER_LIST_FIELDS = [
+  'id',
+  'username',
+  'email',
+  'nameAr',
+  'nameEn',
+  'active',
+  'roleId',
+  'createdAt',
+] as const;
 
 const passwordPair = {
   password: passwordField,
   passwordConfirmation: z.string().min(1).max(128),
 };
-const confirms = (v: { password: string; passwordConfirmation: string }) => v.password === v.passwordConfirmation;
+const confirms = (v: { password: string; passwordConfirmation: string }) =>
+  v.password === v.passwordConfirmation;
 const mismatch = () => ({ message: 'validation.passwordMismatch', path: ['passwordConfirmation'] });
 
 /** POST /auth/users. */
@@ -103,7 +113,14 @@ export const roleSchema = z.object({
 });
 export type Role = z.infer<typeof roleSchema>;
 
-export const ROLE_LIST_FIELDS = ['id', 'nameAr', 'nameEn', 'active', 'requireTwoFactor', 'createdAt'] as const;
+export const ROLE_LIST_FIELDS = [
+  'id',
+  'nameAr',
+  'nameEn',
+  'active',
+  'requireTwoFactor',
+  'createdAt',
+] as const;
 
 /** POST /auth/roles. */
 export const createRoleRequestSchema = z
@@ -118,13 +135,20 @@ export type CreateRoleRequest = z.infer<typeof createRoleRequestSchema>;
 
 /** PUT /auth/roles/{id}. */
 export const updateRoleRequestSchema = z
-  .object({ nameAr: nameField.optional(), nameEn: nameField.optional(), requireTwoFactor: z.boolean().optional() })
+  .object({
+    nameAr: nameField.optional(),
+    nameEn: nameField.optional(),
+    requireTwoFactor: z.boolean().optional(),
+  })
   .strict();
 export type UpdateRoleRequest = z.infer<typeof updateRoleRequestSchema>;
 
 /** One row of a role's matrix: the permissions it holds on one page. */
 export const rolePagePermissionSchema = z
-  .object({ pageId: z.number().int().min(1), permissions: z.array(z.enum(PERMISSIONS)).max(PERMISSIONS.length) })
+  .object({
+    pageId: z.number().int().min(1),
+    permissions: z.array(z.enum(PERMISSIONS)).max(PERMISSIONS.length),
+  })
   .strict();
 
 /** GET /auth/roles/{id}/permissions: the role's page-permission matrix (pages it holds nothing on are absent). */
@@ -135,7 +159,9 @@ export const rolePermissionsSchema = z.object({
 export type RolePermissions = z.infer<typeof rolePermissionsSchema>;
 
 /** GET (and PUT's answer) /auth/roles/{id}/permissions: the matrix and every section/page for the editor. */
-export const rolePermissionsWithPagesSchema = rolePermissionsSchema.extend({ pages: z.array(z.lazy(() => adminSectionSchema)) });
+export const rolePermissionsWithPagesSchema = rolePermissionsSchema.extend({
+  pages: z.array(z.lazy(() => adminSectionSchema)),
+});
 export type RolePermissionsWithPages = z.infer<typeof rolePermissionsWithPagesSchema>;
 
 /** PUT /auth/roles/{id}/permissions: replaces the whole matrix. */

@@ -80,11 +80,15 @@ export const twoFactorSetupSchema = z.object({
 export type TwoFactorSetup = z.infer<typeof twoFactorSetupSchema>;
 
 /** POST /auth/two-factor/verify: a TOTP code or a recovery code for the challenge. */
-export const twoFactorVerifyRequestSchema = z.object({ challengeToken: tokenField, code: twoFactorCodeField }).strict();
+export const twoFactorVerifyRequestSchema = z
+  .object({ challengeToken: tokenField, code: twoFactorCodeField })
+  .strict();
 export type TwoFactorVerifyRequest = z.infer<typeof twoFactorVerifyRequestSchema>;
 
 /** The answer of verify: the access token and, when the code completed an enrolment, the recovery codes (shown once). */
-export const twoFactorVerifyResponseSchema = accessTokenSchema.extend({ recoveryCodes: z.array(z.string()).optional() });
+export const twoFactorVerifyResponseSchema = accessTokenSchema.extend({
+  recoveryCodes: z.array(z.string()).optional(),
+});
 export type TwoFactorVerifyResponse = z.infer<typeof twoFactorVerifyResponseSchema>;
 
 /** POST /auth/two-factor/skip. */
@@ -99,7 +103,10 @@ export type TwoFactorEnableRequest = z.infer<typeof twoFactorEnableRequestSchema
 export const twoFactorProofSchema = z
   .object({ code: twoFactorCodeField.optional(), password: z.string().min(1).max(128).optional() })
   .strict()
-  .refine((v) => v.code !== undefined || v.password !== undefined, { message: 'validation.required', path: ['code'] });
+  .refine((v) => v.code !== undefined || v.password !== undefined, {
+    message: 'validation.required',
+    path: ['code'],
+  });
 export type TwoFactorProof = z.infer<typeof twoFactorProofSchema>;
 
 /** Ten fresh recovery codes, shown once. */
@@ -132,7 +139,11 @@ export type Profile = z.infer<typeof profileSchema>;
 
 /** PUT /auth/profile/password. */
 export const changePasswordRequestSchema = z
-  .object({ oldPassword: z.string().min(1).max(128), password: passwordField, passwordConfirmation: z.string().min(1).max(128) })
+  .object({
+    oldPassword: z.string().min(1).max(128),
+    password: passwordField,
+    passwordConfirmation: z.string().min(1).max(128),
+  })
   .strict()
   .refine((v) => v.password === v.passwordConfirmation, {
     message: 'validation.passwordMismatch',

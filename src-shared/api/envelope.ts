@@ -23,7 +23,12 @@ export type Problem = z.infer<typeof problemSchema>;
 
 /** A paged list answer: `{ items, total, page, pageSize }`. */
 export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+  return z.object({
+    items: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+  });
 }
 
 export const healthSchema = z.object({ status: z.literal('ok'), version: z.string() });

@@ -63,7 +63,9 @@ export const apiRequestSchema = z
   .object({
     method: z.enum(HTTP_METHODS),
     path: apiPathSchema,
-    query: z.record(z.string().max(64), z.union([queryValueSchema, z.array(queryValueSchema).max(100)])).optional(),
+    query: z
+      .record(z.string().max(64), z.union([queryValueSchema, z.array(queryValueSchema).max(100)]))
+      .optional(),
     body: z.unknown().optional(),
   })
   .strict();
@@ -117,7 +119,11 @@ export const sessionStateSchema = z.object({
 export type SessionState = z.infer<typeof sessionStateSchema>;
 
 export const loginInputSchema = z
-  .object({ login: z.string().min(1).max(254), password: z.string().min(1).max(128), rememberMe: z.boolean() })
+  .object({
+    login: z.string().min(1).max(254),
+    password: z.string().min(1).max(128),
+    rememberMe: z.boolean(),
+  })
   .strict();
 
 export const setupInputSchema = z
@@ -165,7 +171,10 @@ export const changePasswordResultSchema = z.discriminatedUnion('result', [
 export const serverUrlSchema = z
   .string()
   .max(2048)
-  .regex(/^https?:\/\/(\[[0-9a-f:.]+\]|[\p{L}\p{N}.-]+)(:\d{1,5})?(\/[^\s?#@]*)?$/iu, 'must be an http or https URL');
+  .regex(
+    /^https?:\/\/(\[[0-9a-f:.]+\]|[\p{L}\p{N}.-]+)(:\d{1,5})?(\/[^\s?#@]*)?$/iu,
+    'must be an http or https URL',
+  );
 
 /** Which server the client talks to. */
 export const connectionSchema = z.object({
@@ -204,7 +213,10 @@ export const contract = {
   /** GET /auth/two-factor/setup with the pending challenge: the QR code, URI and secret to enrol during sign-in. */
   'session:two-factor-setup': channel(z.undefined(), twoFactorSetupResultSchema),
   /** POST /auth/two-factor/verify with the pending challenge and a TOTP or recovery code. */
-  'session:two-factor-verify': channel(z.object({ code: z.string().min(1).max(32) }).strict(), signInResultSchema),
+  'session:two-factor-verify': channel(
+    z.object({ code: z.string().min(1).max(32) }).strict(),
+    signInResultSchema,
+  ),
   /** POST /auth/two-factor/skip with the pending challenge (only where the server offers it). */
   'session:two-factor-skip': channel(z.undefined(), signInResultSchema),
   /** POST /auth/logout, then clears the token, two-factor flag, sections and user (keeps remember-me, locale). */
@@ -218,7 +230,10 @@ export const contract = {
   /** GET /setup: whether the server still has no user (first run). */
   'setup:status': channel(
     z.undefined(),
-    z.discriminatedUnion('result', [z.object({ result: z.literal('ok'), needed: z.boolean() }), rejectedSchema]),
+    z.discriminatedUnion('result', [
+      z.object({ result: z.literal('ok'), needed: z.boolean() }),
+      rejectedSchema,
+    ]),
   ),
   /** POST /setup: creates the first administrator and signs in as them (answers like session:login). */
   'setup:create': channel(setupInputSchema, signInResultSchema),
@@ -252,7 +267,8 @@ const _eventNamesMatch: Same<EventNameList, EventName> = true;
 void _channelNamesMatch;
 void _eventNamesMatch;
 
-type Args<C extends ChannelName> = undefined extends ChannelInput<C> ? [input?: ChannelInput<C>] : [input: ChannelInput<C>];
+type Args<C extends ChannelName> =
+  undefined extends ChannelInput<C> ? [input?: ChannelInput<C>] : [input: ChannelInput<C>];
 
 /** The shape of `window.sijill`: one function per channel, plus event subscription. */
 export type SijillBridge = {

@@ -29,7 +29,9 @@ describe('route declarations', () => {
     for (const r of routes) {
       if (typeof r.access === 'object') {
         expect(r.access.page).toMatch(/^\//);
-        expect(['view', 'add', 'edit', 'delete', 'activate', 'approve', 'distribute', 'export']).toContain(r.access.permission);
+        expect(['view', 'add', 'edit', 'delete', 'activate', 'approve', 'distribute', 'export']).toContain(
+          r.access.permission,
+        );
       }
     }
   });
@@ -55,7 +57,9 @@ describe('route declarations', () => {
   it('serves the OpenAPI document publicly', async () => {
     const res = await call(h, { method: 'GET', url: '/docs/json' });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.json.paths)).toEqual(expect.arrayContaining(['/auth/login', '/auth/user-pages-tree', '/auth/users/{id}']));
+    expect(Object.keys(res.json.paths)).toEqual(
+      expect.arrayContaining(['/auth/login', '/auth/user-pages-tree', '/auth/users/{id}']),
+    );
   });
 });
 
@@ -64,9 +68,18 @@ describe('enforcement on every route', () => {
     const routes = listRoutes(h.app).filter((r) => r.access !== 'public' && CALLABLE.includes(r.method));
     expect(routes.length).toBeGreaterThan(15);
     for (const r of routes) {
-      const none = await call(h, { method: r.method as Method, url: concrete(r.url), body: r.method === 'GET' ? undefined : {} });
+      const none = await call(h, {
+        method: r.method as Method,
+        url: concrete(r.url),
+        body: r.method === 'GET' ? undefined : {},
+      });
       expect(none.status, `${r.method} ${r.url}`).toBe(401);
-      const forged = await call(h, { method: r.method as Method, url: concrete(r.url), token: 'forged-token', body: r.method === 'GET' ? undefined : {} });
+      const forged = await call(h, {
+        method: r.method as Method,
+        url: concrete(r.url),
+        token: 'forged-token',
+        body: r.method === 'GET' ? undefined : {},
+      });
       expect(forged.status, `${r.method} ${r.url}`).toBe(401);
     }
   });
@@ -74,10 +87,17 @@ describe('enforcement on every route', () => {
   it('answers 403 on each page route to a signed-in user without the permission', async () => {
     const user = await makeUser(h, await makeRole(h));
     const token = await signIn(h, user);
-    const routes = listRoutes(h.app).filter((r) => typeof r.access === 'object' && CALLABLE.includes(r.method));
+    const routes = listRoutes(h.app).filter(
+      (r) => typeof r.access === 'object' && CALLABLE.includes(r.method),
+    );
     expect(routes.length).toBeGreaterThan(15);
     for (const r of routes) {
-      const res = await call(h, { method: r.method as Method, url: concrete(r.url), token, body: r.method === 'GET' ? undefined : {} });
+      const res = await call(h, {
+        method: r.method as Method,
+        url: concrete(r.url),
+        token,
+        body: r.method === 'GET' ? undefined : {},
+      });
       expect(res.status, `${r.method} ${r.url}`).toBe(403);
       expect(res.json.detail).toBe('ليس لديك صلاحية لتنفيذ هذا الإجراء');
     }
@@ -108,9 +128,24 @@ describe('problem bodies', () => {
   it('401, 403 and 404 in Arabic (default) and English', async () => {
     const token = await signIn(h, await makeUser(h, await makeRole(h)));
     const cases = [
-      { req: { method: 'GET' as const, url: '/auth/profile' }, status: 401, ar: 'يجب تسجيل الدخول لتنفيذ هذا الإجراء', en: 'You must be logged in to perform this action' },
-      { req: { method: 'GET' as const, url: '/auth/users', token }, status: 403, ar: 'ليس لديك صلاحية لتنفيذ هذا الإجراء', en: 'You are not authorized to perform this action' },
-      { req: { method: 'GET' as const, url: '/no/such/route' }, status: 404, ar: 'الطلب الذي تبحث عنه غير موجود', en: 'The request you are looking for could not be found' },
+      {
+        req: { method: 'GET' as const, url: '/auth/profile' },
+        status: 401,
+        ar: 'يجب تسجيل الدخول لتنفيذ هذا الإجراء',
+        en: 'You must be logged in to perform this action',
+      },
+      {
+        req: { method: 'GET' as const, url: '/auth/users', token },
+        status: 403,
+        ar: 'ليس لديك صلاحية لتنفيذ هذا الإجراء',
+        en: 'You are not authorized to perform this action',
+      },
+      {
+        req: { method: 'GET' as const, url: '/no/such/route' },
+        status: 404,
+        ar: 'الطلب الذي تبحث عنه غير موجود',
+        en: 'The request you are looking for could not be found',
+      },
     ];
     for (const c of cases) {
       const ar = await call(h, c.req);
@@ -142,17 +177,36 @@ describe('GET /auth/user-pages-tree', () => {
     const token = await signIn(h, await makeUser(h, 'admin'));
     const res = await call(h, { method: 'GET', url: '/auth/user-pages-tree', token });
     expect(res.status).toBe(200);
-    const pages = res.json.data.pages as { path: string; children: { path: string; permissions: string[]; children: unknown[] }[] }[];
+    const pages = res.json.data.pages as {
+      path: string;
+      children: { path: string; permissions: string[]; children: unknown[] }[];
+    }[];
     expect(pages.map((s) => s.path)).toEqual(INITIAL_PAGE_TREE.map((s) => s.path));
     for (const section of pages) {
-      expect(Object.keys(section).sort()).toEqual(['children', 'icon', 'id', 'nameAr', 'nameEn', 'order', 'path', 'permissions'].sort());
+      expect(Object.keys(section).sort()).toEqual(
+        ['children', 'icon', 'id', 'nameAr', 'nameEn', 'order', 'path', 'permissions'].sort(),
+      );
       for (const page of section.children) {
         expect(page.children).toEqual([]);
         expect(page.permissions).toContain('view');
       }
     }
     const all = pages.flatMap((s) => s.children.map((p) => p.path));
-    expect(all).toEqual(expect.arrayContaining(['/ec/employees', '/correspondence/inbox/incoming', '/correspondence/outbox/requiring-approval', '/correspondence/memos/approved-memos', '/correspondence/settings/main-distribution', '/auth/users', '/auth/roles', '/auth/pages', '/auth/audit', '/user/calendar', '/user/settings']));
+    expect(all).toEqual(
+      expect.arrayContaining([
+        '/ec/employees',
+        '/correspondence/inbox/incoming',
+        '/correspondence/outbox/requiring-approval',
+        '/correspondence/memos/approved-memos',
+        '/correspondence/settings/main-distribution',
+        '/auth/users',
+        '/auth/roles',
+        '/auth/pages',
+        '/auth/audit',
+        '/user/calendar',
+        '/user/settings',
+      ]),
+    );
     const users = pages.find((s) => s.path === '/auth')!.children.find((p) => p.path === '/auth/users')!;
     expect(users.permissions).toEqual(['view', 'add', 'edit', 'activate']);
   });
@@ -164,9 +218,17 @@ describe('GET /auth/user-pages-tree', () => {
     });
     const token = await signIn(h, await makeUser(h, role));
     const res = await call(h, { method: 'GET', url: '/auth/user-pages-tree', token });
-    const pages = res.json.data.pages as { path: string; children: { path: string; permissions: string[] }[] }[];
+    const pages = res.json.data.pages as {
+      path: string;
+      children: { path: string; permissions: string[] }[];
+    }[];
     expect(pages.map((s) => s.path)).toEqual(['/correspondence/inbox', '/user']);
-    expect(pages[0]!.children).toEqual([expect.objectContaining({ path: '/correspondence/inbox/incoming', permissions: ['view', 'distribute'] })]);
+    expect(pages[0]!.children).toEqual([
+      expect.objectContaining({
+        path: '/correspondence/inbox/incoming',
+        permissions: ['view', 'distribute'],
+      }),
+    ]);
     expect(pages[1]!.children.map((p) => p.path)).toEqual(['/user/calendar', '/user/settings']);
   });
 });

@@ -17,19 +17,38 @@ afterAll(async () => {
 
 /** Signs in and enrols: answers the token, the secret and the recovery codes. */
 async function enrol(user: { username: string; password: string }) {
-  const login = await call(h, { method: 'POST', url: '/auth/login', body: { login: user.username, password: user.password } });
+  const login = await call(h, {
+    method: 'POST',
+    url: '/auth/login',
+    body: { login: user.username, password: user.password },
+  });
   expect(login.json.data.twoFactor).toBe('setup');
   const challengeToken = login.json.data.challengeToken as string;
-  const setup = await call(h, { method: 'GET', url: `/auth/two-factor/setup?challengeToken=${encodeURIComponent(challengeToken)}` });
+  const setup = await call(h, {
+    method: 'GET',
+    url: `/auth/two-factor/setup?challengeToken=${encodeURIComponent(challengeToken)}`,
+  });
   expect(setup.status).toBe(200);
   const secret = setup.json.data.secret as string;
-  const verify = await call(h, { method: 'POST', url: '/auth/two-factor/verify', body: { challengeToken, code: codeFor(secret) } });
+  const verify = await call(h, {
+    method: 'POST',
+    url: '/auth/two-factor/verify',
+    body: { challengeToken, code: codeFor(secret) },
+  });
   expect(verify.status).toBe(200);
-  return { token: verify.json.data.accessToken as string, secret, recoveryCodes: verify.json.data.recoveryCodes as string[] };
+  return {
+    token: verify.json.data.accessToken as string,
+    secret,
+    recoveryCodes: verify.json.data.recoveryCodes as string[],
+  };
 }
 
 async function challengeFor(user: { username: string; password: string }) {
-  const login = await call(h, { method: 'POST', url: '/auth/login', body: { login: user.username, password: user.password } });
+  const login = await call(h, {
+    method: 'POST',
+    url: '/auth/login',
+    body: { login: user.username, password: user.password },
+  });
   expect(login.status).toBe(200);
   return login.json.data as { twoFactor: string; challengeToken: string; canSkip: boolean };
 }
@@ -39,17 +58,35 @@ describe('first-run setup', () => {
     const fresh = await startHarness();
     try {
       expect((await call(fresh, { method: 'GET', url: '/setup' })).json.data).toEqual({ needed: true });
-      const res = await call(fresh, { method: 'POST', url: '/setup', lang: 'en', body: { username: 'admin', email: 'admin@example.com', password: 'secret-pass' } });
+      const res = await call(fresh, {
+        method: 'POST',
+        url: '/setup',
+        lang: 'en',
+        body: { username: 'admin', email: 'admin@example.com', password: 'secret-pass' },
+      });
       expect(res.status).toBe(201);
       expect(res.json.returnMessage).toBe('The administrator account has been created');
       expect(res.json.data.twoFactor).toBe('setup');
       expect(res.json.data.canSkip).toBe(true);
-      const skip = await call(fresh, { method: 'POST', url: '/auth/two-factor/skip', body: { challengeToken: res.json.data.challengeToken } });
+      const skip = await call(fresh, {
+        method: 'POST',
+        url: '/auth/two-factor/skip',
+        body: { challengeToken: res.json.data.challengeToken },
+      });
       expect(skip.status).toBe(200);
-      const profile = await call(fresh, { method: 'GET', url: '/auth/profile', token: skip.json.data.accessToken });
+      const profile = await call(fresh, {
+        method: 'GET',
+        url: '/auth/profile',
+        token: skip.json.data.accessToken,
+      });
       expect(profile.json.data.username).toBe('admin');
       expect((await call(fresh, { method: 'GET', url: '/setup' })).json.data).toEqual({ needed: false });
-      const again = await call(fresh, { method: 'POST', url: '/setup', lang: 'en', body: { username: 'admin2', email: 'admin2@example.com', password: 'secret-pass' } });
+      const again = await call(fresh, {
+        method: 'POST',
+        url: '/setup',
+        lang: 'en',
+        body: { username: 'admin2', email: 'admin2@example.com', password: 'secret-pass' },
+      });
       expect(again.status).toBe(409);
       expect(again.json.detail).toBe('The system is already set up');
       expect(await countRows(fresh, 'users')).toBe(1);
@@ -64,12 +101,27 @@ describe('password sign-in', () => {
     const role = await makeRole(h);
     const user = await makeUser(h, role);
     for (const login of [user.username, user.email.toUpperCase()]) {
-      const res = await call(h, { method: 'POST', url: '/auth/login', lang: 'en', body: { login, password: user.password, rememberMe: true } });
+      const res = await call(h, {
+        method: 'POST',
+        url: '/auth/login',
+        lang: 'en',
+        body: { login, password: user.password, rememberMe: true },
+      });
       expect(res.status).toBe(200);
       expect(res.json.returnMessage).toBe('Signed in successfully');
-      const profile = await call(h, { method: 'GET', url: '/auth/profile', token: res.json.data.accessToken });
+      const profile = await call(h, {
+        method: 'GET',
+        url: '/auth/profile',
+        token: res.json.data.accessToken,
+      });
       expect(profile.status).toBe(200);
-      expect(profile.json.data).toMatchObject({ id: user.id, username: user.username, useTotp: false, employee: null, locale: 'ar' });
+      expect(profile.json.data).toMatchObject({
+        id: user.id,
+        username: user.username,
+        useTotp: false,
+        employee: null,
+        locale: 'ar',
+      });
     }
   });
 
@@ -79,15 +131,38 @@ describe('password sign-in', () => {
     const inactive = await makeUser(h, role);
     await h.query(`update users set active = false where id = ${inactive.id}`);
     const answers = await Promise.all([
-      call(h, { method: 'POST', url: '/auth/login', lang: 'en', body: { login: user.username, password: 'wrong-password' } }),
-      call(h, { method: 'POST', url: '/auth/login', lang: 'en', body: { login: 'nobody-here', password: 'wrong-password' } }),
-      call(h, { method: 'POST', url: '/auth/login', lang: 'en', body: { login: inactive.username, password: inactive.password } }),
+      call(h, {
+        method: 'POST',
+        url: '/auth/login',
+        lang: 'en',
+        body: { login: user.username, password: 'wrong-password' },
+      }),
+      call(h, {
+        method: 'POST',
+        url: '/auth/login',
+        lang: 'en',
+        body: { login: 'nobody-here', password: 'wrong-password' },
+      }),
+      call(h, {
+        method: 'POST',
+        url: '/auth/login',
+        lang: 'en',
+        body: { login: inactive.username, password: inactive.password },
+      }),
     ]);
     for (const a of answers) {
       expect(a.status).toBe(401);
-      expect(a.json).toMatchObject({ title: 'Sign-in failed', detail: 'Invalid username or password', code: 'auth.invalidCredentials' });
+      expect(a.json).toMatchObject({
+        title: 'Sign-in failed',
+        detail: 'Invalid username or password',
+        code: 'auth.invalidCredentials',
+      });
     }
-    const ar = await call(h, { method: 'POST', url: '/auth/login', body: { login: 'nobody-here', password: 'wrong-password' } });
+    const ar = await call(h, {
+      method: 'POST',
+      url: '/auth/login',
+      body: { login: 'nobody-here', password: 'wrong-password' },
+    });
     expect(ar.json.detail).toBe('اسم المستخدم أو كلمة المرور غير صحيحة');
   });
 
@@ -103,7 +178,9 @@ describe('password sign-in', () => {
   it('an expired session is refused', async () => {
     const user = await makeUser(h, await makeRole(h));
     const token = await signIn(h, user);
-    await h.query(`update sessions set idle_expires_at = now() - interval '1 second' where user_id = ${user.id}`);
+    await h.query(
+      `update sessions set idle_expires_at = now() - interval '1 second' where user_id = ${user.id}`,
+    );
     expect((await call(h, { method: 'GET', url: '/auth/profile', token })).status).toBe(401);
   });
 });
@@ -113,11 +190,23 @@ describe('two-factor', () => {
     const user = await makeUser(h, await makeRole(h), { skipped: false });
     const ch = await challengeFor(user);
     expect(ch).toMatchObject({ twoFactor: 'setup', canSkip: true });
-    const skip = await call(h, { method: 'POST', url: '/auth/two-factor/skip', body: { challengeToken: ch.challengeToken } });
+    const skip = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/skip',
+      body: { challengeToken: ch.challengeToken },
+    });
     expect(skip.status).toBe(200);
     expect(typeof skip.json.data.accessToken).toBe('string');
     // The challenge is single use.
-    expect((await call(h, { method: 'POST', url: '/auth/two-factor/skip', body: { challengeToken: ch.challengeToken } })).status).toBe(401);
+    expect(
+      (
+        await call(h, {
+          method: 'POST',
+          url: '/auth/two-factor/skip',
+          body: { challengeToken: ch.challengeToken },
+        })
+      ).status,
+    ).toBe(401);
     // Next sign-in is plain.
     expect(typeof (await signIn(h, user))).toBe('string');
   });
@@ -126,7 +215,12 @@ describe('two-factor', () => {
     const user = await makeUser(h, await makeRole(h, {}, { requireTwoFactor: true }));
     const ch = await challengeFor(user);
     expect(ch).toMatchObject({ twoFactor: 'setup', canSkip: false });
-    const skip = await call(h, { method: 'POST', url: '/auth/two-factor/skip', lang: 'en', body: { challengeToken: ch.challengeToken } });
+    const skip = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/skip',
+      lang: 'en',
+      body: { challengeToken: ch.challengeToken },
+    });
     expect(skip.status).toBe(422);
     expect(skip.json.detail).toBe('Two-factor authentication is required and cannot be skipped');
   });
@@ -142,20 +236,45 @@ describe('two-factor', () => {
     const ch = await challengeFor(user);
     expect(ch).toMatchObject({ twoFactor: 'required', canSkip: false });
     // The enrolment code (this step) is spent: it is refused...
-    const reused = await call(h, { method: 'POST', url: '/auth/two-factor/verify', lang: 'en', body: { challengeToken: ch.challengeToken, code: codeFor(secret) } });
+    const reused = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/verify',
+      lang: 'en',
+      body: { challengeToken: ch.challengeToken, code: codeFor(secret) },
+    });
     expect(reused.status).toBe(400);
-    expect(reused.json).toMatchObject({ title: 'Invalid Code', detail: 'Please enter a valid code', errors: { code: ['Please enter a valid code'] } });
+    expect(reused.json).toMatchObject({
+      title: 'Invalid Code',
+      detail: 'Please enter a valid code',
+      errors: { code: ['Please enter a valid code'] },
+    });
     // ...the next step's code is accepted (one step of drift)...
-    const ok = await call(h, { method: 'POST', url: '/auth/two-factor/verify', body: { challengeToken: ch.challengeToken, code: codeFor(secret, 1) } });
+    const ok = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/verify',
+      body: { challengeToken: ch.challengeToken, code: codeFor(secret, 1) },
+    });
     expect(ok.status).toBe(200);
     expect(ok.json.data.recoveryCodes).toBeUndefined();
     // ...and the same code cannot open another challenge.
     const ch2 = await challengeFor(user);
-    const again = await call(h, { method: 'POST', url: '/auth/two-factor/verify', body: { challengeToken: ch2.challengeToken, code: codeFor(secret, 1) } });
+    const again = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/verify',
+      body: { challengeToken: ch2.challengeToken, code: codeFor(secret, 1) },
+    });
     expect(again.status).toBe(400);
     expect(again.json.title).toBe('رمز غير صحيح');
     // Skip is refused for a required challenge.
-    expect((await call(h, { method: 'POST', url: '/auth/two-factor/skip', body: { challengeToken: ch2.challengeToken } })).status).toBe(422);
+    expect(
+      (
+        await call(h, {
+          method: 'POST',
+          url: '/auth/two-factor/skip',
+          body: { challengeToken: ch2.challengeToken },
+        })
+      ).status,
+    ).toBe(422);
   });
 
   it('accepts a recovery code once', async () => {
@@ -163,12 +282,24 @@ describe('two-factor', () => {
     const { recoveryCodes } = await enrol(user);
     const code = recoveryCodes[0]!;
     const ch = await challengeFor(user);
-    const ok = await call(h, { method: 'POST', url: '/auth/two-factor/verify', body: { challengeToken: ch.challengeToken, code: code.toUpperCase() } });
+    const ok = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/verify',
+      body: { challengeToken: ch.challengeToken, code: code.toUpperCase() },
+    });
     expect(ok.status).toBe(200);
     const ch2 = await challengeFor(user);
-    const reused = await call(h, { method: 'POST', url: '/auth/two-factor/verify', body: { challengeToken: ch2.challengeToken, code } });
+    const reused = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/verify',
+      body: { challengeToken: ch2.challengeToken, code },
+    });
     expect(reused.status).toBe(400);
-    const other = await call(h, { method: 'POST', url: '/auth/two-factor/verify', body: { challengeToken: ch2.challengeToken, code: recoveryCodes[1]! } });
+    const other = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/verify',
+      body: { challengeToken: ch2.challengeToken, code: recoveryCodes[1]! },
+    });
     expect(other.status).toBe(200);
   });
 
@@ -177,16 +308,34 @@ describe('two-factor', () => {
     const { secret } = await enrol(user);
     const ch = await challengeFor(user);
     for (let i = 0; i < 5; i++) {
-      const wrong = await call(h, { method: 'POST', url: '/auth/two-factor/verify', body: { challengeToken: ch.challengeToken, code: '000000' === codeFor(secret, 1) ? '111111' : '000000' } });
+      const wrong = await call(h, {
+        method: 'POST',
+        url: '/auth/two-factor/verify',
+        body: {
+          challengeToken: ch.challengeToken,
+          code: '000000' === codeFor(secret, 1) ? '111111' : '000000',
+        },
+      });
       expect(wrong.status).toBe(400);
     }
-    const dead = await call(h, { method: 'POST', url: '/auth/two-factor/verify', lang: 'en', body: { challengeToken: ch.challengeToken, code: codeFor(secret, 1) } });
+    const dead = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/verify',
+      lang: 'en',
+      body: { challengeToken: ch.challengeToken, code: codeFor(secret, 1) },
+    });
     expect(dead.status).toBe(401);
     expect(dead.json.detail).toBe('The verification step has expired. Please sign in again');
 
     const ch2 = await challengeFor(user);
-    await h.query(`update two_factor_challenges set expires_at = now() - interval '1 second' where user_id = ${user.id}`);
-    const expired = await call(h, { method: 'POST', url: '/auth/two-factor/verify', body: { challengeToken: ch2.challengeToken, code: codeFor(secret, 1) } });
+    await h.query(
+      `update two_factor_challenges set expires_at = now() - interval '1 second' where user_id = ${user.id}`,
+    );
+    const expired = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/verify',
+      body: { challengeToken: ch2.challengeToken, code: codeFor(secret, 1) },
+    });
     expect(expired.status).toBe(401);
     expect(expired.json.code).toBe('auth.challengeExpired');
   });
@@ -199,23 +348,49 @@ describe('two-factor', () => {
     expect(setup.json.data.otpauthUri).toMatch(/^otpauth:\/\/totp\/Sijill:.*secret=/);
     expect(setup.json.data.qrDataUrl).toMatch(/^data:image\/png;base64,/);
     const secret = setup.json.data.secret as string;
-    expect((await call(h, { method: 'POST', url: '/auth/two-factor/enable', token, body: { code: '123' } })).status).toBe(400);
-    const enable = await call(h, { method: 'POST', url: '/auth/two-factor/enable', token, lang: 'en', body: { code: codeFor(secret) } });
+    expect(
+      (await call(h, { method: 'POST', url: '/auth/two-factor/enable', token, body: { code: '123' } }))
+        .status,
+    ).toBe(400);
+    const enable = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/enable',
+      token,
+      lang: 'en',
+      body: { code: codeFor(secret) },
+    });
     expect(enable.status).toBe(200);
     expect(enable.json.returnMessage).toBe('Two-factor authentication enabled');
     expect(enable.json.data.recoveryCodes).toHaveLength(10);
     expect((await call(h, { method: 'GET', url: '/auth/two-factor/setup', token })).status).toBe(409);
 
-    const badProof = await call(h, { method: 'POST', url: '/auth/two-factor/recovery-codes', token, body: { password: 'not-my-password' } });
+    const badProof = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/recovery-codes',
+      token,
+      body: { password: 'not-my-password' },
+    });
     expect(badProof.status).toBe(400);
-    const renew = await call(h, { method: 'POST', url: '/auth/two-factor/recovery-codes', token, body: { password: user.password } });
+    const renew = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/recovery-codes',
+      token,
+      body: { password: user.password },
+    });
     expect(renew.status).toBe(200);
     const fresh = renew.json.data.recoveryCodes as string[];
     expect(fresh).toHaveLength(10);
     expect(fresh).not.toContain(enable.json.data.recoveryCodes[0]);
 
-    expect((await call(h, { method: 'POST', url: '/auth/two-factor/disable', token, body: {} })).status).toBe(400);
-    const disable = await call(h, { method: 'POST', url: '/auth/two-factor/disable', token, body: { code: codeFor(secret, 1) } });
+    expect((await call(h, { method: 'POST', url: '/auth/two-factor/disable', token, body: {} })).status).toBe(
+      400,
+    );
+    const disable = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/disable',
+      token,
+      body: { code: codeFor(secret, 1) },
+    });
     expect(disable.status).toBe(200);
     expect((await call(h, { method: 'GET', url: '/auth/profile', token })).json.data.useTotp).toBe(false);
     expect(await countRows(h, `recovery_codes where user_id = ${user.id}`)).toBe(0);
@@ -224,7 +399,13 @@ describe('two-factor', () => {
   it('refuses to disable two-factor where the role requires it', async () => {
     const user = await makeUser(h, await makeRole(h, {}, { requireTwoFactor: true }));
     const { token } = await enrol(user);
-    const res = await call(h, { method: 'POST', url: '/auth/two-factor/disable', token, lang: 'en', body: { password: user.password } });
+    const res = await call(h, {
+      method: 'POST',
+      url: '/auth/two-factor/disable',
+      token,
+      lang: 'en',
+      body: { password: user.password },
+    });
     expect(res.status).toBe(422);
     expect(res.json.detail).toBe('Your role requires two-factor authentication');
   });
@@ -235,17 +416,44 @@ describe('own password change', () => {
     const user = await makeUser(h, await makeRole(h));
     const a = await signIn(h, user);
     const b = await signIn(h, user);
-    const wrong = await call(h, { method: 'PUT', url: '/auth/profile/password', token: a, lang: 'en', body: { oldPassword: 'nope-nope', password: 'new-password-1', passwordConfirmation: 'new-password-1' } });
+    const wrong = await call(h, {
+      method: 'PUT',
+      url: '/auth/profile/password',
+      token: a,
+      lang: 'en',
+      body: { oldPassword: 'nope-nope', password: 'new-password-1', passwordConfirmation: 'new-password-1' },
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.json.errors.oldPassword).toEqual(['The password is incorrect']);
-    const mismatch = await call(h, { method: 'PUT', url: '/auth/profile/password', token: a, lang: 'en', body: { oldPassword: user.password, password: 'new-password-1', passwordConfirmation: 'new-password-2' } });
+    const mismatch = await call(h, {
+      method: 'PUT',
+      url: '/auth/profile/password',
+      token: a,
+      lang: 'en',
+      body: {
+        oldPassword: user.password,
+        password: 'new-password-1',
+        passwordConfirmation: 'new-password-2',
+      },
+    });
     expect(mismatch.status).toBe(400);
     expect(mismatch.json.errors.passwordConfirmation).toEqual(['Passwords do not match']);
-    const ok = await call(h, { method: 'PUT', url: '/auth/profile/password', token: a, body: { oldPassword: user.password, password: 'new-password-1', passwordConfirmation: 'new-password-1' } });
+    const ok = await call(h, {
+      method: 'PUT',
+      url: '/auth/profile/password',
+      token: a,
+      body: {
+        oldPassword: user.password,
+        password: 'new-password-1',
+        passwordConfirmation: 'new-password-1',
+      },
+    });
     expect(ok.status).toBe(200);
     expect((await call(h, { method: 'GET', url: '/auth/profile', token: a })).status).toBe(401);
     expect((await call(h, { method: 'GET', url: '/auth/profile', token: b })).status).toBe(401);
-    expect((await call(h, { method: 'GET', url: '/auth/profile', token: ok.json.data.accessToken })).status).toBe(200);
+    expect(
+      (await call(h, { method: 'GET', url: '/auth/profile', token: ok.json.data.accessToken })).status,
+    ).toBe(200);
     await expect(signIn(h, user)).rejects.toThrow();
     expect(typeof (await signIn(h, { username: user.username, password: 'new-password-1' }))).toBe('string');
   });
@@ -256,8 +464,24 @@ describe('lockout', () => {
     const user = await makeUser(h, await makeRole(h));
     const run = async (login: string, ip: string) => {
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await call(h, { method: 'POST', url: '/auth/login', ip, body: { login, password: 'wrong-password' } })).status);
-      const locked = await call(h, { method: 'POST', url: '/auth/login', ip, lang: 'en', body: { login, password: user.password } });
+      for (let i = 0; i < 5; i++)
+        statuses.push(
+          (
+            await call(h, {
+              method: 'POST',
+              url: '/auth/login',
+              ip,
+              body: { login, password: 'wrong-password' },
+            })
+          ).status,
+        );
+      const locked = await call(h, {
+        method: 'POST',
+        url: '/auth/login',
+        ip,
+        lang: 'en',
+        body: { login, password: user.password },
+      });
       return { statuses, locked };
     };
     const real = await run(user.username, '10.1.0.1');
@@ -269,11 +493,24 @@ describe('lockout', () => {
     expect(real.locked.json.detail).toMatch(/^Too many failed attempts\. Please try again in \d+ minutes$/);
     expect(ghost.locked.json.detail).toBe(real.locked.json.detail);
     // The right password is refused while locked, from any address.
-    expect((await call(h, { method: 'POST', url: '/auth/login', ip: '10.1.0.3', body: { login: user.username, password: user.password } })).status).toBe(429);
+    expect(
+      (
+        await call(h, {
+          method: 'POST',
+          url: '/auth/login',
+          ip: '10.1.0.3',
+          body: { login: user.username, password: user.password },
+        })
+      ).status,
+    ).toBe(429);
     // After the lock ends, the right password works again.
-    await h.query(`update login_throttle set locked_until = now() - interval '1 second', window_started_at = now() - interval '1 day'`);
+    await h.query(
+      `update login_throttle set locked_until = now() - interval '1 second', window_started_at = now() - interval '1 day'`,
+    );
     expect(typeof (await signIn(h, user))).toBe('string');
-    const audit = await h.query<{ n: number }>(`select count(*)::int as n from audit_log where action = 'auth.login.failure' and details->>'login' = 'ghost-account'`);
+    const audit = await h.query<{ n: number }>(
+      `select count(*)::int as n from audit_log where action = 'auth.login.failure' and details->>'login' = 'ghost-account'`,
+    );
     expect(Number(audit[0]!.n)).toBe(5);
   });
 
@@ -282,10 +519,37 @@ describe('lockout', () => {
     try {
       const user = await makeUser(strict, await makeRole(strict));
       for (let i = 0; i < 3; i++) {
-        expect((await call(strict, { method: 'POST', url: '/auth/login', ip: '10.2.0.1', body: { login: `someone${i}`, password: 'wrong-password' } })).status).toBe(401);
+        expect(
+          (
+            await call(strict, {
+              method: 'POST',
+              url: '/auth/login',
+              ip: '10.2.0.1',
+              body: { login: `someone${i}`, password: 'wrong-password' },
+            })
+          ).status,
+        ).toBe(401);
       }
-      expect((await call(strict, { method: 'POST', url: '/auth/login', ip: '10.2.0.1', body: { login: user.username, password: user.password } })).status).toBe(429);
-      expect((await call(strict, { method: 'POST', url: '/auth/login', ip: '10.2.0.2', body: { login: user.username, password: user.password } })).status).toBe(200);
+      expect(
+        (
+          await call(strict, {
+            method: 'POST',
+            url: '/auth/login',
+            ip: '10.2.0.1',
+            body: { login: user.username, password: user.password },
+          })
+        ).status,
+      ).toBe(429);
+      expect(
+        (
+          await call(strict, {
+            method: 'POST',
+            url: '/auth/login',
+            ip: '10.2.0.2',
+            body: { login: user.username, password: user.password },
+          })
+        ).status,
+      ).toBe(200);
     } finally {
       await strict.close();
     }
@@ -295,12 +559,29 @@ describe('lockout', () => {
     const limited = await startHarness({ AUTH_RATE_LIMIT_PER_MINUTE: '3' });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await call(limited, { method: 'POST', url: '/auth/login', ip: '10.3.0.1', body: { login: `x${i}`, password: 'wrong-password' } })).status);
+      for (let i = 0; i < 4; i++)
+        statuses.push(
+          (
+            await call(limited, {
+              method: 'POST',
+              url: '/auth/login',
+              ip: '10.3.0.1',
+              body: { login: `x${i}`, password: 'wrong-password' },
+            })
+          ).status,
+        );
       expect(statuses).toEqual([401, 401, 401, 429]);
-      const limitedAnswer = await call(limited, { method: 'POST', url: '/auth/login', ip: '10.3.0.1', lang: 'en', body: { login: 'x', password: 'wrong-password' } });
+      const limitedAnswer = await call(limited, {
+        method: 'POST',
+        url: '/auth/login',
+        ip: '10.3.0.1',
+        lang: 'en',
+        body: { login: 'x', password: 'wrong-password' },
+      });
       expect(limitedAnswer.json.detail).toBe('Too many attempts. Please try again later');
       // Not global: other routes are not limited.
-      for (let i = 0; i < 5; i++) expect((await call(limited, { method: 'GET', url: '/health', ip: '10.3.0.1' })).status).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect((await call(limited, { method: 'GET', url: '/health', ip: '10.3.0.1' })).status).toBe(200);
     } finally {
       await limited.close();
     }

@@ -17,23 +17,109 @@ afterAll(async () => {
   await h?.close();
 });
 
-const valid = () => ({ username: 'valid_user', email: 'valid@example.com', nameAr: 'اسم', nameEn: 'Name', roleId: 1, password: 'secret-1', passwordConfirmation: 'secret-1' });
+const valid = () => ({
+  username: 'valid_user',
+  email: 'valid@example.com',
+  nameAr: 'اسم',
+  nameEn: 'Name',
+  roleId: 1,
+  password: 'secret-1',
+  passwordConfirmation: 'secret-1',
+});
 
 type Case = { name: string; body: unknown; field: string; ar: string; en: string };
 const CASES: Case[] = [
-  { name: 'missing field', body: (({ email: _e, ...rest }) => rest)(valid()), field: 'email', ar: 'هذا الحقل مطلوب', en: 'This field is required' },
-  { name: 'empty field', body: { ...valid(), nameEn: '' }, field: 'nameEn', ar: 'هذا الحقل مطلوب', en: 'This field is required' },
-  { name: 'too short password', body: { ...valid(), password: '123', passwordConfirmation: '123' }, field: 'password', ar: 'الحد الأدنى للطول هو 6', en: 'Minimum length is 6' },
-  { name: 'too long name', body: { ...valid(), nameEn: 'x'.repeat(201) }, field: 'nameEn', ar: 'الحد الأقصى للطول هو 200', en: 'Maximum length is 200' },
-  { name: 'very long Unicode', body: { ...valid(), nameAr: 'سجلّ🗂️'.repeat(500) }, field: 'nameAr', ar: 'الحد الأقصى للطول هو 200', en: 'Maximum length is 200' },
-  { name: 'wrong type', body: { ...valid(), roleId: 'one' }, field: 'roleId', ar: 'الرجاء إدخال رقم صحيح', en: 'Please enter a valid number' },
-  { name: 'unknown field', body: { ...valid(), isAdmin: true }, field: 'isAdmin', ar: 'هذا الحقل غير مسموح به', en: 'This field is not allowed' },
-  { name: 'control characters', body: { ...valid(), nameEn: 'Bad\u0000Name' }, field: 'nameEn', ar: 'لا يُسمح بأحرف التحكم', en: 'Control characters are not allowed' },
-  { name: 'newline in a name', body: { ...valid(), nameEn: 'Two\nLines' }, field: 'nameEn', ar: 'لا يُسمح بأحرف التحكم', en: 'Control characters are not allowed' },
-  { name: 'SQL-looking username', body: { ...valid(), username: "admin'; DROP TABLE users;--" }, field: 'username', ar: 'استخدم الحروف أو الأرقام أو النقطة أو الشرطة أو الشرطة السفلية', en: 'Use letters, digits, dot, dash or underscore' },
-  { name: 'invalid email', body: { ...valid(), email: "x@y' OR '1'='1" }, field: 'email', ar: 'الرجاء إدخال بريد إلكتروني صحيح', en: 'Please enter a valid email' },
-  { name: 'wrong choice', body: { ...valid(), locale: 'fr' }, field: 'locale', ar: 'الرجاء اختيار إحدى القيم المسموح بها', en: 'Please choose one of the allowed values' },
-  { name: 'password mismatch', body: { ...valid(), passwordConfirmation: 'secret-2' }, field: 'passwordConfirmation', ar: 'كلمتا المرور غير متطابقتين', en: 'Passwords do not match' },
+  {
+    name: 'missing field',
+    body: (({ email: _e, ...rest }) => rest)(valid()),
+    field: 'email',
+    ar: 'هذا الحقل مطلوب',
+    en: 'This field is required',
+  },
+  {
+    name: 'empty field',
+    body: { ...valid(), nameEn: '' },
+    field: 'nameEn',
+    ar: 'هذا الحقل مطلوب',
+    en: 'This field is required',
+  },
+  {
+    name: 'too short password',
+    body: { ...valid(), password: '123', passwordConfirmation: '123' },
+    field: 'password',
+    ar: 'الحد الأدنى للطول هو 6',
+    en: 'Minimum length is 6',
+  },
+  {
+    name: 'too long name',
+    body: { ...valid(), nameEn: 'x'.repeat(201) },
+    field: 'nameEn',
+    ar: 'الحد الأقصى للطول هو 200',
+    en: 'Maximum length is 200',
+  },
+  {
+    name: 'very long Unicode',
+    body: { ...valid(), nameAr: 'سجلّ🗂️'.repeat(500) },
+    field: 'nameAr',
+    ar: 'الحد الأقصى للطول هو 200',
+    en: 'Maximum length is 200',
+  },
+  {
+    name: 'wrong type',
+    body: { ...valid(), roleId: 'one' },
+    field: 'roleId',
+    ar: 'الرجاء إدخال رقم صحيح',
+    en: 'Please enter a valid number',
+  },
+  {
+    name: 'unknown field',
+    body: { ...valid(), isAdmin: true },
+    field: 'isAdmin',
+    ar: 'هذا الحقل غير مسموح به',
+    en: 'This field is not allowed',
+  },
+  {
+    name: 'control characters',
+    body: { ...valid(), nameEn: 'Bad\u0000Name' },
+    field: 'nameEn',
+    ar: 'لا يُسمح بأحرف التحكم',
+    en: 'Control characters are not allowed',
+  },
+  {
+    name: 'newline in a name',
+    body: { ...valid(), nameEn: 'Two\nLines' },
+    field: 'nameEn',
+    ar: 'لا يُسمح بأحرف التحكم',
+    en: 'Control characters are not allowed',
+  },
+  {
+    name: 'SQL-looking username',
+    body: { ...valid(), username: "admin'; DROP TABLE users;--" },
+    field: 'username',
+    ar: 'استخدم الحروف أو الأرقام أو النقطة أو الشرطة أو الشرطة السفلية',
+    en: 'Use letters, digits, dot, dash or underscore',
+  },
+  {
+    name: 'invalid email',
+    body: { ...valid(), email: "x@y' OR '1'='1" },
+    field: 'email',
+    ar: 'الرجاء إدخال بريد إلكتروني صحيح',
+    en: 'Please enter a valid email',
+  },
+  {
+    name: 'wrong choice',
+    body: { ...valid(), locale: 'fr' },
+    field: 'locale',
+    ar: 'الرجاء اختيار إحدى القيم المسموح بها',
+    en: 'Please choose one of the allowed values',
+  },
+  {
+    name: 'password mismatch',
+    body: { ...valid(), passwordConfirmation: 'secret-2' },
+    field: 'passwordConfirmation',
+    ar: 'كلمتا المرور غير متطابقتين',
+    en: 'Passwords do not match',
+  },
 ];
 
 describe('POST /auth/users refuses bad input and changes nothing', () => {
@@ -57,9 +143,17 @@ describe('sign-in refuses bad input', () => {
     { body: {}, field: 'login', en: 'This field is required' },
     { body: { login: 'a', password: 'x' }, field: 'password', en: 'Minimum length is 6' },
     { body: { login: 'a'.repeat(300), password: 'secret-1' }, field: 'login', en: 'Maximum length is 254' },
-    { body: { login: 'a', password: 'secret-1', rememberMe: 'yes' }, field: 'rememberMe', en: 'This value is not valid' },
+    {
+      body: { login: 'a', password: 'secret-1', rememberMe: 'yes' },
+      field: 'rememberMe',
+      en: 'This value is not valid',
+    },
     { body: { login: 'a', password: 'secret-1', admin: 1 }, field: 'admin', en: 'This field is not allowed' },
-    { body: { login: 'a\u0007', password: 'secret-1' }, field: 'login', en: 'Control characters are not allowed' },
+    {
+      body: { login: 'a\u0007', password: 'secret-1' },
+      field: 'login',
+      en: 'Control characters are not allowed',
+    },
   ])('$field: $en', async (c) => {
     const throttle = await countRows(h, 'login_throttle');
     const res = await call(h, { method: 'POST', url: '/auth/login', lang: 'en', body: c.body });
@@ -69,13 +163,23 @@ describe('sign-in refuses bad input', () => {
   });
 
   it('an SQL-looking login is just a wrong login', async () => {
-    const res = await call(h, { method: 'POST', url: '/auth/login', lang: 'en', body: { login: "' OR '1'='1' --", password: "' OR '1'='1' --" } });
+    const res = await call(h, {
+      method: 'POST',
+      url: '/auth/login',
+      lang: 'en',
+      body: { login: "' OR '1'='1' --", password: "' OR '1'='1' --" },
+    });
     expect(res.status).toBe(401);
     expect(res.json.code).toBe('auth.invalidCredentials');
   });
 
   it('a body that is not JSON is a 400 problem', async () => {
-    const res = await h.app.inject({ method: 'POST', url: '/auth/login', headers: { 'content-type': 'application/json', 'accept-language': 'en' }, payload: '{"login":' });
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { 'content-type': 'application/json', 'accept-language': 'en' },
+      payload: '{"login":',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
   });
@@ -90,12 +194,45 @@ describe('other bodies, params and queries', () => {
     expect(q.status).toBe(400);
     expect(q.json.errors.pageSize).toEqual(['The maximum is 200']);
     expect(q.json.errors.extra).toEqual(['This field is not allowed']);
-    expect((await call(h, { method: 'GET', url: `/auth/users?sort=${encodeURIComponent('id; drop table users')}`, token })).status).toBe(400);
-    expect((await call(h, { method: 'GET', url: `/auth/users?filters=${encodeURIComponent('not json')}`, token })).status).toBe(400);
-    expect((await call(h, { method: 'PUT', url: `/auth/roles/${roleId}`, token, body: { nameEn: 5 } })).status).toBe(400);
-    expect((await call(h, { method: 'POST', url: '/auth/roles', token, body: { nameAr: 'x' } })).status).toBe(400);
-    expect((await call(h, { method: 'POST', url: '/auth/pages', token, body: { parentId: null, nameAr: 'x', nameEn: 'x', path: '/../etc' } })).status).toBe(400);
-    expect((await call(h, { method: 'PUT', url: `/auth/roles/${roleId}/permissions`, token, body: { entries: [{ pageId: 1, permissions: ['root'] }] } })).status).toBe(400);
+    expect(
+      (
+        await call(h, {
+          method: 'GET',
+          url: `/auth/users?sort=${encodeURIComponent('id; drop table users')}`,
+          token,
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call(h, { method: 'GET', url: `/auth/users?filters=${encodeURIComponent('not json')}`, token }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await call(h, { method: 'PUT', url: `/auth/roles/${roleId}`, token, body: { nameEn: 5 } })).status,
+    ).toBe(400);
+    expect((await call(h, { method: 'POST', url: '/auth/roles', token, body: { nameAr: 'x' } })).status).toBe(
+      400,
+    );
+    expect(
+      (
+        await call(h, {
+          method: 'POST',
+          url: '/auth/pages',
+          token,
+          body: { parentId: null, nameAr: 'x', nameEn: 'x', path: '/../etc' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(h, {
+          method: 'PUT',
+          url: `/auth/roles/${roleId}/permissions`,
+          token,
+          body: { entries: [{ pageId: 1, permissions: ['root'] }] },
+        })
+      ).status,
+    ).toBe(400);
     expect(await countRows(h, 'roles')).toBe(roles);
     expect(await countRows(h, `role_page_permissions where role_id = ${roleId}`)).toBe(0);
   });

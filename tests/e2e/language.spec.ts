@@ -18,7 +18,10 @@ test.beforeAll(async ({ shell }) => {
   await Api.administrator(shell.apiBaseUrl);
 });
 
-test('the client opens in Arabic, switches to English and keeps the choice across a reload', async ({ page, shell }) => {
+test('the client opens in Arabic, switches to English and keeps the choice across a reload', async ({
+  page,
+  shell,
+}) => {
   const login = new LoginPage(page);
   await login.openSignedOut(shell);
 
@@ -43,7 +46,10 @@ test('the client opens in Arabic, switches to English and keeps the choice acros
   await expect(login.title()).toHaveText('تسجيل الدخول');
 });
 
-test('the page carries a strict content security policy and talks to main through the bridge', async ({ page, shell }) => {
+test('the page carries a strict content security policy and talks to main through the bridge', async ({
+  page,
+  shell,
+}) => {
   const response = await page.goto(shell.url);
   const csp = response?.headers()['content-security-policy'] ?? '';
   expect(csp).toContain("script-src 'self'");
@@ -89,14 +95,17 @@ function englishWords(): Set<string> {
 async function arabicModeText(page: Page): Promise<string> {
   return page.evaluate(() => {
     const skip = (el: Element | null): boolean =>
-      !!el?.closest('[lang]:not([lang="ar"]), bdi[dir="ltr"], [dir="ltr"].ant-typography, input, textarea, script, style');
+      !!el?.closest(
+        '[lang]:not([lang="ar"]), bdi[dir="ltr"], [dir="ltr"].ant-typography, input, textarea, script, style',
+      );
     const parts: string[] = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const el = node.parentElement;
       if (!el || skip(el)) continue;
       const style = getComputedStyle(el);
-      if (style.visibility === 'hidden' || style.display === 'none' || el.getClientRects().length === 0) continue;
+      if (style.visibility === 'hidden' || style.display === 'none' || el.getClientRects().length === 0)
+        continue;
       parts.push(node.textContent ?? '');
     }
     // Attributes people read too: placeholders, titles, alternative texts, labels.
@@ -114,7 +123,8 @@ async function arabicModeText(page: Page): Promise<string> {
 
 function problemsIn(text: string, english: Set<string>): string[] {
   const problems: string[] = [];
-  for (const key of text.match(/\b[a-z][a-zA-Z0-9]*(\.[a-zA-Z0-9]+)+\b/g) ?? []) problems.push(`raw key "${key}"`);
+  for (const key of text.match(/\b[a-z][a-zA-Z0-9]*(\.[a-zA-Z0-9]+)+\b/g) ?? [])
+    problems.push(`raw key "${key}"`);
   for (const word of text.match(/[A-Za-z]{4,}/g) ?? []) {
     if (english.has(word.toLowerCase())) problems.push(`English word "${word}"`);
   }

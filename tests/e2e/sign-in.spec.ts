@@ -11,7 +11,10 @@ import { ADMIN, Api } from './support/api';
 
 test.describe.configure({ mode: 'serial' });
 
-test('on first run the administrator is created, offered two-factor, and lands on the first page', async ({ page, shell }) => {
+test('on first run the administrator is created, offered two-factor, and lands on the first page', async ({
+  page,
+  shell,
+}) => {
   const login = new LoginPage(page);
   const main = new MainLayout(page);
   await login.open(shell);
@@ -37,7 +40,10 @@ test('on first run the administrator is created, offered two-factor, and lands o
   await expect(main.menu().getByText('إدارة النظام')).toBeVisible();
 });
 
-test('the sign-in form says what is missing, refuses a wrong password and signs in by username or email', async ({ page, shell }) => {
+test('the sign-in form says what is missing, refuses a wrong password and signs in by username or email', async ({
+  page,
+  shell,
+}) => {
   const login = new LoginPage(page);
   const main = new MainLayout(page);
   await login.openSignedOut(shell);
@@ -84,7 +90,10 @@ test('a deep link to a permitted page survives sign-in', async ({ page, shell })
   await main.logout();
 });
 
-test('a role lacking a page reaches /no-access on a deep link and sees only its menu', async ({ page, shell }) => {
+test('a role lacking a page reaches /no-access on a deep link and sees only its menu', async ({
+  page,
+  shell,
+}) => {
   const admin = await Api.administrator(shell.apiBaseUrl);
   const roleId = await admin.createRole('Registry clerks', { '/correspondence/inbox/incoming': ['edit'] });
   await admin.createUser({ username: 'clerk1', password: 'Clerk#2025', roleId, nameAr: 'سعاد الكاتبة' });

@@ -22,7 +22,10 @@ test.beforeAll(async ({ shell }) => {
   await admin.createUser({ ...OFFICER, roleId, nameAr: 'خالد المسجل', nameEn: 'Khalid Registrar' });
 });
 
-test('a user enrols two-factor at sign-in with the QR code and a code from the app', async ({ page, shell }) => {
+test('a user enrols two-factor at sign-in with the QR code and a code from the app', async ({
+  page,
+  shell,
+}) => {
   const login = new LoginPage(page);
   const twoFactor = new TwoFactorPage(page);
   const main = new MainLayout(page);
@@ -41,7 +44,10 @@ test('a user enrols two-factor at sign-in with the QR code and a code from the a
   await main.expectPath('/correspondence/inbox/incoming');
 });
 
-test('signing in again asks for the code: a wrong code is refused, the right one accepted', async ({ page, shell }) => {
+test('signing in again asks for the code: a wrong code is refused, the right one accepted', async ({
+  page,
+  shell,
+}) => {
   const login = new LoginPage(page);
   const twoFactor = new TwoFactorPage(page);
   const main = new MainLayout(page);
@@ -86,7 +92,10 @@ test('a recovery code signs in once', async ({ page, shell }) => {
   await main.expectPath('/login');
 });
 
-test('user settings: new recovery codes, turning two-factor off and on again, and a password change', async ({ page, shell }) => {
+test('user settings: new recovery codes, turning two-factor off and on again, and a password change', async ({
+  page,
+  shell,
+}) => {
   const login = new LoginPage(page);
   const twoFactor = new TwoFactorPage(page);
   const main = new MainLayout(page);
@@ -101,7 +110,9 @@ test('user settings: new recovery codes, turning two-factor off and on again, an
   await recovery.getByText('كلمة المرور').click();
   await page.getByTestId('recovery-password').fill(OFFICER.password);
   await page.getByTestId('recovery-submit').click();
-  await expect(page.getByTestId('recovery-codes').locator('.recovery-code')).toHaveCount(recoveryCodes.length);
+  await expect(page.getByTestId('recovery-codes').locator('.recovery-code')).toHaveCount(
+    recoveryCodes.length,
+  );
   await page.getByTestId('recovery-done').click();
 
   // Off, with a wrong password first (shown under the field), then the right one.

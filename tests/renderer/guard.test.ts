@@ -1,7 +1,13 @@
 /** The navigation guard of the specification (section 2) and the page-tree matcher, as pure functions. */
 import { describe, expect, it } from 'vitest';
 import type { PageSection } from '../../src-shared/api/auth';
-import { afterSignInTarget, decide, findNode, firstPagePath, type GuardSession } from '../../src-renderer/app/guard';
+import {
+  afterSignInTarget,
+  decide,
+  findNode,
+  firstPagePath,
+  type GuardSession,
+} from '../../src-renderer/app/guard';
 import { MAIN_ROUTES } from '../../src-renderer/app/router';
 import { PASSWORD_MIN } from '../../src-renderer/lib/limits';
 import { PASSWORD_MIN as SERVER_PASSWORD_MIN } from '../../src-shared/api/fields';
@@ -16,10 +22,16 @@ const page = (path: string, permissions: PageSection['permissions'] = ['view']) 
   permissions,
   children: [] as never[],
 });
-const section = (path: string, children: ReturnType<typeof page>[]): PageSection => ({ ...page(path), children });
+const section = (path: string, children: ReturnType<typeof page>[]): PageSection => ({
+  ...page(path),
+  children,
+});
 
 const TREE: PageSection[] = [
-  section('/correspondence/inbox', [page('/correspondence/inbox/incoming', ['view', 'edit']), page('/correspondence/inbox/follow-ups')]),
+  section('/correspondence/inbox', [
+    page('/correspondence/inbox/incoming', ['view', 'edit']),
+    page('/correspondence/inbox/follow-ups'),
+  ]),
   section('/user', [page('/user/settings')]),
 ];
 
@@ -54,7 +66,8 @@ describe('firstPagePath', () => {
 
 describe('decide', () => {
   it('always allows /login', () => {
-    for (const session of [signedIn, signedOut, pending]) expect(decide('/login', null, session)).toEqual({ kind: 'allow', node: null });
+    for (const session of [signedIn, signedOut, pending])
+      expect(decide('/login', null, session)).toEqual({ kind: 'allow', node: null });
   });
   it('allows /login/two-factor only without a token and with the flag set', () => {
     expect(decide('/login/two-factor', null, pending)).toEqual({ kind: 'allow', node: null });
@@ -67,7 +80,11 @@ describe('decide', () => {
       to: '/login',
       rememberTarget: true,
     });
-    expect(decide('/user/settings', null, pending)).toEqual({ kind: 'redirect', to: '/login/two-factor', rememberTarget: true });
+    expect(decide('/user/settings', null, pending)).toEqual({
+      kind: 'redirect',
+      to: '/login/two-factor',
+      rememberTarget: true,
+    });
     expect(decide('/', null, signedOut)).toEqual({ kind: 'redirect', to: '/login', rememberTarget: false });
   });
   it('loads the tree first when it is not loaded', () => {
@@ -75,8 +92,14 @@ describe('decide', () => {
     expect(decide('/user/settings', null, { ...signedIn, sections: null })).toEqual({ kind: 'loadTree' });
   });
   it('sends / to the first section’s first child, or /no-access when there is none', () => {
-    expect(decide('/', null, signedIn)).toMatchObject({ kind: 'redirect', to: '/correspondence/inbox/incoming' });
-    expect(decide('/', null, { ...signedIn, sections: [] })).toMatchObject({ kind: 'redirect', to: '/no-access' });
+    expect(decide('/', null, signedIn)).toMatchObject({
+      kind: 'redirect',
+      to: '/correspondence/inbox/incoming',
+    });
+    expect(decide('/', null, { ...signedIn, sections: [] })).toMatchObject({
+      kind: 'redirect',
+      to: '/no-access',
+    });
   });
   it('allows a path of the tree with its page permissions, and a detail route by its list page', () => {
     const list = decide('/correspondence/inbox/incoming', '/correspondence/inbox/incoming', signedIn);
@@ -85,7 +108,10 @@ describe('decide', () => {
     expect(detail).toMatchObject({ kind: 'allow', node: { path: '/correspondence/inbox/incoming' } });
   });
   it('sends anything else to /no-access, and allows /no-access itself', () => {
-    expect(decide('/auth/users', '/auth/users', signedIn)).toMatchObject({ kind: 'redirect', to: '/no-access' });
+    expect(decide('/auth/users', '/auth/users', signedIn)).toMatchObject({
+      kind: 'redirect',
+      to: '/no-access',
+    });
     expect(decide('/no/such/page', null, signedIn)).toMatchObject({ kind: 'redirect', to: '/no-access' });
     expect(decide('/no-access', null, signedIn)).toEqual({ kind: 'allow', node: null });
   });
@@ -105,21 +131,46 @@ describe('the route table', () => {
   it('declares every main-layout route of the specification, each with the tree path it belongs to', () => {
     const paths = MAIN_ROUTES.map((r) => r.path);
     for (const path of [
-      '/ec/employees', '/ec/jobs', '/ec/departments', '/ec/secretary-offices',
-      '/correspondence/inbox/incoming', '/correspondence/inbox/incoming/:id', '/correspondence/inbox/follow-ups',
-      '/correspondence/inbox/follow-ups/:id', '/correspondence/inbox/incoming-tasks', '/correspondence/inbox/incoming-tasks/:id',
-      '/correspondence/inbox/draft', '/correspondence/inbox/add',
-      '/correspondence/outbox/outgoing', '/correspondence/outbox/outgoing/:id', '/correspondence/outbox/draft',
-      '/correspondence/outbox/draft/:id', '/correspondence/outbox/add', '/correspondence/outbox/awaiting-approval',
-      '/correspondence/outbox/awaiting-approval/:id', '/correspondence/outbox/requiring-approval',
+      '/ec/employees',
+      '/ec/jobs',
+      '/ec/departments',
+      '/ec/secretary-offices',
+      '/correspondence/inbox/incoming',
+      '/correspondence/inbox/incoming/:id',
+      '/correspondence/inbox/follow-ups',
+      '/correspondence/inbox/follow-ups/:id',
+      '/correspondence/inbox/incoming-tasks',
+      '/correspondence/inbox/incoming-tasks/:id',
+      '/correspondence/inbox/draft',
+      '/correspondence/inbox/add',
+      '/correspondence/outbox/outgoing',
+      '/correspondence/outbox/outgoing/:id',
+      '/correspondence/outbox/draft',
+      '/correspondence/outbox/draft/:id',
+      '/correspondence/outbox/add',
+      '/correspondence/outbox/awaiting-approval',
+      '/correspondence/outbox/awaiting-approval/:id',
+      '/correspondence/outbox/requiring-approval',
       '/correspondence/outbox/requiring-approval/:id',
-      '/correspondence/memos/approved-memos', '/correspondence/memos/approved-memos/:id', '/correspondence/memos/draft',
-      '/correspondence/memos/draft/:id', '/correspondence/memos/add', '/correspondence/memos/awaiting-approval',
-      '/correspondence/memos/awaiting-approval/:id', '/correspondence/memos/requiring-approval',
+      '/correspondence/memos/approved-memos',
+      '/correspondence/memos/approved-memos/:id',
+      '/correspondence/memos/draft',
+      '/correspondence/memos/draft/:id',
+      '/correspondence/memos/add',
+      '/correspondence/memos/awaiting-approval',
+      '/correspondence/memos/awaiting-approval/:id',
+      '/correspondence/memos/requiring-approval',
       '/correspondence/memos/requiring-approval/:id',
-      '/correspondence/settings/mediums', '/correspondence/settings/priorities', '/correspondence/settings/security-levels',
-      '/correspondence/settings/codifications', '/correspondence/settings/main-distribution',
-      '/auth/users', '/auth/roles', '/auth/pages', '/user/calendar', '/user/settings',
+      '/correspondence/settings/mediums',
+      '/correspondence/settings/priorities',
+      '/correspondence/settings/security-levels',
+      '/correspondence/settings/codifications',
+      '/correspondence/settings/main-distribution',
+      '/auth/users',
+      '/auth/roles',
+      '/auth/pages',
+      '/user/calendar',
+      '/user/settings',
     ]) {
       expect(paths, path).toContain(path);
     }

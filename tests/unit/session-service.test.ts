@@ -14,7 +14,13 @@ import { LocalStore } from '../../src-main/services/local-store';
 import { SessionService } from '../../src-main/services/session';
 import { MemoryVault } from '../../src-main/services/session-vault';
 
-const ADMIN = { username: 'admin', email: 'admin@sijill.test', password: 'Admin#2025', nameAr: 'مدير', nameEn: 'Admin' };
+const ADMIN = {
+  username: 'admin',
+  email: 'admin@sijill.test',
+  password: 'Admin#2025',
+  nameAr: 'مدير',
+  nameEn: 'Admin',
+};
 
 let server: RunningServer;
 let dataDir: string;
@@ -22,7 +28,13 @@ let baseUrl: string;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'sijill-session-'));
-  server = await startServer({ ...loadConfig({ NODE_ENV: 'test' }), HOST: '127.0.0.1', PORT: 0, DATA_DIR: dataDir, AUTH_RATE_LIMIT_PER_MINUTE: 0 });
+  server = await startServer({
+    ...loadConfig({ NODE_ENV: 'test' }),
+    HOST: '127.0.0.1',
+    PORT: 0,
+    DATA_DIR: dataDir,
+    AUTH_RATE_LIMIT_PER_MINUTE: 0,
+  });
   baseUrl = server.url;
 }, 120_000);
 
@@ -47,7 +59,11 @@ describe('SessionService', () => {
     const created = await session.setupCreate(ADMIN);
     expect(created).toEqual({ result: 'twoFactor', mode: 'setup', canSkip: true });
     const pending = session.state();
-    expect(pending).toMatchObject({ signedIn: false, twoFactorPending: true, twoFactor: { mode: 'setup', canSkip: true } });
+    expect(pending).toMatchObject({
+      signedIn: false,
+      twoFactorPending: true,
+      twoFactor: { mode: 'setup', canSkip: true },
+    });
     expect(store.get('useTotp')).toBe('true');
     expect(JSON.stringify(pending)).not.toMatch(/challenge/i);
 
@@ -72,17 +88,31 @@ describe('SessionService', () => {
   it('signs in, caches the profile and the page tree, and serves the cache when the server is unreachable', async () => {
     let url = baseUrl;
     const { session, store, vault } = client(undefined, undefined, () => url);
-    expect(await session.login({ login: ADMIN.email, password: ADMIN.password, rememberMe: true })).toEqual({ result: 'signedIn' });
+    expect(await session.login({ login: ADMIN.email, password: ADMIN.password, rememberMe: true })).toEqual({
+      result: 'signedIn',
+    });
     expect(store.get('rememberMe')).toBe('true');
 
     const profile = await session.profile();
-    expect(profile).toMatchObject({ result: 'ok', offline: false, user: { username: 'admin', useTotp: false } });
+    expect(profile).toMatchObject({
+      result: 'ok',
+      offline: false,
+      user: { username: 'admin', useTotp: false },
+    });
     const tree = await session.pagesTree();
     expect(tree.result === 'ok' && tree.sections[0]?.children[0]?.path).toBe('/ec/employees');
-    expect(session.state()).toMatchObject({ signedIn: true, user: { username: 'admin' }, sections: expect.any(Array) });
+    expect(session.state()).toMatchObject({
+      signedIn: true,
+      user: { username: 'admin' },
+      sections: expect.any(Array),
+    });
 
     url = 'http://127.0.0.1:9'; // nothing listens there
-    expect(await session.profile()).toMatchObject({ result: 'ok', offline: true, user: { username: 'admin' } });
+    expect(await session.profile()).toMatchObject({
+      result: 'ok',
+      offline: true,
+      user: { username: 'admin' },
+    });
     expect(await session.pagesTree()).toMatchObject({ result: 'ok', offline: true });
     expect(session.state().offline).toBe(true);
     url = baseUrl;
@@ -108,7 +138,11 @@ describe('SessionService', () => {
     const two = client();
     await one.session.login({ login: ADMIN.username, password: ADMIN.password, rememberMe: true });
     await two.session.login({ login: ADMIN.username, password: ADMIN.password, rememberMe: false });
-    const changed = await one.session.changePassword({ oldPassword: ADMIN.password, password: 'Admin#2026', passwordConfirmation: 'Admin#2026' });
+    const changed = await one.session.changePassword({
+      oldPassword: ADMIN.password,
+      password: 'Admin#2026',
+      passwordConfirmation: 'Admin#2026',
+    });
     expect(changed).toMatchObject({ result: 'ok' });
     expect(JSON.stringify(changed)).not.toMatch(/token/i);
     expect(await one.session.profile()).toMatchObject({ result: 'ok' });
@@ -120,7 +154,14 @@ describe('SessionService', () => {
   it('sets and clears the organisation server, checking that it answers', async () => {
     const { session } = client();
     expect(session.connection()).toEqual({ serverUrl: null, apiBaseUrl: baseUrl, localAvailable: true });
-    expect(await session.setConnection('http://127.0.0.1:9')).toMatchObject({ serverUrl: 'http://127.0.0.1:9', reachable: false });
-    expect(await session.setConnection(null)).toMatchObject({ serverUrl: null, apiBaseUrl: baseUrl, reachable: true });
+    expect(await session.setConnection('http://127.0.0.1:9')).toMatchObject({
+      serverUrl: 'http://127.0.0.1:9',
+      reachable: false,
+    });
+    expect(await session.setConnection(null)).toMatchObject({
+      serverUrl: null,
+      apiBaseUrl: baseUrl,
+      reachable: true,
+    });
   });
 });

@@ -40,7 +40,8 @@ export function MainLayout() {
   const sectionOfSelected = currentSection?.path;
   const [openKeys, setOpenKeys] = useState<string[]>(sectionOfSelected ? [sectionOfSelected] : []);
   useEffect(() => {
-    if (sectionOfSelected) setOpenKeys((keys) => (keys.includes(sectionOfSelected) ? keys : [...keys, sectionOfSelected]));
+    if (sectionOfSelected)
+      setOpenKeys((keys) => (keys.includes(sectionOfSelected) ? keys : [...keys, sectionOfSelected]));
   }, [sectionOfSelected]);
 
   const user = session.user;
@@ -50,7 +51,9 @@ export function MainLayout() {
     {
       key: 'language',
       icon: <GlobalOutlined />,
-      label: <span lang={locale === 'ar' ? 'en' : 'ar'}>{tc(`language.${locale === 'ar' ? 'en' : 'ar'}`)}</span>,
+      label: (
+        <span lang={locale === 'ar' ? 'en' : 'ar'}>{tc(`language.${locale === 'ar' ? 'en' : 'ar'}`)}</span>
+      ),
     },
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, label: t('user.logout'), danger: true },
@@ -92,7 +95,9 @@ export function MainLayout() {
           <Typography.Text className="header-title" data-testid="header-title">
             {currentSection ? (
               <>
-                <span className="header-section">{locale === 'ar' ? currentSection.nameAr : currentSection.nameEn}</span>
+                <span className="header-section">
+                  {locale === 'ar' ? currentSection.nameAr : currentSection.nameEn}
+                </span>
                 <span className="header-separator" aria-hidden="true">
                   /
                 </span>
@@ -102,7 +107,11 @@ export function MainLayout() {
           </Typography.Text>
           <Flex align="center" gap={8}>
             <LanguageToggle />
-            <Dropdown menu={{ items: userMenu, onClick: onUserMenu }} trigger={['click']} placement="bottomRight">
+            <Dropdown
+              menu={{ items: userMenu, onClick: onUserMenu }}
+              trigger={['click']}
+              placement="bottomRight"
+            >
               <Button type="text" data-testid="user-menu" className="user-menu-button">
                 <Avatar size="small" icon={<UserOutlined />} />
                 <span className="user-name">{userName}</span>

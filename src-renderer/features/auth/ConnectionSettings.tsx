@@ -18,13 +18,24 @@ interface ConnectionValues {
 export function isServerUrl(value: string): boolean {
   try {
     const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && !!url.hostname;
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      !url.username &&
+      !url.password &&
+      !!url.hostname
+    );
   } catch {
     return false;
   }
 }
 
-export function ConnectionSettings({ open, onClose }: { open: boolean; onClose: (changed: boolean) => void }) {
+export function ConnectionSettings({
+  open,
+  onClose,
+}: {
+  open: boolean;
+  onClose: (changed: boolean) => void;
+}) {
   const { t } = useTranslation('auth');
   const { t: tc } = useTranslation();
   const [form] = Form.useForm<ConnectionValues>();
@@ -54,12 +65,16 @@ export function ConnectionSettings({ open, onClose }: { open: boolean; onClose: 
         serverUrl: values.where === 'server' ? (values.serverUrl ?? '').trim() : null,
       });
       if (!result.ok) {
-        toast({ severity: 'error', detail: tc(result.error.code, { defaultValue: tc('errors.unexpected') }) });
+        toast({
+          severity: 'error',
+          detail: tc(result.error.code, { defaultValue: tc('errors.unexpected') }),
+        });
         return;
       }
       await refreshSession();
       if (result.data.reachable) toast({ severity: 'success', detail: t('connection.saved') });
-      else if (result.data.apiBaseUrl === null) toast({ severity: 'warn', detail: t('connection.restartNeeded') });
+      else if (result.data.apiBaseUrl === null)
+        toast({ severity: 'warn', detail: t('connection.restartNeeded') });
       else toast({ severity: 'warn', detail: t('connection.unreachable') });
       onClose(true);
     } finally {
@@ -100,7 +115,9 @@ export function ConnectionSettings({ open, onClose }: { open: boolean; onClose: 
               { required: true, whitespace: true, message: tc('validation.required') },
               {
                 validator: (_rule, value: string | undefined) =>
-                  !value || isServerUrl(value.trim()) ? Promise.resolve() : Promise.reject(new Error(t('connection.invalidUrl'))),
+                  !value || isServerUrl(value.trim())
+                    ? Promise.resolve()
+                    : Promise.reject(new Error(t('connection.invalidUrl'))),
               },
             ]}
           >

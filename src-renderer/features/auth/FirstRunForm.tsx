@@ -46,7 +46,12 @@ export function FirstRunForm() {
         {t('firstRun.title')}
       </Typography.Title>
       <Alert type="info" showIcon title={t('firstRun.intro')} />
-      <Form<FirstRunValues> form={form} layout="vertical" requiredMark={false} onFinish={(v) => void submit(v)}>
+      <Form<FirstRunValues>
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={(v) => void submit(v)}
+      >
         <Flex gap={12} wrap>
           <Form.Item name="nameAr" label={t('firstRun.nameAr')} className="grow">
             <Input dir="rtl" lang="ar" data-testid="first-run-name-ar" />
@@ -77,7 +82,10 @@ export function FirstRunForm() {
         <Form.Item
           name="password"
           label={t('firstRun.password')}
-          rules={[required, { min: PASSWORD_MIN, message: tc('validation.minLength', { min: PASSWORD_MIN }) }]}
+          rules={[
+            required,
+            { min: PASSWORD_MIN, message: tc('validation.minLength', { min: PASSWORD_MIN }) },
+          ]}
         >
           <Input.Password autoComplete="new-password" data-testid="first-run-password" />
         </Form.Item>

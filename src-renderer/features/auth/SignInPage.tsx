@@ -85,7 +85,11 @@ export function Component() {
   if (setup.isError) {
     return (
       <Flex vertical gap={16}>
-        <Alert type="error" showIcon title={tc(setup.error.message, { defaultValue: tc('errors.unexpected') })} />
+        <Alert
+          type="error"
+          showIcon
+          title={tc(setup.error.message, { defaultValue: tc('errors.unexpected') })}
+        />
         <Button onClick={() => void setup.refetch()}>{t('signIn.retry')}</Button>
         {connection}
       </Flex>

@@ -54,7 +54,11 @@ export function Component() {
       }
       if (outcome.result === 'rejected' && outcome.status < 500 && outcome.status !== 429) {
         form.setFields([{ name: 'code', errors: [t('twoFactor.invalidDetail')] }]);
-        toast({ severity: 'error', summary: t('twoFactor.invalidTitle'), detail: t('twoFactor.invalidDetail') });
+        toast({
+          severity: 'error',
+          summary: t('twoFactor.invalidTitle'),
+          detail: t('twoFactor.invalidDetail'),
+        });
         return;
       }
       if (outcome.result === 'signedIn' && outcome.recoveryCodes) {
@@ -93,7 +97,11 @@ export function Component() {
           {material.isPending ? (
             <Skeleton.Image active className="qr-skeleton" />
           ) : material.isError ? (
-            <Alert type="error" showIcon title={tc(material.error.message, { defaultValue: i18n.t('errors.unexpected') })} />
+            <Alert
+              type="error"
+              showIcon
+              title={tc(material.error.message, { defaultValue: i18n.t('errors.unexpected') })}
+            />
           ) : (
             <Flex vertical align="center" gap={8}>
               <img
@@ -131,7 +139,13 @@ export function Component() {
             data-testid="two-factor-code"
           />
         </Form.Item>
-        <Button type="primary" htmlType="submit" block loading={busy === 'verify'} data-testid="two-factor-verify">
+        <Button
+          type="primary"
+          htmlType="submit"
+          block
+          loading={busy === 'verify'}
+          data-testid="two-factor-verify"
+        >
           {t('twoFactor.verify')}
         </Button>
       </Form>

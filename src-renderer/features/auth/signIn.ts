@@ -22,7 +22,10 @@ export function followSignIn(
     return true;
   }
   if (outcome.result === 'failed') {
-    toast({ severity: 'error', detail: i18n.t(outcome.error.code, { defaultValue: i18n.t('errors.unexpected') }) });
+    toast({
+      severity: 'error',
+      detail: i18n.t(outcome.error.code, { defaultValue: i18n.t('errors.unexpected') }),
+    });
     return false;
   }
   const fields = Object.entries(outcome.errors ?? {})

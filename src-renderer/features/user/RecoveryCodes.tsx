@@ -25,7 +25,12 @@ export function RecoveryCodesDialog({ codes, onClose }: { codes: string[] | null
         <Button key="copy" icon={<CopyOutlined />} onClick={() => void copy()} data-testid="recovery-copy">
           {t('recovery.copy')}
         </Button>,
-        <Button key="print" icon={<PrinterOutlined />} onClick={() => window.print()} data-testid="recovery-print">
+        <Button
+          key="print"
+          icon={<PrinterOutlined />}
+          onClick={() => window.print()}
+          data-testid="recovery-print"
+        >
           {t('recovery.print')}
         </Button>,
         <Button key="done" type="primary" onClick={onClose} data-testid="recovery-done">

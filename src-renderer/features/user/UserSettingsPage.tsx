@@ -4,7 +4,20 @@
  * or the password). Server field errors show under their fields.
  */
 import { useState } from 'react';
-import { Alert, Button, Card, Descriptions, Flex, Form, Input, Radio, Space, Tag, Typography, type FormInstance } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Descriptions,
+  Flex,
+  Form,
+  Input,
+  Radio,
+  Space,
+  Tag,
+  Typography,
+  type FormInstance,
+} from 'antd';
 import { SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { RecoveryCodes, TwoFactorSetup } from '../../../src-shared/api/auth';
@@ -19,8 +32,15 @@ import { RecoveryCodesDialog } from './RecoveryCodes';
 /** Puts a failed call's field errors under the form's fields; toasts the rest. */
 function showFailure<V>(error: unknown, form: FormInstance<V>, fields: readonly (keyof V & string)[]) {
   if (!(error instanceof ApiError)) throw error;
-  const inline = Object.entries(error.fieldErrors).filter(([name]) => (fields as readonly string[]).includes(name));
-  if (inline.length > 0) form.setFields(inline.map(([name, errors]) => ({ name: name as keyof V & string, errors })) as Parameters<FormInstance<V>['setFields']>[0]);
+  const inline = Object.entries(error.fieldErrors).filter(([name]) =>
+    (fields as readonly string[]).includes(name),
+  );
+  if (inline.length > 0)
+    form.setFields(
+      inline.map(([name, errors]) => ({ name: name as keyof V & string, errors })) as Parameters<
+        FormInstance<V>['setFields']
+      >[0],
+    );
   else toast({ severity: 'error', detail: error.message });
 }
 
@@ -37,16 +57,24 @@ export function Component() {
         <Card title={t('info.title')}>
           {user ? (
             <Descriptions column={{ xs: 1, md: 2 }} data-testid="user-info">
-              <Descriptions.Item label={t('info.name')}>{locale === 'ar' ? user.nameAr : user.nameEn}</Descriptions.Item>
+              <Descriptions.Item label={t('info.name')}>
+                {locale === 'ar' ? user.nameAr : user.nameEn}
+              </Descriptions.Item>
               <Descriptions.Item label={t('info.username')}>
                 <bdi dir="ltr">{user.username}</bdi>
               </Descriptions.Item>
               <Descriptions.Item label={t('info.email')}>
                 <bdi dir="ltr">{user.email}</bdi>
               </Descriptions.Item>
-              <Descriptions.Item label={t('info.role')}>{locale === 'ar' ? user.role.nameAr : user.role.nameEn}</Descriptions.Item>
+              <Descriptions.Item label={t('info.role')}>
+                {locale === 'ar' ? user.role.nameAr : user.role.nameEn}
+              </Descriptions.Item>
               <Descriptions.Item label={t('info.twoFactor')}>
-                {user.useTotp ? <Tag color="green">{t('twoFactor.on')}</Tag> : <Tag>{t('twoFactor.off')}</Tag>}
+                {user.useTotp ? (
+                  <Tag color="green">{t('twoFactor.on')}</Tag>
+                ) : (
+                  <Tag>{t('twoFactor.off')}</Tag>
+                )}
               </Descriptions.Item>
             </Descriptions>
           ) : null}
@@ -76,7 +104,10 @@ function PasswordCard() {
       // Through main: the server ends every session and answers a fresh token for this one, kept in main.
       const result = await getBridge().sessionChangePassword(values);
       if (!result.ok) {
-        toast({ severity: 'error', detail: tc(result.error.code, { defaultValue: tc('errors.unexpected') }) });
+        toast({
+          severity: 'error',
+          detail: tc(result.error.code, { defaultValue: tc('errors.unexpected') }),
+        });
       } else if (result.data.result === 'ok') {
         form.resetFields();
         toast({ severity: 'success', detail: result.data.returnMessage || t('password.changed') });
@@ -110,7 +141,10 @@ function PasswordCard() {
         <Form.Item
           name="password"
           label={t('password.new')}
-          rules={[required, { min: PASSWORD_MIN, message: tc('validation.minLength', { min: PASSWORD_MIN }) }]}
+          rules={[
+            required,
+            { min: PASSWORD_MIN, message: tc('validation.minLength', { min: PASSWORD_MIN }) },
+          ]}
         >
           <Input.Password autoComplete="new-password" data-testid="new-password" />
         </Form.Item>
@@ -155,10 +189,7 @@ function TwoFactorCard() {
       {user.useTotp ? (
         <Flex vertical gap={24}>
           <Alert type="success" showIcon title={t('twoFactor.enabled')} />
-          <ProofForm
-            kind="recovery"
-            onDone={(answer) => setCodes((answer as RecoveryCodes).recoveryCodes)}
-          />
+          <ProofForm kind="recovery" onDone={(answer) => setCodes((answer as RecoveryCodes).recoveryCodes)} />
           {user.twoFactorRequired ? (
             <Alert type="info" showIcon title={t('twoFactor.requiredByRole')} />
           ) : (
@@ -232,7 +263,14 @@ function EnableTwoFactor({ onEnabled }: { onEnabled: (codes: string[]) => void }
     <Flex vertical gap={12}>
       <Typography.Paragraph>{t('twoFactor.scan')}</Typography.Paragraph>
       <Flex gap={24} wrap align="center">
-        <img src={material.qrDataUrl} alt={t('twoFactor.qrAlt')} width={200} height={200} className="qr-image" data-testid="settings-totp-qr" />
+        <img
+          src={material.qrDataUrl}
+          alt={t('twoFactor.qrAlt')}
+          width={200}
+          height={200}
+          className="qr-image"
+          data-testid="settings-totp-qr"
+        />
         <Flex vertical gap={4}>
           <Typography.Text type="secondary">{t('twoFactor.secretLabel')}</Typography.Text>
           <Typography.Text code copyable dir="ltr" className="totp-secret" data-testid="settings-totp-secret">
@@ -240,8 +278,18 @@ function EnableTwoFactor({ onEnabled }: { onEnabled: (codes: string[]) => void }
           </Typography.Text>
         </Flex>
       </Flex>
-      <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => void confirm(v)} className="narrow-form">
-        <Form.Item name="code" label={t('twoFactor.code')} rules={[{ required: true, whitespace: true, message: tc('validation.required') }]}>
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={(v) => void confirm(v)}
+        className="narrow-form"
+      >
+        <Form.Item
+          name="code"
+          label={t('twoFactor.code')}
+          rules={[{ required: true, whitespace: true, message: tc('validation.required') }]}
+        >
           <Input dir="ltr" autoComplete="one-time-code" maxLength={32} data-testid="enable-code" />
         </Form.Item>
         <Space>
@@ -266,7 +314,10 @@ function ProofForm({ kind, onDone }: { kind: 'disable' | 'recovery'; onDone: (an
   const submit = async (values: { by: 'code' | 'password'; code?: string; password?: string }) => {
     setBusy(true);
     try {
-      const body = values.by === 'code' ? { code: (values.code ?? '').replace(/\s+/g, '') } : { password: values.password };
+      const body =
+        values.by === 'code'
+          ? { code: (values.code ?? '').replace(/\s+/g, '') }
+          : { password: values.password };
       const answer = await http.post<unknown>(path, body, { suppressErrorToast: true });
       form.resetFields();
       onDone(answer);
@@ -286,7 +337,9 @@ function ProofForm({ kind, onDone }: { kind: 'disable' | 'recovery'; onDone: (an
       className="narrow-form"
       data-testid={`${kind}-form`}
     >
-      <Typography.Title level={5}>{kind === 'disable' ? t('twoFactor.disableTitle') : t('twoFactor.recoveryTitle')}</Typography.Title>
+      <Typography.Title level={5}>
+        {kind === 'disable' ? t('twoFactor.disableTitle') : t('twoFactor.recoveryTitle')}
+      </Typography.Title>
       <Form.Item name="by" label={t('twoFactor.proveWith')}>
         <Radio.Group>
           <Radio value="code">{t('twoFactor.withCode')}</Radio>
@@ -294,11 +347,19 @@ function ProofForm({ kind, onDone }: { kind: 'disable' | 'recovery'; onDone: (an
         </Radio.Group>
       </Form.Item>
       {by === 'code' ? (
-        <Form.Item name="code" label={t('twoFactor.code')} rules={[{ required: true, whitespace: true, message: tc('validation.required') }]}>
+        <Form.Item
+          name="code"
+          label={t('twoFactor.code')}
+          rules={[{ required: true, whitespace: true, message: tc('validation.required') }]}
+        >
           <Input dir="ltr" autoComplete="one-time-code" maxLength={32} data-testid={`${kind}-code`} />
         </Form.Item>
       ) : (
-        <Form.Item name="password" label={t('password.current')} rules={[{ required: true, message: tc('validation.required') }]}>
+        <Form.Item
+          name="password"
+          label={t('password.current')}
+          rules={[{ required: true, message: tc('validation.required') }]}
+        >
           <Input.Password autoComplete="current-password" data-testid={`${kind}-password`} />
         </Form.Item>
       )}

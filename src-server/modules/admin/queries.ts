@@ -62,17 +62,41 @@ export async function listUsers(db: Tx, c: ListClauses) {
 }
 
 async function countUsersWhere(db: Tx, where: SQL | undefined) {
-  const [row] = await db.select({ n: count() }).from(users).innerJoin(roles, eq(roles.id, users.roleId)).where(where);
+  const [row] = await db
+    .select({ n: count() })
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(where);
   return row?.n ?? 0;
 }
 
 export async function getUser(db: Tx, id: number) {
-  const [row] = await db.select(userColumns).from(users).innerJoin(roles, eq(roles.id, users.roleId)).where(eq(users.id, id)).limit(1);
+  const [row] = await db
+    .select(userColumns)
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(eq(users.id, id))
+    .limit(1);
   return row ?? null;
 }
 
-export async function updateUser(db: Tx, id: number, patch: Partial<{ username: string; email: string; nameAr: string; nameEn: string; roleId: number; locale: string; active: boolean }>) {
-  await db.update(users).set({ ...patch, updatedAt: sql`now()` }).where(eq(users.id, id));
+export async function updateUser(
+  db: Tx,
+  id: number,
+  patch: Partial<{
+    username: string;
+    email: string;
+    nameAr: string;
+    nameEn: string;
+    roleId: number;
+    locale: string;
+    active: boolean;
+  }>,
+) {
+  await db
+    .update(users)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(eq(users.id, id));
 }
 
 /** Active users holding the administrator role, other than `exceptUserId`. */
@@ -139,13 +163,23 @@ export async function getRole(db: Tx, id: number) {
   return row ?? null;
 }
 
-export async function insertRole(db: Tx, values: { nameAr: string; nameEn: string; requireTwoFactor: boolean; active: boolean }): Promise<number> {
+export async function insertRole(
+  db: Tx,
+  values: { nameAr: string; nameEn: string; requireTwoFactor: boolean; active: boolean },
+): Promise<number> {
   const [row] = await db.insert(roles).values(values).returning({ id: roles.id });
   return row!.id;
 }
 
-export async function updateRole(db: Tx, id: number, patch: Partial<{ nameAr: string; nameEn: string; requireTwoFactor: boolean; active: boolean }>) {
-  await db.update(roles).set({ ...patch, updatedAt: sql`now()` }).where(eq(roles.id, id));
+export async function updateRole(
+  db: Tx,
+  id: number,
+  patch: Partial<{ nameAr: string; nameEn: string; requireTwoFactor: boolean; active: boolean }>,
+) {
+  await db
+    .update(roles)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(eq(roles.id, id));
 }
 
 export async function rolePermissions(db: Tx, roleId: number) {
@@ -156,7 +190,11 @@ export async function rolePermissions(db: Tx, roleId: number) {
     .orderBy(rolePagePermissions.pageId);
 }
 
-export async function replaceRolePermissions(db: Tx, roleId: number, entries: { pageId: number; permissions: string[] }[]) {
+export async function replaceRolePermissions(
+  db: Tx,
+  roleId: number,
+  entries: { pageId: number; permissions: string[] }[],
+) {
   await db.delete(rolePagePermissions).where(eq(rolePagePermissions.roleId, roleId));
   const rows = entries.filter((e) => e.permissions.length > 0).map((e) => ({ roleId, ...e }));
   if (rows.length) await db.insert(rolePagePermissions).values(rows);
@@ -187,7 +225,15 @@ export async function getPage(db: Tx, id: number) {
 
 export async function insertPage(
   db: Tx,
-  values: { parentId: number | null; nameAr: string; nameEn: string; path: string; icon: string; order: number; availablePermissions: string[] },
+  values: {
+    parentId: number | null;
+    nameAr: string;
+    nameEn: string;
+    path: string;
+    icon: string;
+    order: number;
+    availablePermissions: string[];
+  },
 ): Promise<number> {
   const [row] = await db.insert(pages).values(values).returning({ id: pages.id });
   return row!.id;
@@ -196,9 +242,19 @@ export async function insertPage(
 export async function updatePage(
   db: Tx,
   id: number,
-  patch: Partial<{ nameAr: string; nameEn: string; path: string; icon: string; order: number; availablePermissions: string[] }>,
+  patch: Partial<{
+    nameAr: string;
+    nameEn: string;
+    path: string;
+    icon: string;
+    order: number;
+    availablePermissions: string[];
+  }>,
 ) {
-  await db.update(pages).set({ ...patch, updatedAt: sql`now()` }).where(eq(pages.id, id));
+  await db
+    .update(pages)
+    .set({ ...patch, updatedAt: sql`now()` })
+    .where(eq(pages.id, id));
 }
 
 // ---------------------------------------------------------------- audit

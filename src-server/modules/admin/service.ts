@@ -42,14 +42,40 @@ const notFound = () => new HttpProblem('notFound');
 function conflictOf(error: unknown): never {
   if (isUniqueViolation(error)) {
     const c = constraintOf(error) ?? '';
-    const field = c.includes('email') ? 'email' : c.includes('username') ? 'username' : c.includes('path') ? 'path' : undefined;
-    throw new HttpProblem('conflict', { detailKey: 'admin.duplicate', ...(field ? { fields: { [field]: [{ key: 'validation.duplicate' }] } } : {}) });
+    const field = c.includes('email')
+      ? 'email'
+      : c.includes('username')
+        ? 'username'
+        : c.includes('path')
+          ? 'path'
+          : undefined;
+    throw new HttpProblem('conflict', {
+      detailKey: 'admin.duplicate',
+      ...(field ? { fields: { [field]: [{ key: 'validation.duplicate' }] } } : {}),
+    });
   }
   throw error;
 }
 
-function audit(ctx: ServerContext, db: authq.Tx, caller: AuthContext, meta: RequestMeta, action: AuditAction, targetType: string, targetId: number, details: Record<string, unknown> = {}) {
-  return recordAudit(db, { action, actorId: caller.userId, actorUsername: caller.username, targetType, targetId, details, ip: meta.ip });
+function audit(
+  ctx: ServerContext,
+  db: authq.Tx,
+  caller: AuthContext,
+  meta: RequestMeta,
+  action: AuditAction,
+  targetType: string,
+  targetId: number,
+  details: Record<string, unknown> = {},
+) {
+  return recordAudit(db, {
+    action,
+    actorId: caller.userId,
+    actorUsername: caller.username,
+    targetType,
+    targetId,
+    details,
+    ip: meta.ip,
+  });
 }
 
 // ---------------------------------------------------------------- users
@@ -93,7 +119,12 @@ async function requireRole(db: authq.Tx, roleId: number) {
 }
 
 /** POST /auth/users. */
-export async function createUser(ctx: ServerContext, caller: AuthContext, input: CreateUserRequest, meta: RequestMeta): Promise<User> {
+export async function createUser(
+  ctx: ServerContext,
+  caller: AuthContext,
+  input: CreateUserRequest,
+  meta: RequestMeta,
+): Promise<User> {
   const passwordHash = await ctx.passwords.hash(input.password);
   const id = await ctx.db
     .transaction(async (tx) => {
@@ -108,7 +139,10 @@ export async function createUser(ctx: ServerContext, caller: AuthContext, input:
         locale: input.locale,
         active: input.active,
       });
-      await audit(ctx, tx, caller, meta, 'users.create', 'user', id, { username: input.username, roleId: input.roleId });
+      await audit(ctx, tx, caller, meta, 'users.create', 'user', id, {
+        username: input.username,
+        roleId: input.roleId,
+      });
       return id;
     })
     .catch(conflictOf);
@@ -119,12 +153,21 @@ export async function createUser(ctx: ServerContext, caller: AuthContext, input:
 async function guardLastAdmin(db: authq.Tx, userId: number) {
   const target = await q.getUser(db, userId);
   if (target?.roleIsSystem && target.active && (await q.countOtherActiveAdmins(db, userId)) === 0) {
-    throw new HttpProblem('unprocessable', { detailKey: 'admin.lastAdministrator', code: 'admin.lastAdministrator' });
+    throw new HttpProblem('unprocessable', {
+      detailKey: 'admin.lastAdministrator',
+      code: 'admin.lastAdministrator',
+    });
   }
 }
 
 /** PUT /auth/users/{id}. */
-export async function updateUser(ctx: ServerContext, caller: AuthContext, id: number, input: UpdateUserRequest, meta: RequestMeta): Promise<User> {
+export async function updateUser(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  input: UpdateUserRequest,
+  meta: RequestMeta,
+): Promise<User> {
   await ctx.db
     .transaction(async (tx) => {
       const current = await q.getUser(tx, id);
@@ -141,12 +184,22 @@ export async function updateUser(ctx: ServerContext, caller: AuthContext, id: nu
 }
 
 /** PUT /auth/users/{id}/active. Deactivating ends the user's sessions. */
-export async function setUserActive(ctx: ServerContext, caller: AuthContext, id: number, active: boolean, meta: RequestMeta): Promise<User> {
+export async function setUserActive(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  active: boolean,
+  meta: RequestMeta,
+): Promise<User> {
   await ctx.db.transaction(async (tx) => {
     const current = await q.getUser(tx, id);
     if (!current) throw notFound();
     if (!active) {
-      if (id === caller.userId) throw new HttpProblem('unprocessable', { detailKey: 'admin.cannotDeactivateSelf', code: 'admin.cannotDeactivateSelf' });
+      if (id === caller.userId)
+        throw new HttpProblem('unprocessable', {
+          detailKey: 'admin.cannotDeactivateSelf',
+          code: 'admin.cannotDeactivateSelf',
+        });
       await guardLastAdmin(tx, id);
       await authq.deleteUserSessions(tx, id);
     }
@@ -157,18 +210,36 @@ export async function setUserActive(ctx: ServerContext, caller: AuthContext, id:
 }
 
 /** POST /auth/users/{id}/reset-password: a generated temporary password, shown once; sessions end. */
-export async function resetUserPassword(ctx: ServerContext, caller: AuthContext, id: number, meta: RequestMeta): Promise<string> {
+export async function resetUserPassword(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  meta: RequestMeta,
+): Promise<string> {
   const temporaryPassword = generatePassword();
   await setPassword(ctx, caller, id, temporaryPassword, meta, 'users.resetPassword');
   return temporaryPassword;
 }
 
 /** PUT /auth/users/{id}/password: an administrator sets the password; sessions end. */
-export async function setUserPassword(ctx: ServerContext, caller: AuthContext, id: number, password: string, meta: RequestMeta): Promise<void> {
+export async function setUserPassword(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  password: string,
+  meta: RequestMeta,
+): Promise<void> {
   await setPassword(ctx, caller, id, password, meta, 'users.setPassword');
 }
 
-async function setPassword(ctx: ServerContext, caller: AuthContext, id: number, password: string, meta: RequestMeta, action: AuditAction) {
+async function setPassword(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  password: string,
+  meta: RequestMeta,
+  action: AuditAction,
+) {
   const passwordHash = await ctx.passwords.hash(password);
   await ctx.db.transaction(async (tx) => {
     if (!(await q.getUser(tx, id))) throw notFound();
@@ -188,7 +259,12 @@ function roleOut(row: NonNullable<Awaited<ReturnType<typeof q.getRole>>>): Role 
 export async function listRoles(ctx: ServerContext, query: AdminListQuery): Promise<Page<Role>> {
   const clauses = listClauses(query, q.ROLE_FIELDS, q.ROLE_SEARCH, 'id');
   const { rows, total } = await q.listRoles(ctx.db, clauses);
-  return { items: rows.map(({ total: _t, ...r }) => roleOut(r)), total, page: query.page, pageSize: query.pageSize };
+  return {
+    items: rows.map(({ total: _t, ...r }) => roleOut(r)),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
 }
 
 /** GET /auth/users/role-options: what the users screen's role pickers offer (needs only the users page). */
@@ -204,7 +280,12 @@ export async function getRole(ctx: ServerContext, id: number): Promise<Role> {
 }
 
 /** POST /auth/roles. */
-export async function createRole(ctx: ServerContext, caller: AuthContext, input: CreateRoleRequest, meta: RequestMeta): Promise<Role> {
+export async function createRole(
+  ctx: ServerContext,
+  caller: AuthContext,
+  input: CreateRoleRequest,
+  meta: RequestMeta,
+): Promise<Role> {
   const id = await ctx.db.transaction(async (tx) => {
     const id = await q.insertRole(tx, input);
     await audit(ctx, tx, caller, meta, 'roles.create', 'role', id, { nameEn: input.nameEn });
@@ -214,7 +295,13 @@ export async function createRole(ctx: ServerContext, caller: AuthContext, input:
 }
 
 /** PUT /auth/roles/{id}. */
-export async function updateRole(ctx: ServerContext, caller: AuthContext, id: number, input: UpdateRoleRequest, meta: RequestMeta): Promise<Role> {
+export async function updateRole(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  input: UpdateRoleRequest,
+  meta: RequestMeta,
+): Promise<Role> {
   await ctx.db.transaction(async (tx) => {
     if (!(await q.getRole(tx, id))) throw notFound();
     await q.updateRole(tx, id, input);
@@ -223,10 +310,17 @@ export async function updateRole(ctx: ServerContext, caller: AuthContext, id: nu
   return getRole(ctx, id);
 }
 
-const systemRoleFixed = () => new HttpProblem('unprocessable', { detailKey: 'admin.systemRole', code: 'admin.systemRole' });
+const systemRoleFixed = () =>
+  new HttpProblem('unprocessable', { detailKey: 'admin.systemRole', code: 'admin.systemRole' });
 
 /** PUT /auth/roles/{id}/active. The administrator role cannot be deactivated. */
-export async function setRoleActive(ctx: ServerContext, caller: AuthContext, id: number, active: boolean, meta: RequestMeta): Promise<Role> {
+export async function setRoleActive(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  active: boolean,
+  meta: RequestMeta,
+): Promise<Role> {
   await ctx.db.transaction(async (tx) => {
     const role = await q.getRole(tx, id);
     if (!role) throw notFound();
@@ -238,20 +332,35 @@ export async function setRoleActive(ctx: ServerContext, caller: AuthContext, id:
 }
 
 /** GET /auth/roles/{id}/permissions: the matrix, with every section and page for the editor. */
-export async function getRolePermissions(ctx: ServerContext, id: number): Promise<RolePermissions & { pages: AdminSection[] }> {
+export async function getRolePermissions(
+  ctx: ServerContext,
+  id: number,
+): Promise<RolePermissions & { pages: AdminSection[] }> {
   const role = await q.getRole(ctx.db, id);
   if (!role) throw notFound();
   const tree = await pagesTree(ctx);
   if (role.isSystem) {
-    const entries = tree.flatMap((s) => [s, ...s.children]).map((p) => ({ pageId: p.id, permissions: p.availablePermissions }));
+    const entries = tree
+      .flatMap((s) => [s, ...s.children])
+      .map((p) => ({ pageId: p.id, permissions: p.availablePermissions }));
     return { roleId: id, entries, pages: tree };
   }
   const rows = await q.rolePermissions(ctx.db, id);
-  return { roleId: id, entries: rows.map((r) => ({ pageId: r.pageId, permissions: r.permissions.filter(isPermission) })), pages: tree };
+  return {
+    roleId: id,
+    entries: rows.map((r) => ({ pageId: r.pageId, permissions: r.permissions.filter(isPermission) })),
+    pages: tree,
+  };
 }
 
 /** PUT /auth/roles/{id}/permissions: replaces the matrix; only permissions a page offers are accepted. */
-export async function setRolePermissions(ctx: ServerContext, caller: AuthContext, id: number, input: SetRolePermissionsRequest, meta: RequestMeta) {
+export async function setRolePermissions(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  input: SetRolePermissionsRequest,
+  meta: RequestMeta,
+) {
   await ctx.db.transaction(async (tx) => {
     const role = await q.getRole(tx, id);
     if (!role) throw notFound();
@@ -260,13 +369,22 @@ export async function setRolePermissions(ctx: ServerContext, caller: AuthContext
     const seen = new Set<number>();
     input.entries.forEach((e, i) => {
       const page = all.get(e.pageId);
-      if (!page || seen.has(e.pageId)) throw new HttpProblem('badRequest', { fields: { [`entries.${i}.pageId`]: [{ key: 'validation.choice' }] } });
+      if (!page || seen.has(e.pageId))
+        throw new HttpProblem('badRequest', {
+          fields: { [`entries.${i}.pageId`]: [{ key: 'validation.choice' }] },
+        });
       seen.add(e.pageId);
       if (e.permissions.some((p) => !page.availablePermissions.includes(p))) {
-        throw new HttpProblem('badRequest', { fields: { [`entries.${i}.permissions`]: [{ key: 'validation.choice' }] } });
+        throw new HttpProblem('badRequest', {
+          fields: { [`entries.${i}.permissions`]: [{ key: 'validation.choice' }] },
+        });
       }
     });
-    await q.replaceRolePermissions(tx, id, input.entries.map((e) => ({ pageId: e.pageId, permissions: [...new Set(e.permissions)] })));
+    await q.replaceRolePermissions(
+      tx,
+      id,
+      input.entries.map((e) => ({ pageId: e.pageId, permissions: [...new Set(e.permissions)] })),
+    );
     await audit(ctx, tx, caller, meta, 'roles.permissions', 'role', id, { pages: input.entries.length });
   });
   return getRolePermissions(ctx, id);
@@ -276,8 +394,13 @@ export async function setRolePermissions(ctx: ServerContext, caller: AuthContext
 
 /** GET /auth/pages: every section with its pages. */
 export async function pagesTree(ctx: ServerContext): Promise<AdminSection[]> {
-  const rows = (await q.allPages(ctx.db)).map((r) => ({ ...r, availablePermissions: r.availablePermissions.filter(isPermission) }));
-  return rows.filter((r) => r.parentId === null).map((s) => ({ ...s, children: rows.filter((r) => r.parentId === s.id) }));
+  const rows = (await q.allPages(ctx.db)).map((r) => ({
+    ...r,
+    availablePermissions: r.availablePermissions.filter(isPermission),
+  }));
+  return rows
+    .filter((r) => r.parentId === null)
+    .map((s) => ({ ...s, children: rows.filter((r) => r.parentId === s.id) }));
 }
 
 async function pageOut(ctx: ServerContext, id: number) {
@@ -296,12 +419,18 @@ async function pageOut(ctx: ServerContext, id: number) {
 }
 
 /** POST /auth/pages: a section (no parent) or a page under a section. */
-export async function createPage(ctx: ServerContext, caller: AuthContext, input: CreatePageRequest, meta: RequestMeta) {
+export async function createPage(
+  ctx: ServerContext,
+  caller: AuthContext,
+  input: CreatePageRequest,
+  meta: RequestMeta,
+) {
   const id = await ctx.db
     .transaction(async (tx) => {
       if (input.parentId !== null) {
         const parent = await q.getPage(tx, input.parentId);
-        if (!parent || parent.parentId !== null) throw new HttpProblem('badRequest', { fields: { parentId: [{ key: 'validation.choice' }] } });
+        if (!parent || parent.parentId !== null)
+          throw new HttpProblem('badRequest', { fields: { parentId: [{ key: 'validation.choice' }] } });
       }
       const perms = [...new Set<string>(['view', ...input.availablePermissions])];
       const id = await q.insertPage(tx, { ...input, availablePermissions: perms });
@@ -313,11 +442,19 @@ export async function createPage(ctx: ServerContext, caller: AuthContext, input:
 }
 
 /** PUT /auth/pages/{id}. */
-export async function updatePage(ctx: ServerContext, caller: AuthContext, id: number, input: UpdatePageRequest, meta: RequestMeta) {
+export async function updatePage(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  input: UpdatePageRequest,
+  meta: RequestMeta,
+) {
   await ctx.db
     .transaction(async (tx) => {
       if (!(await q.getPage(tx, id))) throw notFound();
-      const patch = input.availablePermissions ? { ...input, availablePermissions: [...new Set<string>(['view', ...input.availablePermissions])] } : input;
+      const patch = input.availablePermissions
+        ? { ...input, availablePermissions: [...new Set<string>(['view', ...input.availablePermissions])] }
+        : input;
       await q.updatePage(tx, id, patch);
       await audit(ctx, tx, caller, meta, 'pages.update', 'page', id, { fields: Object.keys(input) });
     })
@@ -328,7 +465,11 @@ export async function updatePage(ctx: ServerContext, caller: AuthContext, id: nu
 // ---------------------------------------------------------------- audit
 
 /** GET /auth/audit, newest first unless sorted otherwise; action names in the caller's language. */
-export async function listAudit(ctx: ServerContext, query: AdminListQuery, locale: Locale): Promise<Page<AuditEntry>> {
+export async function listAudit(
+  ctx: ServerContext,
+  query: AdminListQuery,
+  locale: Locale,
+): Promise<Page<AuditEntry>> {
   const clauses = listClauses(query, q.AUDIT_FIELDS, q.AUDIT_SEARCH, '-id');
   const { rows, total } = await q.listAudit(ctx.db, clauses);
   return {

@@ -80,7 +80,15 @@ export async function touchSession(db: Tx, sessionId: number, idleSeconds: numbe
 /** Starts a session; returns its row. */
 export async function insertSession(
   db: Tx,
-  values: { tokenHash: string; userId: number; rememberMe: boolean; idleSeconds: number; absoluteSeconds: number; ip: string | null; userAgent: string | null },
+  values: {
+    tokenHash: string;
+    userId: number;
+    rememberMe: boolean;
+    idleSeconds: number;
+    absoluteSeconds: number;
+    ip: string | null;
+    userAgent: string | null;
+  },
 ) {
   const [row] = await db
     .insert(sessions)
@@ -146,7 +154,12 @@ export async function findUserByLogin(db: Tx, login: string) {
 }
 
 export async function findUserById(db: Tx, userId: number) {
-  const [row] = await db.select(userWithRole).from(users).innerJoin(roles, eq(roles.id, users.roleId)).where(eq(users.id, userId)).limit(1);
+  const [row] = await db
+    .select(userWithRole)
+    .from(users)
+    .innerJoin(roles, eq(roles.id, users.roleId))
+    .where(eq(users.id, userId))
+    .limit(1);
   return row ?? null;
 }
 
@@ -160,18 +173,33 @@ export async function systemRoleId(db: Tx): Promise<number> {
 /** Inserts a user; returns the id. Unique username/email violations surface as database errors. */
 export async function insertUser(
   db: Tx,
-  values: { username: string; email: string; passwordHash: string; nameAr: string; nameEn: string; roleId: number; locale: string; active: boolean },
+  values: {
+    username: string;
+    email: string;
+    passwordHash: string;
+    nameAr: string;
+    nameEn: string;
+    roleId: number;
+    locale: string;
+    active: boolean;
+  },
 ): Promise<number> {
   const [row] = await db.insert(users).values(values).returning({ id: users.id });
   return row!.id;
 }
 
 export async function markSignedIn(db: Tx, userId: number): Promise<void> {
-  await db.update(users).set({ lastSignInAt: sql`now()` }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ lastSignInAt: sql`now()` })
+    .where(eq(users.id, userId));
 }
 
 export async function setPasswordHash(db: Tx, userId: number, passwordHash: string): Promise<void> {
-  await db.update(users).set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(eq(users.id, userId));
 }
 
 // ---------------------------------------------------------------- throttling
@@ -187,12 +215,22 @@ export async function lockedUntil(db: Tx, keys: string[]): Promise<Date | null> 
 }
 
 /** Counts one failure for a key (a new window after `windowSeconds`); locks it at `max` failures. */
-export async function recordFailure(db: Tx, key: string, max: number, windowSeconds: number, lockSeconds: number): Promise<boolean> {
+export async function recordFailure(
+  db: Tx,
+  key: string,
+  max: number,
+  windowSeconds: number,
+  lockSeconds: number,
+): Promise<boolean> {
   const fresh = sql`${loginThrottle.windowStartedAt} < now() - make_interval(secs => ${windowSeconds})`;
   const failures = sql`case when ${fresh} then 1 else ${loginThrottle.failures} + 1 end`;
   const [row] = await db
     .insert(loginThrottle)
-    .values({ key, failures: 1, lockedUntil: max <= 1 ? sql`now() + make_interval(secs => ${lockSeconds})` : null })
+    .values({
+      key,
+      failures: 1,
+      lockedUntil: max <= 1 ? sql`now() + make_interval(secs => ${lockSeconds})` : null,
+    })
     .onConflictDoUpdate({
       target: loginThrottle.key,
       set: {
@@ -213,7 +251,14 @@ export async function clearThrottle(db: Tx, key: string): Promise<void> {
 
 export async function insertChallenge(
   db: Tx,
-  values: { tokenHash: string; userId: number; purpose: 'required' | 'setup'; rememberMe: boolean; seconds: number; ip: string | null },
+  values: {
+    tokenHash: string;
+    userId: number;
+    purpose: 'required' | 'setup';
+    rememberMe: boolean;
+    seconds: number;
+    ip: string | null;
+  },
 ) {
   const [row] = await db
     .insert(twoFactorChallenges)
@@ -227,7 +272,13 @@ export async function findLiveChallenge(db: Tx, tokenHash: string) {
   const [row] = await db
     .select()
     .from(twoFactorChallenges)
-    .where(and(eq(twoFactorChallenges.tokenHash, tokenHash), isNull(twoFactorChallenges.consumedAt), gt(twoFactorChallenges.expiresAt, sql`now()`)))
+    .where(
+      and(
+        eq(twoFactorChallenges.tokenHash, tokenHash),
+        isNull(twoFactorChallenges.consumedAt),
+        gt(twoFactorChallenges.expiresAt, sql`now()`),
+      ),
+    )
     .limit(1);
   return row ?? null;
 }
@@ -279,13 +330,22 @@ export async function enableTotp(db: Tx, userId: number, secret: string): Promis
 export async function disableTotp(db: Tx, userId: number): Promise<void> {
   await db
     .update(users)
-    .set({ totpSecret: null, totpPendingSecret: null, totpEnabled: false, totpLastStep: null, updatedAt: sql`now()` })
+    .set({
+      totpSecret: null,
+      totpPendingSecret: null,
+      totpEnabled: false,
+      totpLastStep: null,
+      updatedAt: sql`now()`,
+    })
     .where(eq(users.id, userId));
   await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
 }
 
 export async function setTwoFactorSkipped(db: Tx, userId: number): Promise<void> {
-  await db.update(users).set({ twoFactorSkippedAt: sql`now()` }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ twoFactorSkippedAt: sql`now()` })
+    .where(eq(users.id, userId));
 }
 
 /** Replaces a user's recovery codes with new hashes. */
@@ -299,7 +359,13 @@ export async function useRecoveryCode(db: Tx, userId: number, codeHash: string):
   const rows = await db
     .update(recoveryCodes)
     .set({ usedAt: sql`now()` })
-    .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, codeHash), isNull(recoveryCodes.usedAt)))
+    .where(
+      and(
+        eq(recoveryCodes.userId, userId),
+        eq(recoveryCodes.codeHash, codeHash),
+        isNull(recoveryCodes.usedAt),
+      ),
+    )
     .returning({ id: recoveryCodes.id });
   return rows.length === 1;
 }
@@ -321,6 +387,9 @@ export async function pagesWithRolePermissions(db: Tx, roleId: number) {
       permissions: rolePagePermissions.permissions,
     })
     .from(pages)
-    .leftJoin(rolePagePermissions, and(eq(rolePagePermissions.pageId, pages.id), eq(rolePagePermissions.roleId, roleId)))
+    .leftJoin(
+      rolePagePermissions,
+      and(eq(rolePagePermissions.pageId, pages.id), eq(rolePagePermissions.roleId, roleId)),
+    )
     .orderBy(asc(pages.order), asc(pages.id));
 }

@@ -41,7 +41,14 @@ export function authRoutes(ctx: ServerContext) {
 
     app.get(
       '/setup',
-      { config: { access: 'public' }, schema: { tags, summary: 'Whether the first administrator is still to be made', response: { 200: envelopeOf(setupStatusSchema) } } },
+      {
+        config: { access: 'public' },
+        schema: {
+          tags,
+          summary: 'Whether the first administrator is still to be made',
+          response: { 200: envelopeOf(setupStatusSchema) },
+        },
+      },
       async (request) => envelope(request, { needed: await auth.setupNeeded(ctx) }),
     );
 
@@ -49,7 +56,12 @@ export function authRoutes(ctx: ServerContext) {
       '/setup',
       {
         config: { access: 'public', rateLimit },
-        schema: { tags, summary: 'Create the first administrator (only while no user exists)', body: setupRequestSchema, response: { 201: envelopeOf(loginResponseSchema) } },
+        schema: {
+          tags,
+          summary: 'Create the first administrator (only while no user exists)',
+          body: setupRequestSchema,
+          response: { 201: envelopeOf(loginResponseSchema) },
+        },
       },
       async (request, reply) => {
         const result = await auth.createFirstAdmin(ctx, request.body, auth.metaOf(request));
@@ -61,11 +73,20 @@ export function authRoutes(ctx: ServerContext) {
       '/auth/login',
       {
         config: { access: 'public', rateLimit },
-        schema: { tags, summary: 'Sign in with email or username and password', body: loginRequestSchema, response: { 200: envelopeOf(loginResponseSchema) } },
+        schema: {
+          tags,
+          summary: 'Sign in with email or username and password',
+          body: loginRequestSchema,
+          response: { 200: envelopeOf(loginResponseSchema) },
+        },
       },
       async (request) => {
         const result = await auth.signIn(ctx, request.body, auth.metaOf(request));
-        return envelope(request, result, 'accessToken' in result ? 'messages.signedIn' : 'messages.twoFactorNeeded');
+        return envelope(
+          request,
+          result,
+          'accessToken' in result ? 'messages.signedIn' : 'messages.twoFactorNeeded',
+        );
       },
     );
 
@@ -74,10 +95,20 @@ export function authRoutes(ctx: ServerContext) {
       {
         // Public at the hook: the handler accepts either a sign-in challenge or a bearer session.
         config: { access: 'public', rateLimit },
-        schema: { tags, summary: 'Enrolment material (otpauth URI, QR code, secret)', querystring: twoFactorSetupQuerySchema, security, response: { 200: envelopeOf(twoFactorSetupSchema) } },
+        schema: {
+          tags,
+          summary: 'Enrolment material (otpauth URI, QR code, secret)',
+          querystring: twoFactorSetupQuerySchema,
+          security,
+          response: { 200: envelopeOf(twoFactorSetupSchema) },
+        },
       },
       async (request) => {
-        if (request.query.challengeToken) return envelope(request, await auth.twoFactorSetup(ctx, { challengeToken: request.query.challengeToken }));
+        if (request.query.challengeToken)
+          return envelope(
+            request,
+            await auth.twoFactorSetup(ctx, { challengeToken: request.query.challengeToken }),
+          );
         const token = bearerToken(request);
         const found = token ? await auth.authenticator(ctx)(token, null, request) : null;
         if (!found) throw new HttpProblem('unauthorized');
@@ -89,28 +120,64 @@ export function authRoutes(ctx: ServerContext) {
       '/auth/two-factor/verify',
       {
         config: { access: 'public', rateLimit },
-        schema: { tags, summary: 'Complete sign-in with a TOTP or recovery code', body: twoFactorVerifyRequestSchema, response: { 200: envelopeOf(twoFactorVerifyResponseSchema) } },
+        schema: {
+          tags,
+          summary: 'Complete sign-in with a TOTP or recovery code',
+          body: twoFactorVerifyRequestSchema,
+          response: { 200: envelopeOf(twoFactorVerifyResponseSchema) },
+        },
       },
-      async (request) => envelope(request, await auth.verifyChallenge(ctx, request.body.challengeToken, request.body.code, auth.metaOf(request)), 'messages.signedIn'),
+      async (request) =>
+        envelope(
+          request,
+          await auth.verifyChallenge(
+            ctx,
+            request.body.challengeToken,
+            request.body.code,
+            auth.metaOf(request),
+          ),
+          'messages.signedIn',
+        ),
     );
 
     app.post(
       '/auth/two-factor/skip',
       {
         config: { access: 'public', rateLimit },
-        schema: { tags, summary: 'Skip two-factor enrolment for now (where the role allows)', body: twoFactorSkipRequestSchema, response: { 200: envelopeOf(accessTokenSchema) } },
+        schema: {
+          tags,
+          summary: 'Skip two-factor enrolment for now (where the role allows)',
+          body: twoFactorSkipRequestSchema,
+          response: { 200: envelopeOf(accessTokenSchema) },
+        },
       },
-      async (request) => envelope(request, await auth.skipChallenge(ctx, request.body.challengeToken, auth.metaOf(request)), 'messages.signedIn'),
+      async (request) =>
+        envelope(
+          request,
+          await auth.skipChallenge(ctx, request.body.challengeToken, auth.metaOf(request)),
+          'messages.signedIn',
+        ),
     );
 
     app.post(
       '/auth/two-factor/enable',
       {
         config: { access: 'authenticated', rateLimit },
-        schema: { tags, summary: 'Turn two-factor on with a first code', security, body: twoFactorEnableRequestSchema, response: { 200: envelopeOf(recoveryCodesSchema) } },
+        schema: {
+          tags,
+          summary: 'Turn two-factor on with a first code',
+          security,
+          body: twoFactorEnableRequestSchema,
+          response: { 200: envelopeOf(recoveryCodesSchema) },
+        },
       },
       async (request) => {
-        const codes = await auth.enableTwoFactor(ctx, callerOf(request), request.body.code, auth.metaOf(request));
+        const codes = await auth.enableTwoFactor(
+          ctx,
+          callerOf(request),
+          request.body.code,
+          auth.metaOf(request),
+        );
         return envelope(request, { recoveryCodes: codes }, 'messages.twoFactorEnabled');
       },
     );
@@ -119,7 +186,13 @@ export function authRoutes(ctx: ServerContext) {
       '/auth/two-factor/disable',
       {
         config: { access: 'authenticated', rateLimit },
-        schema: { tags, summary: 'Turn two-factor off (with a code or the password)', security, body: twoFactorProofSchema, response: { 200: envelopeOf(z.null()) } },
+        schema: {
+          tags,
+          summary: 'Turn two-factor off (with a code or the password)',
+          security,
+          body: twoFactorProofSchema,
+          response: { 200: envelopeOf(z.null()) },
+        },
       },
       async (request) => {
         await auth.disableTwoFactor(ctx, callerOf(request), request.body, auth.metaOf(request));
@@ -131,17 +204,31 @@ export function authRoutes(ctx: ServerContext) {
       '/auth/two-factor/recovery-codes',
       {
         config: { access: 'authenticated', rateLimit },
-        schema: { tags, summary: 'New recovery codes (the old ones stop working)', security, body: twoFactorProofSchema, response: { 200: envelopeOf(recoveryCodesSchema) } },
+        schema: {
+          tags,
+          summary: 'New recovery codes (the old ones stop working)',
+          security,
+          body: twoFactorProofSchema,
+          response: { 200: envelopeOf(recoveryCodesSchema) },
+        },
       },
       async (request) => {
-        const codes = await auth.renewRecoveryCodes(ctx, callerOf(request), request.body, auth.metaOf(request));
+        const codes = await auth.renewRecoveryCodes(
+          ctx,
+          callerOf(request),
+          request.body,
+          auth.metaOf(request),
+        );
         return envelope(request, { recoveryCodes: codes }, 'messages.recoveryCodesRenewed');
       },
     );
 
     app.post(
       '/auth/logout',
-      { config: { access: 'authenticated' }, schema: { tags, summary: 'End this session', security, response: { 200: envelopeOf(z.null()) } } },
+      {
+        config: { access: 'authenticated' },
+        schema: { tags, summary: 'End this session', security, response: { 200: envelopeOf(z.null()) } },
+      },
       async (request) => {
         await auth.logout(ctx, callerOf(request), auth.metaOf(request));
         return envelope(request, null, 'messages.signedOut');
@@ -150,7 +237,15 @@ export function authRoutes(ctx: ServerContext) {
 
     app.get(
       '/auth/profile',
-      { config: { access: 'authenticated' }, schema: { tags, summary: 'The signed-in user', security, response: { 200: envelopeOf(profileSchema) } } },
+      {
+        config: { access: 'authenticated' },
+        schema: {
+          tags,
+          summary: 'The signed-in user',
+          security,
+          response: { 200: envelopeOf(profileSchema) },
+        },
+      },
       async (request) => envelope(request, auth.profileOf(callerOf(request))),
     );
 
@@ -158,14 +253,33 @@ export function authRoutes(ctx: ServerContext) {
       '/auth/profile/password',
       {
         config: { access: 'authenticated', rateLimit },
-        schema: { tags, summary: 'Change my password (every session ends; a fresh token is returned)', security, body: changePasswordRequestSchema, response: { 200: envelopeOf(accessTokenSchema) } },
+        schema: {
+          tags,
+          summary: 'Change my password (every session ends; a fresh token is returned)',
+          security,
+          body: changePasswordRequestSchema,
+          response: { 200: envelopeOf(accessTokenSchema) },
+        },
       },
-      async (request) => envelope(request, await auth.changeOwnPassword(ctx, callerOf(request), request.body, auth.metaOf(request)), 'messages.passwordChanged'),
+      async (request) =>
+        envelope(
+          request,
+          await auth.changeOwnPassword(ctx, callerOf(request), request.body, auth.metaOf(request)),
+          'messages.passwordChanged',
+        ),
     );
 
     app.get(
       '/auth/user-pages-tree',
-      { config: { access: 'authenticated' }, schema: { tags, summary: 'The sections and pages I may see, with my permissions', security, response: { 200: envelopeOf(userPagesTreeSchema) } } },
+      {
+        config: { access: 'authenticated' },
+        schema: {
+          tags,
+          summary: 'The sections and pages I may see, with my permissions',
+          security,
+          response: { 200: envelopeOf(userPagesTreeSchema) },
+        },
+      },
       async (request) => envelope(request, { pages: await auth.pageTreeFor(ctx, callerOf(request)) }),
     );
   };

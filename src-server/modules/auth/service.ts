@@ -6,7 +6,14 @@
 import QRCode from 'qrcode';
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type { AccessToken, LoginRequest, LoginResponse, PageSection, Profile, TwoFactorSetup } from '../../../src-shared/api/auth';
+import type {
+  AccessToken,
+  LoginRequest,
+  LoginResponse,
+  PageSection,
+  Profile,
+  TwoFactorSetup,
+} from '../../../src-shared/api/auth';
 import type { Permission } from '../../../src-shared/permissions';
 import { isPermission } from '../../../src-shared/permissions';
 import { recordAudit } from '../../audit';
@@ -41,7 +48,10 @@ const SKIP_OFFER_DAYS = 30;
 function lifetimes(ctx: ServerContext, rememberMe: boolean) {
   const c = ctx.config;
   const absoluteSeconds = rememberMe ? c.SESSION_REMEMBER_DAYS * 86400 : c.SESSION_ABSOLUTE_HOURS * 3600;
-  const idleSeconds = Math.min(absoluteSeconds, rememberMe ? c.SESSION_REMEMBER_IDLE_DAYS * 86400 : c.SESSION_IDLE_MINUTES * 60);
+  const idleSeconds = Math.min(
+    absoluteSeconds,
+    rememberMe ? c.SESSION_REMEMBER_IDLE_DAYS * 86400 : c.SESSION_IDLE_MINUTES * 60,
+  );
   return { idleSeconds, absoluteSeconds };
 }
 
@@ -93,9 +103,21 @@ export function authenticator(ctx: ServerContext): Authenticate {
 // ---------------------------------------------------------------- sessions
 
 /** Starts a session and returns its bearer token (the token itself is not stored). */
-export async function startSession(ctx: ServerContext, db: q.Tx, userId: number, rememberMe: boolean, meta: RequestMeta): Promise<AccessToken> {
+export async function startSession(
+  ctx: ServerContext,
+  db: q.Tx,
+  userId: number,
+  rememberMe: boolean,
+  meta: RequestMeta,
+): Promise<AccessToken> {
   const token = newToken();
-  const row = await q.insertSession(db, { tokenHash: hashToken(token), userId, rememberMe, ...lifetimes(ctx, rememberMe), ...meta });
+  const row = await q.insertSession(db, {
+    tokenHash: hashToken(token),
+    userId,
+    rememberMe,
+    ...lifetimes(ctx, rememberMe),
+    ...meta,
+  });
   await q.markSignedIn(db, userId);
   return { accessToken: token, expiresAt: row.absoluteExpiresAt.toISOString() };
 }
@@ -103,12 +125,22 @@ export async function startSession(ctx: ServerContext, db: q.Tx, userId: number,
 /** Ends the caller's session. */
 export async function logout(ctx: ServerContext, caller: AuthContext, meta: RequestMeta): Promise<void> {
   await q.deleteSession(ctx.db, caller.sessionId);
-  await recordAudit(ctx.db, { action: 'auth.logout', actorId: caller.userId, actorUsername: caller.username, ip: meta.ip });
+  await recordAudit(ctx.db, {
+    action: 'auth.logout',
+    actorId: caller.userId,
+    actorUsername: caller.username,
+    ip: meta.ip,
+  });
 }
 
 // ---------------------------------------------------------------- sign-in
 
-const invalidCredentials = () => new HttpProblem('unauthorized', { titleKey: 'auth.invalidCredentials.title', detailKey: 'auth.invalidCredentials.detail', code: 'auth.invalidCredentials' });
+const invalidCredentials = () =>
+  new HttpProblem('unauthorized', {
+    titleKey: 'auth.invalidCredentials.title',
+    detailKey: 'auth.invalidCredentials.detail',
+    code: 'auth.invalidCredentials',
+  });
 const locked = (until: Date) =>
   new HttpProblem('tooManyRequests', {
     detailKey: 'auth.locked',
@@ -122,22 +154,38 @@ const invalidCode = () =>
     code: 'auth.invalidCode',
     fields: { code: [{ key: 'auth.invalidCode.detail' }] },
   });
-const challengeExpired = () => new HttpProblem('unauthorized', { detailKey: 'auth.challengeExpired', code: 'auth.challengeExpired' });
+const challengeExpired = () =>
+  new HttpProblem('unauthorized', { detailKey: 'auth.challengeExpired', code: 'auth.challengeExpired' });
 
 /** Decides what follows a correct password: a session, or a two-factor challenge. */
-async function afterPassword(ctx: ServerContext, user: q.UserWithRole, rememberMe: boolean, meta: RequestMeta, method: string): Promise<LoginResponse> {
+async function afterPassword(
+  ctx: ServerContext,
+  user: q.UserWithRole,
+  rememberMe: boolean,
+  meta: RequestMeta,
+  method: string,
+): Promise<LoginResponse> {
   let purpose: 'required' | 'setup' | null = null;
   let canSkip = false;
   if (user.totpEnabled) purpose = 'required';
   else if (user.roleRequiresTwoFactor) purpose = 'setup';
-  else if (!user.twoFactorSkippedAt || Date.now() - user.twoFactorSkippedAt.getTime() > SKIP_OFFER_DAYS * 86400_000) {
+  else if (
+    !user.twoFactorSkippedAt ||
+    Date.now() - user.twoFactorSkippedAt.getTime() > SKIP_OFFER_DAYS * 86400_000
+  ) {
     purpose = 'setup';
     canSkip = true;
   }
   if (purpose === null) {
     return ctx.db.transaction(async (tx) => {
       const token = await startSession(ctx, tx, user.id, rememberMe, meta);
-      await recordAudit(tx, { action: 'auth.login.success', actorId: user.id, actorUsername: user.username, ip: meta.ip, details: { method } });
+      await recordAudit(tx, {
+        action: 'auth.login.success',
+        actorId: user.id,
+        actorUsername: user.username,
+        ip: meta.ip,
+        details: { method },
+      });
       return token;
     });
   }
@@ -157,27 +205,52 @@ async function afterPassword(ctx: ServerContext, user: q.UserWithRole, rememberM
  * POST /auth/login. Unknown logins, wrong passwords and inactive accounts get the same answer after the
  * same work (a dummy hash), and count against the login as typed and the address alike.
  */
-export async function signIn(ctx: ServerContext, input: LoginRequest, meta: RequestMeta): Promise<LoginResponse> {
+export async function signIn(
+  ctx: ServerContext,
+  input: LoginRequest,
+  meta: RequestMeta,
+): Promise<LoginResponse> {
   const login = input.login.trim();
   const accountKey = `account:${login.toLowerCase()}`;
   const ipKey = `ip:${meta.ip ?? 'unknown'}`;
   const until = await q.lockedUntil(ctx.db, [accountKey, ipKey]);
   if (until) {
-    await recordAudit(ctx.db, { action: 'auth.login.locked', ip: meta.ip, details: { login: login.slice(0, 254) } });
+    await recordAudit(ctx.db, {
+      action: 'auth.login.locked',
+      ip: meta.ip,
+      details: { login: login.slice(0, 254) },
+    });
     throw locked(until);
   }
   const user = await q.findUserByLogin(ctx.db, login);
-  const ok = user ? await ctx.passwords.verify(user.passwordHash, input.password) : await ctx.passwords.verifyDummy(input.password);
+  const ok = user
+    ? await ctx.passwords.verify(user.passwordHash, input.password)
+    : await ctx.passwords.verifyDummy(input.password);
   if (!user || !ok || !user.active) {
     const c = ctx.config;
-    await q.recordFailure(ctx.db, accountKey, c.LOGIN_MAX_FAILURES_ACCOUNT, c.LOGIN_WINDOW_MINUTES * 60, c.LOGIN_LOCK_MINUTES * 60);
-    await q.recordFailure(ctx.db, ipKey, c.LOGIN_MAX_FAILURES_IP, c.LOGIN_WINDOW_MINUTES * 60, c.LOGIN_LOCK_MINUTES * 60);
+    await q.recordFailure(
+      ctx.db,
+      accountKey,
+      c.LOGIN_MAX_FAILURES_ACCOUNT,
+      c.LOGIN_WINDOW_MINUTES * 60,
+      c.LOGIN_LOCK_MINUTES * 60,
+    );
+    await q.recordFailure(
+      ctx.db,
+      ipKey,
+      c.LOGIN_MAX_FAILURES_IP,
+      c.LOGIN_WINDOW_MINUTES * 60,
+      c.LOGIN_LOCK_MINUTES * 60,
+    );
     await recordAudit(ctx.db, {
       action: 'auth.login.failure',
       actorId: user?.id ?? null,
       actorUsername: user?.username ?? null,
       ip: meta.ip,
-      details: { login: login.slice(0, 254), reason: !user ? 'unknownLogin' : !ok ? 'wrongPassword' : 'inactive' },
+      details: {
+        login: login.slice(0, 254),
+        reason: !user ? 'unknownLogin' : !ok ? 'wrongPassword' : 'inactive',
+      },
     });
     throw invalidCredentials();
   }
@@ -198,13 +271,20 @@ export async function setupNeeded(ctx: ServerContext): Promise<boolean> {
  */
 export async function createFirstAdmin(
   ctx: ServerContext,
-  input: { username: string; email: string; password: string; nameAr?: string | undefined; nameEn?: string | undefined },
+  input: {
+    username: string;
+    email: string;
+    password: string;
+    nameAr?: string | undefined;
+    nameEn?: string | undefined;
+  },
   meta: RequestMeta,
 ): Promise<LoginResponse> {
   const passwordHash = await ctx.passwords.hash(input.password);
   const userId = await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('sijill.setup'))`);
-    if ((await q.countUsers(tx)) > 0) throw new HttpProblem('conflict', { detailKey: 'setup.alreadyDone', code: 'setup.alreadyDone' });
+    if ((await q.countUsers(tx)) > 0)
+      throw new HttpProblem('conflict', { detailKey: 'setup.alreadyDone', code: 'setup.alreadyDone' });
     const roleId = await q.systemRoleId(tx);
     const id = await q.insertUser(tx, {
       username: input.username,
@@ -216,7 +296,14 @@ export async function createFirstAdmin(
       locale: 'ar',
       active: true,
     });
-    await recordAudit(tx, { action: 'setup.admin', actorId: id, actorUsername: input.username, targetType: 'user', targetId: id, ip: meta.ip });
+    await recordAudit(tx, {
+      action: 'setup.admin',
+      actorId: id,
+      actorUsername: input.username,
+      targetType: 'user',
+      targetId: id,
+      ip: meta.ip,
+    });
     return id;
   });
   const user = await q.findUserById(ctx.db, userId);
@@ -243,15 +330,26 @@ async function enrolmentFor(ctx: ServerContext, user: q.UserWithRole): Promise<T
 }
 
 /** GET /auth/two-factor/setup, during sign-in (challenge of purpose `setup`) or signed in. */
-export async function twoFactorSetup(ctx: ServerContext, by: { challengeToken: string } | { caller: AuthContext }): Promise<TwoFactorSetup> {
+export async function twoFactorSetup(
+  ctx: ServerContext,
+  by: { challengeToken: string } | { caller: AuthContext },
+): Promise<TwoFactorSetup> {
   if ('challengeToken' in by) {
     const { challenge, user } = await liveChallenge(ctx, by.challengeToken);
-    if (challenge.purpose !== 'setup') throw new HttpProblem('conflict', { detailKey: 'auth.twoFactorAlreadyEnabled', code: 'auth.twoFactorAlreadyEnabled' });
+    if (challenge.purpose !== 'setup')
+      throw new HttpProblem('conflict', {
+        detailKey: 'auth.twoFactorAlreadyEnabled',
+        code: 'auth.twoFactorAlreadyEnabled',
+      });
     return enrolmentFor(ctx, user);
   }
   const user = await q.findUserById(ctx.db, by.caller.userId);
   if (!user) throw new HttpProblem('unauthorized');
-  if (user.totpEnabled) throw new HttpProblem('conflict', { detailKey: 'auth.twoFactorAlreadyEnabled', code: 'auth.twoFactorAlreadyEnabled' });
+  if (user.totpEnabled)
+    throw new HttpProblem('conflict', {
+      detailKey: 'auth.twoFactorAlreadyEnabled',
+      code: 'auth.twoFactorAlreadyEnabled',
+    });
   return enrolmentFor(ctx, user);
 }
 
@@ -259,21 +357,32 @@ export async function twoFactorSetup(ctx: ServerContext, by: { challengeToken: s
  * Checks a code against a secret, once per time step; with `allowRecovery`, a recovery code is tried
  * too. Answers how the proof was given, or null.
  */
-async function checkCode(db: q.Tx, userId: number, secret: string | null, code: string, allowRecovery: boolean): Promise<'totp' | 'recovery' | null> {
+async function checkCode(
+  db: q.Tx,
+  userId: number,
+  secret: string | null,
+  code: string,
+  allowRecovery: boolean,
+): Promise<'totp' | 'recovery' | null> {
   const trimmed = code.trim();
   if (secret && /^\d{6}$/.test(trimmed)) {
     const step = matchStep(secret, trimmed);
     if (step !== null && (await q.acceptTotpStep(db, userId, step))) return 'totp';
     return null;
   }
-  if (allowRecovery && (await q.useRecoveryCode(db, userId, hashToken(normaliseRecoveryCode(trimmed))))) return 'recovery';
+  if (allowRecovery && (await q.useRecoveryCode(db, userId, hashToken(normaliseRecoveryCode(trimmed)))))
+    return 'recovery';
   return null;
 }
 
 /** New recovery codes for a user (old ones die); returns them in clear, once. */
 async function renewCodes(db: q.Tx, userId: number): Promise<string[]> {
   const codes = newRecoveryCodes();
-  await q.replaceRecoveryCodes(db, userId, codes.map((c) => hashToken(c)));
+  await q.replaceRecoveryCodes(
+    db,
+    userId,
+    codes.map((c) => hashToken(c)),
+  );
   return codes;
 }
 
@@ -281,15 +390,29 @@ async function renewCodes(db: q.Tx, userId: number): Promise<string[]> {
  * POST /auth/two-factor/verify: a TOTP code (or, when enrolled, a recovery code) completes the sign-in.
  * At enrolment the first code turns two-factor on and the answer carries the recovery codes, once.
  */
-export async function verifyChallenge(ctx: ServerContext, challengeToken: string, code: string, meta: RequestMeta): Promise<AccessToken & { recoveryCodes?: string[] }> {
+export async function verifyChallenge(
+  ctx: ServerContext,
+  challengeToken: string,
+  code: string,
+  meta: RequestMeta,
+): Promise<AccessToken & { recoveryCodes?: string[] }> {
   const { challenge, user } = await liveChallenge(ctx, challengeToken);
   const enrolling = challenge.purpose === 'setup';
   const secret = enrolling ? user.totpPendingSecret : user.totpSecret;
-  if (enrolling && !secret) throw new HttpProblem('unprocessable', { detailKey: 'auth.twoFactorSetupFirst', code: 'auth.twoFactorSetupFirst' });
+  if (enrolling && !secret)
+    throw new HttpProblem('unprocessable', {
+      detailKey: 'auth.twoFactorSetupFirst',
+      code: 'auth.twoFactorSetupFirst',
+    });
   const how = await checkCode(ctx.db, user.id, secret, code, !enrolling);
   if (!how) {
     await q.failChallenge(ctx.db, challenge.id, CHALLENGE_MAX_ATTEMPTS);
-    await recordAudit(ctx.db, { action: 'auth.twoFactor.challengeFailure', actorId: user.id, actorUsername: user.username, ip: meta.ip });
+    await recordAudit(ctx.db, {
+      action: 'auth.twoFactor.challengeFailure',
+      actorId: user.id,
+      actorUsername: user.username,
+      ip: meta.ip,
+    });
     throw invalidCode();
   }
   return ctx.db.transaction(async (tx) => {
@@ -298,17 +421,38 @@ export async function verifyChallenge(ctx: ServerContext, challengeToken: string
     if (enrolling) {
       await q.enableTotp(tx, user.id, secret!);
       recoveryCodes = await renewCodes(tx, user.id);
-      await recordAudit(tx, { action: 'auth.twoFactor.enrolled', actorId: user.id, actorUsername: user.username, ip: meta.ip });
+      await recordAudit(tx, {
+        action: 'auth.twoFactor.enrolled',
+        actorId: user.id,
+        actorUsername: user.username,
+        ip: meta.ip,
+      });
     }
-    if (how === 'recovery') await recordAudit(tx, { action: 'auth.twoFactor.recoveryCodeUsed', actorId: user.id, actorUsername: user.username, ip: meta.ip });
+    if (how === 'recovery')
+      await recordAudit(tx, {
+        action: 'auth.twoFactor.recoveryCodeUsed',
+        actorId: user.id,
+        actorUsername: user.username,
+        ip: meta.ip,
+      });
     const token = await startSession(ctx, tx, user.id, challenge.rememberMe, meta);
-    await recordAudit(tx, { action: 'auth.login.success', actorId: user.id, actorUsername: user.username, ip: meta.ip, details: { method: how } });
+    await recordAudit(tx, {
+      action: 'auth.login.success',
+      actorId: user.id,
+      actorUsername: user.username,
+      ip: meta.ip,
+      details: { method: how },
+    });
     return recoveryCodes ? { ...token, recoveryCodes } : token;
   });
 }
 
 /** POST /auth/two-factor/skip: only for an enrolment offer whose role does not require two-factor. */
-export async function skipChallenge(ctx: ServerContext, challengeToken: string, meta: RequestMeta): Promise<AccessToken> {
+export async function skipChallenge(
+  ctx: ServerContext,
+  challengeToken: string,
+  meta: RequestMeta,
+): Promise<AccessToken> {
   const { challenge, user } = await liveChallenge(ctx, challengeToken);
   if (challenge.purpose !== 'setup' || user.roleRequiresTwoFactor || user.totpEnabled) {
     throw new HttpProblem('unprocessable', { detailKey: 'auth.skipRefused', code: 'auth.skipRefused' });
@@ -316,9 +460,20 @@ export async function skipChallenge(ctx: ServerContext, challengeToken: string, 
   return ctx.db.transaction(async (tx) => {
     if (!(await q.consumeChallenge(tx, challenge.id))) throw challengeExpired();
     await q.setTwoFactorSkipped(tx, user.id);
-    await recordAudit(tx, { action: 'auth.twoFactor.skipped', actorId: user.id, actorUsername: user.username, ip: meta.ip });
+    await recordAudit(tx, {
+      action: 'auth.twoFactor.skipped',
+      actorId: user.id,
+      actorUsername: user.username,
+      ip: meta.ip,
+    });
     const token = await startSession(ctx, tx, user.id, challenge.rememberMe, meta);
-    await recordAudit(tx, { action: 'auth.login.success', actorId: user.id, actorUsername: user.username, ip: meta.ip, details: { method: 'skip' } });
+    await recordAudit(tx, {
+      action: 'auth.login.success',
+      actorId: user.id,
+      actorUsername: user.username,
+      ip: meta.ip,
+      details: { method: 'skip' },
+    });
     return token;
   });
 }
@@ -330,50 +485,107 @@ async function signedInUser(ctx: ServerContext, caller: AuthContext) {
 }
 
 /** Proof for sensitive two-factor changes: a current code (or recovery code) or the password. */
-async function requireProof(ctx: ServerContext, user: q.UserWithRole, proof: { code?: string | undefined; password?: string | undefined }): Promise<void> {
+async function requireProof(
+  ctx: ServerContext,
+  user: q.UserWithRole,
+  proof: { code?: string | undefined; password?: string | undefined },
+): Promise<void> {
   if (proof.code !== undefined) {
     if (!(await checkCode(ctx.db, user.id, user.totpSecret, proof.code, true))) throw invalidCode();
     return;
   }
   if (!(await ctx.passwords.verify(user.passwordHash, proof.password ?? ''))) {
-    throw new HttpProblem('badRequest', { detailKey: 'auth.wrongPassword', fields: { password: [{ key: 'auth.wrongPassword' }] } });
+    throw new HttpProblem('badRequest', {
+      detailKey: 'auth.wrongPassword',
+      fields: { password: [{ key: 'auth.wrongPassword' }] },
+    });
   }
 }
 
 /** POST /auth/two-factor/enable: the first code of the pending secret turns two-factor on. */
-export async function enableTwoFactor(ctx: ServerContext, caller: AuthContext, code: string, meta: RequestMeta): Promise<string[]> {
+export async function enableTwoFactor(
+  ctx: ServerContext,
+  caller: AuthContext,
+  code: string,
+  meta: RequestMeta,
+): Promise<string[]> {
   const user = await signedInUser(ctx, caller);
-  if (user.totpEnabled) throw new HttpProblem('conflict', { detailKey: 'auth.twoFactorAlreadyEnabled', code: 'auth.twoFactorAlreadyEnabled' });
-  if (!user.totpPendingSecret) throw new HttpProblem('unprocessable', { detailKey: 'auth.twoFactorSetupFirst', code: 'auth.twoFactorSetupFirst' });
+  if (user.totpEnabled)
+    throw new HttpProblem('conflict', {
+      detailKey: 'auth.twoFactorAlreadyEnabled',
+      code: 'auth.twoFactorAlreadyEnabled',
+    });
+  if (!user.totpPendingSecret)
+    throw new HttpProblem('unprocessable', {
+      detailKey: 'auth.twoFactorSetupFirst',
+      code: 'auth.twoFactorSetupFirst',
+    });
   if (!(await checkCode(ctx.db, user.id, user.totpPendingSecret, code, false))) throw invalidCode();
   return ctx.db.transaction(async (tx) => {
     await q.enableTotp(tx, user.id, user.totpPendingSecret!);
     const codes = await renewCodes(tx, user.id);
-    await recordAudit(tx, { action: 'auth.twoFactor.enabled', actorId: user.id, actorUsername: user.username, ip: meta.ip });
+    await recordAudit(tx, {
+      action: 'auth.twoFactor.enabled',
+      actorId: user.id,
+      actorUsername: user.username,
+      ip: meta.ip,
+    });
     return codes;
   });
 }
 
 /** POST /auth/two-factor/disable: refused where the role requires two-factor. */
-export async function disableTwoFactor(ctx: ServerContext, caller: AuthContext, proof: { code?: string | undefined; password?: string | undefined }, meta: RequestMeta): Promise<void> {
+export async function disableTwoFactor(
+  ctx: ServerContext,
+  caller: AuthContext,
+  proof: { code?: string | undefined; password?: string | undefined },
+  meta: RequestMeta,
+): Promise<void> {
   const user = await signedInUser(ctx, caller);
-  if (!user.totpEnabled) throw new HttpProblem('unprocessable', { detailKey: 'auth.twoFactorNotEnabled', code: 'auth.twoFactorNotEnabled' });
-  if (user.roleRequiresTwoFactor) throw new HttpProblem('unprocessable', { detailKey: 'auth.twoFactorRequiredByRole', code: 'auth.twoFactorRequiredByRole' });
+  if (!user.totpEnabled)
+    throw new HttpProblem('unprocessable', {
+      detailKey: 'auth.twoFactorNotEnabled',
+      code: 'auth.twoFactorNotEnabled',
+    });
+  if (user.roleRequiresTwoFactor)
+    throw new HttpProblem('unprocessable', {
+      detailKey: 'auth.twoFactorRequiredByRole',
+      code: 'auth.twoFactorRequiredByRole',
+    });
   await requireProof(ctx, user, proof);
   await ctx.db.transaction(async (tx) => {
     await q.disableTotp(tx, user.id);
-    await recordAudit(tx, { action: 'auth.twoFactor.disabled', actorId: user.id, actorUsername: user.username, ip: meta.ip });
+    await recordAudit(tx, {
+      action: 'auth.twoFactor.disabled',
+      actorId: user.id,
+      actorUsername: user.username,
+      ip: meta.ip,
+    });
   });
 }
 
 /** POST /auth/two-factor/recovery-codes: new codes, shown once; the old ones die. */
-export async function renewRecoveryCodes(ctx: ServerContext, caller: AuthContext, proof: { code?: string | undefined; password?: string | undefined }, meta: RequestMeta): Promise<string[]> {
+export async function renewRecoveryCodes(
+  ctx: ServerContext,
+  caller: AuthContext,
+  proof: { code?: string | undefined; password?: string | undefined },
+  meta: RequestMeta,
+): Promise<string[]> {
   const user = await signedInUser(ctx, caller);
-  if (!user.totpEnabled) throw new HttpProblem('unprocessable', { detailKey: 'auth.twoFactorNotEnabled', code: 'auth.twoFactorNotEnabled' });
+  if (!user.totpEnabled)
+    throw new HttpProblem('unprocessable', {
+      detailKey: 'auth.twoFactorNotEnabled',
+      code: 'auth.twoFactorNotEnabled',
+    });
   await requireProof(ctx, user, proof);
   return ctx.db.transaction(async (tx) => {
     const codes = await renewCodes(tx, user.id);
-    await recordAudit(tx, { action: 'auth.twoFactor.recoveryCodesRenewed', actorId: user.id, actorUsername: user.username, ip: meta.ip });
+    await recordAudit(tx, {
+      action: 'auth.twoFactor.recoveryCodesRenewed',
+      actorId: user.id,
+      actorUsername: user.username,
+      ip: meta.ip,
+    });
     return codes;
   });
 }
@@ -397,13 +609,21 @@ export async function changeOwnPassword(
 ): Promise<AccessToken> {
   const user = await signedInUser(ctx, caller);
   if (!(await ctx.passwords.verify(user.passwordHash, input.oldPassword))) {
-    throw new HttpProblem('badRequest', { detailKey: 'auth.wrongPassword', fields: { oldPassword: [{ key: 'auth.wrongPassword' }] } });
+    throw new HttpProblem('badRequest', {
+      detailKey: 'auth.wrongPassword',
+      fields: { oldPassword: [{ key: 'auth.wrongPassword' }] },
+    });
   }
   const hashed = await ctx.passwords.hash(input.password);
   return ctx.db.transaction(async (tx) => {
     await q.setPasswordHash(tx, user.id, hashed);
     await q.deleteUserSessions(tx, user.id);
-    await recordAudit(tx, { action: 'auth.password.changed', actorId: user.id, actorUsername: user.username, ip: meta.ip });
+    await recordAudit(tx, {
+      action: 'auth.password.changed',
+      actorId: user.id,
+      actorUsername: user.username,
+      ip: meta.ip,
+    });
     return startSession(ctx, tx, user.id, false, meta);
   });
 }
@@ -411,7 +631,10 @@ export async function changeOwnPassword(
 // ---------------------------------------------------------------- page tree
 
 /** The sections and pages a role may see, with its permissions on each (sections: when any child is visible). */
-export async function pageTreeFor(ctx: ServerContext, caller: { roleId: number; isSystem: boolean; roleActive: boolean }): Promise<PageSection[]> {
+export async function pageTreeFor(
+  ctx: ServerContext,
+  caller: { roleId: number; isSystem: boolean; roleActive: boolean },
+): Promise<PageSection[]> {
   const rows = await q.pagesWithRolePermissions(ctx.db, caller.roleId);
   const roleActive = caller.roleActive;
   const sections = rows.filter((r) => r.parentId === null);
@@ -438,7 +661,16 @@ export async function pageTreeFor(ctx: ServerContext, caller: { roleId: number; 
         children: [] as never[],
       }));
     if (children.length === 0) continue;
-    out.push({ id: section.id, nameEn: section.nameEn, nameAr: section.nameAr, path: section.path, icon: section.icon, order: section.order, permissions: ['view'], children });
+    out.push({
+      id: section.id,
+      nameEn: section.nameEn,
+      nameAr: section.nameAr,
+      path: section.path,
+      icon: section.icon,
+      order: section.order,
+      permissions: ['view'],
+      children,
+    });
   }
   return out;
 }

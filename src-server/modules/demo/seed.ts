@@ -47,8 +47,24 @@ export async function seedDemo(ctx: ServerContext, password: string): Promise<st
   const created: string[] = [];
   const passwordHash = await ctx.passwords.hash(password);
   const demo = [
-    { nameEn: 'Archive Clerk', nameAr: 'موظف أرشيف', grants: CLERK, username: 'clerk', email: 'clerk@example.com', userAr: 'موظف الأرشيف', userEn: 'Archive Clerk' },
-    { nameEn: 'Department Manager', nameAr: 'مدير إدارة', grants: MANAGER, username: 'manager', email: 'manager@example.com', userAr: 'مدير الإدارة', userEn: 'Department Manager' },
+    {
+      nameEn: 'Archive Clerk',
+      nameAr: 'موظف أرشيف',
+      grants: CLERK,
+      username: 'clerk',
+      email: 'clerk@example.com',
+      userAr: 'موظف الأرشيف',
+      userEn: 'Archive Clerk',
+    },
+    {
+      nameEn: 'Department Manager',
+      nameAr: 'مدير إدارة',
+      grants: MANAGER,
+      username: 'manager',
+      email: 'manager@example.com',
+      userAr: 'مدير الإدارة',
+      userEn: 'Department Manager',
+    },
   ];
   await ctx.db.transaction(async (tx) => {
     const pageRows = await tx.select({ id: pages.id, path: pages.path }).from(pages);
@@ -56,7 +72,10 @@ export async function seedDemo(ctx: ServerContext, password: string): Promise<st
     for (const d of demo) {
       let [role] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.nameEn, d.nameEn)).limit(1);
       if (!role) {
-        [role] = await tx.insert(roles).values({ nameAr: d.nameAr, nameEn: d.nameEn }).returning({ id: roles.id });
+        [role] = await tx
+          .insert(roles)
+          .values({ nameAr: d.nameAr, nameEn: d.nameEn })
+          .returning({ id: roles.id });
         await tx.insert(rolePagePermissions).values(
           Object.entries(d.grants)
             .filter(([path]) => pageId.has(path))
@@ -64,9 +83,21 @@ export async function seedDemo(ctx: ServerContext, password: string): Promise<st
         );
         created.push(`role ${d.nameEn}`);
       }
-      const existing = await tx.select({ id: users.id }).from(users).where(inArray(users.username, [d.username]));
+      const existing = await tx
+        .select({ id: users.id })
+        .from(users)
+        .where(inArray(users.username, [d.username]));
       if (!existing.length) {
-        await insertUser(tx, { username: d.username, email: d.email, passwordHash, nameAr: d.userAr, nameEn: d.userEn, roleId: role!.id, locale: 'ar', active: true });
+        await insertUser(tx, {
+          username: d.username,
+          email: d.email,
+          passwordHash,
+          nameAr: d.userAr,
+          nameEn: d.userEn,
+          roleId: role!.id,
+          locale: 'ar',
+          active: true,
+        });
         created.push(`user ${d.username}`);
       }
     }

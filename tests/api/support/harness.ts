@@ -43,7 +43,9 @@ async function postgresDatabase(baseUrl: string): Promise<{ url: string; drop():
 }
 
 /** Opens a fresh database and builds the app; configuration overrides on top of test defaults. */
-export async function startHarness(overrides: Partial<Record<keyof ServerConfig, string>> = {}): Promise<Harness> {
+export async function startHarness(
+  overrides: Partial<Record<keyof ServerConfig, string>> = {},
+): Promise<Harness> {
   const config = loadConfig({
     DATA_DIR: '/nonexistent-test-data',
     LOG_LEVEL: 'silent',
@@ -55,14 +57,19 @@ export async function startHarness(overrides: Partial<Record<keyof ServerConfig,
   });
   const baseUrl = process.env.SIJILL_TEST_DATABASE_URL;
   const pgDb = baseUrl ? await postgresDatabase(baseUrl) : null;
-  const database = await openDatabase({ ...config, DATABASE_URL: pgDb?.url, inMemory: !pgDb, DB_POOL_MAX: 4 });
+  const database = await openDatabase({
+    ...config,
+    DATABASE_URL: pgDb?.url,
+    inMemory: !pgDb,
+    DB_POOL_MAX: 4,
+  });
   const app = await buildApp({ config: { ...config, DATABASE_URL: pgDb?.url }, database });
   await app.ready();
   return {
     app,
     database,
     config,
-    query: async <T,>(text: string) => {
+    query: async <T>(text: string) => {
       const result = (await database.db.execute(sql.raw(text))) as unknown as { rows: T[] };
       return result.rows;
     },
@@ -84,11 +91,20 @@ export function unique(prefix = 'u'): string {
 const hasher = createPasswordHasher({ memoryKib: 256, timeCost: 1 });
 
 /** Creates a role with permissions by page path (none by default). */
-export async function makeRole(h: Harness, grants: Record<string, Permission[]> = {}, opts: { requireTwoFactor?: boolean; active?: boolean } = {}): Promise<number> {
+export async function makeRole(
+  h: Harness,
+  grants: Record<string, Permission[]> = {},
+  opts: { requireTwoFactor?: boolean; active?: boolean } = {},
+): Promise<number> {
   const db = h.database.db;
   const [role] = await db
     .insert(roles)
-    .values({ nameAr: unique('دور'), nameEn: unique('Role'), requireTwoFactor: opts.requireTwoFactor ?? false, active: opts.active ?? true })
+    .values({
+      nameAr: unique('دور'),
+      nameEn: unique('Role'),
+      requireTwoFactor: opts.requireTwoFactor ?? false,
+      active: opts.active ?? true,
+    })
     .returning({ id: roles.id });
   const all = await db.select({ id: pages.id, path: pages.path }).from(pages);
   const byPath = new Map(all.map((p) => [p.path, p.id]));
@@ -109,7 +125,11 @@ export interface TestUser {
 }
 
 /** Creates an active user in a role (the administrator role when `roleId` is 'admin'). */
-export async function makeUser(h: Harness, roleId: number | 'admin', opts: { password?: string; skipped?: boolean } = {}): Promise<TestUser> {
+export async function makeUser(
+  h: Harness,
+  roleId: number | 'admin',
+  opts: { password?: string; skipped?: boolean } = {},
+): Promise<TestUser> {
   const db = h.database.db;
   const username = unique('user');
   const password = opts.password ?? 'correct-horse-1';
@@ -124,11 +144,19 @@ export async function makeUser(h: Harness, roleId: number | 'admin', opts: { pas
     active: true,
   });
   // Plain sign-in by default: mark the enrolment offer as skipped.
-  if (opts.skipped !== false) await h.query(`update users set two_factor_skipped_at = now() where id = ${id}`);
+  if (opts.skipped !== false)
+    await h.query(`update users set two_factor_skipped_at = now() where id = ${id}`);
   return { id, username, email: `${username}@example.com`, password };
 }
 
-type InjectArgs = { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; token?: string; body?: unknown; lang?: 'ar' | 'en'; ip?: string };
+type InjectArgs = {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  token?: string;
+  body?: unknown;
+  lang?: 'ar' | 'en';
+  ip?: string;
+};
 
 /** One request through app.inject; answers status and parsed JSON. */
 export async function call(h: Harness, a: InjectArgs) {
@@ -153,8 +181,13 @@ export async function call(h: Harness, a: InjectArgs) {
 
 /** Signs in with a password (the user must have no second step); answers the access token. */
 export async function signIn(h: Harness, user: { username: string; password: string }): Promise<string> {
-  const res = await call(h, { method: 'POST', url: '/auth/login', body: { login: user.username, password: user.password } });
-  if (res.status !== 200 || !res.json?.data?.accessToken) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.json)}`);
+  const res = await call(h, {
+    method: 'POST',
+    url: '/auth/login',
+    body: { login: user.username, password: user.password },
+  });
+  if (res.status !== 200 || !res.json?.data?.accessToken)
+    throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.json)}`);
   return res.json.data.accessToken as string;
 }
 

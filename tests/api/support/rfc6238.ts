@@ -24,12 +24,18 @@ export function base32Decode(input: string): Buffer {
 }
 
 /** The TOTP of `secret` at `unixSeconds` (30-second steps). */
-export function totp(secret: Buffer, unixSeconds: number, digits = 6, algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha1'): string {
+export function totp(
+  secret: Buffer,
+  unixSeconds: number,
+  digits = 6,
+  algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha1',
+): string {
   const counter = Buffer.alloc(8);
   counter.writeBigUInt64BE(BigInt(Math.floor(unixSeconds / 30)));
   const mac = createHmac(algorithm, secret).update(counter).digest();
   const offset = mac[mac.length - 1]! & 0x0f;
-  const binary = ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
+  const binary =
+    ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
   return String(binary % 10 ** digits).padStart(digits, '0');
 }
 

@@ -49,7 +49,13 @@ export class LoginPage {
     await this.page.getByTestId('sign-in').click();
   }
 
-  async createAdministrator(admin: { username: string; email: string; password: string; nameAr: string; nameEn: string }) {
+  async createAdministrator(admin: {
+    username: string;
+    email: string;
+    password: string;
+    nameAr: string;
+    nameEn: string;
+  }) {
     await this.page.getByTestId('first-run-name-ar').fill(admin.nameAr);
     await this.page.getByTestId('first-run-name-en').fill(admin.nameEn);
     await this.page.getByTestId('first-run-username').fill(admin.username);

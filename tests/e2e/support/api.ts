@@ -20,7 +20,12 @@ export class Api {
     private token: string | null = null,
   ) {}
 
-  async call<T = unknown>(method: string, path: string, body?: unknown, locale = 'en'): Promise<{ status: number; data: T; body: Json }> {
+  async call<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    locale = 'en',
+  ): Promise<{ status: number; data: T; body: Json }> {
     const response = await fetch(`${this.baseUrl}${path}`, {
       method,
       headers: {
@@ -38,7 +43,8 @@ export class Api {
 
   async ok<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const answer = await this.call<T>(method, path, body);
-    if (answer.status >= 300) throw new Error(`${method} ${path} → ${answer.status}: ${JSON.stringify(answer.body)}`);
+    if (answer.status >= 300)
+      throw new Error(`${method} ${path} → ${answer.status}: ${JSON.stringify(answer.body)}`);
     return answer.data;
   }
 
@@ -57,11 +63,12 @@ export class Api {
 
   /** Signs in with a password (and a TOTP secret when the account has two-factor). */
   async signIn(login: string, password: string, totpSecret?: string): Promise<void> {
-    const answer = await this.ok<{ accessToken?: string; challengeToken?: string; twoFactor?: string; canSkip?: boolean }>(
-      'POST',
-      '/auth/login',
-      { login, password, rememberMe: false },
-    );
+    const answer = await this.ok<{
+      accessToken?: string;
+      challengeToken?: string;
+      twoFactor?: string;
+      canSkip?: boolean;
+    }>('POST', '/auth/login', { login, password, rememberMe: false });
     if (answer.accessToken) {
       this.token = answer.accessToken;
       return;
@@ -84,10 +91,9 @@ export class Api {
 
   /** The page ids by path (sections and pages). */
   async pageIds(): Promise<Map<string, number>> {
-    const tree = await this.ok<{ pages: { id: number; path: string; children: { id: number; path: string }[] }[] }>(
-      'GET',
-      '/auth/pages',
-    );
+    const tree = await this.ok<{
+      pages: { id: number; path: string; children: { id: number; path: string }[] }[];
+    }>('GET', '/auth/pages');
     const ids = new Map<string, number>();
     for (const section of tree.pages) {
       ids.set(section.path, section.id);
@@ -97,7 +103,11 @@ export class Api {
   }
 
   /** A role holding `view` (plus the given permissions) on exactly these pages. */
-  async createRole(nameEn: string, pages: Record<string, string[]>, requireTwoFactor = false): Promise<number> {
+  async createRole(
+    nameEn: string,
+    pages: Record<string, string[]>,
+    requireTwoFactor = false,
+  ): Promise<number> {
     const role = await this.ok<{ id: number }>('POST', '/auth/roles', {
       nameAr: `دور ${nameEn}`,
       nameEn,
@@ -113,7 +123,13 @@ export class Api {
     return role.id;
   }
 
-  async createUser(user: { username: string; password: string; roleId: number; nameAr?: string; nameEn?: string }): Promise<number> {
+  async createUser(user: {
+    username: string;
+    password: string;
+    roleId: number;
+    nameAr?: string;
+    nameEn?: string;
+  }): Promise<number> {
     const created = await this.ok<{ id: number }>('POST', '/auth/users', {
       username: user.username,
       email: `${user.username}@sijill.test`,
@@ -135,7 +151,12 @@ export class Api {
 
 /** The current TOTP code of a base32 secret (what an authenticator app shows). */
 export function totpNow(secret: string): string {
-  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate();
+  return new OTPAuth.TOTP({
+    secret: OTPAuth.Secret.fromBase32(secret),
+    digits: 6,
+    period: 30,
+    algorithm: 'SHA1',
+  }).generate();
 }
 
 /**
