@@ -269,7 +269,17 @@ export function PagesPage({ permissions }: { permissions?: readonly Permission[]
     {
       key: 'other',
       title: t(i18n.language === 'en' ? 'fields.nameAr' : 'fields.nameEn'),
-      render: (_, row) => <bdi>{i18n.language === 'en' ? row.nameAr : row.nameEn}</bdi>,
+      render: (_, row) =>
+        // The other language's name is data: marked with its language and direction for readers and checks.
+        i18n.language === 'en' ? (
+          <bdi lang="ar" dir="rtl">
+            {row.nameAr}
+          </bdi>
+        ) : (
+          <bdi lang="en" dir="ltr">
+            {row.nameEn}
+          </bdi>
+        ),
     },
     { key: 'path', title: t('pages.columns.path'), render: (_, row) => <bdi dir="ltr">{row.path}</bdi> },
     { key: 'order', title: t('pages.columns.order'), dataIndex: 'order', align: 'center', width: 80 },
