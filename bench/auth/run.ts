@@ -12,7 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../../src-server/config';
@@ -22,6 +23,7 @@ import { insertUser, systemRoleId } from '../../src-server/modules/auth/queries'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const PASSWORD = 'bench-password-1';
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 interface Result {
   backend: string;
@@ -33,21 +35,38 @@ interface Result {
   non2xx: number;
 }
 
+/**
+ * One autocannon run in its own process: sharing the server's event loop would measure the load
+ * generator as much as the server.
+ */
 async function run(
   url: string,
   opts: { method: 'GET' | 'POST'; path: string; token?: string; body?: string; connections: number },
 ) {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  if (opts.body) headers['content-type'] = 'application/json';
-  const r = await autocannon({
-    url: url + opts.path,
-    method: opts.method,
-    headers,
-    body: opts.body,
-    connections: opts.connections,
-    duration: SECONDS,
-  });
+  const args = [
+    AUTOCANNON,
+    '--json',
+    '-c',
+    String(opts.connections),
+    '-d',
+    String(SECONDS),
+    '-m',
+    opts.method,
+  ];
+  args.push('-H', 'accept=application/json');
+  if (opts.token) args.push('-H', `authorization=Bearer ${opts.token}`);
+  if (opts.body) args.push('-H', 'content-type=application/json', '-b', opts.body);
+  args.push(url + opts.path);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`autocannon exited with ${code}`);
+  const r = JSON.parse(out) as {
+    latency: { p50: number; p99: number };
+    requests: { average: number };
+    non2xx: number;
+  };
   return {
     p50: r.latency.p50,
     p99: r.latency.p99,

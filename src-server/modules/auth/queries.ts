@@ -18,18 +18,14 @@ import {
 /** A transaction or the database. */
 export type Tx = Pick<Db, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
 
-/**
- * The caller of a bearer token in one query: the live session, its active user, the role and (for a page
- * route) the role's permissions on that page.
- */
-export async function findCallerBySession(db: Tx, tokenHash: string, pagePath: string | null) {
-  // Written out with aliases: inside a subquery drizzle may drop table qualifiers.
-  const permissions = pagePath
-    ? sql<string[] | null>`(select rpp.permissions from role_page_permissions rpp
+/** Builds the caller lookup as a prepared statement (parsed and planned once per connection). */
+function prepareFindCaller(db: Db) {
+  // Written out with aliases: inside a subquery drizzle may drop table qualifiers. A null page path
+  // matches no page, so the same statement serves routes without a page.
+  const permissions = sql<string[] | null>`(select rpp.permissions from role_page_permissions rpp
         join pages p on p.id = rpp.page_id
-        where rpp.role_id = "users"."role_id" and p.path = ${pagePath})`
-    : sql<string[] | null>`null::text[]`;
-  const [row] = await db
+        where rpp.role_id = "users"."role_id" and p.path = ${sql.placeholder('pagePath')})`;
+  return db
     .select({
       sessionId: sessions.id,
       lastSeenAt: sessions.lastSeenAt,
@@ -56,13 +52,29 @@ export async function findCallerBySession(db: Tx, tokenHash: string, pagePath: s
     .innerJoin(roles, eq(roles.id, users.roleId))
     .where(
       and(
-        eq(sessions.tokenHash, tokenHash),
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
         gt(sessions.idleExpiresAt, sql`now()`),
         gt(sessions.absoluteExpiresAt, sql`now()`),
         eq(users.active, true),
       ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare('sijill_find_caller');
+}
+
+const findCallerStatements = new WeakMap<Db, ReturnType<typeof prepareFindCaller>>();
+
+/**
+ * The caller of a bearer token in one query: the live session, its active user, the role and (for a page
+ * route) the role's permissions on that page. It runs on every protected request, so it is prepared.
+ */
+export async function findCallerBySession(db: Db, tokenHash: string, pagePath: string | null) {
+  let statement = findCallerStatements.get(db);
+  if (!statement) {
+    statement = prepareFindCaller(db);
+    findCallerStatements.set(db, statement);
+  }
+  const [row] = await statement.execute({ tokenHash, pagePath });
   return row ?? null;
 }
 
@@ -373,7 +385,7 @@ export async function useRecoveryCode(db: Tx, userId: number, codeHash: string):
 // ---------------------------------------------------------------- page tree
 
 /** Every section and page with the role's permissions on it (null when it holds none). */
-export async function pagesWithRolePermissions(db: Tx, roleId: number) {
+function preparePagesWithRolePermissions(db: Db) {
   return db
     .select({
       id: pages.id,
@@ -389,7 +401,23 @@ export async function pagesWithRolePermissions(db: Tx, roleId: number) {
     .from(pages)
     .leftJoin(
       rolePagePermissions,
-      and(eq(rolePagePermissions.pageId, pages.id), eq(rolePagePermissions.roleId, roleId)),
+      and(
+        eq(rolePagePermissions.pageId, pages.id),
+        eq(rolePagePermissions.roleId, sql.placeholder('roleId')),
+      ),
     )
-    .orderBy(asc(pages.order), asc(pages.id));
+    .orderBy(asc(pages.order), asc(pages.id))
+    .prepare('sijill_pages_with_role_permissions');
+}
+
+const pagesStatements = new WeakMap<Db, ReturnType<typeof preparePagesWithRolePermissions>>();
+
+/** Every section and page with one role's stored permissions (prepared: every client start asks for it). */
+export async function pagesWithRolePermissions(db: Db, roleId: number) {
+  let statement = pagesStatements.get(db);
+  if (!statement) {
+    statement = preparePagesWithRolePermissions(db);
+    pagesStatements.set(db, statement);
+  }
+  return statement.execute({ roleId });
 }
