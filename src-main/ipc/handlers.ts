@@ -31,6 +31,8 @@ export function createHandlers(services: MainServices): Handlers {
     'settings:get': () => store.getSettings(),
     'settings:set': (patch) => store.setSettings(patch),
     'api:request': (request) => api.request(request),
+    'api:upload': (upload) => api.upload(upload),
+    'api:download': (download) => api.download(download),
     'session:state': () => session.state(),
     'session:login': (input) => session.login(input),
     'session:two-factor-setup': () => session.twoFactorSetup(),

@@ -6,10 +6,21 @@
  *
  * HTTP statuses are answers, not errors: the renderer gets `{ status, body }` and shows the problem
  * details itself. Only an unreachable server becomes an IpcFailure.
+ *
+ * Files (`api:upload`, `api:download`) go the same way with the same headers: an upload is sent as
+ * multipart/form-data built here from the bytes the renderer read, a download comes back as base64,
+ * because the renderer may not touch the file system and the web shell's bridge carries JSON only.
  */
-import axios, { type AxiosInstance } from 'axios';
-import type { ApiRequest, ApiResponse, EventPayload } from '../../src-shared/ipc/contract';
-import { IPC_ERRORS } from '../../src-shared/ipc/contract';
+import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
+import type {
+  ApiDownload,
+  ApiDownloadResult,
+  ApiRequest,
+  ApiResponse,
+  ApiUpload,
+  EventPayload,
+} from '../../src-shared/ipc/contract';
+import { FILE_TRANSFER_MAX_BYTES, IPC_ERRORS } from '../../src-shared/ipc/contract';
 import { DEFAULT_LOCALE } from '../../src-shared/locale';
 import { IpcFailure } from '../ipc/dispatch';
 import type { LocalStore } from './local-store';
@@ -50,35 +61,110 @@ export class ApiClient {
   /** Sends one request to our API and answers its status and body. Throws IpcFailure when unreachable. */
   async request(req: ApiRequest): Promise<ApiResponse> {
     const url = resolveApiUrl(this.options.baseUrl(), req.path, req.query);
+    const response = await this.send<unknown>(url, {
+      method: req.method,
+      headers: this.headers(),
+      ...(req.body !== undefined && req.method !== 'GET' ? { data: req.body } : {}),
+    });
+    const body: unknown = response.data === '' || response.data === undefined ? null : response.data;
+    return { status: response.status, body };
+  }
+
+  /** Sends one file as multipart/form-data (the file under `field`, plus plain fields); answers like request. */
+  async upload(req: ApiUpload): Promise<ApiResponse> {
+    const url = resolveApiUrl(this.options.baseUrl(), req.path);
+    const bytes = Buffer.from(req.base64, 'base64');
+    if (bytes.byteLength > FILE_TRANSFER_MAX_BYTES) {
+      throw new IpcFailure(IPC_ERRORS.invalidInput, 'The file is too large to send');
+    }
+    const form = new FormData();
+    // Plain fields first: a streaming multipart parser on the server sees them before the file.
+    for (const [name, value] of Object.entries(req.fields ?? {})) form.append(name, value);
+    form.append(req.field, new Blob([bytes], { type: req.mime }), req.fileName);
+    const response = await this.send<unknown>(url, {
+      method: req.method ?? 'POST',
+      headers: this.headers(),
+      data: form,
+      maxBodyLength: FILE_TRANSFER_MAX_BYTES + 1024 * 1024,
+    });
+    const body: unknown = response.data === '' || response.data === undefined ? null : response.data;
+    return { status: response.status, body };
+  }
+
+  /**
+   * Fetches one file (GET) and answers it base64-encoded with its name and type; a non-2xx answer comes
+   * back as its status and problem body instead.
+   */
+  async download(req: ApiDownload): Promise<ApiDownloadResult> {
+    const url = resolveApiUrl(this.options.baseUrl(), req.path);
+    const headers = { ...this.headers(), Accept: '*/*' };
+    const response = await this.send<ArrayBuffer>(url, {
+      method: 'GET',
+      headers,
+      responseType: 'arraybuffer',
+      maxContentLength: FILE_TRANSFER_MAX_BYTES,
+    });
+    const bytes = Buffer.from(response.data ?? new ArrayBuffer(0));
+    const type = String(response.headers['content-type'] ?? 'application/octet-stream');
+    if (response.status < 200 || response.status >= 300) {
+      let body: unknown = null;
+      if (bytes.byteLength > 0) {
+        try {
+          body = JSON.parse(bytes.toString('utf8'));
+        } catch {
+          body = null;
+        }
+      }
+      return { status: response.status, body };
+    }
+    return {
+      status: response.status,
+      body: null,
+      file: {
+        fileName: fileNameFromDisposition(String(response.headers['content-disposition'] ?? '')) ?? 'file',
+        mime: type.split(';')[0]!.trim(),
+        size: bytes.byteLength,
+        base64: bytes.toString('base64'),
+      },
+    };
+  }
+
+  /** The specification's headers: JSON, the selected language and the stored token (never the renderer's). */
+  private headers(): Record<string, string> {
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'Accept-Language': this.locale(),
     };
     const token = this.options.vault.getToken();
     if (token) headers.Authorization = `Bearer ${token}`;
+    return headers;
+  }
 
-    let response;
+  /** Sends through axios; an unreachable server becomes an IpcFailure, a 401 ends the session. */
+  private async send<T>(url: URL, config: AxiosRequestConfig): Promise<AxiosResponse<T>> {
+    let response: AxiosResponse<T>;
     try {
-      response = await this.http.request({
-        method: req.method,
+      response = await this.http.request<T>({
+        ...config,
         url: url.href,
-        headers,
-        ...(req.body !== undefined && req.method !== 'GET' ? { data: req.body } : {}),
         // Proxies from the environment are for the outside world; our own loopback server is never behind one.
         ...(LOOPBACK.has(url.hostname) ? { proxy: false as const } : {}),
       });
     } catch (error) {
       if (axios.isAxiosError(error)) {
-        if (!error.response) throw new IpcFailure(IPC_ERRORS.serverUnreachable);
+        if (!error.response) {
+          if (error.code === 'ERR_BAD_RESPONSE' || /maxContentLength/i.test(error.message)) {
+            throw new IpcFailure(IPC_ERRORS.invalidInput, 'The file is too large to receive');
+          }
+          throw new IpcFailure(IPC_ERRORS.serverUnreachable);
+        }
         // Never pass an AxiosError on: its config holds the request headers, Authorization included.
         throw new Error(`API request failed: ${error.message}`);
       }
       throw error;
     }
-
     if (response.status === 401) this.expireSession();
-    const body: unknown = response.data === '' || response.data === undefined ? null : response.data;
-    return { status: response.status, body };
+    return response;
   }
 
   /** Stores the token a sign-in answered with (used by the sign-in channels). */
@@ -157,4 +243,24 @@ export function resolveApiUrl(base: string, path: string, query?: ApiRequest['qu
 function isDotSegment(segment: string): boolean {
   const lowered = segment.toLowerCase().replaceAll('%2e', '.');
   return lowered === '.' || lowered === '..';
+}
+
+/**
+ * The file name of a Content-Disposition header: RFC 5987 `filename*=UTF-8''…` first (Arabic names),
+ * else the plain `filename="…"`; any folder part is dropped.
+ */
+export function fileNameFromDisposition(header: string): string | null {
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header)?.[1];
+  let name: string | null = null;
+  if (extended) {
+    try {
+      name = decodeURIComponent(extended.trim());
+    } catch {
+      name = null;
+    }
+  }
+  name ??= /filename\s*=\s*"([^"]*)"/.exec(header)?.[1] ?? /filename\s*=\s*([^;]+)/.exec(header)?.[1] ?? null;
+  if (!name) return null;
+  const base = name.trim().split(/[\\/]/).pop() ?? '';
+  return base === '' ? null : base;
 }

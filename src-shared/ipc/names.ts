@@ -8,6 +8,8 @@ export const CHANNEL_NAMES = [
   'settings:get',
   'settings:set',
   'api:request',
+  'api:upload',
+  'api:download',
   'session:state',
   'session:login',
   'session:two-factor-setup',
