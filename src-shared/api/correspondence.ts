@@ -1,0 +1,655 @@
+/**
+ * Request and response schemas of the correspondence core (API.md, "Correspondence"): the settings lists,
+ * documents (drafts, registration, numbers), boxes, distribution, tasks, follow-ups, the timeline,
+ * attachments, related documents and the user's calendar. The server validates with these; the screens
+ * type their calls with them. Dates are `YYYY-MM-DD`, instants ISO 8601 strings.
+ */
+import { z } from 'zod';
+import { listQuerySchema } from '../filters';
+import { nameField, text } from './fields';
+
+export { idParamsSchema, setActiveSchema, type IdParams, type SetActive } from './fields';
+
+// ---------------------------------------------------------------- building blocks
+
+/** A calendar date `YYYY-MM-DD` that exists (2026-02-30 is refused). */
+export const dateOnlyField = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'validation.date' })
+  .refine(
+    (v) =>
+      !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
+    {
+      message: 'validation.date',
+    },
+  );
+
+/** A positive database id in a JSON body. */
+export const refIdField = z.number().int().min(1).max(2_147_483_647);
+
+/** Another record as a document shows it: id and both names. */
+export const namedRefSchema = z.object({ id: z.number().int(), nameAr: z.string(), nameEn: z.string() });
+export type NamedRef = z.infer<typeof namedRefSchema>;
+
+/** A person as the timeline and tasks show them (a user or an employee): id and both names. */
+export const personRefSchema = namedRefSchema;
+export type PersonRef = NamedRef;
+
+/** Multi-line free text (summary, notes): up to `max` characters, newlines allowed. */
+export const longText = (max: number) => z.string().max(max);
+
+// ---------------------------------------------------------------- settings lists
+
+/** The five settings lists, by their path segment under /correspondence/settings/. */
+export const SETTINGS_LISTS = [
+  'mediums',
+  'priorities',
+  'security-levels',
+  'codifications',
+  'main-distribution',
+] as const;
+export type SettingsList = (typeof SETTINGS_LISTS)[number];
+
+/** Codification directions: incoming, outgoing, internal, memo. */
+export const DIRECTIONS = ['in', 'out', 'internal', 'memo'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+
+/**
+ * What each list holds beyond the common fields, declared as data (the generic list-and-form block of
+ * STYLE.md reads this to build its columns and form fields):
+ * - `names`: the item has its own nameAr/nameEn (main distribution shows its department's names);
+ * - `level`: an ordering rank (priorities, security levels; higher is more urgent / more secret);
+ * - `prefix` and `direction`: a codification's number prefix and the documents it numbers;
+ * - `department`: the item is a department (main distribution).
+ */
+export const SETTINGS_LIST_FIELDS: Record<
+  SettingsList,
+  { names: boolean; level: boolean; prefix: boolean; direction: boolean; department: boolean }
+> = {
+  mediums: { names: true, level: false, prefix: false, direction: false, department: false },
+  priorities: { names: true, level: true, prefix: false, direction: false, department: false },
+  'security-levels': { names: true, level: true, prefix: false, direction: false, department: false },
+  codifications: { names: true, level: false, prefix: true, direction: true, department: false },
+  'main-distribution': { names: false, level: false, prefix: false, direction: false, department: true },
+};
+
+/** One item of any settings list (fields a list does not use are null). */
+export const settingItemSchema = z.object({
+  id: z.number().int(),
+  list: z.enum(SETTINGS_LISTS),
+  /** For main distribution: the department's names. */
+  nameAr: z.string(),
+  nameEn: z.string(),
+  level: z.number().int().nullable(),
+  prefix: z.string().nullable(),
+  direction: z.enum(DIRECTIONS).nullable(),
+  department: namedRefSchema.nullable(),
+  /** Display order within the list (main distribution: the order departments are offered in). */
+  order: z.number().int(),
+  active: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SettingItem = z.infer<typeof settingItemSchema>;
+
+/** A picker option of a settings list (GET /correspondence/settings/{list}/options: active items only). */
+export const settingOptionSchema = settingItemSchema.pick({
+  id: true,
+  nameAr: true,
+  nameEn: true,
+  level: true,
+  prefix: true,
+  direction: true,
+  department: true,
+  order: true,
+});
+export type SettingOption = z.infer<typeof settingOptionSchema>;
+
+/** A codification prefix: capital letters and digits, 1..10, e.g. `IN`, `OUT`, `M2`. */
+export const prefixField = z
+  .string()
+  .min(1)
+  .max(10)
+  .regex(/^[A-Z][A-Z0-9]*$/, { message: 'validation.invalid' });
+
+const orderField = z.number().int().min(0).max(1_000_000);
+const levelField = z.number().int().min(0).max(1000);
+
+/**
+ * The create body of each list (strict: a field the list does not use is refused). Keys are the list
+ * names; POST /correspondence/settings/{list} validates with the entry of its list.
+ */
+export const settingCreateSchemas = {
+  mediums: z
+    .object({
+      nameAr: nameField,
+      nameEn: nameField,
+      order: orderField.default(0),
+      active: z.boolean().default(true),
+    })
+    .strict(),
+  priorities: z
+    .object({
+      nameAr: nameField,
+      nameEn: nameField,
+      level: levelField,
+      order: orderField.default(0),
+      active: z.boolean().default(true),
+    })
+    .strict(),
+  'security-levels': z
+    .object({
+      nameAr: nameField,
+      nameEn: nameField,
+      level: levelField,
+      order: orderField.default(0),
+      active: z.boolean().default(true),
+    })
+    .strict(),
+  codifications: z
+    .object({
+      nameAr: nameField,
+      nameEn: nameField,
+      prefix: prefixField,
+      direction: z.enum(DIRECTIONS),
+      order: orderField.default(0),
+      active: z.boolean().default(true),
+    })
+    .strict(),
+  'main-distribution': z
+    .object({ departmentId: refIdField, order: orderField.default(0), active: z.boolean().default(true) })
+    .strict(),
+} as const satisfies Record<SettingsList, z.ZodType>;
+
+/** The edit body of each list: the same fields, each optional (PUT /correspondence/settings/{list}/{id}). */
+export const settingUpdateSchemas = {
+  mediums: settingCreateSchemas.mediums.partial().strict(),
+  priorities: settingCreateSchemas.priorities.partial().strict(),
+  'security-levels': settingCreateSchemas['security-levels'].partial().strict(),
+  codifications: settingCreateSchemas.codifications.partial().strict(),
+  'main-distribution': settingCreateSchemas['main-distribution'].partial().strict(),
+} as const satisfies Record<SettingsList, z.ZodType>;
+
+/** Any list's create body, as the server's service receives it after validation. */
+export type SettingCreate = {
+  nameAr?: string;
+  nameEn?: string;
+  level?: number;
+  prefix?: string;
+  direction?: Direction;
+  departmentId?: number;
+  order?: number;
+  active?: boolean;
+};
+export type SettingUpdate = Partial<SettingCreate>;
+
+/** GET /correspondence/settings/{list}: the common list query. */
+export const settingsListQuerySchema = listQuerySchema.strict();
+export type SettingsListQuery = z.infer<typeof settingsListQuerySchema>;
+/** Sortable and filterable fields of a settings list. */
+export const SETTINGS_LIST_QUERY_FIELDS = [
+  'id',
+  'nameAr',
+  'nameEn',
+  'level',
+  'prefix',
+  'direction',
+  'order',
+  'active',
+  'createdAt',
+] as const;
+
+/**
+ * PUT /correspondence/settings/security-levels/clearance/{userId}: a user's clearance (the highest security
+ * level they may see). Null gives back the default: the lowest active level.
+ */
+export const setClearanceRequestSchema = z.object({ securityLevelId: refIdField.nullable() }).strict();
+export type SetClearanceRequest = z.infer<typeof setClearanceRequestSchema>;
+export const clearanceSchema = z.object({
+  userId: z.number().int(),
+  securityLevel: namedRefSchema.extend({ level: z.number().int() }).nullable(),
+});
+export type Clearance = z.infer<typeof clearanceSchema>;
+
+// ---------------------------------------------------------------- documents
+
+/** Draft: being prepared, no number. Registered: numbered and in the boxes. */
+export const DOCUMENT_STATES = ['draft', 'registered'] as const;
+export type DocumentState = (typeof DOCUMENT_STATES)[number];
+
+/** Distribution types: for action (shown as Main / للإجراء) or for knowledge (Knowledge / للعلم). */
+export const DISTRIBUTION_TYPES = ['forAction', 'forKnowledge'] as const;
+export type DistributionType = (typeof DISTRIBUTION_TYPES)[number];
+
+/** Task states and the transitions the server allows: new → inProgress → completed (and new → completed). */
+export const TASK_STATES = ['new', 'inProgress', 'completed'] as const;
+export type TaskState = (typeof TASK_STATES)[number];
+export const TASK_TRANSITIONS: Record<TaskState, readonly TaskState[]> = {
+  new: ['inProgress', 'completed'],
+  inProgress: ['completed'],
+  completed: [],
+};
+
+/** An attachment's metadata. Content is PDF (checked by its bytes), stored content-addressed. */
+export const attachmentSchema = z.object({
+  id: z.number().int(),
+  documentId: z.number().int(),
+  fileName: z.string(),
+  contentType: z.string(),
+  /** Size in bytes. */
+  size: z.number().int(),
+  /** SHA-256 (hex) of the content. */
+  sha256: z.string(),
+  uploadedBy: personRefSchema.nullable(),
+  createdAt: z.string(),
+});
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+/** A related document as the other document lists it (links go both ways). */
+export const relatedDocumentSchema = z.object({
+  id: z.number().int(),
+  direction: z.enum(DIRECTIONS),
+  state: z.enum(DOCUMENT_STATES),
+  docNumber: z.string().nullable(),
+  subject: z.string(),
+  documentDate: z.string().nullable(),
+});
+export type RelatedDocument = z.infer<typeof relatedDocumentSchema>;
+
+/**
+ * A correspondence document: every field of specification section 3.
+ * - `docNumber`: the full registration reference given at registration, `<prefix>-<year>-<sequence>`
+ *   (src-shared/numbering.ts) — the inbox number of an incoming letter, the outbox number of an outgoing
+ *   one, the memo number of a memo. `sequence` is its number within codification and year. Null on drafts.
+ * - `senderDocumentNumber`: the reference the sender wrote on the letter.
+ * - `sender`: the sending department (usually external); `receiver`: the person or title addressed (text);
+ *   `department`: the owning department (the registering office's); `recipientDepartment`: the
+ *   department the letter is addressed to.
+ * - `grouping`: the file the document is kept in.
+ */
+export const documentSchema = z.object({
+  id: z.number().int(),
+  direction: z.enum(DIRECTIONS),
+  state: z.enum(DOCUMENT_STATES),
+  docNumber: z.string().nullable(),
+  sequence: z.number().int().nullable(),
+  year: z.number().int().nullable(),
+  senderDocumentNumber: z.string().nullable(),
+  subject: z.string(),
+  summary: z.string().nullable(),
+  sender: namedRefSchema.nullable(),
+  receiver: z.string().nullable(),
+  receivedDate: z.string().nullable(),
+  documentDate: z.string().nullable(),
+  codification: namedRefSchema.extend({ prefix: z.string() }).nullable(),
+  securityLevel: namedRefSchema.extend({ level: z.number().int() }).nullable(),
+  priority: namedRefSchema.extend({ level: z.number().int() }).nullable(),
+  department: namedRefSchema.nullable(),
+  recipientDepartment: namedRefSchema.nullable(),
+  medium: namedRefSchema.nullable(),
+  grouping: z.string().nullable(),
+  /** Some distribution exists (distributed / not distributed). */
+  distributed: z.boolean(),
+  /** Every for-action distribution is completed (false while none exists). */
+  completed: z.boolean(),
+  /** The caller follows this document. */
+  followed: z.boolean(),
+  related: z.array(relatedDocumentSchema),
+  attachments: z.array(attachmentSchema),
+  createdBy: personRefSchema.nullable(),
+  registeredBy: personRefSchema.nullable(),
+  createdAt: z.string(),
+  registeredAt: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type Document = z.infer<typeof documentSchema>;
+
+const documentFields = {
+  senderDocumentNumber: text(1, 100).nullable(),
+  subject: text(1, 500),
+  summary: longText(10_000).nullable(),
+  senderDepartmentId: refIdField.nullable(),
+  receiver: text(1, 200).nullable(),
+  receivedDate: dateOnlyField.nullable(),
+  documentDate: dateOnlyField.nullable(),
+  codificationId: refIdField.nullable(),
+  securityLevelId: refIdField.nullable(),
+  priorityId: refIdField.nullable(),
+  departmentId: refIdField.nullable(),
+  recipientDepartmentId: refIdField.nullable(),
+  mediumId: refIdField.nullable(),
+  grouping: text(1, 200).nullable(),
+};
+
+/**
+ * POST /correspondence/documents: a draft (no number). With `register: true` it is registered in the same
+ * call (the add form's "register" button); registration needs codification, subject, document date and,
+ * for incoming, sender and recipient department. `relatedIds` link other documents both ways.
+ */
+export const createDocumentRequestSchema = z
+  .object({
+    direction: z.enum(DIRECTIONS),
+    subject: documentFields.subject,
+    senderDocumentNumber: documentFields.senderDocumentNumber.optional(),
+    summary: documentFields.summary.optional(),
+    senderDepartmentId: documentFields.senderDepartmentId.optional(),
+    receiver: documentFields.receiver.optional(),
+    receivedDate: documentFields.receivedDate.optional(),
+    documentDate: documentFields.documentDate.optional(),
+    codificationId: documentFields.codificationId.optional(),
+    securityLevelId: documentFields.securityLevelId.optional(),
+    priorityId: documentFields.priorityId.optional(),
+    departmentId: documentFields.departmentId.optional(),
+    recipientDepartmentId: documentFields.recipientDepartmentId.optional(),
+    mediumId: documentFields.mediumId.optional(),
+    grouping: documentFields.grouping.optional(),
+    relatedIds: z.array(refIdField).max(50).optional(),
+    register: z.boolean().default(false),
+  })
+  .strict();
+export type CreateDocumentRequest = z.infer<typeof createDocumentRequestSchema>;
+
+/**
+ * PUT /correspondence/documents/{id}: the fields to change. A draft changes freely; a registered document
+ * keeps its direction, codification and number (those fields answer 422).
+ */
+export const updateDocumentRequestSchema = z
+  .object({
+    subject: documentFields.subject.optional(),
+    senderDocumentNumber: documentFields.senderDocumentNumber.optional(),
+    summary: documentFields.summary.optional(),
+    senderDepartmentId: documentFields.senderDepartmentId.optional(),
+    receiver: documentFields.receiver.optional(),
+    receivedDate: documentFields.receivedDate.optional(),
+    documentDate: documentFields.documentDate.optional(),
+    codificationId: documentFields.codificationId.optional(),
+    securityLevelId: documentFields.securityLevelId.optional(),
+    priorityId: documentFields.priorityId.optional(),
+    departmentId: documentFields.departmentId.optional(),
+    recipientDepartmentId: documentFields.recipientDepartmentId.optional(),
+    mediumId: documentFields.mediumId.optional(),
+    grouping: documentFields.grouping.optional(),
+  })
+  .strict();
+export type UpdateDocumentRequest = z.infer<typeof updateDocumentRequestSchema>;
+
+/** POST /correspondence/documents/{id}/related: link documents (both directions). */
+export const relateRequestSchema = z.object({ documentIds: z.array(refIdField).min(1).max(50) }).strict();
+export type RelateRequest = z.infer<typeof relateRequestSchema>;
+/** DELETE /correspondence/documents/{id}/related/{relatedId}. */
+export const relatedParamsSchema = z
+  .object({ id: z.coerce.number().int().min(1), relatedId: z.coerce.number().int().min(1) })
+  .strict();
+
+// ---------------------------------------------------------------- boxes
+
+/** The boxes of GET /correspondence/boxes/{box}. */
+export const BOXES = [
+  'incoming',
+  'follow-ups',
+  'incoming-tasks',
+  'inbox-drafts',
+  'outgoing',
+  'outbox-drafts',
+  'awaiting-approval',
+  'requiring-approval',
+  'requiring-changes',
+  'approved-memos',
+  'memo-drafts',
+] as const;
+export type Box = (typeof BOXES)[number];
+export const boxParamsSchema = z.object({ box: z.enum(BOXES) }).strict();
+
+/** Completed / not completed views of a box (incoming: the item for the caller's department). */
+export const BOX_VIEWS = ['all', 'completed', 'notCompleted'] as const;
+export type BoxView = (typeof BOX_VIEWS)[number];
+
+/** Days the date range reaches back by default (specification section 9). */
+export const DEFAULT_DATE_RANGE_DAYS = 30;
+
+/**
+ * GET /correspondence/boxes/{box}: the common list query plus the date range (`fromDate`, `toDate`,
+ * inclusive; default the last 30 days — follow-ups have no default lower bound, since what is still to
+ * follow does not expire) and the completed view. `q` searches subject (Arabic-normalised), numbers and
+ * sender document number. The range applies to the box's date: registration (incoming, follow-ups),
+ * the task date's assignment (incoming-tasks), creation (drafts).
+ */
+export const boxQuerySchema = listQuerySchema
+  .extend({
+    fromDate: dateOnlyField.optional(),
+    toDate: dateOnlyField.optional(),
+    view: z.enum(BOX_VIEWS).default('all'),
+  })
+  .strict();
+export type BoxQuery = z.infer<typeof boxQuerySchema>;
+
+/** Sortable and filterable fields of the boxes (filters use the match modes of src-shared/filters). */
+export const BOX_FIELDS = [
+  'id',
+  'docNumber',
+  'sequence',
+  'subject',
+  'senderDocumentNumber',
+  'documentDate',
+  'receivedDate',
+  'registeredAt',
+  'createdAt',
+  'boxDate',
+  'priorityLevel',
+  'securityLevel',
+  'senderId',
+  'codificationId',
+  'distributionType',
+  'completed',
+  'taskState',
+  'taskDate',
+  'dueDate',
+] as const;
+
+/** One row of a box: the document's list columns plus what the box adds. */
+export const boxItemSchema = z.object({
+  /** Unique within the box (a document can appear once per receiving department or task). */
+  key: z.string(),
+  documentId: z.number().int(),
+  direction: z.enum(DIRECTIONS),
+  state: z.enum(DOCUMENT_STATES),
+  docNumber: z.string().nullable(),
+  subject: z.string(),
+  senderDocumentNumber: z.string().nullable(),
+  sender: namedRefSchema.nullable(),
+  documentDate: z.string().nullable(),
+  receivedDate: z.string().nullable(),
+  priority: namedRefSchema.extend({ level: z.number().int() }).nullable(),
+  securityLevel: namedRefSchema.extend({ level: z.number().int() }).nullable(),
+  registeredAt: z.string().nullable(),
+  createdAt: z.string(),
+  /** The date the box sorts and ranges by. */
+  boxDate: z.string(),
+  /** Incoming: the receiving department of this row and how it received it (null: the archive office's row). */
+  distribution: z
+    .object({
+      id: z.number().int(),
+      department: namedRefSchema,
+      type: z.enum(DISTRIBUTION_TYPES),
+      completed: z.boolean(),
+    })
+    .nullable(),
+  /** Distributed / not distributed. */
+  distributed: z.boolean(),
+  completed: z.boolean(),
+  /** Incoming-tasks: the task of this row. */
+  task: z
+    .object({ id: z.number().int(), state: z.enum(TASK_STATES), taskDate: z.string().nullable() })
+    .nullable(),
+  /** Follow-ups: when it is due and whether that is past. */
+  dueDate: z.string().nullable(),
+  overdue: z.boolean(),
+  /** Follow-ups: why it is there (an action item of the caller's department, or chosen to follow). */
+  followReason: z.enum(['action', 'followed']).nullable(),
+});
+export type BoxItem = z.infer<typeof boxItemSchema>;
+
+// ---------------------------------------------------------------- distribution
+
+/** One distribution: the document sent to a department for action or for knowledge. */
+export const distributionSchema = z.object({
+  id: z.number().int(),
+  documentId: z.number().int(),
+  department: namedRefSchema,
+  type: z.enum(DISTRIBUTION_TYPES),
+  notes: z.string().nullable(),
+  /** For action: every action task of this department is completed (knowledge items are never "open"). */
+  completed: z.boolean(),
+  completedAt: z.string().nullable(),
+  distributedBy: personRefSchema.nullable(),
+  distributedAt: z.string(),
+});
+export type Distribution = z.infer<typeof distributionSchema>;
+
+/**
+ * POST /correspondence/documents/{id}/distribution: send a registered document to departments (from the
+ * main distribution list or the picker). A department already holding it answers 409.
+ */
+export const distributeRequestSchema = z
+  .object({
+    items: z
+      .array(
+        z
+          .object({
+            departmentId: refIdField,
+            type: z.enum(DISTRIBUTION_TYPES),
+            notes: longText(2000).nullable().optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(100),
+  })
+  .strict();
+export type DistributeRequest = z.infer<typeof distributeRequestSchema>;
+
+// ---------------------------------------------------------------- tasks
+
+/** A task: a receiving department's manager or secretary asks an employee (the tasker) to act. */
+export const taskSchema = z.object({
+  id: z.number().int(),
+  documentId: z.number().int(),
+  distributionId: z.number().int(),
+  department: namedRefSchema,
+  /** Mirrors the distribution: only action tasks complete a department's item. */
+  type: z.enum(DISTRIBUTION_TYPES),
+  tasker: personRefSchema,
+  taskDate: z.string().nullable(),
+  notes: z.string().nullable(),
+  state: z.enum(TASK_STATES),
+  assignedBy: personRefSchema.nullable(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  /** Task date passed and not completed. */
+  overdue: z.boolean(),
+  /** Document summary for the task detail screen. */
+  document: z.object({ id: z.number().int(), docNumber: z.string().nullable(), subject: z.string() }),
+});
+export type Task = z.infer<typeof taskSchema>;
+
+/** POST /correspondence/documents/{id}/tasks: task an employee from a distribution of the document. */
+export const createTaskRequestSchema = z
+  .object({
+    distributionId: refIdField,
+    employeeId: refIdField,
+    taskDate: dateOnlyField.nullable().optional(),
+    notes: longText(2000).nullable().optional(),
+  })
+  .strict();
+export type CreateTaskRequest = z.infer<typeof createTaskRequestSchema>;
+
+/** PUT /correspondence/documents/{id}/tasks/{taskId}/state: move a task along (refused moves are 422). */
+export const taskStateRequestSchema = z.object({ state: z.enum(TASK_STATES) }).strict();
+export type TaskStateRequest = z.infer<typeof taskStateRequestSchema>;
+export const taskParamsSchema = z
+  .object({ id: z.coerce.number().int().min(1), taskId: z.coerce.number().int().min(1) })
+  .strict();
+
+// ---------------------------------------------------------------- follow-ups
+
+/** POST /correspondence/documents/{id}/follow: follow a document, optionally until a date. */
+export const followRequestSchema = z
+  .object({ dueDate: dateOnlyField.nullable().optional(), notes: longText(2000).nullable().optional() })
+  .strict();
+export type FollowRequest = z.infer<typeof followRequestSchema>;
+export const followSchema = z.object({
+  documentId: z.number().int(),
+  dueDate: z.string().nullable(),
+  notes: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Follow = z.infer<typeof followSchema>;
+
+// ---------------------------------------------------------------- timeline
+
+/** What can happen to a document; the screens name each with `timeline.<event>` in their locales. */
+export const TIMELINE_EVENTS = [
+  'created',
+  'updated',
+  'registered',
+  'attachmentAdded',
+  'attachmentRemoved',
+  'related',
+  'unrelated',
+  'distributed',
+  'taskAssigned',
+  'taskStarted',
+  'taskCompleted',
+  'completed',
+  'followed',
+  'unfollowed',
+] as const;
+export type TimelineEvent = (typeof TIMELINE_EVENTS)[number];
+
+/** One timeline entry: who did what and when; `details` carries the event's specifics. */
+export const timelineEntrySchema = z.object({
+  id: z.number().int(),
+  documentId: z.number().int(),
+  event: z.enum(TIMELINE_EVENTS),
+  actor: personRefSchema.nullable(),
+  at: z.string(),
+  /**
+   * e.g. distributed: `{ departmentId, departmentNameAr, departmentNameEn, type, notes }`; task events:
+   * `{ taskId, employeeId, employeeNameAr, employeeNameEn, taskDate }`; registered: `{ docNumber }`;
+   * attachmentAdded: `{ attachmentId, fileName, size }`; completed: `{ departmentId, … }`.
+   */
+  details: z.record(z.string(), z.unknown()),
+});
+export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
+
+// ---------------------------------------------------------------- calendar
+
+/** GET /user/calendar/events?from&to: the caller's tasks and follow-up dates between two dates (≤ 366 days). */
+export const calendarQuerySchema = z.object({ from: dateOnlyField, to: dateOnlyField }).strict();
+export type CalendarQuery = z.infer<typeof calendarQuerySchema>;
+export const calendarEventSchema = z.object({
+  /** `task:<id>` or `follow:<documentId>`. */
+  key: z.string(),
+  kind: z.enum(['task', 'followUp']),
+  date: z.string(),
+  documentId: z.number().int(),
+  docNumber: z.string().nullable(),
+  subject: z.string(),
+  taskId: z.number().int().nullable(),
+  taskState: z.enum(TASK_STATES).nullable(),
+  overdue: z.boolean(),
+});
+export type CalendarEvent = z.infer<typeof calendarEventSchema>;
+
+// ---------------------------------------------------------------- attachments
+
+/**
+ * POST /correspondence/documents/{id}/attachments takes `multipart/form-data` with one file under `file`
+ * (PDF by content, else 415; larger than the server's limit, 413). GET …/attachments lists them;
+ * GET …/attachments/{attachmentId}/content streams the bytes; DELETE …/attachments/{attachmentId} removes
+ * one from a draft.
+ */
+export const attachmentParamsSchema = z
+  .object({ id: z.coerce.number().int().min(1), attachmentId: z.coerce.number().int().min(1) })
+  .strict();
