@@ -12,6 +12,8 @@ import Fastify, {
 } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
+import multipart from '@fastify/multipart';
+import { join } from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
@@ -32,6 +34,9 @@ import { authenticator } from './modules/auth/service';
 import { authRoutes } from './modules/auth/routes';
 import { adminRoutes } from './modules/admin/routes';
 import { HttpProblem, fieldsOf, renderProblem } from './http/problem';
+import { createLocalFileStore, type FileStore } from './storage/files';
+import { formatMaxSize } from './storage/validate';
+import { directoryRoutes } from './modules/directory/routes';
 import { VERSION } from './version';
 
 /** The app with the zod type provider, as every module sees it. */
@@ -52,6 +57,8 @@ export interface BuildAppOptions {
   database: Database;
   /** Overrides the argon2id hasher built from the configuration (tests may share one). */
   passwords?: PasswordHasher;
+  /** Overrides the file store (default: the local store under DATA_DIR/files). */
+  files?: FileStore;
   /** Feature modules, registered after the plumbing. */
   modules?: AppModule[];
   logger?: boolean;
@@ -69,6 +76,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     passwords:
       options.passwords ??
       createPasswordHasher({ memoryKib: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST }),
+    files: options.files ?? createLocalFileStore(join(config.DATA_DIR, 'files')),
   };
   const app = Fastify({
     logger: options.logger ? { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] } : false,
@@ -101,6 +109,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Not global: only the sign-in and two-factor routes opt in (config.rateLimit), see modules/auth/routes.ts.
   // Its counters are per process (a defence in depth); the lockouts that matter live in the database.
   await app.register(rateLimit, { global: false });
+
+  // Uploads (employee photos and attachments, document attachments): one file per request, capped by
+  // UPLOAD_MAX_BYTES; a larger file fails with 413 while streaming, before it is all read.
+  await app.register(multipart, {
+    limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -138,9 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
                 : status >= 400 && status < 500
                   ? 'badRequest'
                   : 'internal',
-        status === 413
-          ? { params: { maxSize: `${Math.round(config.UPLOAD_MAX_BYTES / 1024 / 1024)} MB` } }
-          : {},
+        status === 413 ? { params: { maxSize: formatMaxSize(config.UPLOAD_MAX_BYTES) } } : {},
       );
       if (status >= 500) request.log.error({ err: error }, 'request failed');
     } else {
@@ -171,6 +183,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   await authRoutes(ctx)(app);
   await adminRoutes(ctx)(app);
+  await directoryRoutes(ctx)(app);
   for (const register of options.modules ?? []) await register(app, ctx);
   return app;
 }

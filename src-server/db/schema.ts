@@ -12,6 +12,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -69,8 +70,8 @@ export const users = pgTable(
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     /** When the user last chose "skip for now" at the sign-in enrolment offer (offered again 30 days later). */
     twoFactorSkippedAt: tstz('two_factor_skipped_at'),
-    /** Linked employee (a later issue adds the employees table and the foreign key). */
-    employeeId: integer('employee_id'),
+    /** Linked employee; kept in step with employees.user_id by the directory service. */
+    employeeId: integer('employee_id').references((): AnyPgColumn => employees.id, { onDelete: 'set null' }),
     lastSignInAt: tstz('last_sign_in_at'),
     passwordChangedAt: tstz('password_changed_at').notNull().defaultNow(),
     createdAt: created(),
@@ -205,4 +206,155 @@ export const auditLog = pgTable(
     ip: text('ip'),
   },
   (t) => [index('audit_log_at_idx').on(t.at), index('audit_log_action_idx').on(t.action)],
+);
+
+// ---------------------------------------------------------------- employee centre (directory)
+
+/**
+ * The SQL twin of src-shared/arabic.ts `normalizeArabic`: strips tashkeel and tatweel, unifies أإآٱ→ا,
+ * ى→ي, ة→ه, lower-cases. Used by the generated `search_text` columns that the trigram indexes cover, so
+ * a search normalises its text in JS and compares with LIKE on one indexed column.
+ */
+const normalisedSql = (expression: string) =>
+  sql.raw(
+    String.raw`btrim(regexp_replace(lower(regexp_replace(translate(${expression}, 'أإآٱىة', 'اااايه'), '[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640]', '', 'g')), '\s+', ' ', 'g'))`,
+  );
+
+/** Job titles; `isManager` marks the jobs that manage a department. */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    nameAr: text('name_ar').notNull(),
+    nameEn: text('name_en').notNull(),
+    isManager: boolean('is_manager').notNull().default(false),
+    active: boolean('active').notNull().default(true),
+    createdAt: created(),
+    updatedAt: updated(),
+  },
+  (t) => [
+    uniqueIndex('jobs_name_ar_idx').on(sql`lower(${t.nameAr})`),
+    uniqueIndex('jobs_name_en_idx').on(sql`lower(${t.nameEn})`),
+  ],
+);
+
+/**
+ * The department tree: internal departments (which hold employees) and external entities (senders and
+ * receivers of mail). A main department has no parent. Departments are never deleted (history points at
+ * them); they are deactivated.
+ */
+export const departments = pgTable(
+  'departments',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    nameAr: text('name_ar').notNull(),
+    nameEn: text('name_en').notNull(),
+    parentId: integer('parent_id').references((): AnyPgColumn => departments.id, { onDelete: 'restrict' }),
+    /** `internal` or `external`. */
+    type: text('type').notNull().default('internal'),
+    isEntity: boolean('is_entity').notNull().default(false),
+    /** `none` or `inOut` (has an archive office registering outgoing and incoming mail). */
+    archiveType: text('archive_type').notNull().default('none'),
+    /** The department whose archive office registers this department's mail. */
+    archiveOfficeId: integer('archive_office_id').references((): AnyPgColumn => departments.id, {
+      onDelete: 'set null',
+    }),
+    /** The department's manager (set by "configure"). */
+    managerEmployeeId: integer('manager_employee_id').references((): AnyPgColumn => employees.id, {
+      onDelete: 'set null',
+    }),
+    active: boolean('active').notNull().default(true),
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(normalisedSql(`"name_ar" || ' ' || "name_en"`)),
+    createdAt: created(),
+    updatedAt: updated(),
+  },
+  (t) => [
+    index('departments_parent_idx').on(t.parentId),
+    index('departments_type_idx').on(t.type),
+    index('departments_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+  ],
+);
+
+/** Employees; a user account is optional (users.employee_id mirrors user_id). */
+export const employees = pgTable(
+  'employees',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    firstNameAr: text('first_name_ar').notNull(),
+    lastNameAr: text('last_name_ar').notNull(),
+    firstNameEn: text('first_name_en').notNull(),
+    lastNameEn: text('last_name_en').notNull(),
+    phoneNumber: text('phone_number'),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }),
+    hireDate: date('hire_date', { mode: 'string' }),
+    departmentId: integer('department_id')
+      .notNull()
+      .references((): AnyPgColumn => departments.id, { onDelete: 'restrict' }),
+    jobId: integer('job_id')
+      .notNull()
+      .references(() => jobs.id, { onDelete: 'restrict' }),
+    /** `permanent`, `contract`, `temporary` or `secondment`. */
+    employeeType: text('employee_type').notNull().default('permanent'),
+    userId: integer('user_id').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    /** SHA-256 of the resized profile picture in the file store. */
+    photoSha256: text('photo_sha256'),
+    active: boolean('active').notNull().default(true),
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(
+        normalisedSql(
+          `"first_name_ar" || ' ' || "last_name_ar" || ' ' || "first_name_en" || ' ' || "last_name_en"`,
+        ),
+      ),
+    createdAt: created(),
+    updatedAt: updated(),
+  },
+  (t) => [
+    uniqueIndex('employees_user_idx').on(t.userId),
+    index('employees_department_idx').on(t.departmentId),
+    index('employees_job_idx').on(t.jobId),
+    index('employees_hire_date_idx').on(t.hireDate),
+    index('employees_search_trgm_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+  ],
+);
+
+/** PDF files attached to an employee; the bytes live in the file store under their SHA-256. */
+export const employeeAttachments = pgTable(
+  'employee_attachments',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    employeeId: integer('employee_id')
+      .notNull()
+      .references(() => employees.id, { onDelete: 'cascade' }),
+    sha256: text('sha256').notNull(),
+    fileName: text('file_name').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    mime: text('mime').notNull(),
+    uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    uploadedAt: tstz('uploaded_at').notNull().defaultNow(),
+  },
+  (t) => [index('employee_attachments_employee_idx').on(t.employeeId)],
+);
+
+/** A department's secretary office and its secretary; one per department. */
+export const secretaryOffices = pgTable(
+  'secretary_offices',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    departmentId: integer('department_id')
+      .notNull()
+      .references(() => departments.id, { onDelete: 'restrict' }),
+    secretaryEmployeeId: integer('secretary_employee_id')
+      .notNull()
+      .references(() => employees.id, { onDelete: 'restrict' }),
+    active: boolean('active').notNull().default(true),
+    createdAt: created(),
+    updatedAt: updated(),
+  },
+  (t) => [
+    uniqueIndex('secretary_offices_department_idx').on(t.departmentId),
+    index('secretary_offices_secretary_idx').on(t.secretaryEmployeeId),
+  ],
 );

@@ -4,6 +4,9 @@
  * Requests go through `app.inject` (no port). Helpers make users and roles and sign in.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { buildApp, type App } from '../../../src-server/app';
@@ -11,6 +14,7 @@ import { loadConfig, type ServerConfig } from '../../../src-server/config';
 import { openDatabase, type Database } from '../../../src-server/db/open';
 import { pages, rolePagePermissions, roles } from '../../../src-server/db/schema';
 import { createPasswordHasher } from '../../../src-server/security/passwords';
+import { createLocalFileStore } from '../../../src-server/storage/files';
 import { insertUser, systemRoleId } from '../../../src-server/modules/auth/queries';
 import type { Permission } from '../../../src-shared/permissions';
 
@@ -18,6 +22,8 @@ export interface Harness {
   app: App;
   database: Database;
   config: ServerConfig;
+  /** This file's upload folder (a fresh temporary folder, removed by close()). */
+  filesDir: string;
   /** Raw SQL for assertions and time travel (e.g. expiring a challenge). */
   query<T = Record<string, unknown>>(text: string): Promise<T[]>;
   close(): Promise<void>;
@@ -63,12 +69,18 @@ export async function startHarness(
     inMemory: !pgDb,
     DB_POOL_MAX: 4,
   });
-  const app = await buildApp({ config: { ...config, DATABASE_URL: pgDb?.url }, database });
+  const filesDir = mkdtempSync(join(tmpdir(), 'sijill-files-'));
+  const app = await buildApp({
+    config: { ...config, DATABASE_URL: pgDb?.url },
+    database,
+    files: createLocalFileStore(filesDir),
+  });
   await app.ready();
   return {
     app,
     database,
     config,
+    filesDir,
     query: async <T>(text: string) => {
       const result = (await database.db.execute(sql.raw(text))) as unknown as { rows: T[] };
       return result.rows;
@@ -77,6 +89,7 @@ export async function startHarness(
       await app.close();
       await database.close();
       await pgDb?.drop();
+      rmSync(filesDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,69 @@
+/**
+ * Content-addressed file storage for uploads (employee photos and attachments, correspondence
+ * attachments): bytes are stored once under their SHA-256, so the same file uploaded twice takes the
+ * space of one and a row in the database only records the hash. `FileStore` is the seam for an
+ * S3-compatible store when several servers share one organisation; the local store keeps files under
+ * DATA_DIR/files/ab/cd/<sha256>.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+
+/** Where uploaded bytes live. Implementations must be safe to share between servers. */
+export interface FileStore {
+  /** Stores bytes (once per content) and answers their SHA-256 (hex) and size. */
+  put(bytes: Buffer): Promise<{ sha256: string; size: number }>;
+  /** Streams stored bytes; the stream errors when the file is missing. */
+  open(sha256: string): Readable;
+  /** Reads stored bytes whole (small files: photos). */
+  get(sha256: string): Promise<Buffer>;
+  /** Whether bytes with this hash are stored. */
+  has(sha256: string): Promise<boolean>;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** SHA-256 (hex) of bytes. */
+export function sha256Of(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/**
+ * A FileStore on the local disk under `dir` (created on first write). Writes go to a temporary file in
+ * the target folder and are renamed into place, so a crash never leaves a partial file under a hash.
+ */
+export function createLocalFileStore(dir: string): FileStore {
+  const pathOf = (sha256: string) => {
+    // The hash comes from the database, but a store must never be a path-traversal primitive.
+    if (!SHA256.test(sha256)) throw new Error(`not a sha256: ${sha256.slice(0, 80)}`);
+    return join(dir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+  };
+  const exists = async (path: string) =>
+    access(path).then(
+      () => true,
+      () => false,
+    );
+  return {
+    async put(bytes) {
+      const sha256 = sha256Of(bytes);
+      const target = pathOf(sha256);
+      if (!(await exists(target))) {
+        await mkdir(dirname(target), { recursive: true });
+        const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+        try {
+          await writeFile(temp, bytes, { flag: 'wx' });
+          await rename(temp, target);
+        } catch (error) {
+          await rm(temp, { force: true });
+          throw error;
+        }
+      }
+      return { sha256, size: bytes.length };
+    },
+    open: (sha256) => createReadStream(pathOf(sha256)),
+    get: (sha256) => readFile(pathOf(sha256)),
+    has: (sha256) => exists(pathOf(sha256)),
+  };
+}
