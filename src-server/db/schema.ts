@@ -358,3 +358,253 @@ export const secretaryOffices = pgTable(
     index('secretary_offices_secretary_idx').on(t.secretaryEmployeeId),
   ],
 );
+
+// ---------------------------------------------------------------- correspondence (issue 6)
+
+/**
+ * The settings lists of correspondence in one table, told apart by `list` (mediums, priorities,
+ * security-levels, codifications, main-distribution): one generic module serves them all, and what each
+ * list uses (level, prefix and direction, department) is declared as data in src-shared/api/correspondence.
+ * Main distribution items carry a department instead of names.
+ */
+export const correspondenceSettings = pgTable(
+  'correspondence_settings',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    list: text('list').notNull(),
+    nameAr: text('name_ar'),
+    nameEn: text('name_en'),
+    level: integer('level'),
+    prefix: text('prefix'),
+    /** Codifications: `in`, `out`, `internal` or `memo`. */
+    direction: text('direction'),
+    departmentId: integer('department_id').references(() => departments.id, { onDelete: 'restrict' }),
+    order: integer('sort_order').notNull().default(0),
+    active: boolean('active').notNull().default(true),
+    createdAt: created(),
+    updatedAt: updated(),
+  },
+  (t) => [
+    uniqueIndex('correspondence_settings_name_ar_idx').on(t.list, sql`lower(${t.nameAr})`),
+    uniqueIndex('correspondence_settings_name_en_idx').on(t.list, sql`lower(${t.nameEn})`),
+    uniqueIndex('correspondence_settings_department_idx').on(t.list, t.departmentId),
+    // Two codifications with one prefix would hand out the same numbers.
+    uniqueIndex('correspondence_settings_prefix_idx').on(t.prefix),
+    index('correspondence_settings_list_idx').on(t.list, t.order),
+  ],
+);
+
+/** A user's clearance: the highest security level they may see (none: the lowest active level). */
+export const userClearances = pgTable('user_clearances', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  securityLevelId: integer('security_level_id')
+    .notNull()
+    .references(() => correspondenceSettings.id, { onDelete: 'cascade' }),
+});
+
+/**
+ * Correspondence documents (specification section 3). Drafts have no number; registration gives
+ * `sequence` from document_counters and `doc_number` (`IN-2026-000123`). `security_rank` and
+ * `priority_rank` copy the levels of the chosen security level and priority (0 when none) so the
+ * visibility predicate and the boxes compare integers without joins. `archive_department_id` is the
+ * archive office that holds the document (its clerks see it). `completed_at` is set when every
+ * for-action distribution is completed.
+ */
+export const documents = pgTable(
+  'documents',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    direction: text('direction').notNull(),
+    state: text('state').notNull().default('draft'),
+    codificationId: integer('codification_id').references(() => correspondenceSettings.id),
+    year: integer('year'),
+    sequence: integer('sequence'),
+    docNumber: text('doc_number'),
+    senderDocumentNumber: text('sender_document_number'),
+    subject: text('subject').notNull(),
+    subjectSearch: text('subject_search').notNull().generatedAlwaysAs(normalisedSql(`"subject"`)),
+    summary: text('summary'),
+    senderDepartmentId: integer('sender_department_id').references(() => departments.id),
+    receiver: text('receiver'),
+    receivedDate: date('received_date', { mode: 'string' }),
+    documentDate: date('document_date', { mode: 'string' }),
+    securityLevelId: integer('security_level_id').references(() => correspondenceSettings.id),
+    securityRank: integer('security_rank').notNull().default(0),
+    priorityId: integer('priority_id').references(() => correspondenceSettings.id),
+    priorityRank: integer('priority_rank').notNull().default(0),
+    departmentId: integer('department_id').references(() => departments.id),
+    recipientDepartmentId: integer('recipient_department_id').references(() => departments.id),
+    mediumId: integer('medium_id').references(() => correspondenceSettings.id),
+    grouping: text('grouping'),
+    archiveDepartmentId: integer('archive_department_id').references(() => departments.id),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    registeredBy: integer('registered_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+    registeredAt: tstz('registered_at'),
+    completedAt: tstz('completed_at'),
+    updatedAt: updated(),
+  },
+  (t) => [
+    uniqueIndex('documents_number_idx').on(t.codificationId, t.year, t.sequence),
+    uniqueIndex('documents_doc_number_idx').on(t.docNumber),
+    index('documents_registered_idx').on(t.direction, t.state, t.registeredAt.desc(), t.id.desc()),
+    index('documents_archive_idx').on(t.archiveDepartmentId, t.registeredAt.desc(), t.id.desc()),
+    index('documents_creator_idx').on(t.createdBy, t.state, t.createdAt.desc()),
+    index('documents_subject_trgm_idx').using('gin', sql`${t.subjectSearch} gin_trgm_ops`),
+  ],
+);
+
+/** The next sequence per codification and year; registration takes it with UPDATE … RETURNING. */
+export const documentCounters = pgTable(
+  'document_counters',
+  {
+    codificationId: integer('codification_id')
+      .notNull()
+      .references(() => correspondenceSettings.id),
+    year: integer('year').notNull(),
+    next: integer('next').notNull().default(1),
+  },
+  (t) => [primaryKey({ columns: [t.codificationId, t.year] })],
+);
+
+/**
+ * A document sent to a department for action or for knowledge. `registered_at` and `security_rank` copy
+ * the document's so a department's incoming box is one index range (first and deep pages alike).
+ * Knowledge items are completed when distributed; action items when all their action tasks are.
+ */
+export const distributions = pgTable(
+  'distributions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    departmentId: integer('department_id')
+      .notNull()
+      .references(() => departments.id),
+    type: text('type').notNull(),
+    notes: text('notes'),
+    registeredAt: tstz('registered_at').notNull(),
+    securityRank: integer('security_rank').notNull().default(0),
+    distributedBy: integer('distributed_by').references(() => users.id, { onDelete: 'set null' }),
+    distributedAt: tstz('distributed_at').notNull().defaultNow(),
+    completedAt: tstz('completed_at'),
+  },
+  (t) => [
+    uniqueIndex('distributions_document_department_idx').on(t.documentId, t.departmentId),
+    index('distributions_box_idx').on(
+      t.departmentId,
+      t.registeredAt.desc(),
+      t.id.desc(),
+      t.securityRank,
+      t.type,
+      t.documentId,
+    ),
+  ],
+);
+
+/** A task: an employee of a receiving department asked to act on (or read) a distribution. */
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    distributionId: integer('distribution_id')
+      .notNull()
+      .references(() => distributions.id, { onDelete: 'cascade' }),
+    departmentId: integer('department_id')
+      .notNull()
+      .references(() => departments.id),
+    type: text('type').notNull(),
+    employeeId: integer('employee_id')
+      .notNull()
+      .references(() => employees.id),
+    taskDate: date('task_date', { mode: 'string' }),
+    notes: text('notes'),
+    state: text('state').notNull().default('new'),
+    assignedBy: integer('assigned_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+    startedAt: tstz('started_at'),
+    completedAt: tstz('completed_at'),
+  },
+  (t) => [
+    index('tasks_employee_idx').on(t.employeeId, t.createdAt.desc()),
+    index('tasks_department_idx').on(t.departmentId, t.createdAt.desc()),
+    index('tasks_document_idx').on(t.documentId),
+    index('tasks_distribution_idx').on(t.distributionId),
+  ],
+);
+
+/** Documents a user chose to follow, optionally until a date. */
+export const documentFollows = pgTable(
+  'document_follows',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    dueDate: date('due_date', { mode: 'string' }),
+    notes: text('notes'),
+    createdAt: created(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.documentId] }),
+    index('document_follows_document_idx').on(t.documentId),
+  ],
+);
+
+/** Related documents, one row per direction (a link is always stored both ways). */
+export const documentRelations = pgTable(
+  'document_relations',
+  {
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    relatedId: integer('related_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.relatedId] })],
+);
+
+/** PDF attachments of a document; the bytes live in the file store under their SHA-256. */
+export const documentAttachments = pgTable(
+  'document_attachments',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    sha256: text('sha256').notNull(),
+    fileName: text('file_name').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    mime: text('mime').notNull(),
+    uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
+    uploadedAt: tstz('uploaded_at').notNull().defaultNow(),
+  },
+  (t) => [index('document_attachments_document_idx').on(t.documentId)],
+);
+
+/** The timeline: every state change of a document, appended in the change's transaction. */
+export const documentEvents = pgTable(
+  'document_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
+    at: tstz('at').notNull().defaultNow(),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('document_events_document_idx').on(t.documentId, t.id)],
+);
