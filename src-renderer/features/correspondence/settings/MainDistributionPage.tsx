@@ -1,6 +1,8 @@
-/** Settings list: main distribution departments (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../common/PlaceholderPage';
+/** Correspondence settings — mainDistribution: the generic settings list block over its declaration. */
+import { SettingsListScreen } from './SettingsListScreen';
+import { SETTINGS_LISTS } from './declarations';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noRecords" />;
+  return <SettingsListScreen spec={SETTINGS_LISTS.mainDistribution} />;
 }

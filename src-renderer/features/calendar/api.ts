@@ -1,0 +1,24 @@
+/**
+ * The calendar's call (GET /user/calendar/events?from&to): the signed-in user's tasks and follow-up
+ * dates between two days, and the react-query key it is cached under.
+ */
+import type { CalendarEvent } from '../../../src-shared/api/correspondence';
+import { http } from '../../lib/http';
+
+/** One dated entry of the user's calendar: a task (its task date) or a followed document (its due date). */
+export type CalendarEntry = CalendarEvent;
+
+export const calendarKeys = {
+  all: ['calendar'] as const,
+  range: (from: string, to: string) => ['calendar', from, to] as const,
+};
+
+export const calendarApi = {
+  /** The entries from `from` to `to` inclusive (`YYYY-MM-DD`). */
+  entries: async (from: string, to: string): Promise<CalendarEntry[]> => {
+    const answer = await http.get<CalendarEntry[] | { items: CalendarEntry[] }>('/user/calendar/events', {
+      query: { from, to },
+    });
+    return Array.isArray(answer) ? answer : (answer?.items ?? []);
+  },
+};

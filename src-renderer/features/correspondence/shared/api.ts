@@ -1,0 +1,106 @@
+/**
+ * The correspondence calls of API.md ("Correspondence"): settings lists, documents, boxes and the
+ * sub-resources of one document (distribution, tasks, follow, timeline, attachments, related), typed
+ * with the schemas the server validates with (src-shared/api/correspondence.ts), and the react-query
+ * keys the screens invalidate after a change.
+ */
+import type {
+  Attachment,
+  Box,
+  CreateDocumentRequest,
+  CreateTaskRequest,
+  DistributeRequest,
+  Distribution,
+  Document,
+  FollowRequest,
+  Follow,
+  SettingItem,
+  SettingOption,
+  SettingsList,
+  Task,
+  TaskState,
+  TimelineEntry,
+  UpdateDocumentRequest,
+} from '../../../../src-shared/api/correspondence';
+import { http } from '../../../lib/http';
+import { downloadFile, uploadFile } from '../../../components/upload/transfer';
+
+export type { NamedRef } from '../../../../src-shared/api/correspondence';
+
+/** A row of any settings list. */
+export type SettingsRow = SettingItem;
+
+const SETTINGS = '/correspondence/settings';
+const DOCUMENTS = '/correspondence/documents';
+
+/** The API path of a settings list. */
+export const settingsEndpoint = (list: SettingsList) => `${SETTINGS}/${list}`;
+/** The API path of a box (GET: the list). */
+export const boxEndpoint = (box: Box) => `/correspondence/boxes/${box}`;
+
+/** Cache keys: a screen's data lives under its key; invalidate the key after a change. */
+export const corrKeys = {
+  all: ['correspondence'] as const,
+  settings: (list: SettingsList) => ['correspondence', 'settings', list] as const,
+  settingsOptions: (list: SettingsList) => ['correspondence', 'settings', list, 'options'] as const,
+  boxes: ['correspondence', 'boxes'] as const,
+  box: (box: Box) => ['correspondence', 'boxes', box] as const,
+  document: (id: number) => ['correspondence', 'document', id] as const,
+  distribution: (id: number) => ['correspondence', 'document', id, 'distribution'] as const,
+  tasks: (id: number) => ['correspondence', 'document', id, 'tasks'] as const,
+  timeline: (id: number) => ['correspondence', 'document', id, 'timeline'] as const,
+  search: (q: string) => ['correspondence', 'search', q] as const,
+};
+
+export const settingsApi = {
+  /** The active items of a list, for a form's select (GET …/{list}/options). */
+  options: (list: SettingsList) => http.get<SettingOption[]>(`${settingsEndpoint(list)}/options`),
+  create: (list: SettingsList, body: Record<string, unknown>) =>
+    http.post<SettingItem>(settingsEndpoint(list), body),
+  update: (list: SettingsList, id: number, body: Record<string, unknown>) =>
+    http.put<SettingItem>(`${settingsEndpoint(list)}/${id}`, body),
+  setActive: (list: SettingsList, id: number, active: boolean) =>
+    http.put<SettingItem>(`${settingsEndpoint(list)}/${id}/active`, { active }),
+};
+
+export const documentsApi = {
+  get: (id: number) => http.get<Document>(`${DOCUMENTS}/${id}`),
+  /** A draft, or with `register: true` a registered document (its number in the answer). */
+  create: (body: CreateDocumentRequest) => http.post<Document>(DOCUMENTS, body),
+  update: (id: number, body: UpdateDocumentRequest) => http.put<Document>(`${DOCUMENTS}/${id}`, body),
+  /** Registers a draft: gives it its number. */
+  register: (id: number) => http.post<Document>(`${DOCUMENTS}/${id}/register`),
+  removeDraft: (id: number) => http.delete<void>(`${DOCUMENTS}/${id}`),
+
+  relate: (id: number, documentIds: number[]) =>
+    http.post<Document>(`${DOCUMENTS}/${id}/related`, { documentIds }),
+  unrelate: (id: number, relatedId: number) => http.delete<void>(`${DOCUMENTS}/${id}/related/${relatedId}`),
+
+  uploadAttachment: (id: number, file: File) =>
+    uploadFile<Attachment>(`${DOCUMENTS}/${id}/attachments`, file),
+  removeAttachment: (id: number, attachmentId: number) =>
+    http.delete<void>(`${DOCUMENTS}/${id}/attachments/${attachmentId}`),
+  /** The attachment's bytes through `api:download` (a Blob to show or save). */
+  downloadAttachment: (id: number, attachmentId: number) =>
+    downloadFile(`${DOCUMENTS}/${id}/attachments/${attachmentId}/content`),
+
+  distribution: (id: number) => http.get<Distribution[]>(`${DOCUMENTS}/${id}/distribution`),
+  distribute: (id: number, body: DistributeRequest) =>
+    http.post<Distribution[]>(`${DOCUMENTS}/${id}/distribution`, body),
+
+  tasks: (id: number) => http.get<Task[]>(`${DOCUMENTS}/${id}/tasks`),
+  assignTask: (id: number, body: CreateTaskRequest) => http.post<Task>(`${DOCUMENTS}/${id}/tasks`, body),
+  moveTask: (id: number, taskId: number, state: TaskState) =>
+    http.put<Task>(`${DOCUMENTS}/${id}/tasks/${taskId}/state`, { state }),
+
+  follow: (id: number, body: FollowRequest) => http.post<Follow>(`${DOCUMENTS}/${id}/follow`, body),
+  unfollow: (id: number) => http.delete<void>(`${DOCUMENTS}/${id}/follow`),
+
+  timeline: (id: number) => http.get<TimelineEntry[]>(`${DOCUMENTS}/${id}/timeline`),
+};
+
+/** Unwraps a list answer that may come as an array or as a page. */
+export function itemsOf<T>(answer: T[] | { items: T[] } | null | undefined): T[] {
+  if (!answer) return [];
+  return Array.isArray(answer) ? answer : answer.items;
+}

@@ -1,0 +1,83 @@
+/**
+ * The correspondence screens' small rules: the Hijri date beside the Gregorian one (Intl's Umm al-Qura
+ * calendar), the lists' default date range (the last 30 days), and the attachment check by content
+ * and size before upload.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import dayjs from 'dayjs';
+import { initI18n } from '../../src-renderer/lib/i18n';
+import { formatHijri, hijriSpan } from '../../src-renderer/features/calendar/hijri';
+import { viewRange } from '../../src-renderer/features/calendar/CalendarPage';
+import {
+  DATE_RANGE_DAYS,
+  dateRangeQuery,
+  defaultDateRange,
+} from '../../src-renderer/features/correspondence/shared/dateRange';
+import { checkAttachment } from '../../src-renderer/features/correspondence/shared/attachments';
+import { DEFAULT_DATE_RANGE_DAYS } from '../../src-shared/api/correspondence';
+
+beforeAll(async () => {
+  await initI18n('en');
+});
+
+describe('Hijri dates', () => {
+  it('formats 1 March 2025 as 1 Ramadan 1446 in Arabic', () => {
+    const date = new Date(2025, 2, 1, 12);
+    expect(formatHijri(date, 'full')).toBe('١ رمضان ١٤٤٦ هـ');
+    expect(formatHijri(date, 'day')).toBe('١');
+    expect(formatHijri(date, 'monthYear')).toBe('رمضان ١٤٤٦ هـ');
+  });
+
+  it('names both Hijri months a Gregorian month straddles', () => {
+    expect(hijriSpan(new Date(2025, 2, 1, 12), new Date(2025, 2, 31, 12))).toBe(
+      'رمضان ١٤٤٦ هـ – شوال ١٤٤٦ هـ',
+    );
+    expect(hijriSpan(new Date(2025, 2, 2, 12), new Date(2025, 2, 3, 12))).toBe('رمضان ١٤٤٦ هـ');
+  });
+});
+
+describe('calendar views', () => {
+  it('a month view spans whole weeks; a day view one day', () => {
+    const anchor = dayjs('2025-03-15').locale('en');
+    const month = viewRange('month', anchor);
+    expect(month.from.format('YYYY-MM-DD')).toBe('2025-02-23');
+    expect(month.to.format('YYYY-MM-DD')).toBe('2025-04-05');
+    const day = viewRange('day', anchor);
+    expect(day.from.format('YYYY-MM-DD')).toBe('2025-03-15');
+    expect(day.to.format('YYYY-MM-DD')).toBe('2025-03-15');
+  });
+});
+
+describe('the date range', () => {
+  it('defaults to the 30 days before now, as the server does', () => {
+    expect(DATE_RANGE_DAYS).toBe(DEFAULT_DATE_RANGE_DAYS);
+    const now = dayjs('2025-05-31T15:20:00');
+    const range = defaultDateRange(now);
+    expect(range.toDate.isSame(now)).toBe(true);
+    expect(dateRangeQuery(range)).toEqual({ fromDate: '2025-05-01', toDate: '2025-05-31' });
+    expect(dateRangeQuery(null)).toEqual({});
+  });
+});
+
+describe('the attachment check', () => {
+  const pdf = new TextEncoder().encode('%PDF-1.4\n%âãÏÓ\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+
+  it('accepts a PDF by its bytes whatever its name', async () => {
+    expect(await checkAttachment(new Blob([pdf], { type: 'text/plain' }))).toBeNull();
+  });
+
+  it('refuses a file that is not a PDF, even named .pdf', async () => {
+    const fake = new File([new TextEncoder().encode('<html>not a pdf</html>')], 'letter.pdf', {
+      type: 'application/pdf',
+    });
+    expect(await checkAttachment(fake)).toEqual({ key: 'validation.pdf' });
+  });
+
+  it('refuses a file at or above the limit, naming the limit', async () => {
+    expect(await checkAttachment(new Blob([pdf]), 10, 'en')).toEqual({
+      key: 'validation.fileSize',
+      maxSize: '10 B',
+    });
+    expect(await checkAttachment(new Blob([pdf]), 2 * 1024 * 1024, 'en')).toBeNull();
+  });
+});
