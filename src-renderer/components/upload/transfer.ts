@@ -1,0 +1,151 @@
+/**
+ * Files to and from our API for the screens (employee photo and attachments now, correspondence
+ * attachments later). The renderer cannot touch the file system and `api:request` carries JSON only, so
+ * a chosen File is read into base64 here and sent through `api:upload`; a download comes back through
+ * `api:download` as base64 and becomes a Blob URL to show or save. Failures toast and throw ApiError
+ * exactly as the http helpers do.
+ */
+import type { Problem } from '../../../src-shared/api/envelope';
+import { getBridge } from '../../lib/bridge';
+import { ApiError, errorText } from '../../lib/http';
+import { i18n } from '../../lib/i18n';
+import { toast } from '../../lib/toast';
+
+/** The magic bytes every PDF starts with (`%PDF-`). */
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d];
+
+/** Whether the bytes are a PDF by content, not by name or claimed type. */
+export function isPdfBytes(bytes: Uint8Array): boolean {
+  return PDF_MAGIC.every((b, i) => bytes[i] === b);
+}
+
+/** Whether the bytes are an image the server accepts (PNG, JPEG, WebP, GIF), by content. */
+export function isImageBytes(bytes: Uint8Array): boolean {
+  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
+  return (
+    starts(0x89, 0x50, 0x4e, 0x47) || // PNG
+    starts(0xff, 0xd8, 0xff) || // JPEG
+    starts(0x47, 0x49, 0x46, 0x38) || // GIF
+    (starts(0x52, 0x49, 0x46, 0x46) && bytes[8] === 0x57 && bytes[9] === 0x45 && bytes[10] === 0x42) // WebP
+  );
+}
+
+/** A File's bytes (Blob.arrayBuffer, with a FileReader fallback for older DOMs). */
+export async function readBytes(file: Blob): Promise<Uint8Array> {
+  if (typeof file.arrayBuffer === 'function') return new Uint8Array(await file.arrayBuffer());
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(new Uint8Array(reader.result as ArrayBuffer));
+    reader.onerror = () => reject(reader.error ?? new Error('read failed'));
+    reader.readAsArrayBuffer(file);
+  });
+}
+
+/** Standard base64 of bytes, in chunks so a large file does not overflow the call stack. */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/** Bytes of a base64 string. */
+export function fromBase64(base64: string): Uint8Array {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+/** A human size in the interface language's digits: 12 KB, 3.4 MB. */
+export function formatSize(bytes: number, language = i18n.language): string {
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const number = new Intl.NumberFormat(language === 'ar' ? 'ar-EG' : 'en-US', {
+    maximumFractionDigits: unit === 0 ? 0 : 1,
+  }).format(value);
+  return `${number} ${units[unit]}`;
+}
+
+/** What an upload sends besides the file. */
+export interface UploadOptions {
+  method?: 'POST' | 'PUT';
+  /** The multipart field of the file (default `file`). */
+  field?: string;
+  /** Plain text fields sent with it. */
+  fields?: Record<string, string>;
+}
+
+function fail(status: number, body: unknown): never {
+  const problem = (body && typeof body === 'object' ? body : {}) as Partial<Problem>;
+  const detail = errorText(status, problem);
+  if (status !== 401) toast({ severity: 'error', detail });
+  throw new ApiError(status, { ...problem, detail });
+}
+
+/** Sends a File to an API path as multipart/form-data; answers the envelope's data, toasts its message. */
+export async function uploadFile<T>(path: string, file: File, options: UploadOptions = {}): Promise<T> {
+  const bytes = await readBytes(file);
+  const result = await getBridge().apiUpload({
+    method: options.method ?? 'POST',
+    path,
+    field: options.field ?? 'file',
+    fileName: file.name.replace(/[\\/]/g, '_') || 'file',
+    mime: file.type || 'application/octet-stream',
+    base64: toBase64(bytes),
+    ...(options.fields ? { fields: options.fields } : {}),
+  });
+  if (!result.ok) {
+    const detail = i18n.t(result.error.code, { defaultValue: i18n.t('errors.unexpected') });
+    toast({ severity: 'error', detail });
+    throw new ApiError(0, { detail, code: result.error.code });
+  }
+  const { status, body } = result.data;
+  if (status < 200 || status >= 300) fail(status, body);
+  const envelope = (body ?? {}) as { data: T; returnMessage?: string };
+  if (envelope.returnMessage) toast({ severity: 'success', detail: envelope.returnMessage });
+  return envelope.data;
+}
+
+/** A downloaded file: its name and a Blob (make a URL with URL.createObjectURL, revoke it after use). */
+export interface DownloadedFile {
+  fileName: string;
+  mime: string;
+  blob: Blob;
+}
+
+/** Fetches a file from an API path. */
+export async function downloadFile(path: string): Promise<DownloadedFile> {
+  const result = await getBridge().apiDownload({ path });
+  if (!result.ok) {
+    const detail = i18n.t(result.error.code, { defaultValue: i18n.t('errors.unexpected') });
+    toast({ severity: 'error', detail });
+    throw new ApiError(0, { detail, code: result.error.code });
+  }
+  const { status, body, file } = result.data;
+  if (status < 200 || status >= 300 || !file) fail(status, body);
+  const bytes = fromBase64(file.base64);
+  return {
+    fileName: file.fileName,
+    mime: file.mime,
+    blob: new Blob([bytes as BlobPart], { type: file.mime }),
+  };
+}
+
+/** Saves a downloaded file through the browser's download (an anchor with `download`). */
+export function saveDownloaded(file: DownloadedFile): void {
+  const url = URL.createObjectURL(file.blob);
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = file.fileName;
+  document.body.appendChild(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,200 @@
+/**
+ * The attachments tab of an employee: upload PDFs (checked by content on the client too — the first
+ * bytes must be `%PDF-` — and by size, with the specification's messages), the list with sizes,
+ * preview in a dialog, download, and delete. Read-only without the page's `edit`.
+ */
+import { useEffect, useState } from 'react';
+import { Alert, App, Button, Flex, Modal, Table, Tooltip, Upload, Typography } from 'antd';
+import {
+  DeleteOutlined,
+  DownloadOutlined,
+  EyeOutlined,
+  FilePdfOutlined,
+  UploadOutlined,
+} from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { EmployeeAttachment } from '../../../src-shared/api/directory';
+import { formatDateTime } from '../../components/DataTable';
+import { formatSize, isPdfBytes, readBytes, saveDownloaded } from '../../components/upload/transfer';
+import { ATTACHMENT_MAX_BYTES, directoryApi, directoryKeys } from './api';
+
+/**
+ * Checks a chosen file before it is sent: a PDF by its first bytes and below `maxBytes`. Answers the
+ * i18n message to show, or null when the file may go.
+ */
+export async function checkPdf(
+  file: Blob,
+  maxBytes = ATTACHMENT_MAX_BYTES,
+): Promise<{ key: string; params?: Record<string, string> } | null> {
+  if (file.size > maxBytes) return { key: 'validation.fileSize', params: { maxSize: formatSize(maxBytes) } };
+  const head = await readBytes(file.slice(0, 5));
+  if (!isPdfBytes(head)) return { key: 'validation.pdfOnly' };
+  return null;
+}
+
+/** The attachments of one employee. */
+export function EmployeeAttachments({ employeeId, editable }: { employeeId: number; editable: boolean }) {
+  const { t } = useTranslation('directory');
+  const { modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [uploading, setUploading] = useState(false);
+  const [preview, setPreview] = useState<{ name: string; url: string } | null>(null);
+  const list = useQuery({
+    queryKey: directoryKeys.attachments(employeeId),
+    queryFn: () => directoryApi.attachments(employeeId),
+  });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: directoryKeys.employee(employeeId) });
+
+  useEffect(() => () => (preview ? URL.revokeObjectURL(preview.url) : undefined), [preview]);
+
+  const upload = async (file: File) => {
+    setProblem(null);
+    const failed = await checkPdf(file);
+    if (failed) {
+      setProblem(t(failed.key, failed.params));
+      return;
+    }
+    setUploading(true);
+    try {
+      await directoryApi.uploadAttachment(employeeId, file);
+      refresh();
+    } catch {
+      // the transfer helper toasted the server's message
+    } finally {
+      setUploading(false);
+    }
+  };
+
+  const open = async (row: EmployeeAttachment, save: boolean) => {
+    const file = await directoryApi.downloadAttachment(employeeId, row.id);
+    if (save) saveDownloaded({ ...file, fileName: file.fileName === 'file' ? row.fileName : file.fileName });
+    else setPreview({ name: row.fileName, url: URL.createObjectURL(file.blob) });
+  };
+
+  const confirmDelete = (row: EmployeeAttachment) =>
+    modal.confirm({
+      title: t('attachments.deleteTitle', { name: row.fileName }),
+      content: t('attachments.deleteBody'),
+      okText: t('actions.delete'),
+      okButtonProps: { danger: true },
+      cancelText: t('actions.cancel'),
+      onOk: async () => {
+        await directoryApi.deleteAttachment(employeeId, row.id);
+        refresh();
+      },
+    });
+
+  return (
+    <div data-testid="employee-attachments">
+      {editable && (
+        <Flex gap={12} align="center" wrap style={{ marginBlockEnd: 12 }}>
+          <Upload
+            accept="application/pdf,.pdf"
+            showUploadList={false}
+            beforeUpload={(file) => {
+              void upload(file);
+              return false;
+            }}
+          >
+            <Button icon={<UploadOutlined />} loading={uploading} data-testid="attachment-upload">
+              {t('attachments.upload')}
+            </Button>
+          </Upload>
+          <Typography.Text type="secondary">
+            {t('attachments.hint', { maxSize: formatSize(ATTACHMENT_MAX_BYTES) })}
+          </Typography.Text>
+        </Flex>
+      )}
+      {problem && (
+        <Alert
+          type="error"
+          showIcon
+          message={problem}
+          closable
+          onClose={() => setProblem(null)}
+          style={{ marginBlockEnd: 12 }}
+          data-testid="attachment-error"
+        />
+      )}
+      <Table<EmployeeAttachment>
+        rowKey="id"
+        size="small"
+        loading={list.isLoading}
+        dataSource={list.data ?? []}
+        pagination={false}
+        locale={{ emptyText: <span data-testid="attachments-empty">{t('empty.attachments')}</span> }}
+        columns={[
+          {
+            key: 'name',
+            title: t('attachments.columns.name'),
+            render: (_, row) => (
+              <Flex gap={6} align="center">
+                <FilePdfOutlined style={{ color: '#cf1322' }} />
+                <bdi>{row.fileName}</bdi>
+              </Flex>
+            ),
+          },
+          {
+            key: 'size',
+            title: t('attachments.columns.size'),
+            align: 'end',
+            render: (_, row) => <bdi>{formatSize(row.size)}</bdi>,
+          },
+          {
+            key: 'uploadedAt',
+            title: t('attachments.columns.uploadedAt'),
+            render: (_, row) => <bdi>{formatDateTime(row.uploadedAt)}</bdi>,
+          },
+          {
+            key: 'actions',
+            title: '',
+            align: 'end',
+            render: (_, row) => (
+              <Flex gap={4} justify="end">
+                <Tooltip title={t('actions.preview')}>
+                  <Button
+                    type="text"
+                    icon={<EyeOutlined />}
+                    aria-label={`${t('actions.preview')} ${row.fileName}`}
+                    onClick={() => void open(row, false).catch(() => undefined)}
+                  />
+                </Tooltip>
+                <Tooltip title={t('actions.download')}>
+                  <Button
+                    type="text"
+                    icon={<DownloadOutlined />}
+                    aria-label={`${t('actions.download')} ${row.fileName}`}
+                    onClick={() => void open(row, true).catch(() => undefined)}
+                  />
+                </Tooltip>
+                {editable && (
+                  <Tooltip title={t('actions.delete')}>
+                    <Button
+                      type="text"
+                      danger
+                      icon={<DeleteOutlined />}
+                      aria-label={`${t('actions.delete')} ${row.fileName}`}
+                      onClick={() => confirmDelete(row)}
+                    />
+                  </Tooltip>
+                )}
+              </Flex>
+            ),
+          },
+        ]}
+      />
+      <Modal
+        open={preview !== null}
+        title={preview ? t('attachments.previewTitle', { name: preview.name }) : ''}
+        onCancel={() => setPreview(null)}
+        footer={null}
+        width="80vw"
+        destroyOnHidden
+      >
+        {preview && <iframe className="directory-preview" src={preview.url} title={preview.name} />}
+      </Modal>
+    </div>
+  );
+}
