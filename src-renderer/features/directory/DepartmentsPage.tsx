@@ -130,7 +130,7 @@ export function DepartmentsPage({ permissions }: { permissions?: readonly Permis
     modal.confirm({
       title: t(activate ? 'departments.activateTitle' : 'departments.deactivateTitle', { name }),
       content: (
-        <Space direction="vertical">
+        <Space orientation="vertical">
           <span>{t(activate ? 'departments.activateBody' : 'departments.deactivateBody')}</span>
           {!activate && hasActiveChildren && (
             <Checkbox data-testid="department-cascade" onChange={(e) => (cascade = e.target.checked)}>

@@ -111,7 +111,7 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
         <Alert
           type="error"
           showIcon
-          message={problem}
+          title={problem}
           closable
           onClose={() => setProblem(null)}
           style={{ marginBlockEnd: 12 }}

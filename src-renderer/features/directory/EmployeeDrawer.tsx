@@ -295,7 +295,7 @@ export function EmployeeDrawer({
     <>
       <div className="directory-photo">
         <Avatar size={72} src={photoUrl} icon={<UserOutlined />} data-testid="employee-photo" />
-        <Space direction="vertical" size={4}>
+        <Space orientation="vertical" size={4}>
           {!readOnly && (
             <Upload
               accept="image/png,image/jpeg,image/webp,image/gif"
@@ -438,7 +438,7 @@ export function EmployeeDrawer({
       }
     >
       {failed && (
-        <Alert type="error" showIcon message={t('employees.fixErrors')} style={{ marginBlockEnd: 12 }} />
+        <Alert type="error" showIcon title={t('employees.fixErrors')} style={{ marginBlockEnd: 12 }} />
       )}
       <Form form={form} layout="vertical" disabled={readOnly} data-testid="employee-form">
         <Tabs
@@ -458,7 +458,7 @@ export function EmployeeDrawer({
               label: t('employees.tabs.attachments'),
               children:
                 id === null ? (
-                  <Alert type="info" showIcon message={t('employees.saveFirst')} />
+                  <Alert type="info" showIcon title={t('employees.saveFirst')} />
                 ) : (
                   <EmployeeAttachments employeeId={id} editable={!readOnly && canEdit} />
                 ),

@@ -1,0 +1,159 @@
+/**
+ * The shared directory building blocks: the department picker's tree (names in the interface language,
+ * inactive and excluded subtrees left out) and its search in both languages with Arabic normalised
+ * (tashkeel, hamza forms, ى/ي, ة/ه); the department tree screen asking the server with the search and
+ * type; the PDF and image checks by content, with the specification's messages.
+ */
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { DepartmentTreeNode } from '../../src-shared/api/directory';
+import type * as HttpModuleValue from '../../src-renderer/lib/http';
+import { initI18n, i18n } from '../../src-renderer/lib/i18n';
+import { departmentMatches, toPickerNodes } from '../../src-renderer/components/DepartmentPicker';
+import { isImageBytes, isPdfBytes, formatSize } from '../../src-renderer/components/upload/transfer';
+import { checkPdf } from '../../src-renderer/features/directory/EmployeeAttachments';
+import { DepartmentsPage } from '../../src-renderer/features/directory/DepartmentsPage';
+import { fakeHttp, renderScreen, type Routes } from './admin-harness';
+
+type HttpModule = typeof HttpModuleValue;
+const holder = vi.hoisted(() => ({
+  fake: null as unknown as { http: Record<string, (...args: unknown[]) => unknown> },
+}));
+vi.mock('../../src-renderer/lib/http', async (original) => ({
+  ...(await original<HttpModule>()),
+  http: {
+    get: (...a: unknown[]) => holder.fake.http.get!(...a),
+    post: (...a: unknown[]) => holder.fake.http.post!(...a),
+    put: (...a: unknown[]) => holder.fake.http.put!(...a),
+    patch: (...a: unknown[]) => holder.fake.http.patch!(...a),
+    delete: (...a: unknown[]) => holder.fake.http.delete!(...a),
+  },
+}));
+
+function node(
+  id: number,
+  nameAr: string,
+  nameEn: string,
+  children: DepartmentTreeNode[] = [],
+  active = true,
+) {
+  return {
+    id,
+    nameAr,
+    nameEn,
+    parentId: null,
+    type: 'internal' as const,
+    isEntity: false,
+    archiveType: 'none' as const,
+    archiveOfficeId: null,
+    managerEmployeeId: null,
+    active,
+    matched: false,
+    children,
+  };
+}
+
+const TREE: DepartmentTreeNode[] = [
+  node(1, 'الإدارة العامة', 'General Administration', [
+    node(2, 'إدارة الموارد البشرية', 'Human Resources', [node(4, 'قسم التوظيف', 'Recruitment')]),
+    node(3, 'قسم الأرشيف', 'Archive Section', [], false),
+  ]),
+];
+
+let fake: ReturnType<typeof fakeHttp>;
+function serve(routes: Routes) {
+  fake = fakeHttp(routes);
+  holder.fake = fake as never;
+}
+
+beforeAll(async () => {
+  await initI18n('en');
+});
+beforeEach(async () => {
+  await i18n.changeLanguage('en');
+  serve({ 'GET /ec/departments/tree': () => ({ roots: TREE }) });
+});
+
+describe('DepartmentPicker', () => {
+  it('builds the tree in the interface language, without inactive or excluded subtrees', async () => {
+    const en = toPickerNodes(TREE, 'en');
+    expect(en[0]!.title).toBe('General Administration');
+    expect(en[0]!.children.map((c) => c.title)).toEqual(['Human Resources']);
+    const ar = toPickerNodes(TREE, 'ar', { includeInactive: true });
+    expect(ar[0]!.children.map((c) => c.title)).toEqual(['إدارة الموارد البشرية', 'قسم الأرشيف']);
+    const moving = toPickerNodes(TREE, 'en', { excludeId: 2 });
+    expect(moving[0]!.children).toEqual([]);
+  });
+
+  it('matches in both languages with Arabic normalised', () => {
+    const [root] = toPickerNodes(TREE, 'en');
+    const hr = root!.children[0]!;
+    // Typed without hamza and with ه for ة; with tashkeel; in English, any case.
+    expect(departmentMatches('اداره', hr)).toBe(true);
+    expect(departmentMatches('الْمَوَارِد', hr)).toBe(true);
+    expect(departmentMatches('human', hr)).toBe(true);
+    expect(departmentMatches('RESOURCES', hr)).toBe(true);
+    expect(departmentMatches('الارشيف', hr)).toBe(false);
+    expect(departmentMatches('', hr)).toBe(true);
+  });
+});
+
+describe('DepartmentsPage', () => {
+  it('shows the tree, asks the server with the search and the type, and details the selected node', async () => {
+    renderScreen(<DepartmentsPage permissions={['view', 'add', 'edit', 'activate']} />);
+    expect(await screen.findByText('Human Resources')).toBeTruthy();
+    expect(screen.getByText('Recruitment')).toBeTruthy();
+    expect(fake.calls[0]!.query).toEqual({ type: 'internal', active: 'true' });
+
+    fireEvent.change(
+      screen.getByTestId('department-search').querySelector('input') ??
+        screen.getByTestId('department-search'),
+      {
+        target: { value: 'التوظيف' },
+      },
+    );
+    await waitFor(() =>
+      expect(fake.calls.some((c) => (c.query as { q?: string })?.q === 'التوظيف')).toBe(true),
+    );
+
+    fireEvent.click(screen.getByText('External entities'));
+    await waitFor(() =>
+      expect(fake.calls.some((c) => (c.query as { type?: string })?.type === 'external')).toBe(true),
+    );
+  });
+
+  it('hides add, edit and activate without the permissions', async () => {
+    serve({ 'GET /ec/departments/tree': () => ({ roots: TREE }), 'GET /ec/departments/2': () => ({}) });
+    renderScreen(<DepartmentsPage permissions={['view']} />);
+    fireEvent.click(await screen.findByText('Human Resources'));
+    await screen.findByTestId('department-detail-title');
+    expect(screen.queryByTestId('department-add-main')).toBeNull();
+    expect(screen.queryByTestId('department-add-child')).toBeNull();
+    expect(screen.queryByTestId('department-edit')).toBeNull();
+    expect(screen.queryByTestId('department-toggle-active')).toBeNull();
+  });
+});
+
+describe('file checks by content', () => {
+  const pdf = new TextEncoder().encode('%PDF-1.7\n...');
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+  it('recognises PDFs and images by their first bytes, not their names', () => {
+    expect(isPdfBytes(pdf)).toBe(true);
+    expect(isPdfBytes(png)).toBe(false);
+    expect(isImageBytes(png)).toBe(true);
+    expect(isImageBytes(pdf)).toBe(false);
+  });
+
+  it('refuses a renamed file and a large one with the specification’s messages', async () => {
+    const renamed = new File([png], 'contract.pdf', { type: 'application/pdf' });
+    const failed = await checkPdf(renamed);
+    expect(i18n.t(`directory:${failed!.key}`, failed!.params)).toBe('Please select a valid PDF file');
+    const big = new File([pdf, new Uint8Array(2048)], 'big.pdf', { type: 'application/pdf' });
+    const tooBig = await checkPdf(big, 1024);
+    expect(i18n.t(`directory:${tooBig!.key}`, tooBig!.params)).toBe(
+      `File size must be less than ${formatSize(1024, 'en')}`,
+    );
+    expect(await checkPdf(new File([pdf], 'ok.pdf'))).toBeNull();
+  });
+});
