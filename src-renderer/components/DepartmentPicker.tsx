@@ -1,6 +1,7 @@
 /**
  * The department picker every screen shares (employees, secretary offices, the correspondence forms'
- * sender, receiver and distribution): an antd TreeSelect over GET /ec/departments/tree, names in the
+ * sender, receiver and distribution): an antd TreeSelect over GET /ec/departments/options (open to any
+ * signed-in user, unlike the tree of the departments screen; flat rows with parentId), names in the
  * interface language, search in both languages with Arabic normalised (tashkeel, hamza forms, ى/ي, ة/ه),
  * an internal/external filter, single or multiple choice, and a subtree that may be excluded (moving a
  * department under itself is meaningless).
@@ -9,7 +10,7 @@ import { useMemo } from 'react';
 import { TreeSelect } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { DepartmentTreeNode, DepartmentType } from '../../src-shared/api/directory';
+import type { DepartmentOption, DepartmentType } from '../../src-shared/api/directory';
 import { normalizeArabic } from '../../src-shared/arabic';
 import { directoryApi, directoryKeys, localName } from '../features/directory/api';
 
@@ -23,24 +24,33 @@ export interface DepartmentPickerNode {
 }
 
 /**
- * Turns the server's tree into tree-select nodes: names in `language`, inactive ones left out unless
- * asked for, `excludeId` and its subtree left out.
+ * Builds tree-select nodes from the flat picker rows (each with its parentId): names in `language`,
+ * `excludeId` and its subtree left out. A row whose parent is not among the rows (an inactive parent)
+ * becomes a root, so it can still be chosen.
  */
 export function toPickerNodes(
-  roots: readonly DepartmentTreeNode[],
+  rows: readonly DepartmentOption[],
   language: string,
-  { excludeId, includeInactive = false }: { excludeId?: number; includeInactive?: boolean } = {},
+  { excludeId }: { excludeId?: number } = {},
 ): DepartmentPickerNode[] {
-  const walk = (nodes: readonly DepartmentTreeNode[]): DepartmentPickerNode[] =>
-    nodes
-      .filter((n) => n.id !== excludeId && (includeInactive || n.active))
-      .map((n) => ({
-        value: n.id,
-        title: localName(n, language),
-        search: normalizeArabic(`${n.nameAr} ${n.nameEn}`),
-        children: walk(n.children),
+  const present = new Set(rows.map((r) => r.id));
+  const byParent = new Map<number | null, DepartmentOption[]>();
+  for (const row of rows) {
+    const parent = row.parentId !== null && present.has(row.parentId) ? row.parentId : null;
+    const siblings = byParent.get(parent) ?? [];
+    siblings.push(row);
+    byParent.set(parent, siblings);
+  }
+  const walk = (parent: number | null): DepartmentPickerNode[] =>
+    (byParent.get(parent) ?? [])
+      .filter((r) => r.id !== excludeId)
+      .map((r) => ({
+        value: r.id,
+        title: localName(r, language),
+        search: normalizeArabic(`${r.nameAr} ${r.nameEn}`),
+        children: walk(r.id),
       }));
-  return walk(roots);
+  return walk(null);
 }
 
 /** Whether a picker node matches the typed text in either language (Arabic normalised). */
@@ -84,15 +94,14 @@ export function DepartmentPicker({
   'aria-label': ariaLabel,
 }: DepartmentPickerProps) {
   const { t, i18n } = useTranslation('directory');
-  const query = { ...(type ? { type } : {}) };
   const tree = useQuery({
-    queryKey: directoryKeys.departmentTree(query),
-    queryFn: () => directoryApi.departmentTree(query),
+    queryKey: directoryKeys.departmentOptions(type, includeInactive),
+    queryFn: () => directoryApi.departmentOptions(type, includeInactive),
     staleTime: 30_000,
   });
   const treeData = useMemo(
-    () => toPickerNodes(tree.data?.roots ?? [], i18n.language, { excludeId, includeInactive }),
-    [tree.data, i18n.language, excludeId, includeInactive],
+    () => toPickerNodes(tree.data ?? [], i18n.language, { excludeId }),
+    [tree.data, i18n.language, excludeId],
   );
 
   return (

@@ -52,7 +52,7 @@ function serve(routes: Routes) {
     'GET /ec/jobs/options': () => [{ id: 1, nameAr: JOB.nameAr, nameEn: JOB.nameEn, isManager: true }],
     'GET /ec/employees': () => pageOf([]),
     'GET /ec/employees/dashboard': () => DASHBOARD,
-    'GET /ec/departments/tree': () => ({ roots: [] }),
+    'GET /ec/departments/options': () => [],
     'GET /auth/users/role-options': () => ROLES,
     ...routes,
   });

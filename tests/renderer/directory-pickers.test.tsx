@@ -60,6 +60,14 @@ const TREE: DepartmentTreeNode[] = [
   ]),
 ];
 
+/** The same departments as the picker's flat rows (GET /ec/departments/options). */
+const OPTIONS = [
+  { id: 1, nameAr: 'الإدارة العامة', nameEn: 'General Administration', parentId: null },
+  { id: 2, nameAr: 'إدارة الموارد البشرية', nameEn: 'Human Resources', parentId: 1 },
+  { id: 3, nameAr: 'قسم الأرشيف', nameEn: 'Archive Section', parentId: 1 },
+  { id: 4, nameAr: 'قسم التوظيف', nameEn: 'Recruitment', parentId: 2 },
+].map((o) => ({ ...o, type: 'internal' as const, active: true }));
+
 let fake: ReturnType<typeof fakeHttp>;
 function serve(routes: Routes) {
   fake = fakeHttp(routes);
@@ -75,18 +83,24 @@ beforeEach(async () => {
 });
 
 describe('DepartmentPicker', () => {
-  it('builds the tree in the interface language, without inactive or excluded subtrees', async () => {
-    const en = toPickerNodes(TREE, 'en');
+  it('builds the tree from the flat picker rows in the interface language, without an excluded subtree', async () => {
+    const en = toPickerNodes(OPTIONS, 'en');
     expect(en[0]!.title).toBe('General Administration');
-    expect(en[0]!.children.map((c) => c.title)).toEqual(['Human Resources']);
-    const ar = toPickerNodes(TREE, 'ar', { includeInactive: true });
+    expect(en[0]!.children.map((c) => c.title)).toEqual(['Human Resources', 'Archive Section']);
+    expect(en[0]!.children[0]!.children.map((c) => c.title)).toEqual(['Recruitment']);
+    const ar = toPickerNodes(OPTIONS, 'ar');
     expect(ar[0]!.children.map((c) => c.title)).toEqual(['إدارة الموارد البشرية', 'قسم الأرشيف']);
-    const moving = toPickerNodes(TREE, 'en', { excludeId: 2 });
-    expect(moving[0]!.children).toEqual([]);
+    const moving = toPickerNodes(OPTIONS, 'en', { excludeId: 2 });
+    expect(moving[0]!.children.map((c) => c.title)).toEqual(['Archive Section']);
+    // A row whose parent is not offered (inactive) is still choosable, as a root.
+    expect(toPickerNodes(OPTIONS.slice(1), 'en').map((n) => n.title)).toEqual([
+      'Human Resources',
+      'Archive Section',
+    ]);
   });
 
   it('matches in both languages with Arabic normalised', () => {
-    const [root] = toPickerNodes(TREE, 'en');
+    const [root] = toPickerNodes(OPTIONS, 'en');
     const hr = root!.children[0]!;
     // Typed without hamza and with ه for ة; with tashkeel; in English, any case.
     expect(departmentMatches('اداره', hr)).toBe(true);

@@ -4,7 +4,7 @@
  * in the interface language's script; a row opens the employee's view; add and edit open the same
  * drawer with the four tabs. Actions show only with the page's `add`, `edit`, `activate`.
  */
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { App, Button, Card, Col, Empty, Row, Statistic, Tag, Tooltip } from 'antd';
 import {
   CheckCircleOutlined,
@@ -18,7 +18,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   EMPLOYEE_TYPES,
-  type DepartmentTreeNode,
   type EmployeeDashboard,
   type EmployeeListItem,
 } from '../../../src-shared/api/directory';
@@ -28,15 +27,6 @@ import { DIRECTORY_ENDPOINTS, directoryApi, directoryKeys, localName } from './a
 import { DirectoryScreen } from './DirectoryScreen';
 import { EmployeeDrawer, type EmployeeDrawerState } from './EmployeeDrawer';
 import { useDirectoryCan } from './usePermission';
-
-/** Every department of a tree, flat (for the department filter's choices). */
-function flatten(nodes: readonly DepartmentTreeNode[], out: DepartmentTreeNode[] = []): DepartmentTreeNode[] {
-  for (const n of nodes) {
-    out.push(n);
-    flatten(n.children, out);
-  }
-  return out;
-}
 
 /** A short ranked list of a dashboard card. */
 function CountList({
@@ -147,11 +137,11 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
 
   const dashboard = useQuery({ queryKey: directoryKeys.dashboard, queryFn: directoryApi.dashboard });
   const jobs = useQuery({ queryKey: directoryKeys.jobOptions, queryFn: directoryApi.jobOptions });
-  const tree = useQuery({
-    queryKey: directoryKeys.departmentTree({ type: 'internal' }),
-    queryFn: () => directoryApi.departmentTree({ type: 'internal' }),
+  const options = useQuery({
+    queryKey: directoryKeys.departmentOptions('internal', true),
+    queryFn: () => directoryApi.departmentOptions('internal', true),
   });
-  const departments = useMemo(() => flatten(tree.data?.roots ?? []), [tree.data]);
+  const departments = options.data ?? [];
 
   const confirmActive = (e: EmployeeListItem) => {
     const activate = !e.active;

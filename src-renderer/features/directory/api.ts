@@ -10,6 +10,8 @@ import type {
   CreateJobRequest,
   CreateSecretaryOfficeRequest,
   Department,
+  DepartmentOption,
+  DepartmentType,
   DepartmentTree,
   DepartmentTreeQuery,
   Employee,
@@ -41,6 +43,8 @@ export const directoryKeys = {
   jobs: ['directory', 'jobs'] as const,
   jobOptions: ['directory', 'jobs', 'options'] as const,
   departments: ['directory', 'departments'] as const,
+  departmentOptions: (type?: DepartmentType, includeInactive = false) =>
+    ['directory', 'departments', 'options', type ?? 'all', includeInactive] as const,
   departmentTree: (query: DepartmentTreeQuery) => ['directory', 'departments', 'tree', query] as const,
   department: (id: number) => ['directory', 'departments', id] as const,
   secretaryOffices: ['directory', 'secretary-offices'] as const,
@@ -72,6 +76,15 @@ export const directoryApi = {
   departmentTree: (query: DepartmentTreeQuery = {}) =>
     http.get<DepartmentTree>(`${E.departments}/tree`, {
       query: Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== '')),
+    }),
+  /** Flat picker rows (any signed-in user), active only unless asked. */
+  departmentOptions: (type?: DepartmentType, includeInactive = false) =>
+    http.get<DepartmentOption[]>(`${E.departments}/options`, {
+      query: {
+        ...(type ? { type } : {}),
+        ...(includeInactive ? { includeInactive: true } : {}),
+        limit: 5000,
+      },
     }),
   department: (id: number) => http.get<Department>(`${E.departments}/${id}`),
   createDepartment: (body: Partial<CreateDepartmentRequest>) => http.post<Department>(E.departments, body),
