@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp from 'sharp';
+import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { HttpProblem } from '../http/problem';
 
 /** The maximum size as the 413 message shows it (e.g. `25 MB`). */
@@ -22,8 +23,7 @@ export function assertSize(bytes: Buffer, maxBytes: number): void {
     throw new HttpProblem('payloadTooLarge', { params: { maxSize: formatMaxSize(maxBytes) } });
 }
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-let pdfjs: Promise<{ lib: PdfJs; root: string }> | undefined;
+let pdfjs: Promise<{ lib: typeof PdfJsModule; root: string }> | undefined;
 
 /** Loads pdf.js once (legacy build: the modern one needs newer Node features). */
 function loadPdfJs() {

@@ -26,7 +26,8 @@ export const personNameField = z
   .string()
   .min(1)
   .max(100)
-  .regex(/^[\p{L}\p{M}][\p{L}\p{M}' .-]*$/u, { message: 'validation.name' });
+  // Empty is left to min(1), so an empty name answers only 'This field is required'.
+  .regex(/^(?:[\p{L}\p{M}][\p{L}\p{M}' .-]*)?$/u, { message: 'validation.name' });
 
 /** A phone number: digits with an optional leading +, spaces, dashes and parentheses; 5..20 characters. */
 export const phoneField = z

@@ -1,0 +1,55 @@
+/**
+ * Upload fixtures for API tests: a minimal valid one-page PDF built with correct xref offsets, a PNG
+ * made by sharp, and multipart bodies for app.inject.
+ */
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+
+/** A valid one-page PDF (optionally with some text so different calls give different bytes). */
+export function minimalPdf(note = 'Sijill'): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>',
+  ];
+  const stream = `BT /F1 12 Tf 20 100 Td (${note.replace(/[()\\]/g, '')}) Tj ET`;
+  objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(Buffer.byteLength(body, 'latin1'));
+    body += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(body, 'latin1');
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+/** A PNG of `width`×`height`. */
+export function png(width: number, height: number): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: { r: 20, g: 120, b: 90 } } })
+    .png()
+    .toBuffer();
+}
+
+/** A multipart/form-data body with one file field. */
+export function multipart(
+  bytes: Buffer,
+  fileName: string,
+  contentType: string,
+  field = 'file',
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----sijill${randomBytes(8).toString('hex')}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${fileName}"\r\n` +
+      `Content-Type: ${contentType}\r\n\r\n`,
+    'utf8',
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
+  return {
+    payload: Buffer.concat([head, bytes, tail]),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
