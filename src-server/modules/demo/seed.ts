@@ -1,12 +1,14 @@
 /**
  * Demo data for trying the system (`npm run server -- seed-demo`): a clerk role and a manager role with
- * sensible page permissions, and one user of each. Idempotent: existing roles or users are left alone.
+ * sensible page permissions, and one user of each; then the demo directory (modules/demo/directory.ts).
+ * Idempotent: existing roles, users or a directory are left alone.
  */
 import { eq, inArray } from 'drizzle-orm';
 import type { Permission } from '../../../src-shared/permissions';
 import type { ServerContext } from '../../context';
 import { pages, rolePagePermissions, roles, users } from '../../db/schema';
 import { insertUser } from '../auth/queries';
+import { seedDemoDirectory } from './directory';
 
 const CLERK: Record<string, Permission[]> = {
   '/ec/employees': ['view'],
@@ -102,5 +104,14 @@ export async function seedDemo(ctx: ServerContext, password: string): Promise<st
       }
     }
   });
+  // The directory (departments, entities, jobs, ~200 employees; five with clerk accounts), once.
+  const [clerk] = await ctx.db
+    .select({ id: roles.id })
+    .from(roles)
+    .where(eq(roles.nameEn, 'Archive Clerk'))
+    .limit(1);
+  const directory = await seedDemoDirectory(ctx, passwordHash, clerk?.id ?? null);
+  if (directory.length) created.push(...directory);
+  else created.push('directory already present (left as is)');
   return created;
 }
