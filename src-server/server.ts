@@ -23,6 +23,8 @@ export interface StartServerOptions {
    * bundle that contains it); the Electron launcher passes its copy (`out/main/migrations`).
    */
   migrationsFolder?: string;
+  /** Called with the built app before it listens (benchmarks add timing hooks here). */
+  configureApp?: (app: App) => void;
 }
 
 /** Opens the database, migrates it, builds the app and listens on HOST:PORT (PORT 0: a free port). */
@@ -37,6 +39,7 @@ export async function startServer(
   let app: App;
   try {
     app = await buildApp({ config, database, logger: options.logger ?? false });
+    options.configureApp?.(app);
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (error) {
     await database.close();

@@ -358,22 +358,26 @@ const employeeListColumns = {
   photoSha256: employees.photoSha256,
   active: employees.active,
 };
-export type EmployeeListRow = Omit<Awaited<ReturnType<typeof listEmployees>>['rows'][number], 'total'>;
+export type EmployeeListRow = Awaited<ReturnType<typeof listEmployees>>['rows'][number];
 
+/**
+ * One page and the total as two queries run together: `count(*) over ()` would make PostgreSQL build and
+ * sort every matching joined row just to return twenty.
+ */
 export async function listEmployees(db: Tx, c: ListClauses) {
-  const rows = await db
-    .select({ ...employeeListColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
-    .from(employees)
-    .innerJoin(empDept, eq(empDept.id, employees.departmentId))
-    .innerJoin(jobs, eq(jobs.id, employees.jobId))
-    .where(c.where)
-    .orderBy(c.order, employees.id)
-    .limit(c.limit)
-    .offset(c.offset);
-  const total =
-    rows[0]?.total ??
-    (c.offset > 0 ? ((await db.select({ n: count() }).from(employees).where(c.where))[0]?.n ?? 0) : 0);
-  return { rows, total };
+  const [rows, [counted]] = await Promise.all([
+    db
+      .select(employeeListColumns)
+      .from(employees)
+      .innerJoin(empDept, eq(empDept.id, employees.departmentId))
+      .innerJoin(jobs, eq(jobs.id, employees.jobId))
+      .where(c.where)
+      .orderBy(c.order, employees.id)
+      .limit(c.limit)
+      .offset(c.offset),
+    db.select({ n: count() }).from(employees).where(c.where),
+  ]);
+  return { rows, total: counted?.n ?? 0 };
 }
 
 export async function getEmployee(db: Tx, id: number) {

@@ -192,6 +192,9 @@ export function directoryRoutes(ctx: ServerContext) {
       '/ec/departments/tree',
       {
         config: on(DEPARTMENTS, 'view'),
+        // The tree is built here from typed rows; re-validating hundreds of recursive nodes with zod on
+        // every answer would cost more than the query. The schema still documents it in OpenAPI.
+        serializerCompiler: () => (data) => JSON.stringify(data),
         schema: {
           ...departments,
           summary: 'The department tree (search both languages, internal/external filter)',
