@@ -1,6 +1,9 @@
-/** Inbox: follow-ups — one document (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../common/PlaceholderPage';
+/** Inbox — one document opened from the follow-ups list: the shared document detail. */
+import { useParams } from 'react-router-dom';
+import { DocumentDetail } from '../shared/DocumentDetail';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noDocuments" detail />;
+  const { id } = useParams();
+  return <DocumentDetail key={id} id={Number(id)} context="follow-ups" />;
 }

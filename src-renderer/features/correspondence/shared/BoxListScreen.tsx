@@ -1,0 +1,182 @@
+/**
+ * The one list of the correspondence boxes (incoming, follow-ups, incoming tasks, drafts): the generic
+ * server-side table over GET /correspondence/boxes/{box}, with the date range above it (default the last
+ * 30 days, specification section 9), the completed / not completed views where the box has them, the
+ * box's own columns, and a row that opens the document.
+ */
+import { useMemo, useState, type ReactNode } from 'react';
+import { DatePicker, Flex, Segmented, Tag, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import type { Dayjs } from 'dayjs';
+import type { Box, BoxItem, BoxView } from '../../../../src-shared/api/correspondence';
+import { DataTable, DATE_FORMAT, formatDate, type DataTableColumn } from '../../../components/DataTable';
+import { defaultListFetcher } from '../../../components/data-table/useServerList';
+import { localName } from '../../admin/names';
+import { CorrespondenceScreen } from './CorrespondenceScreen';
+import { boxEndpoint, corrKeys } from './api';
+import { dateRangeQuery, defaultDateRange, type DateRange } from './dateRange';
+
+/** The columns every box shows first: number, subject, sender, document date, priority. */
+export function commonColumns(t: (key: string) => string, language: string): DataTableColumn<BoxItem>[] {
+  return [
+    {
+      key: 'docNumber',
+      title: 'correspondence:fields.docNumber',
+      sortable: true,
+      filter: { type: 'text' },
+      render: (row) =>
+        row.docNumber ? (
+          <bdi className="corr-number">{row.docNumber}</bdi>
+        ) : (
+          <Typography.Text type="secondary">{t('document.noNumber')}</Typography.Text>
+        ),
+    },
+    {
+      key: 'subject',
+      title: 'correspondence:fields.subject',
+      sortable: true,
+      filter: { type: 'text' },
+      ellipsis: true,
+      width: 320,
+    },
+    {
+      key: 'sender',
+      title: 'correspondence:fields.sender',
+      render: (row) => localName(row.sender, language),
+    },
+    {
+      key: 'documentDate',
+      title: 'correspondence:fields.documentDate',
+      sortable: true,
+      filter: { type: 'date' },
+      render: (row) => <bdi>{formatDate(row.documentDate)}</bdi>,
+    },
+    {
+      key: 'priorityLevel',
+      title: 'correspondence:fields.priority',
+      sortable: true,
+      render: (row) => (row.priority ? <Tag>{localName(row.priority, language)}</Tag> : null),
+    },
+  ];
+}
+
+/** A box screen. `columns` follow the common ones; `detailPath` opens a row. */
+export function BoxListScreen({
+  box,
+  testId,
+  columns,
+  emptyKey,
+  views = false,
+  rangeByDefault = true,
+  detailPath,
+  defaultSort = '-boxDate',
+  toolbar,
+  rowActions,
+}: {
+  box: Box;
+  testId: string;
+  columns: DataTableColumn<BoxItem>[];
+  /** The specification's empty message (e.g. `correspondence:empty.inbox`). */
+  emptyKey: string;
+  /** Offers the completed / not completed views. */
+  views?: boolean;
+  /** Starts with the last 30 days (false: no lower bound until the user picks one, as follow-ups). */
+  rangeByDefault?: boolean;
+  detailPath: (row: BoxItem) => string;
+  defaultSort?: string;
+  toolbar?: ReactNode;
+  rowActions?: (row: BoxItem) => ReactNode;
+}) {
+  const { t } = useTranslation('correspondence');
+  const navigate = useNavigate();
+  const [range, setRange] = useState<DateRange | null>(() => (rangeByDefault ? defaultDateRange() : null));
+  const [view, setView] = useState<BoxView>('all');
+  const extra = useMemo(
+    () => ({ ...dateRangeQuery(range), ...(views ? { view } : {}) }),
+    [range, view, views],
+  );
+
+  return (
+    <CorrespondenceScreen
+      testId={testId}
+      extra={
+        <Flex gap={8} wrap align="center">
+          {views && (
+            <Segmented<BoxView>
+              value={view}
+              onChange={setView}
+              data-testid={`${testId}-view`}
+              options={[
+                { value: 'all', label: t('views.all') },
+                { value: 'notCompleted', label: t('views.notCompleted') },
+                { value: 'completed', label: t('views.completed') },
+              ]}
+            />
+          )}
+          <DatePicker.RangePicker
+            aria-label={t('dateRange.label')}
+            format={DATE_FORMAT}
+            allowEmpty={[true, true]}
+            placeholder={[t('dateRange.from'), t('dateRange.to')]}
+            value={range ? [range.fromDate, range.toDate] : null}
+            onChange={(values) => {
+              const [from, to] = (values ?? [null, null]) as [Dayjs | null, Dayjs | null];
+              setRange(from && to ? { fromDate: from, toDate: to } : null);
+            }}
+            data-testid={`${testId}-range`}
+          />
+        </Flex>
+      }
+    >
+      <DataTable<BoxItem>
+        testId={`${testId}-table`}
+        queryKey={[...corrKeys.box(box), extra]}
+        endpoint={boxEndpoint(box)}
+        fetcher={(path, query) => defaultListFetcher<BoxItem>(path, { ...query, ...extra })}
+        columns={columns}
+        rowKey={(row) => row.key}
+        defaultSort={defaultSort}
+        emptyMessageKey={emptyKey}
+        onRowClick={(row) => void navigate(detailPath(row))}
+        toolbar={toolbar}
+        rowActions={rowActions}
+      />
+    </CorrespondenceScreen>
+  );
+}
+
+/** Distributed / not distributed, and completed / not completed, as tags. */
+export function StateTags({ distributed, completed }: { distributed: boolean; completed: boolean }) {
+  const { t } = useTranslation('correspondence');
+  return (
+    <Flex gap={4} wrap>
+      {distributed ? (
+        <Tag color="blue" data-testid="tag-distributed">
+          {t('state.distributed')}
+        </Tag>
+      ) : (
+        <Tag data-testid="tag-not-distributed">{t('state.notDistributed')}</Tag>
+      )}
+      {completed ? (
+        <Tag color="green" data-testid="tag-completed">
+          {t('state.completed')}
+        </Tag>
+      ) : (
+        <Tag color="orange" data-testid="tag-not-completed">
+          {t('state.notCompleted')}
+        </Tag>
+      )}
+    </Flex>
+  );
+}
+
+/** A distribution type as the specification shows it: forAction → Main, forKnowledge → Knowledge. */
+export function DistributionTypeTag({ type }: { type: 'forAction' | 'forKnowledge' }) {
+  const { t } = useTranslation('correspondence');
+  return (
+    <Tag color={type === 'forAction' ? 'geekblue' : 'default'} data-testid={`type-${type}`}>
+      {t(`distributionType.${type}`)}
+    </Tag>
+  );
+}

@@ -1,0 +1,783 @@
+/**
+ * One incoming document (incoming/{id}, follow-ups/{id}, incoming-tasks/{id}): every field, its
+ * attachments (opened or saved through `api:download` as a Blob URL), related documents, the
+ * distribution panel (for action — Main — or for knowledge — Knowledge — with notes, from the main
+ * distribution list or the picker), the tasks panel (the manager or secretary assigns; the tasker starts
+ * and completes), follow / unfollow, and the timeline. The server decides who may do what; the screen
+ * offers an action where the page permissions and the user's part allow it.
+ */
+import { useEffect, useState } from 'react';
+import {
+  Button,
+  Card,
+  DatePicker,
+  Descriptions,
+  Empty,
+  Flex,
+  Form,
+  Input,
+  List,
+  Modal,
+  Radio,
+  Result,
+  Select,
+  Space,
+  Spin,
+  Tag,
+  Typography,
+} from 'antd';
+import {
+  DownloadOutlined,
+  EyeOutlined,
+  FilePdfOutlined,
+  MinusCircleOutlined,
+  PlusOutlined,
+  SendOutlined,
+  StarFilled,
+  StarOutlined,
+  UserAddOutlined,
+} from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import type { Dayjs } from 'dayjs';
+import type {
+  Attachment,
+  DistributionType,
+  Distribution,
+  Document,
+  Task,
+} from '../../../../src-shared/api/correspondence';
+import { DATE_FORMAT, formatDate, formatDateTime } from '../../../components/DataTable';
+import { formatSize, saveDownloaded } from '../../../components/upload/transfer';
+import { useSession } from '../../../app/session';
+import { applyServerErrors } from '../../admin/forms';
+import { localName } from '../../admin/names';
+import { useCan } from '../../admin/usePermission';
+import { CorrespondenceScreen } from './CorrespondenceScreen';
+import { DistributionTypeTag, StateTags } from './BoxListScreen';
+import { DocumentTimeline } from './Timeline';
+import { TaskStateTag } from './TaskStateTag';
+import { corrKeys, documentsApi, settingsApi } from './api';
+import { DepartmentSelect, EmployeePicker } from './pickers';
+
+/** Which list the detail was opened from (its back link). */
+export type DetailContext = 'incoming' | 'follow-ups' | 'incoming-tasks';
+
+const day = (value: Dayjs | null | undefined) => (value ? value.format('YYYY-MM-DD') : null);
+
+/** The attachments with open (a Blob URL in a frame) and save. */
+function Attachments({ doc }: { doc: Document }) {
+  const { t, i18n } = useTranslation('correspondence');
+  const [preview, setPreview] = useState<{ name: string; url: string } | null>(null);
+  useEffect(() => () => (preview ? URL.revokeObjectURL(preview.url) : undefined), [preview]);
+  const open = async (a: Attachment) => {
+    const file = await documentsApi.downloadAttachment(doc.id, a.id);
+    setPreview({ name: file.fileName, url: URL.createObjectURL(file.blob) });
+  };
+  const save = async (a: Attachment) => saveDownloaded(await documentsApi.downloadAttachment(doc.id, a.id));
+  return (
+    <>
+      <List
+        size="small"
+        locale={{ emptyText: t('empty.attachments') }}
+        dataSource={doc.attachments}
+        renderItem={(a) => (
+          <List.Item
+            data-testid="attachment-row"
+            actions={[
+              <Button
+                key="open"
+                type="text"
+                icon={<EyeOutlined />}
+                onClick={() => void open(a)}
+                aria-label={t('detail.open', { name: a.fileName })}
+              />,
+              <Button
+                key="save"
+                type="text"
+                icon={<DownloadOutlined />}
+                onClick={() => void save(a)}
+                aria-label={t('detail.save', { name: a.fileName })}
+              />,
+            ]}
+          >
+            <span className="corr-attachment">
+              <FilePdfOutlined />
+              <bdi>{a.fileName}</bdi>
+              <Typography.Text type="secondary">{formatSize(a.size, i18n.language)}</Typography.Text>
+            </span>
+          </List.Item>
+        )}
+      />
+      <Modal
+        open={preview !== null}
+        title={preview?.name}
+        footer={null}
+        width="80vw"
+        onCancel={() => setPreview(null)}
+        destroyOnHidden
+      >
+        {preview && <iframe title={preview.name} src={preview.url} className="corr-preview" />}
+      </Modal>
+    </>
+  );
+}
+
+interface DistributeRow {
+  departmentId?: number | null;
+  type: DistributionType;
+  notes?: string;
+}
+
+/** The distribute dialog: rows of department, Main/Knowledge and notes; main distribution adds rows. */
+function DistributeModal({
+  doc,
+  open,
+  onClose,
+  onDone,
+}: {
+  doc: Document;
+  open: boolean;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { t, i18n } = useTranslation('correspondence');
+  const [form] = Form.useForm<{ items: DistributeRow[] }>();
+  const [saving, setSaving] = useState(false);
+  const main = useQuery({
+    queryKey: corrKeys.settingsOptions('main-distribution'),
+    queryFn: () => settingsApi.options('main-distribution'),
+    enabled: open,
+  });
+  useEffect(() => {
+    if (open) form.setFieldsValue({ items: [{ type: 'forAction', departmentId: null, notes: '' }] });
+  }, [open, form]);
+  const addDepartment = (departmentId: number) => {
+    const items = (form.getFieldValue('items') as DistributeRow[] | undefined) ?? [];
+    if (items.some((i) => i.departmentId === departmentId)) return;
+    const blank = items.findIndex((i) => !i.departmentId);
+    const row: DistributeRow = { departmentId, type: 'forKnowledge', notes: '' };
+    form.setFieldsValue({
+      items: blank >= 0 ? items.map((r, i) => (i === blank ? { ...r, departmentId } : r)) : [...items, row],
+    });
+  };
+  const save = async () => {
+    const { items } = await form.validateFields();
+    setSaving(true);
+    try {
+      await documentsApi.distribute(doc.id, {
+        items: items.map((i) => ({
+          departmentId: i.departmentId!,
+          type: i.type,
+          notes: i.notes?.trim() || null,
+        })),
+      });
+      onDone();
+    } catch (error) {
+      applyServerErrors(form, error);
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Modal
+      open={open}
+      title={t('distribution.title')}
+      okText={t('distribution.send')}
+      cancelText={t('actions.cancel')}
+      onOk={() => void save().catch(() => undefined)}
+      onCancel={onClose}
+      confirmLoading={saving}
+      width={760}
+      destroyOnHidden
+      okButtonProps={{ 'data-testid': 'distribute-save' } as Record<string, string>}
+    >
+      {(main.data ?? []).length > 0 && (
+        <div className="corr-main-distribution">
+          <Typography.Text type="secondary">{t('distribution.fromMain')}</Typography.Text>
+          <Flex gap={6} wrap>
+            {(main.data ?? []).map((m) =>
+              m.department ? (
+                <Button
+                  key={m.id}
+                  size="small"
+                  icon={<PlusOutlined />}
+                  onClick={() => addDepartment(m.department!.id)}
+                >
+                  {localName(m.department, i18n.language)}
+                </Button>
+              ) : null,
+            )}
+          </Flex>
+        </div>
+      )}
+      <Form form={form} layout="vertical" data-testid="distribute-form">
+        <Form.List name="items">
+          {(rows, { add, remove }) => (
+            <>
+              {rows.map((row, index) => (
+                <div key={row.key} className="corr-distribute-row" data-testid={`distribute-row-${index}`}>
+                  <Form.Item
+                    name={[row.name, 'departmentId']}
+                    label={t('fields.department')}
+                    rules={[{ required: true, message: t('validation.required') }]}
+                  >
+                    <DepartmentSelect type="internal" testId={`distribute-department-${index}`} />
+                  </Form.Item>
+                  <Form.Item name={[row.name, 'type']} label={t('distribution.type')}>
+                    <Radio.Group
+                      optionType="button"
+                      data-testid={`distribute-type-${index}`}
+                      options={[
+                        { value: 'forAction', label: t('distributionType.forAction') },
+                        { value: 'forKnowledge', label: t('distributionType.forKnowledge') },
+                      ]}
+                    />
+                  </Form.Item>
+                  <Form.Item
+                    name={[row.name, 'notes']}
+                    label={t('fields.notes')}
+                    rules={[{ max: 2000, message: t('validation.maxLength', { max: 2000 }) }]}
+                  >
+                    <Input data-testid={`distribute-notes-${index}`} />
+                  </Form.Item>
+                  <Button
+                    type="text"
+                    icon={<MinusCircleOutlined />}
+                    aria-label={t('distribution.removeRow')}
+                    onClick={() => remove(row.name)}
+                    disabled={rows.length === 1}
+                    className="corr-row-remove"
+                  />
+                </div>
+              ))}
+              <Button
+                type="dashed"
+                icon={<PlusOutlined />}
+                onClick={() => add({ type: 'forAction', notes: '' })}
+                data-testid="distribute-add-row"
+              >
+                {t('distribution.addRow')}
+              </Button>
+            </>
+          )}
+        </Form.List>
+      </Form>
+    </Modal>
+  );
+}
+
+/** The distribution panel: who received it and how; the distribute action. */
+function DistributionPanel({
+  doc,
+  distributions,
+  onChanged,
+}: {
+  doc: Document;
+  distributions: Distribution[];
+  onChanged: () => void;
+}) {
+  const { t, i18n } = useTranslation('correspondence');
+  const can = useCan();
+  const [open, setOpen] = useState(false);
+  return (
+    <Card
+      size="small"
+      title={t('distribution.panel')}
+      data-testid="distribution-panel"
+      extra={
+        doc.state === 'registered' &&
+        can('distribute') && (
+          <Button
+            size="small"
+            type="primary"
+            icon={<SendOutlined />}
+            onClick={() => setOpen(true)}
+            data-testid="distribute"
+          >
+            {t('distribution.distribute')}
+          </Button>
+        )
+      }
+    >
+      {distributions.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('state.notDistributed')} />
+      ) : (
+        <List
+          size="small"
+          dataSource={distributions}
+          renderItem={(d) => (
+            <List.Item data-testid={`distribution-${d.department.id}`}>
+              <div className="corr-grow">
+                <Flex gap={6} align="center" wrap>
+                  <strong>{localName(d.department, i18n.language)}</strong>
+                  <DistributionTypeTag type={d.type} />
+                  {d.type === 'forAction' &&
+                    (d.completed ? (
+                      <Tag color="green">{t('state.completed')}</Tag>
+                    ) : (
+                      <Tag color="orange">{t('state.notCompleted')}</Tag>
+                    ))}
+                </Flex>
+                {d.notes && <span className="corr-timeline-notes">{d.notes}</span>}
+                <span className="corr-timeline-meta">
+                  {d.distributedBy ? localName(d.distributedBy, i18n.language) : ''} ·{' '}
+                  <bdi>{formatDateTime(d.distributedAt)}</bdi>
+                </span>
+              </div>
+            </List.Item>
+          )}
+        />
+      )}
+      <DistributeModal
+        doc={doc}
+        open={open}
+        onClose={() => setOpen(false)}
+        onDone={() => {
+          setOpen(false);
+          onChanged();
+        }}
+      />
+    </Card>
+  );
+}
+
+/** The assign dialog: which distribution, the tasker (EmployeePicker within that department), date, notes. */
+function AssignTaskModal({
+  doc,
+  distributions,
+  open,
+  onClose,
+  onDone,
+}: {
+  doc: Document;
+  distributions: Distribution[];
+  open: boolean;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { t, i18n } = useTranslation('correspondence');
+  const [form] = Form.useForm<{
+    distributionId?: number;
+    employeeId?: number | null;
+    taskDate?: Dayjs | null;
+    notes?: string;
+  }>();
+  const [saving, setSaving] = useState(false);
+  const distributionId = Form.useWatch('distributionId', form);
+  const departmentId = distributions.find((d) => d.id === distributionId)?.department.id;
+  useEffect(() => {
+    if (open)
+      form.setFieldsValue({
+        distributionId: distributions.length === 1 ? distributions[0]!.id : undefined,
+        employeeId: null,
+        taskDate: null,
+        notes: '',
+      });
+  }, [open, form, distributions]);
+  const save = async () => {
+    const values = await form.validateFields();
+    setSaving(true);
+    try {
+      await documentsApi.assignTask(doc.id, {
+        distributionId: values.distributionId!,
+        employeeId: values.employeeId!,
+        taskDate: day(values.taskDate),
+        notes: values.notes?.trim() || null,
+      });
+      onDone();
+    } catch (error) {
+      applyServerErrors(form, error);
+    } finally {
+      setSaving(false);
+    }
+  };
+  const required = [{ required: true, message: t('validation.required') }];
+  return (
+    <Modal
+      open={open}
+      title={t('tasks.assignTitle')}
+      okText={t('tasks.assign')}
+      cancelText={t('actions.cancel')}
+      onOk={() => void save().catch(() => undefined)}
+      onCancel={onClose}
+      confirmLoading={saving}
+      destroyOnHidden
+      okButtonProps={{ 'data-testid': 'task-save' } as Record<string, string>}
+    >
+      <Form form={form} layout="vertical" data-testid="task-form">
+        <Form.Item name="distributionId" label={t('tasks.distribution')} rules={required}>
+          <Select
+            data-testid="task-distribution"
+            options={distributions.map((d) => ({
+              value: d.id,
+              label: `${localName(d.department, i18n.language)} — ${t(`distributionType.${d.type}`)}`,
+            }))}
+          />
+        </Form.Item>
+        <Form.Item name="employeeId" label={t('fields.tasker')} rules={required}>
+          <EmployeePicker departmentId={departmentId} data-testid="task-tasker" />
+        </Form.Item>
+        <Form.Item name="taskDate" label={t('fields.taskDate')}>
+          <DatePicker format={DATE_FORMAT} className="corr-full" data-testid="task-date" />
+        </Form.Item>
+        <Form.Item
+          name="notes"
+          label={t('fields.notes')}
+          rules={[{ max: 2000, message: t('validation.maxLength', { max: 2000 }) }]}
+        >
+          <Input.TextArea autoSize={{ minRows: 2 }} data-testid="task-notes" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** The tasks panel: every task with its state; the tasker starts and completes their own. */
+function TasksPanel({
+  doc,
+  tasks,
+  distributions,
+  onChanged,
+}: {
+  doc: Document;
+  tasks: Task[];
+  distributions: Distribution[];
+  onChanged: () => void;
+}) {
+  const { t, i18n } = useTranslation('correspondence');
+  const can = useCan();
+  const session = useSession();
+  const myEmployee = session.user?.employee?.id ?? null;
+  const [open, setOpen] = useState(false);
+  const [moving, setMoving] = useState<number | null>(null);
+  const move = async (task: Task, state: Task['state']) => {
+    setMoving(task.id);
+    try {
+      await documentsApi.moveTask(doc.id, task.id, state);
+      onChanged();
+    } finally {
+      setMoving(null);
+    }
+  };
+  const canAssign =
+    doc.state === 'registered' && distributions.length > 0 && (can('edit') || can('distribute'));
+  return (
+    <Card
+      size="small"
+      title={t('tasks.panel')}
+      data-testid="tasks-panel"
+      extra={
+        canAssign && (
+          <Button
+            size="small"
+            icon={<UserAddOutlined />}
+            onClick={() => setOpen(true)}
+            data-testid="task-assign"
+          >
+            {t('tasks.assign')}
+          </Button>
+        )
+      }
+    >
+      {tasks.length === 0 ? (
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty.tasks')} />
+      ) : (
+        <List
+          size="small"
+          dataSource={tasks}
+          renderItem={(task) => {
+            const mine = myEmployee !== null && task.tasker.id === myEmployee;
+            return (
+              <List.Item
+                data-testid={`task-${task.id}`}
+                actions={
+                  mine
+                    ? [
+                        task.state === 'new' && (
+                          <Button
+                            key="start"
+                            size="small"
+                            loading={moving === task.id}
+                            onClick={() => void move(task, 'inProgress')}
+                            data-testid="task-start"
+                          >
+                            {t('tasks.start')}
+                          </Button>
+                        ),
+                        task.state !== 'completed' && (
+                          <Button
+                            key="complete"
+                            size="small"
+                            type="primary"
+                            loading={moving === task.id}
+                            onClick={() => void move(task, 'completed')}
+                            data-testid="task-complete"
+                          >
+                            {t('tasks.complete')}
+                          </Button>
+                        ),
+                      ].filter(Boolean)
+                    : []
+                }
+              >
+                <div className="corr-grow">
+                  <Flex gap={6} align="center" wrap>
+                    <strong>{localName(task.tasker, i18n.language)}</strong>
+                    <TaskStateTag state={task.state} />
+                    {task.overdue && <Tag color="red">{t('state.overdue')}</Tag>}
+                  </Flex>
+                  <span className="corr-timeline-meta">
+                    {localName(task.department, i18n.language)}
+                    {task.taskDate && (
+                      <>
+                        {' · '}
+                        {t('fields.taskDate')}:{' '}
+                        <bdi className={task.overdue ? 'corr-overdue' : undefined}>
+                          {formatDate(task.taskDate)}
+                        </bdi>
+                      </>
+                    )}
+                  </span>
+                  {task.notes && <span className="corr-timeline-notes">{task.notes}</span>}
+                </div>
+              </List.Item>
+            );
+          }}
+        />
+      )}
+      <AssignTaskModal
+        doc={doc}
+        distributions={distributions}
+        open={open}
+        onClose={() => setOpen(false)}
+        onDone={() => {
+          setOpen(false);
+          onChanged();
+        }}
+      />
+    </Card>
+  );
+}
+
+/** Follow (optionally until a date) or unfollow. */
+function FollowButton({ doc, onChanged }: { doc: Document; onChanged: () => void }) {
+  const { t } = useTranslation('correspondence');
+  const [open, setOpen] = useState(false);
+  const [dueDate, setDueDate] = useState<Dayjs | null>(null);
+  if (doc.followed) {
+    return (
+      <Button
+        icon={<StarFilled />}
+        onClick={() => void documentsApi.unfollow(doc.id).then(onChanged)}
+        data-testid="unfollow"
+      >
+        {t('follow.unfollow')}
+      </Button>
+    );
+  }
+  return (
+    <>
+      <Button icon={<StarOutlined />} onClick={() => setOpen(true)} data-testid="follow">
+        {t('follow.follow')}
+      </Button>
+      <Modal
+        open={open}
+        title={t('follow.title')}
+        okText={t('follow.follow')}
+        cancelText={t('actions.cancel')}
+        onCancel={() => setOpen(false)}
+        onOk={async () => {
+          await documentsApi.follow(doc.id, { dueDate: day(dueDate) });
+          setOpen(false);
+          onChanged();
+        }}
+      >
+        <Form layout="vertical">
+          <Form.Item label={t('fields.dueDate')}>
+            <DatePicker
+              format={DATE_FORMAT}
+              value={dueDate}
+              onChange={setDueDate}
+              className="corr-full"
+              data-testid="follow-date"
+            />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}
+
+const BACK: Record<DetailContext, string> = {
+  incoming: '/correspondence/inbox/incoming',
+  'follow-ups': '/correspondence/inbox/follow-ups',
+  'incoming-tasks': '/correspondence/inbox/incoming-tasks',
+};
+
+/** The detail screen of one incoming document. */
+export function DocumentDetail({ id, context }: { id: number; context: DetailContext }) {
+  const { t, i18n } = useTranslation('correspondence');
+  const queryClient = useQueryClient();
+  const doc = useQuery({ queryKey: corrKeys.document(id), queryFn: () => documentsApi.get(id) });
+  const distribution = useQuery({
+    queryKey: corrKeys.distribution(id),
+    queryFn: () => documentsApi.distribution(id),
+    enabled: doc.isSuccess,
+  });
+  const tasks = useQuery({
+    queryKey: corrKeys.tasks(id),
+    queryFn: () => documentsApi.tasks(id),
+    enabled: doc.isSuccess,
+  });
+  const timeline = useQuery({
+    queryKey: corrKeys.timeline(id),
+    queryFn: () => documentsApi.timeline(id),
+    enabled: doc.isSuccess,
+  });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: corrKeys.document(id) });
+    void queryClient.invalidateQueries({ queryKey: corrKeys.boxes });
+    void queryClient.invalidateQueries({ queryKey: ['calendar'] });
+  };
+
+  if (doc.isLoading) return <Spin className="corr-spin" />;
+  if (!doc.data) {
+    return (
+      <CorrespondenceScreen testId="document-detail">
+        <Result
+          status="404"
+          title={t('empty.documents')}
+          extra={<Link to={BACK[context]}>{t('detail.back')}</Link>}
+        />
+      </CorrespondenceScreen>
+    );
+  }
+  const d = doc.data;
+  const name = (ref: { nameAr: string; nameEn: string } | null) =>
+    ref ? localName(ref, i18n.language) : '—';
+  const fields: { key: string; label: string; value: React.ReactNode; wide?: boolean }[] = [
+    {
+      key: 'docNumber',
+      label: t('fields.docNumber'),
+      value: d.docNumber ? (
+        <bdi className="corr-number" data-testid="doc-number">
+          {d.docNumber}
+        </bdi>
+      ) : (
+        t('document.noNumber')
+      ),
+    },
+    {
+      key: 'codification',
+      label: t('fields.codification'),
+      value: d.codification ? `${name(d.codification)} (${d.codification.prefix})` : '—',
+    },
+    { key: 'year', label: t('fields.year'), value: d.year ?? '—' },
+    { key: 'direction', label: t('fields.direction'), value: t(`direction.${d.direction}`) },
+    { key: 'sender', label: t('fields.sender'), value: name(d.sender) },
+    {
+      key: 'senderDocumentNumber',
+      label: t('fields.senderDocumentNumber'),
+      value: d.senderDocumentNumber ? <bdi>{d.senderDocumentNumber}</bdi> : '—',
+    },
+    {
+      key: 'documentDate',
+      label: t('fields.documentDate'),
+      value: <bdi>{formatDate(d.documentDate) || '—'}</bdi>,
+    },
+    {
+      key: 'receivedDate',
+      label: t('fields.receivedDate'),
+      value: <bdi>{formatDate(d.receivedDate) || '—'}</bdi>,
+    },
+    {
+      key: 'recipientDepartment',
+      label: t('fields.recipientDepartment'),
+      value: name(d.recipientDepartment),
+    },
+    { key: 'receiver', label: t('fields.receiver'), value: d.receiver || '—' },
+    { key: 'department', label: t('fields.department'), value: name(d.department) },
+    { key: 'securityLevel', label: t('fields.securityLevel'), value: name(d.securityLevel) },
+    { key: 'priority', label: t('fields.priority'), value: name(d.priority) },
+    { key: 'medium', label: t('fields.medium'), value: name(d.medium) },
+    { key: 'grouping', label: t('fields.grouping'), value: d.grouping || '—' },
+    {
+      key: 'registered',
+      label: t('fields.registeredAt'),
+      value: d.registeredAt ? <bdi>{formatDateTime(d.registeredAt)}</bdi> : '—',
+    },
+    {
+      key: 'summary',
+      label: t('fields.summary'),
+      value: <span className="corr-timeline-notes">{d.summary || '—'}</span>,
+      wide: true,
+    },
+  ];
+  return (
+    <CorrespondenceScreen
+      testId="document-detail"
+      title={
+        <Space wrap>
+          {d.docNumber && <bdi className="corr-number">{d.docNumber}</bdi>}
+          <span data-testid="doc-subject">{d.subject}</span>
+        </Space>
+      }
+      subtitle={<Link to={BACK[context]}>{t('detail.back')}</Link>}
+      extra={
+        <>
+          <StateTags distributed={d.distributed} completed={d.completed} />
+          <FollowButton doc={d} onChanged={refresh} />
+        </>
+      }
+    >
+      <div className="corr-detail-grid">
+        <div className="corr-stack">
+          <Card size="small" title={t('detail.fields')}>
+            <Descriptions
+              size="small"
+              column={{ xs: 1, md: 2 }}
+              items={fields.map((f) => ({
+                key: f.key,
+                label: f.label,
+                children: f.value,
+                span: f.wide ? 'filled' : 1,
+              }))}
+            />
+          </Card>
+          <Card size="small" title={t('fields.attachments')} data-testid="attachments-panel">
+            <Attachments doc={d} />
+          </Card>
+          <Card size="small" title={t('fields.related')}>
+            <List
+              size="small"
+              locale={{ emptyText: t('empty.related') }}
+              dataSource={d.related}
+              renderItem={(r) => (
+                <List.Item>
+                  <Link to={`/correspondence/inbox/incoming/${r.id}`}>
+                    {r.docNumber ? <bdi className="corr-number">{r.docNumber}</bdi> : t('document.noNumber')}{' '}
+                    — {r.subject}
+                  </Link>
+                </List.Item>
+              )}
+            />
+          </Card>
+        </div>
+        <div className="corr-stack">
+          <DistributionPanel doc={d} distributions={distribution.data ?? []} onChanged={refresh} />
+          <TasksPanel
+            doc={d}
+            tasks={tasks.data ?? []}
+            distributions={distribution.data ?? []}
+            onChanged={refresh}
+          />
+          <Card size="small" title={t('detail.timeline')} data-testid="timeline-panel">
+            <DocumentTimeline entries={timeline.data ?? []} />
+          </Card>
+        </div>
+      </div>
+    </CorrespondenceScreen>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * A document's timeline (antd Timeline): every event in the interface language, with its specifics
+ * (department and Main/Knowledge, tasker, number, file), who did it and when.
+ */
+import { Timeline as AntTimeline, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { TimelineEntry } from '../../../../src-shared/api/correspondence';
+import { formatDateTime } from '../../../components/DataTable';
+import { localName } from '../../admin/names';
+
+const COLORS: Partial<Record<TimelineEntry['event'], string>> = {
+  registered: 'green',
+  distributed: 'blue',
+  taskAssigned: 'blue',
+  taskStarted: 'gold',
+  taskCompleted: 'green',
+  completed: 'green',
+  attachmentRemoved: 'red',
+  unrelated: 'gray',
+};
+
+const str = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
+/** The sentence of one event, in the interface language. */
+export function timelineText(
+  entry: TimelineEntry,
+  t: (key: string, values?: Record<string, unknown>) => string,
+  language: string,
+): string {
+  const d = entry.details;
+  const named = (prefix: string) =>
+    localName({ nameAr: str(d[`${prefix}NameAr`]), nameEn: str(d[`${prefix}NameEn`]) }, language);
+  return t(`timeline.${entry.event}`, {
+    department: named('department'),
+    employee: named('employee'),
+    type: d.type === 'forAction' || d.type === 'forKnowledge' ? t(`distributionType.${d.type}`) : '',
+    number: str(d.docNumber),
+    fileName: str(d.fileName),
+    date: str(d.taskDate),
+  });
+}
+
+/** The timeline of a document, oldest first. */
+export function DocumentTimeline({ entries }: { entries: readonly TimelineEntry[] }) {
+  const { t, i18n } = useTranslation('correspondence');
+  if (entries.length === 0) return <Typography.Text type="secondary">{t('empty.timeline')}</Typography.Text>;
+  return (
+    <AntTimeline
+      data-testid="timeline"
+      items={entries.map((entry) => ({
+        key: entry.id,
+        color: COLORS[entry.event] ?? 'gray',
+        content: (
+          <div data-testid={`timeline-${entry.event}`}>
+            <span className="corr-timeline-text">{timelineText(entry, t, i18n.language)}</span>
+            {typeof entry.details.notes === 'string' && entry.details.notes && (
+              <span className="corr-timeline-notes">{entry.details.notes}</span>
+            )}
+            <span className="corr-timeline-meta">
+              {entry.actor ? localName(entry.actor, i18n.language) : t('timeline.system')} ·{' '}
+              <bdi>{formatDateTime(entry.at)}</bdi>
+            </span>
+          </div>
+        ),
+      }))}
+    />
+  );
+}
