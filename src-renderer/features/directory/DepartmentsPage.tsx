@@ -221,7 +221,8 @@ export function DepartmentsPage({ permissions }: { permissions?: readonly Permis
               expandedKeys={expanded ?? index.ids}
               onExpand={(keys) => setExpanded(keys as number[])}
               selectedKeys={selectedId !== null ? [selectedId] : []}
-              onSelect={(keys) => setSelectedId(keys.length ? Number(keys[0]) : null)}
+              // Clicking the selected node again keeps it selected: the details stay in view.
+              onSelect={(keys) => keys.length > 0 && setSelectedId(Number(keys[0]))}
             />
           )}
         </div>
