@@ -238,8 +238,11 @@ export function DepartmentsPage({ permissions }: { permissions?: readonly Permis
               >
                 {localName(selected, i18n.language)}
               </Typography.Title>
-              <Typography.Paragraph type="secondary" lang={other.lang} dir={other.dir}>
-                {other.text}
+              <Typography.Paragraph type="secondary">
+                {/* bdi, not dir on the paragraph: the other script keeps its direction but not its alignment. */}
+                <bdi lang={other.lang} dir={other.dir}>
+                  {other.text}
+                </bdi>
               </Typography.Paragraph>
               <Flex gap={8} wrap style={{ marginBlockEnd: 16 }}>
                 {can('add') && selected.active && (
