@@ -1,0 +1,105 @@
+/**
+ * Page objects of the correspondence screens: the add-incoming form, the document detail (distribution,
+ * tasks, timeline) and the calendar.
+ */
+import { expect, type Page } from '@playwright/test';
+
+/** Picks an option of an antd Select / TreeSelect by typing and clicking its visible title. */
+async function pick(page: Page, testId: string, text: string) {
+  const control = page.getByTestId(testId);
+  await control.click();
+  await page.keyboard.type(text);
+  const option = page
+    .locator('.ant-select-dropdown:visible, .ant-select-tree-dropdown:visible')
+    .locator('.ant-select-item-option, .ant-select-tree-treenode')
+    .filter({ hasText: text })
+    .first();
+  await option.click();
+  await page.keyboard.press('Escape');
+}
+
+/** Types a date (MM/DD/YY) into an antd DatePicker. */
+async function typeDate(page: Page, testId: string, value: string) {
+  const input = page
+    .getByTestId(testId)
+    .locator('input')
+    .first()
+    .or(page.locator(`input[data-testid="${testId}"]`));
+  await input.first().click();
+  await input.first().fill(value);
+  await page.keyboard.press('Enter');
+}
+
+export class CorrespondenceAddScreen {
+  constructor(readonly page: Page) {}
+
+  readonly form = () => this.page.getByTestId('incoming-form');
+
+  /** Fills every field a registration needs, plus a summary and the attachment. */
+  async fill(letter: {
+    codification: string;
+    subject: string;
+    summary: string;
+    sender: string;
+    senderNumber: string;
+    recipient: string;
+    documentDate: string;
+    pdf: { name: string; buffer: Buffer };
+  }) {
+    await pick(this.page, 'field-codification', letter.codification);
+    await typeDate(this.page, 'field-document-date', letter.documentDate);
+    await this.page.getByTestId('field-subject').fill(letter.subject);
+    await this.page.getByTestId('field-summary').fill(letter.summary);
+    await pick(this.page, 'field-sender', letter.sender);
+    await this.page.getByTestId('field-sender-number').fill(letter.senderNumber);
+    await pick(this.page, 'field-recipient', letter.recipient);
+    await this.form()
+      .locator('input[type=file]')
+      .setInputFiles({ name: letter.pdf.name, mimeType: 'application/pdf', buffer: letter.pdf.buffer });
+    await expect(this.form().getByTestId('attachment-row')).toContainText(letter.pdf.name);
+  }
+
+  /** Registers and answers the number the server gave. */
+  async register(): Promise<string> {
+    await this.page.getByTestId('register').click();
+    const number = this.page.getByTestId('registered-number').locator('bdi');
+    await expect(number).toBeVisible();
+    return (await number.innerText()).trim();
+  }
+}
+
+export class CorrespondenceDocumentScreen {
+  constructor(readonly page: Page) {}
+
+  readonly screen = () => this.page.getByTestId('document-detail');
+  readonly timeline = () => this.page.getByTestId('timeline');
+  readonly distribution = () => this.page.getByTestId('distribution-panel');
+  readonly tasks = () => this.page.getByTestId('tasks-panel');
+
+  /** Distributes to departments: each with Main (forAction) or Knowledge (forKnowledge) and notes. */
+  async distribute(rows: { department: string; type: 'forAction' | 'forKnowledge'; notes: string }[]) {
+    await this.page.getByTestId('distribute').click();
+    for (const [index, row] of rows.entries()) {
+      if (index > 0) await this.page.getByTestId('distribute-add-row').click();
+      await pick(this.page, `distribute-department-${index}`, row.department);
+      await this.page.getByTestId(`distribute-type-${index}`).locator(`input[value="${row.type}"]`).check();
+      await this.page.getByTestId(`distribute-notes-${index}`).fill(row.notes);
+    }
+    await this.page.getByTestId('distribute-save').click();
+    await expect(this.page.getByTestId('distribute-form')).toBeHidden();
+  }
+
+  /** Assigns a task to an employee (of the only distribution the manager sees). */
+  async assignTask(employee: string, notes: string) {
+    await this.page.getByTestId('task-assign').click();
+    const distribution = this.page.getByTestId('task-distribution');
+    if (!(await distribution.locator('.ant-select-selection-item').count())) {
+      await distribution.click();
+      await this.page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
+    }
+    await pick(this.page, 'task-tasker', employee);
+    await this.page.getByTestId('task-notes').fill(notes);
+    await this.page.getByTestId('task-save').click();
+    await expect(this.page.getByTestId('task-form')).toBeHidden();
+  }
+}
