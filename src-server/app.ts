@@ -37,6 +37,8 @@ import { HttpProblem, fieldsOf, renderProblem } from './http/problem';
 import { createLocalFileStore, type FileStore } from './storage/files';
 import { formatMaxSize } from './storage/validate';
 import { directoryRoutes } from './modules/directory/routes';
+import { settingsRoutes } from './modules/settings/routes';
+import { correspondenceRoutes } from './modules/correspondence/routes';
 import { VERSION } from './version';
 
 /** The app with the zod type provider, as every module sees it. */
@@ -184,6 +186,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await authRoutes(ctx)(app);
   await adminRoutes(ctx)(app);
   await directoryRoutes(ctx)(app);
+  await settingsRoutes(ctx)(app);
+  await correspondenceRoutes(ctx)(app);
   for (const register of options.modules ?? []) await register(app, ctx);
   return app;
 }

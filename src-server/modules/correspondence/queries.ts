@@ -1,0 +1,583 @@
+/**
+ * SQL of the correspondence core: documents and their numbers, distributions, tasks, follows, relations,
+ * attachments and timeline events. Reads that return documents take the visibility predicate
+ * (visibility.ts). Written as SQL so instants come back as ISO strings and dates as `YYYY-MM-DD` on both
+ * drivers (node-postgres and PGlite).
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../auth/queries';
+import { inList, visibleTo, type Scope } from './visibility';
+
+/** Runs SQL and answers its rows. */
+export async function rows<T = Record<string, unknown>>(db: Tx, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/** An instant as ISO 8601 UTC text. */
+export const iso = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+/** A date as `YYYY-MM-DD` text. */
+export const day = (column: string) => sql.raw(`to_char(${column}, 'YYYY-MM-DD')`);
+
+export interface DocumentRow {
+  id: number;
+  direction: string;
+  state: string;
+  doc_number: string | null;
+  sequence: number | null;
+  year: number | null;
+  sender_document_number: string | null;
+  subject: string;
+  summary: string | null;
+  sender_id: number | null;
+  sender_ar: string | null;
+  sender_en: string | null;
+  receiver: string | null;
+  received_date: string | null;
+  document_date: string | null;
+  codification_id: number | null;
+  codification_ar: string | null;
+  codification_en: string | null;
+  codification_prefix: string | null;
+  codification_direction: string | null;
+  security_level_id: number | null;
+  security_ar: string | null;
+  security_en: string | null;
+  security_rank: number;
+  priority_id: number | null;
+  priority_ar: string | null;
+  priority_en: string | null;
+  priority_rank: number;
+  department_id: number | null;
+  department_ar: string | null;
+  department_en: string | null;
+  recipient_id: number | null;
+  recipient_ar: string | null;
+  recipient_en: string | null;
+  recipient_archive_office_id: number | null;
+  medium_id: number | null;
+  medium_ar: string | null;
+  medium_en: string | null;
+  grouping: string | null;
+  archive_department_id: number | null;
+  created_by: number | null;
+  created_by_ar: string | null;
+  created_by_en: string | null;
+  registered_by: number | null;
+  registered_by_ar: string | null;
+  registered_by_en: string | null;
+  created_at: string;
+  registered_at: string | null;
+  completed_at: string | null;
+  updated_at: string;
+  distributed: boolean;
+  followed: boolean;
+}
+
+/** Documents with every display column, visible to `scope`, by id. */
+export async function documentsByIds(
+  db: Tx,
+  scope: Scope,
+  ids: readonly number[],
+  forUpdate = false,
+): Promise<DocumentRow[]> {
+  if (!ids.length) return [];
+  return rows<DocumentRow>(
+    db,
+    sql`select d.id, d.direction, d.state, d.doc_number, d.sequence, d.year, d.sender_document_number,
+      d.subject, d.summary,
+      d.sender_department_id as sender_id, snd.name_ar as sender_ar, snd.name_en as sender_en,
+      d.receiver, ${day('d.received_date')} as received_date, ${day('d.document_date')} as document_date,
+      d.codification_id, cod.name_ar as codification_ar, cod.name_en as codification_en,
+      cod.prefix as codification_prefix, cod.direction as codification_direction,
+      d.security_level_id, sec.name_ar as security_ar, sec.name_en as security_en, d.security_rank,
+      d.priority_id, pri.name_ar as priority_ar, pri.name_en as priority_en, d.priority_rank,
+      d.department_id, dep.name_ar as department_ar, dep.name_en as department_en,
+      d.recipient_department_id as recipient_id, rcp.name_ar as recipient_ar, rcp.name_en as recipient_en,
+      rcp.archive_office_id as recipient_archive_office_id,
+      d.medium_id, med.name_ar as medium_ar, med.name_en as medium_en,
+      d.grouping, d.archive_department_id,
+      d.created_by, cu.name_ar as created_by_ar, cu.name_en as created_by_en,
+      d.registered_by, ru.name_ar as registered_by_ar, ru.name_en as registered_by_en,
+      ${iso('d.created_at')} as created_at, ${iso('d.registered_at')} as registered_at,
+      ${iso('d.completed_at')} as completed_at, ${iso('d.updated_at')} as updated_at,
+      exists (select 1 from distributions x where x.document_id = d.id) as distributed,
+      exists (select 1 from document_follows f where f.document_id = d.id and f.user_id = ${scope.userId}) as followed
+    from documents d
+    left join departments snd on snd.id = d.sender_department_id
+    left join correspondence_settings cod on cod.id = d.codification_id
+    left join correspondence_settings sec on sec.id = d.security_level_id
+    left join correspondence_settings pri on pri.id = d.priority_id
+    left join departments dep on dep.id = d.department_id
+    left join departments rcp on rcp.id = d.recipient_department_id
+    left join correspondence_settings med on med.id = d.medium_id
+    left join users cu on cu.id = d.created_by
+    left join users ru on ru.id = d.registered_by
+    where d.id in ${inList(ids)} and ${visibleTo(scope)}
+    ${forUpdate ? sql`for update of d` : sql``}`,
+  );
+}
+
+/** The ids among `ids` that `scope` may see (for links to other documents). */
+export async function visibleIds(db: Tx, scope: Scope, ids: readonly number[]): Promise<number[]> {
+  if (!ids.length) return [];
+  const found = await rows<{ id: number }>(
+    db,
+    sql`select d.id from documents d where d.id in ${inList(ids)} and ${visibleTo(scope)}`,
+  );
+  return found.map((r) => Number(r.id));
+}
+
+/** A settings item of a list, if it exists and is active. */
+export async function settingOf(db: Tx, list: string, id: number) {
+  const [row] = await rows<{
+    id: number;
+    level: number | null;
+    direction: string | null;
+    prefix: string | null;
+  }>(
+    db,
+    sql`select id, level, direction, prefix from correspondence_settings
+        where id = ${id} and list = ${list} and active`,
+  );
+  return row ?? null;
+}
+
+/** A department, if it exists and is active. */
+export async function departmentOf(db: Tx, id: number) {
+  const [row] = await rows<{
+    id: number;
+    name_ar: string;
+    name_en: string;
+    type: string;
+    archive_office_id: number | null;
+  }>(
+    db,
+    sql`select id, name_ar, name_en, type, archive_office_id from departments where id = ${id} and active`,
+  );
+  return row ?? null;
+}
+
+/** An active employee with their department and names. */
+export async function employeeOf(db: Tx, id: number) {
+  const [row] = await rows<{ id: number; department_id: number; name_ar: string; name_en: string }>(
+    db,
+    sql`select id, department_id, first_name_ar || ' ' || last_name_ar as name_ar,
+          first_name_en || ' ' || last_name_en as name_en
+        from employees where id = ${id} and active`,
+  );
+  return row ?? null;
+}
+
+/** Whether the caller's role holds `permission` on the page at `path` (administrators hold all). */
+export async function hasPagePermission(
+  db: Tx,
+  caller: { roleId: number; isSystem: boolean; roleActive: boolean },
+  path: string,
+  permission: string,
+): Promise<boolean> {
+  if (caller.isSystem) return true;
+  if (!caller.roleActive) return false;
+  const [row] = await rows<{ ok: boolean }>(
+    db,
+    sql`select exists (select 1 from role_page_permissions rpp join pages p on p.id = rpp.page_id
+          where rpp.role_id = ${caller.roleId} and p.path = ${path}
+            and ${permission} = any(rpp.permissions)) as ok`,
+  );
+  return !!row?.ok;
+}
+
+export type DocumentValues = Partial<{
+  direction: string;
+  subject: string;
+  sender_document_number: string | null;
+  summary: string | null;
+  sender_department_id: number | null;
+  receiver: string | null;
+  received_date: string | null;
+  document_date: string | null;
+  codification_id: number | null;
+  security_level_id: number | null;
+  security_rank: number;
+  priority_id: number | null;
+  priority_rank: number;
+  department_id: number | null;
+  recipient_department_id: number | null;
+  medium_id: number | null;
+  grouping: string | null;
+  archive_department_id: number | null;
+  created_by: number;
+}>;
+
+function assignments(values: DocumentValues): SQL[] {
+  return Object.entries(values).map(([k, v]) => sql`${sql.identifier(k)} = ${v}`);
+}
+
+export async function insertDocument(db: Tx, values: DocumentValues): Promise<number> {
+  const keys = Object.keys(values);
+  const [row] = await rows<{ id: number }>(
+    db,
+    sql`insert into documents (${sql.join(
+      keys.map((k) => sql.identifier(k)),
+      sql`, `,
+    )}) values (${sql.join(
+      Object.values(values).map((v) => sql`${v}`),
+      sql`, `,
+    )}) returning id`,
+  );
+  return Number(row!.id);
+}
+
+export async function updateDocument(db: Tx, id: number, values: DocumentValues): Promise<void> {
+  const set = assignments(values);
+  if (!set.length) return;
+  await db.execute(sql`update documents set ${sql.join(set, sql`, `)}, updated_at = now() where id = ${id}`);
+}
+
+/**
+ * Takes the next sequence of a codification in a year. The counter row is locked until the transaction
+ * ends, so concurrent registrations queue on it: no duplicates, and a rollback gives the number back
+ * (no gaps).
+ */
+export async function takeSequence(db: Tx, codificationId: number, year: number): Promise<number> {
+  await db.execute(sql`insert into document_counters (codification_id, year, next)
+    values (${codificationId}, ${year}, 1) on conflict do nothing`);
+  const [row] = await rows<{ seq: number }>(
+    db,
+    sql`update document_counters set next = next + 1
+        where codification_id = ${codificationId} and year = ${year} returning next - 1 as seq`,
+  );
+  return Number(row!.seq);
+}
+
+/** The database's current year (registration numbers follow the server's clock, not the client's). */
+export async function currentYear(db: Tx): Promise<number> {
+  const [row] = await rows<{ y: number }>(db, sql`select extract(year from now())::int as y`);
+  return Number(row!.y);
+}
+
+export async function markRegistered(
+  db: Tx,
+  id: number,
+  v: {
+    sequence: number;
+    year: number;
+    docNumber: string;
+    userId: number;
+    archiveDepartmentId: number | null;
+  },
+) {
+  await db.execute(sql`update documents set state = 'registered', sequence = ${v.sequence}, year = ${v.year},
+    doc_number = ${v.docNumber}, registered_at = now(), registered_by = ${v.userId},
+    archive_department_id = coalesce(${v.archiveDepartmentId}, archive_department_id),
+    received_date = coalesce(received_date, current_date), updated_at = now() where id = ${id}`);
+}
+
+export async function deleteDocument(db: Tx, id: number) {
+  await db.execute(sql`delete from documents where id = ${id}`);
+}
+
+/** Appends a timeline event (call inside the change's transaction). */
+export async function appendEvent(
+  db: Tx,
+  documentId: number,
+  event: string,
+  actorId: number | null,
+  details: Record<string, unknown> = {},
+) {
+  await db.execute(sql`insert into document_events (document_id, event, actor_id, details)
+    values (${documentId}, ${event}, ${actorId}, ${JSON.stringify(details)}::jsonb)`);
+}
+
+export async function timeline(db: Tx, documentId: number) {
+  return rows<{
+    id: number;
+    event: string;
+    actor_id: number | null;
+    actor_ar: string | null;
+    actor_en: string | null;
+    at: string;
+    details: Record<string, unknown> | string;
+  }>(
+    db,
+    sql`select e.id, e.event, e.actor_id, u.name_ar as actor_ar, u.name_en as actor_en, ${iso('e.at')} as at, e.details
+        from document_events e left join users u on u.id = e.actor_id
+        where e.document_id = ${documentId} order by e.id`,
+  );
+}
+
+// ---------------------------------------------------------------- relations
+
+export async function relatedOf(db: Tx, scope: Scope, documentId: number) {
+  return rows<{
+    id: number;
+    direction: string;
+    state: string;
+    doc_number: string | null;
+    subject: string;
+    document_date: string | null;
+  }>(
+    db,
+    sql`select d.id, d.direction, d.state, d.doc_number, d.subject, ${day('d.document_date')} as document_date
+        from document_relations r join documents d on d.id = r.related_id
+        where r.document_id = ${documentId} and ${visibleTo(scope)} order by d.id`,
+  );
+}
+
+/** Links two documents both ways; answers whether the link is new. */
+export async function relate(db: Tx, a: number, b: number, userId: number): Promise<boolean> {
+  const inserted = await rows(
+    db,
+    sql`insert into document_relations (document_id, related_id, created_by)
+        values (${a}, ${b}, ${userId}), (${b}, ${a}, ${userId}) on conflict do nothing returning document_id`,
+  );
+  return inserted.length > 0;
+}
+
+export async function unrelate(db: Tx, a: number, b: number): Promise<boolean> {
+  const deleted = await rows(
+    db,
+    sql`delete from document_relations where (document_id = ${a} and related_id = ${b})
+        or (document_id = ${b} and related_id = ${a}) returning document_id`,
+  );
+  return deleted.length > 0;
+}
+
+// ---------------------------------------------------------------- attachments
+
+export interface AttachmentRow {
+  id: number;
+  document_id: number;
+  sha256: string;
+  file_name: string;
+  size: number;
+  mime: string;
+  uploaded_by: number | null;
+  uploaded_by_ar: string | null;
+  uploaded_by_en: string | null;
+  uploaded_at: string;
+}
+
+export async function attachmentsOf(db: Tx, documentIds: readonly number[], attachmentId?: number) {
+  if (!documentIds.length) return [];
+  return rows<AttachmentRow>(
+    db,
+    sql`select a.id, a.document_id, a.sha256, a.file_name, a.size::int as size, a.mime, a.uploaded_by,
+          u.name_ar as uploaded_by_ar, u.name_en as uploaded_by_en, ${iso('a.uploaded_at')} as uploaded_at
+        from document_attachments a left join users u on u.id = a.uploaded_by
+        where a.document_id in ${inList(documentIds)}
+        ${attachmentId !== undefined ? sql`and a.id = ${attachmentId}` : sql``}
+        order by a.id`,
+  );
+}
+
+export async function insertAttachment(
+  db: Tx,
+  v: { documentId: number; sha256: string; fileName: string; size: number; mime: string; userId: number },
+): Promise<number> {
+  const [row] = await rows<{ id: number }>(
+    db,
+    sql`insert into document_attachments (document_id, sha256, file_name, size, mime, uploaded_by)
+        values (${v.documentId}, ${v.sha256}, ${v.fileName}, ${v.size}, ${v.mime}, ${v.userId}) returning id`,
+  );
+  return Number(row!.id);
+}
+
+export async function deleteAttachment(db: Tx, documentId: number, id: number): Promise<boolean> {
+  const deleted = await rows(
+    db,
+    sql`delete from document_attachments where id = ${id} and document_id = ${documentId} returning id`,
+  );
+  return deleted.length > 0;
+}
+
+// ---------------------------------------------------------------- distributions and tasks
+
+export interface DistributionRow {
+  id: number;
+  document_id: number;
+  department_id: number;
+  department_ar: string;
+  department_en: string;
+  type: string;
+  notes: string | null;
+  completed_at: string | null;
+  distributed_by: number | null;
+  distributed_by_ar: string | null;
+  distributed_by_en: string | null;
+  distributed_at: string;
+}
+
+export async function distributionsOf(db: Tx, documentId: number, distributionIds?: readonly number[]) {
+  return rows<DistributionRow>(
+    db,
+    sql`select x.id, x.document_id, x.department_id, dep.name_ar as department_ar, dep.name_en as department_en,
+          x.type, x.notes, ${iso('x.completed_at')} as completed_at, x.distributed_by,
+          u.name_ar as distributed_by_ar, u.name_en as distributed_by_en, ${iso('x.distributed_at')} as distributed_at
+        from distributions x join departments dep on dep.id = x.department_id
+        left join users u on u.id = x.distributed_by
+        where ${distributionIds ? sql`x.id in ${inList(distributionIds.length ? distributionIds : [0])}` : sql`x.document_id = ${documentId}`}
+        order by x.id`,
+  );
+}
+
+/** Inserts a distribution, or answers null when the department already holds the document. */
+export async function insertDistribution(
+  db: Tx,
+  v: {
+    documentId: number;
+    departmentId: number;
+    type: string;
+    notes: string | null;
+    userId: number;
+  },
+): Promise<number | null> {
+  const [row] = await rows<{ id: number }>(
+    db,
+    sql`insert into distributions (document_id, department_id, type, notes, registered_at, security_rank,
+          distributed_by, completed_at)
+        select d.id, ${v.departmentId}, ${v.type}, ${v.notes}, d.registered_at, d.security_rank, ${v.userId},
+          case when ${v.type} = 'forKnowledge' then now() end
+        from documents d where d.id = ${v.documentId}
+        on conflict (document_id, department_id) do nothing returning id`,
+  );
+  return row ? Number(row.id) : null;
+}
+
+export interface TaskRow {
+  id: number;
+  document_id: number;
+  distribution_id: number;
+  department_id: number;
+  department_ar: string;
+  department_en: string;
+  type: string;
+  employee_id: number;
+  employee_ar: string;
+  employee_en: string;
+  task_date: string | null;
+  notes: string | null;
+  state: string;
+  assigned_by: number | null;
+  assigned_by_ar: string | null;
+  assigned_by_en: string | null;
+  created_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  overdue: boolean;
+  doc_number: string | null;
+  subject: string;
+}
+
+export async function tasksOf(db: Tx, where: SQL) {
+  return rows<TaskRow>(
+    db,
+    sql`select t.id, t.document_id, t.distribution_id, t.department_id, dep.name_ar as department_ar,
+          dep.name_en as department_en, t.type, t.employee_id,
+          e.first_name_ar || ' ' || e.last_name_ar as employee_ar, e.first_name_en || ' ' || e.last_name_en as employee_en,
+          ${day('t.task_date')} as task_date, t.notes, t.state, t.assigned_by,
+          u.name_ar as assigned_by_ar, u.name_en as assigned_by_en, ${iso('t.created_at')} as created_at,
+          ${iso('t.started_at')} as started_at, ${iso('t.completed_at')} as completed_at,
+          (t.state <> 'completed' and t.task_date < current_date) as overdue, d.doc_number, d.subject
+        from tasks t join departments dep on dep.id = t.department_id
+        join employees e on e.id = t.employee_id
+        join documents d on d.id = t.document_id
+        left join users u on u.id = t.assigned_by
+        where ${where} order by t.id`,
+  );
+}
+
+export async function insertTask(
+  db: Tx,
+  v: {
+    documentId: number;
+    distributionId: number;
+    departmentId: number;
+    type: string;
+    employeeId: number;
+    taskDate: string | null;
+    notes: string | null;
+    userId: number;
+  },
+): Promise<number> {
+  const [row] = await rows<{ id: number }>(
+    db,
+    sql`insert into tasks (document_id, distribution_id, department_id, type, employee_id, task_date, notes, assigned_by)
+        values (${v.documentId}, ${v.distributionId}, ${v.departmentId}, ${v.type}, ${v.employeeId},
+          ${v.taskDate}, ${v.notes}, ${v.userId}) returning id`,
+  );
+  return Number(row!.id);
+}
+
+/** Moves a task from `from` to `to`; answers false when another request moved it first. */
+export async function moveTask(db: Tx, id: number, from: string, to: string): Promise<boolean> {
+  const moved = await rows(
+    db,
+    sql`update tasks set state = ${to},
+          started_at = case when ${to} = 'inProgress' then now() else started_at end,
+          completed_at = case when ${to} = 'completed' then now() else completed_at end
+        where id = ${id} and state = ${from} returning id`,
+  );
+  return moved.length > 0;
+}
+
+/**
+ * After an action task changes: the distribution is completed when it has action tasks and all are
+ * completed (reopened otherwise); the document when every action distribution is. Answers whether the
+ * distribution became completed by this call.
+ */
+export async function settleCompletion(db: Tx, distributionId: number, documentId: number): Promise<boolean> {
+  const [row] = await rows<{ id: number }>(
+    db,
+    sql`update distributions x set completed_at = now()
+        where x.id = ${distributionId} and x.type = 'forAction' and x.completed_at is null
+          and exists (select 1 from tasks t where t.distribution_id = x.id)
+          and not exists (select 1 from tasks t where t.distribution_id = x.id and t.state <> 'completed')
+        returning x.id`,
+  );
+  await db.execute(sql`update distributions x set completed_at = null
+        where x.id = ${distributionId} and x.type = 'forAction' and x.completed_at is not null
+          and exists (select 1 from tasks t where t.distribution_id = x.id and t.state <> 'completed')`);
+  await db.execute(sql`update documents d set completed_at = case
+          when exists (select 1 from distributions x where x.document_id = d.id and x.type = 'forAction')
+           and not exists (select 1 from distributions x where x.document_id = d.id and x.type = 'forAction'
+                             and x.completed_at is null)
+          then coalesce(d.completed_at, now()) end
+        where d.id = ${documentId}`);
+  return !!row;
+}
+
+/** Recomputes only the document's completion (after new distributions). */
+export async function settleDocument(db: Tx, documentId: number) {
+  await db.execute(sql`update documents d set completed_at = case
+          when exists (select 1 from distributions x where x.document_id = d.id and x.type = 'forAction')
+           and not exists (select 1 from distributions x where x.document_id = d.id and x.type = 'forAction'
+                             and x.completed_at is null)
+          then coalesce(d.completed_at, now()) end
+        where d.id = ${documentId}`);
+}
+
+// ---------------------------------------------------------------- follows
+
+export async function follow(
+  db: Tx,
+  v: { userId: number; documentId: number; dueDate: string | null; notes: string | null },
+) {
+  const [row] = await rows<{ due_date: string | null; notes: string | null; created_at: string }>(
+    db,
+    sql`insert into document_follows (user_id, document_id, due_date, notes)
+        values (${v.userId}, ${v.documentId}, ${v.dueDate}, ${v.notes})
+        on conflict (user_id, document_id) do update set due_date = excluded.due_date, notes = excluded.notes
+        returning ${day('due_date')} as due_date, notes, ${iso('created_at')} as created_at`,
+  );
+  return row!;
+}
+
+export async function unfollow(db: Tx, userId: number, documentId: number): Promise<boolean> {
+  const deleted = await rows(
+    db,
+    sql`delete from document_follows where user_id = ${userId} and document_id = ${documentId} returning user_id`,
+  );
+  return deleted.length > 0;
+}

@@ -1,0 +1,498 @@
+/**
+ * HTTP routes of the correspondence core (API.md, "Correspondence"): documents, boxes (one route per box,
+ * each on its page), and under a document: register, distribution, tasks, follow, timeline, attachments,
+ * related; plus the calendar's events. Reads of one document are `authenticated`: whether the caller may
+ * see it is the visibility predicate's answer (404 when not), whatever page they came from.
+ */
+import { z } from 'zod';
+import { envelopeOf, pageOf } from '../../../src-shared/api/envelope';
+import {
+  BOXES,
+  attachmentParamsSchema,
+  attachmentSchema,
+  boxItemSchema,
+  boxQuerySchema,
+  calendarEventSchema,
+  calendarQuerySchema,
+  createDocumentRequestSchema,
+  createTaskRequestSchema,
+  distributeRequestSchema,
+  distributionSchema,
+  documentSchema,
+  followRequestSchema,
+  followSchema,
+  idParamsSchema,
+  relateRequestSchema,
+  relatedDocumentSchema,
+  relatedParamsSchema,
+  taskParamsSchema,
+  taskSchema,
+  taskStateRequestSchema,
+  timelineEntrySchema,
+  updateDocumentRequestSchema,
+  type Box,
+} from '../../../src-shared/api/correspondence';
+import type { Permission } from '../../../src-shared/permissions';
+import type { App } from '../../app';
+import type { ServerContext } from '../../context';
+import { callerOf } from '../../http/access';
+import { envelope } from '../../http/envelope';
+import { HttpProblem } from '../../http/problem';
+import * as corr from './service';
+
+const security = [{ bearer: [] }];
+const on = (page: string, permission: Permission) => ({ access: { page, permission } });
+const authenticated = { access: 'authenticated' as const };
+
+/** The page each box belongs to (its `view` permission opens the box). */
+export const BOX_PAGES: Record<Box, string> = {
+  incoming: '/correspondence/inbox/incoming',
+  'follow-ups': '/correspondence/inbox/follow-ups',
+  'incoming-tasks': '/correspondence/inbox/incoming-tasks',
+  'inbox-drafts': '/correspondence/inbox/draft',
+  outgoing: '/correspondence/outbox/outgoing',
+  'outbox-drafts': '/correspondence/outbox/draft',
+  'awaiting-approval': '/correspondence/outbox/awaiting-approval',
+  'requiring-approval': '/correspondence/outbox/requiring-approval',
+  'requiring-changes': '/correspondence/outbox/awaiting-approval',
+  'approved-memos': '/correspondence/memos/approved-memos',
+  'memo-drafts': '/correspondence/memos/draft',
+};
+
+/** Registers the correspondence routes. */
+export function correspondenceRoutes(ctx: ServerContext) {
+  return async (app: App) => {
+    const docs = { tags: ['correspondence'], security };
+    const base = '/correspondence/documents';
+
+    // ------------------------------------------------------------ boxes
+    for (const box of BOXES) {
+      app.get(
+        `/correspondence/boxes/${box}`,
+        {
+          config: on(BOX_PAGES[box], 'view'),
+          schema: {
+            ...docs,
+            summary: `The ${box} box`,
+            querystring: boxQuerySchema,
+            response: { 200: envelopeOf(pageOf(boxItemSchema)) },
+          },
+        },
+        async (request) => envelope(request, await corr.listBox(ctx, callerOf(request), box, request.query)),
+      );
+    }
+
+    // ------------------------------------------------------------ documents
+    app.post(
+      base,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: "Create a draft (add on the direction's add page); register: true registers it too",
+          body: createDocumentRequestSchema,
+          response: { 201: envelopeOf(documentSchema) },
+        },
+      },
+      async (request, reply) => {
+        const doc = await corr.createDocument(ctx, callerOf(request), request.body);
+        return reply
+          .status(201)
+          .send(
+            envelope(
+              request,
+              doc,
+              doc.state === 'registered'
+                ? 'correspondence.messages.registered'
+                : 'correspondence.messages.draftSaved',
+              { docNumber: doc.docNumber },
+            ),
+          );
+      },
+    );
+    app.get(
+      `${base}/:id`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'One document',
+          params: idParamsSchema,
+          response: { 200: envelopeOf(documentSchema) },
+        },
+      },
+      async (request) => envelope(request, await corr.getDocument(ctx, callerOf(request), request.params.id)),
+    );
+    app.put(
+      `${base}/:id`,
+      {
+        config: on('/correspondence/inbox/draft', 'edit'),
+        schema: {
+          ...docs,
+          summary: 'Edit a draft',
+          params: idParamsSchema,
+          body: updateDocumentRequestSchema,
+          response: { 200: envelopeOf(documentSchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await corr.updateDocument(ctx, callerOf(request), request.params.id, request.body),
+          'correspondence.messages.draftSaved',
+        ),
+    );
+    app.delete(
+      `${base}/:id`,
+      {
+        config: on('/correspondence/inbox/draft', 'delete'),
+        schema: {
+          ...docs,
+          summary: 'Delete a draft',
+          params: idParamsSchema,
+          response: { 200: envelopeOf(z.null()) },
+        },
+      },
+      async (request) => {
+        await corr.deleteDraft(ctx, callerOf(request), request.params.id);
+        return envelope(request, null, 'correspondence.messages.deleted');
+      },
+    );
+    app.post(
+      `${base}/:id/register`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary:
+            "Register a draft: the archive office gives it the next number (add on the direction's add page)",
+          params: idParamsSchema,
+          response: { 200: envelopeOf(documentSchema) },
+        },
+      },
+      async (request) => {
+        const doc = await corr.registerDocument(ctx, callerOf(request), request.params.id);
+        return envelope(request, doc, 'correspondence.messages.registered', { docNumber: doc.docNumber });
+      },
+    );
+
+    // ------------------------------------------------------------ related
+    app.get(
+      `${base}/:id/related`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'Related documents',
+          params: idParamsSchema,
+          response: { 200: envelopeOf(z.array(relatedDocumentSchema)) },
+        },
+      },
+      async (request) => envelope(request, await corr.listRelated(ctx, callerOf(request), request.params.id)),
+    );
+    app.post(
+      `${base}/:id/related`,
+      {
+        config: on('/correspondence/inbox/incoming', 'edit'),
+        schema: {
+          ...docs,
+          summary: 'Link documents (both directions)',
+          params: idParamsSchema,
+          body: relateRequestSchema,
+          response: { 200: envelopeOf(z.array(relatedDocumentSchema)) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await corr.addRelated(ctx, callerOf(request), request.params.id, request.body.documentIds),
+          'correspondence.messages.related',
+        ),
+    );
+    app.delete(
+      `${base}/:id/related/:relatedId`,
+      {
+        config: on('/correspondence/inbox/incoming', 'edit'),
+        schema: {
+          ...docs,
+          summary: 'Unlink a document',
+          params: relatedParamsSchema,
+          response: { 200: envelopeOf(z.null()) },
+        },
+      },
+      async (request) => {
+        await corr.removeRelated(ctx, callerOf(request), request.params.id, request.params.relatedId);
+        return envelope(request, null, 'correspondence.messages.unrelated');
+      },
+    );
+
+    // ------------------------------------------------------------ attachments
+    app.get(
+      `${base}/:id/attachments`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'Attachments',
+          params: idParamsSchema,
+          response: { 200: envelopeOf(z.array(attachmentSchema)) },
+        },
+      },
+      async (request) =>
+        envelope(request, await corr.listAttachments(ctx, callerOf(request), request.params.id)),
+    );
+    app.post(
+      `${base}/:id/attachments`,
+      {
+        config: on('/correspondence/inbox/add', 'add'),
+        schema: {
+          ...docs,
+          summary: 'Attach a PDF (multipart/form-data, field "file"; PDF by content, size limit)',
+          consumes: ['multipart/form-data'],
+          params: idParamsSchema,
+          response: { 201: envelopeOf(attachmentSchema) },
+        },
+      },
+      async (request, reply) => {
+        if (!request.isMultipart())
+          throw new HttpProblem('badRequest', { fields: { file: [{ key: 'validation.required' }] } });
+        const part = await request.file();
+        if (!part)
+          throw new HttpProblem('badRequest', { fields: { file: [{ key: 'validation.required' }] } });
+        const bytes = await part.toBuffer();
+        const attachment = await corr.addAttachment(ctx, callerOf(request), request.params.id, {
+          fileName: part.filename,
+          bytes,
+        });
+        return reply
+          .status(201)
+          .send(envelope(request, attachment, 'correspondence.messages.attachmentAdded'));
+      },
+    );
+    app.get(
+      `${base}/:id/attachments/:attachmentId/content`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: "An attachment's bytes (application/pdf)",
+          params: attachmentParamsSchema,
+        },
+      },
+      async (request, reply) => {
+        const { attachment, stream } = await corr.openAttachment(
+          ctx,
+          callerOf(request),
+          request.params.id,
+          request.params.attachmentId,
+        );
+        return reply
+          .header('content-type', attachment.contentType)
+          .header('content-length', String(attachment.size))
+          .header(
+            'content-disposition',
+            `inline; filename*=UTF-8''${encodeURIComponent(attachment.fileName)}`,
+          )
+          .header('x-content-type-options', 'nosniff')
+          .send(stream);
+      },
+    );
+    app.delete(
+      `${base}/:id/attachments/:attachmentId`,
+      {
+        config: on('/correspondence/inbox/add', 'add'),
+        schema: {
+          ...docs,
+          summary: "Remove a draft's attachment",
+          params: attachmentParamsSchema,
+          response: { 200: envelopeOf(z.null()) },
+        },
+      },
+      async (request) => {
+        await corr.removeAttachment(ctx, callerOf(request), request.params.id, request.params.attachmentId);
+        return envelope(request, null, 'correspondence.messages.deleted');
+      },
+    );
+
+    // ------------------------------------------------------------ distribution
+    app.get(
+      `${base}/:id/distribution`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'Distributions',
+          params: idParamsSchema,
+          response: { 200: envelopeOf(z.array(distributionSchema)) },
+        },
+      },
+      async (request) =>
+        envelope(request, await corr.listDistribution(ctx, callerOf(request), request.params.id)),
+    );
+    app.post(
+      `${base}/:id/distribution`,
+      {
+        config: on('/correspondence/inbox/incoming', 'distribute'),
+        schema: {
+          ...docs,
+          summary: 'Distribute to departments for action (Main) or knowledge',
+          params: idParamsSchema,
+          body: distributeRequestSchema,
+          response: { 200: envelopeOf(z.array(distributionSchema)) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await corr.distribute(ctx, callerOf(request), request.params.id, request.body),
+          'correspondence.messages.distributed',
+        ),
+    );
+
+    // ------------------------------------------------------------ tasks
+    app.get(
+      `${base}/:id/tasks`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'Tasks',
+          params: idParamsSchema,
+          response: { 200: envelopeOf(z.array(taskSchema)) },
+        },
+      },
+      async (request) => envelope(request, await corr.listTasks(ctx, callerOf(request), request.params.id)),
+    );
+    app.get(
+      `${base}/:id/tasks/:taskId`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'One task',
+          params: taskParamsSchema,
+          response: { 200: envelopeOf(taskSchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await corr.getTask(ctx, callerOf(request), request.params.id, request.params.taskId),
+        ),
+    );
+    app.post(
+      `${base}/:id/tasks`,
+      {
+        config: on('/correspondence/inbox/incoming', 'edit'),
+        schema: {
+          ...docs,
+          summary: "Task an employee (the receiving department's manager or secretary)",
+          params: idParamsSchema,
+          body: createTaskRequestSchema,
+          response: { 201: envelopeOf(taskSchema) },
+        },
+      },
+      async (request, reply) =>
+        reply
+          .status(201)
+          .send(
+            envelope(
+              request,
+              await corr.assignTask(ctx, callerOf(request), request.params.id, request.body),
+              'correspondence.messages.taskAssigned',
+            ),
+          ),
+    );
+    app.put(
+      `${base}/:id/tasks/:taskId/state`,
+      {
+        config: on('/correspondence/inbox/incoming-tasks', 'edit'),
+        schema: {
+          ...docs,
+          summary: 'Move a task: new → inProgress → completed',
+          params: taskParamsSchema,
+          body: taskStateRequestSchema,
+          response: { 200: envelopeOf(taskSchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await corr.moveTask(
+            ctx,
+            callerOf(request),
+            request.params.id,
+            request.params.taskId,
+            request.body.state,
+          ),
+          'correspondence.messages.taskUpdated',
+        ),
+    );
+
+    // ------------------------------------------------------------ follow and timeline
+    app.post(
+      `${base}/:id/follow`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'Follow a document',
+          params: idParamsSchema,
+          body: followRequestSchema,
+          response: { 200: envelopeOf(followSchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await corr.followDocument(ctx, callerOf(request), request.params.id, request.body),
+          'correspondence.messages.followed',
+        ),
+    );
+    app.delete(
+      `${base}/:id/follow`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'Stop following a document',
+          params: idParamsSchema,
+          response: { 200: envelopeOf(z.null()) },
+        },
+      },
+      async (request) => {
+        await corr.unfollowDocument(ctx, callerOf(request), request.params.id);
+        return envelope(request, null, 'correspondence.messages.unfollowed');
+      },
+    );
+    app.get(
+      `${base}/:id/timeline`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'Everything that happened to the document',
+          params: idParamsSchema,
+          response: { 200: envelopeOf(z.array(timelineEntrySchema)) },
+        },
+      },
+      async (request) => envelope(request, await corr.timeline(ctx, callerOf(request), request.params.id)),
+    );
+
+    // ------------------------------------------------------------ calendar
+    app.get(
+      '/user/calendar/events',
+      {
+        config: authenticated,
+        schema: {
+          tags: ['calendar'],
+          security,
+          summary: "The caller's tasks and follow-up dates between two dates",
+          querystring: calendarQuerySchema,
+          response: { 200: envelopeOf(z.array(calendarEventSchema)) },
+        },
+      },
+      async (request) => envelope(request, await corr.calendarEvents(ctx, callerOf(request), request.query)),
+    );
+  };
+}

@@ -1,0 +1,859 @@
+/**
+ * The rules of the correspondence core. Every state change of a document appends its timeline event in
+ * the same transaction. Decisions where the issue was silent:
+ * - Drafts are created by anyone holding `add` on the direction's add page (inbox/outbox/memos); they
+ *   are seen and edited by their creator only. Registered documents are records: they are not edited
+ *   (PUT answers 422), they gain attachments, links, distributions and tasks.
+ * - Registration is done by the archive office: the caller's department has an archive office
+ *   (archive type `inOut`) and the recipient department is that department or names it as its archive
+ *   office (departments.archive_office_id); administrators may register anything. The document then
+ *   belongs to that archive office (its clerks see and distribute it).
+ * - Distribution is done by the archive office holding the document (or an administrator), with
+ *   `distribute` on /correspondence/inbox/incoming.
+ * - Tasks are assigned by the receiving department's manager or its secretary office's secretary, to an
+ *   employee of that department; the tasker (or the manager/secretary) moves it new → inProgress →
+ *   completed (new → completed allowed). Completing every action task completes the department's item;
+ *   every action item completed completes the document.
+ * Who sees what: visibility.ts.
+ */
+import { sql } from 'drizzle-orm';
+import type { Readable } from 'node:stream';
+import {
+  TASK_TRANSITIONS,
+  type Attachment,
+  type Box,
+  type BoxItem,
+  type BoxQuery,
+  type CalendarEvent,
+  type CalendarQuery,
+  type CreateDocumentRequest,
+  type CreateTaskRequest,
+  type DistributeRequest,
+  type Distribution,
+  type Document,
+  type Follow,
+  type FollowRequest,
+  type RelatedDocument,
+  type Task,
+  type TaskState,
+  type TimelineEntry,
+  type UpdateDocumentRequest,
+} from '../../../src-shared/api/correspondence';
+import { formatRegistrationNumber } from '../../../src-shared/numbering';
+import type { ServerContext } from '../../context';
+import type { AuthContext } from '../../http/access';
+import { HttpProblem, type FieldMessage } from '../../http/problem';
+import { assertPdf, assertSize } from '../../storage/validate';
+import type { Tx } from '../auth/queries';
+import { boxKeys } from './boxes';
+import * as q from './queries';
+import { inList, scopeOf, visibleTo, type Scope } from './visibility';
+
+type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
+
+const notFound = () => new HttpProblem('notFound');
+const rule = (key: string, fields?: Record<string, FieldMessage[]>) =>
+  new HttpProblem('unprocessable', {
+    detailKey: `correspondence.${key}`,
+    code: `correspondence.${key}`,
+    ...(fields ? { fields } : {}),
+  });
+const badField = (field: string, key = 'validation.choice') =>
+  new HttpProblem('badRequest', { fields: { [field]: [{ key }] } });
+
+/** The add page whose `add` permission creates and registers documents of a direction. */
+const ADD_PAGE: Record<string, string> = {
+  in: '/correspondence/inbox/add',
+  out: '/correspondence/outbox/add',
+  internal: '/correspondence/memos/add',
+  memo: '/correspondence/memos/add',
+};
+
+const ref = (id: number | null, ar: string | null, en: string | null) =>
+  id === null ? null : { id: Number(id), nameAr: ar ?? '', nameEn: en ?? '' };
+
+function attachmentOut(a: q.AttachmentRow): Attachment {
+  return {
+    id: Number(a.id),
+    documentId: Number(a.document_id),
+    fileName: a.file_name,
+    contentType: a.mime,
+    size: Number(a.size),
+    sha256: a.sha256,
+    uploadedBy: ref(a.uploaded_by, a.uploaded_by_ar, a.uploaded_by_en),
+    createdAt: a.uploaded_at,
+  };
+}
+
+function relatedOut(r: Awaited<ReturnType<typeof q.relatedOf>>[number]): RelatedDocument {
+  return {
+    id: Number(r.id),
+    direction: r.direction as RelatedDocument['direction'],
+    state: r.state as RelatedDocument['state'],
+    docNumber: r.doc_number,
+    subject: r.subject,
+    documentDate: r.document_date,
+  };
+}
+
+/** Reads a visible document (404 otherwise), optionally locking it for a change. */
+async function visibleDocument(db: Tx, scope: Scope, id: number, forUpdate = false) {
+  const [row] = await q.documentsByIds(db, scope, [id], forUpdate);
+  if (!row) throw notFound();
+  return row;
+}
+
+async function documentOut(db: Tx, scope: Scope, row: q.DocumentRow): Promise<Document> {
+  const [related, attachments] = await Promise.all([
+    q.relatedOf(db, scope, row.id),
+    q.attachmentsOf(db, [row.id]),
+  ]);
+  return {
+    id: Number(row.id),
+    direction: row.direction as Document['direction'],
+    state: row.state as Document['state'],
+    docNumber: row.doc_number,
+    sequence: row.sequence === null ? null : Number(row.sequence),
+    year: row.year === null ? null : Number(row.year),
+    senderDocumentNumber: row.sender_document_number,
+    subject: row.subject,
+    summary: row.summary,
+    sender: ref(row.sender_id, row.sender_ar, row.sender_en),
+    receiver: row.receiver,
+    receivedDate: row.received_date,
+    documentDate: row.document_date,
+    codification:
+      row.codification_id === null
+        ? null
+        : {
+            ...ref(row.codification_id, row.codification_ar, row.codification_en)!,
+            prefix: row.codification_prefix ?? '',
+          },
+    securityLevel:
+      row.security_level_id === null
+        ? null
+        : {
+            ...ref(row.security_level_id, row.security_ar, row.security_en)!,
+            level: Number(row.security_rank),
+          },
+    priority:
+      row.priority_id === null
+        ? null
+        : { ...ref(row.priority_id, row.priority_ar, row.priority_en)!, level: Number(row.priority_rank) },
+    department: ref(row.department_id, row.department_ar, row.department_en),
+    recipientDepartment: ref(row.recipient_id, row.recipient_ar, row.recipient_en),
+    medium: ref(row.medium_id, row.medium_ar, row.medium_en),
+    grouping: row.grouping,
+    distributed: !!row.distributed,
+    completed: row.completed_at !== null,
+    followed: !!row.followed,
+    related: related.map(relatedOut),
+    attachments: attachments.map(attachmentOut),
+    createdBy: ref(row.created_by, row.created_by_ar, row.created_by_en),
+    registeredBy: ref(row.registered_by, row.registered_by_ar, row.registered_by_en),
+    createdAt: row.created_at,
+    registeredAt: row.registered_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The caller's scope (employee, led departments, archive office, clearance). */
+export function scope(ctx: ServerContext, caller: AuthContext): Promise<Scope> {
+  return scopeOf(ctx.db, caller);
+}
+
+/** Checks the references of a document's fields and answers the column values (400 on a bad choice). */
+async function columnsOf(db: Tx, input: Partial<CreateDocumentRequest>): Promise<q.DocumentValues> {
+  const v: q.DocumentValues = {};
+  const setting = async (field: keyof CreateDocumentRequest, list: string) => {
+    const id = input[field] as number | null | undefined;
+    if (id === undefined || id === null) return id === null ? null : undefined;
+    const found = await q.settingOf(db, list, id);
+    if (!found) throw badField(field);
+    return found;
+  };
+  const department = async (field: keyof CreateDocumentRequest) => {
+    const id = input[field] as number | null | undefined;
+    if (id === undefined || id === null) return id;
+    if (!(await q.departmentOf(db, id))) throw badField(field);
+    return id;
+  };
+  if (input.subject !== undefined) v.subject = input.subject;
+  if (input.senderDocumentNumber !== undefined) v.sender_document_number = input.senderDocumentNumber;
+  if (input.summary !== undefined) v.summary = input.summary;
+  if (input.receiver !== undefined) v.receiver = input.receiver;
+  if (input.receivedDate !== undefined) v.received_date = input.receivedDate;
+  if (input.documentDate !== undefined) v.document_date = input.documentDate;
+  if (input.grouping !== undefined) v.grouping = input.grouping;
+  const sender = await department('senderDepartmentId');
+  if (sender !== undefined) v.sender_department_id = sender;
+  const owner = await department('departmentId');
+  if (owner !== undefined) v.department_id = owner;
+  const recipient = await department('recipientDepartmentId');
+  if (recipient !== undefined) v.recipient_department_id = recipient;
+  const cod = await setting('codificationId', 'codifications');
+  if (cod !== undefined) {
+    if (cod && input.direction && cod.direction !== input.direction) throw badField('codificationId');
+    v.codification_id = cod?.id ?? null;
+  }
+  const sec = await setting('securityLevelId', 'security-levels');
+  if (sec !== undefined) {
+    v.security_level_id = sec?.id ?? null;
+    v.security_rank = sec?.level ?? 0;
+  }
+  const pri = await setting('priorityId', 'priorities');
+  if (pri !== undefined) {
+    v.priority_id = pri?.id ?? null;
+    v.priority_rank = pri?.level ?? 0;
+  }
+  const med = await setting('mediumId', 'mediums');
+  if (med !== undefined) v.medium_id = med?.id ?? null;
+  return v;
+}
+
+async function requireAddPermission(db: Tx, caller: AuthContext, direction: string) {
+  if (!(await q.hasPagePermission(db, caller, ADD_PAGE[direction]!, 'add')))
+    throw new HttpProblem('forbidden');
+}
+
+/** Links `documentId` to each of `relatedIds` (both directions), each visible to the caller. */
+async function link(db: Tx, scope: Scope, documentId: number, relatedIds: readonly number[]) {
+  const wanted = [...new Set(relatedIds)];
+  if (wanted.includes(documentId)) throw badField('documentIds');
+  const visible = await q.visibleIds(db, scope, wanted);
+  if (visible.length !== wanted.length) throw badField('documentIds');
+  for (const other of wanted) {
+    if (await q.relate(db, documentId, other, scope.userId)) {
+      await q.appendEvent(db, documentId, 'related', scope.userId, { documentId: other });
+      await q.appendEvent(db, other, 'related', scope.userId, { documentId });
+    }
+  }
+}
+
+/** Registers a locked draft: checks, takes the next number, appends `registered`. */
+async function registerLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
+  if (doc.state !== 'draft') throw rule('notDraft');
+  const missing: Record<string, FieldMessage[]> = {};
+  const need = (field: string, value: unknown) => {
+    if (value === null || value === undefined || value === '')
+      missing[field] = [{ key: 'validation.required' }];
+  };
+  need('codificationId', doc.codification_id);
+  need('documentDate', doc.document_date);
+  if (doc.direction === 'in') {
+    need('senderDepartmentId', doc.sender_id);
+    need('recipientDepartmentId', doc.recipient_id);
+  } else need('departmentId', doc.department_id);
+  if (Object.keys(missing).length) throw rule('incomplete', missing);
+  if (doc.codification_direction !== doc.direction)
+    throw rule('incomplete', { codificationId: [{ key: 'validation.choice' }] });
+
+  // The archive office of the recipient (incoming) or of the owning department registers.
+  const target = doc.direction === 'in' ? doc.recipient_id : doc.department_id;
+  const targetArchive = doc.direction === 'in' ? doc.recipient_archive_office_id : null;
+  let archive: number | null = s.archiveDepartmentId;
+  if (!s.isAdmin) {
+    const a = s.archiveDepartmentId;
+    const ownDept =
+      doc.direction === 'in' ? null : (await q.departmentOf(tx, Number(target)))?.archive_office_id;
+    if (a === null || (Number(target) !== a && targetArchive !== a && ownDept !== a))
+      throw rule('notArchiveOffice');
+  } else if (archive === null) {
+    archive = targetArchive ?? (target === null ? null : Number(target));
+  }
+  const year = await q.currentYear(tx);
+  const sequence = await q.takeSequence(tx, Number(doc.codification_id), year);
+  const docNumber = formatRegistrationNumber(doc.codification_prefix ?? 'X', year, sequence);
+  await q.markRegistered(tx, doc.id, {
+    sequence,
+    year,
+    docNumber,
+    userId: s.userId,
+    archiveDepartmentId: archive,
+  });
+  await q.appendEvent(tx, doc.id, 'registered', s.userId, { docNumber });
+}
+
+/** POST /correspondence/documents. */
+export async function createDocument(
+  ctx: ServerContext,
+  caller: AuthContext,
+  input: CreateDocumentRequest,
+): Promise<Document> {
+  await requireAddPermission(ctx.db, caller, input.direction);
+  const s = await scope(ctx, caller);
+  const id = await ctx.db.transaction(async (tx) => {
+    const values = await columnsOf(tx, input);
+    const id = await q.insertDocument(tx, {
+      ...values,
+      direction: input.direction,
+      created_by: s.userId,
+      archive_department_id: s.archiveDepartmentId,
+    });
+    await q.appendEvent(tx, id, 'created', s.userId, { direction: input.direction });
+    if (input.relatedIds?.length) await link(tx, s, id, input.relatedIds);
+    if (input.register) await registerLocked(tx, s, await visibleDocument(tx, s, id, true));
+    return id;
+  });
+  return getDocument(ctx, caller, id, s);
+}
+
+/** GET /correspondence/documents/{id}. */
+export async function getDocument(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  known?: Scope,
+): Promise<Document> {
+  const s = known ?? (await scope(ctx, caller));
+  return documentOut(ctx.db, s, await visibleDocument(ctx.db, s, id));
+}
+
+/** PUT /correspondence/documents/{id}: drafts only, by their creator. */
+export async function updateDocument(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  input: UpdateDocumentRequest,
+): Promise<Document> {
+  const s = await scope(ctx, caller);
+  await ctx.db.transaction(async (tx) => {
+    const doc = await visibleDocument(tx, s, id, true);
+    if (doc.state !== 'draft') throw rule('notDraft');
+    if (doc.created_by !== s.userId && !s.isAdmin) throw notFound();
+    const values = await columnsOf(tx, {
+      ...input,
+      direction: doc.direction as CreateDocumentRequest['direction'],
+    });
+    await q.updateDocument(tx, id, values);
+    await q.appendEvent(tx, id, 'updated', s.userId, { fields: Object.keys(input) });
+  });
+  return getDocument(ctx, caller, id, s);
+}
+
+/** DELETE /correspondence/documents/{id}: a draft, by its creator. */
+export async function deleteDraft(ctx: ServerContext, caller: AuthContext, id: number): Promise<void> {
+  const s = await scope(ctx, caller);
+  await ctx.db.transaction(async (tx) => {
+    const doc = await visibleDocument(tx, s, id, true);
+    if (doc.state !== 'draft') throw rule('notDraft');
+    if (doc.created_by !== s.userId && !s.isAdmin) throw notFound();
+    await q.deleteDocument(tx, id);
+  });
+}
+
+/** POST /correspondence/documents/{id}/register. */
+export async function registerDocument(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+): Promise<Document> {
+  const s = await scope(ctx, caller);
+  await ctx.db.transaction(async (tx) => {
+    const doc = await visibleDocument(tx, s, id, true);
+    await requireAddPermission(tx, caller, doc.direction);
+    await registerLocked(tx, s, doc);
+  });
+  return getDocument(ctx, caller, id, s);
+}
+
+// ---------------------------------------------------------------- related
+
+/** GET /correspondence/documents/{id}/related. */
+export async function listRelated(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+): Promise<RelatedDocument[]> {
+  const s = await scope(ctx, caller);
+  await visibleDocument(ctx.db, s, id);
+  return (await q.relatedOf(ctx.db, s, id)).map(relatedOut);
+}
+
+/** POST /correspondence/documents/{id}/related. */
+export async function addRelated(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  documentIds: number[],
+): Promise<RelatedDocument[]> {
+  const s = await scope(ctx, caller);
+  await ctx.db.transaction(async (tx) => {
+    await visibleDocument(tx, s, id, true);
+    await link(tx, s, id, documentIds);
+  });
+  return (await q.relatedOf(ctx.db, s, id)).map(relatedOut);
+}
+
+/** DELETE /correspondence/documents/{id}/related/{relatedId}. */
+export async function removeRelated(ctx: ServerContext, caller: AuthContext, id: number, relatedId: number) {
+  const s = await scope(ctx, caller);
+  await ctx.db.transaction(async (tx) => {
+    await visibleDocument(tx, s, id, true);
+    if (!(await q.unrelate(tx, id, relatedId))) throw notFound();
+    await q.appendEvent(tx, id, 'unrelated', s.userId, { documentId: relatedId });
+    await q.appendEvent(tx, relatedId, 'unrelated', s.userId, { documentId: id });
+  });
+}
+
+// ---------------------------------------------------------------- attachments
+
+/** May the caller change this document's attachments? Drafts: the creator; registered: the archive office. */
+function mayFile(s: Scope, doc: q.DocumentRow): boolean {
+  if (s.isAdmin) return true;
+  if (doc.state === 'draft') return doc.created_by === s.userId;
+  return s.archiveDepartmentId !== null && doc.archive_department_id === s.archiveDepartmentId;
+}
+
+/** GET /correspondence/documents/{id}/attachments. */
+export async function listAttachments(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+): Promise<Attachment[]> {
+  const s = await scope(ctx, caller);
+  await visibleDocument(ctx.db, s, id);
+  return (await q.attachmentsOf(ctx.db, [id])).map(attachmentOut);
+}
+
+/** POST /correspondence/documents/{id}/attachments: a PDF by content within the size limit. */
+export async function addAttachment(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  file: { fileName: string; bytes: Buffer },
+): Promise<Attachment> {
+  const s = await scope(ctx, caller);
+  const doc = await visibleDocument(ctx.db, s, id);
+  if (!mayFile(s, doc)) throw rule('notArchiveOffice');
+  assertSize(file.bytes, ctx.config.UPLOAD_MAX_BYTES);
+  await assertPdf(file.bytes);
+  const stored = await ctx.files.put(file.bytes);
+  const fileName = file.fileName.replace(/\p{Cc}/gu, '').slice(0, 255) || 'document.pdf';
+  const attachmentId = await ctx.db.transaction(async (tx) => {
+    await visibleDocument(tx, s, id, true);
+    const attachmentId = await q.insertAttachment(tx, {
+      documentId: id,
+      sha256: stored.sha256,
+      fileName,
+      size: stored.size,
+      mime: 'application/pdf',
+      userId: s.userId,
+    });
+    await q.appendEvent(tx, id, 'attachmentAdded', s.userId, { attachmentId, fileName, size: stored.size });
+    return attachmentId;
+  });
+  const [row] = await q.attachmentsOf(ctx.db, [id], attachmentId);
+  return attachmentOut(row!);
+}
+
+/** GET …/attachments/{attachmentId}/content: the bytes, for a caller who sees the document. */
+export async function openAttachment(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  attachmentId: number,
+): Promise<{ attachment: Attachment; stream: Readable }> {
+  const s = await scope(ctx, caller);
+  await visibleDocument(ctx.db, s, id);
+  const [row] = await q.attachmentsOf(ctx.db, [id], attachmentId);
+  if (!row) throw notFound();
+  return { attachment: attachmentOut(row), stream: ctx.files.open(row.sha256) };
+}
+
+/** DELETE …/attachments/{attachmentId}: drafts only. */
+export async function removeAttachment(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  attachmentId: number,
+) {
+  const s = await scope(ctx, caller);
+  await ctx.db.transaction(async (tx) => {
+    const doc = await visibleDocument(tx, s, id, true);
+    if (!mayFile(s, doc)) throw rule('notArchiveOffice');
+    if (doc.state !== 'draft') throw rule('notDraft');
+    if (!(await q.deleteAttachment(tx, id, attachmentId))) throw notFound();
+    await q.appendEvent(tx, id, 'attachmentRemoved', s.userId, { attachmentId });
+  });
+}
+
+// ---------------------------------------------------------------- distribution
+
+function distributionOut(x: q.DistributionRow): Distribution {
+  return {
+    id: Number(x.id),
+    documentId: Number(x.document_id),
+    department: { id: Number(x.department_id), nameAr: x.department_ar, nameEn: x.department_en },
+    type: x.type as Distribution['type'],
+    notes: x.notes,
+    completed: x.completed_at !== null,
+    completedAt: x.completed_at,
+    distributedBy: ref(x.distributed_by, x.distributed_by_ar, x.distributed_by_en),
+    distributedAt: x.distributed_at,
+  };
+}
+
+/** GET /correspondence/documents/{id}/distribution. */
+export async function listDistribution(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+): Promise<Distribution[]> {
+  const s = await scope(ctx, caller);
+  await visibleDocument(ctx.db, s, id);
+  return (await q.distributionsOf(ctx.db, id)).map(distributionOut);
+}
+
+/** POST /correspondence/documents/{id}/distribution. */
+export async function distribute(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  input: DistributeRequest,
+): Promise<Distribution[]> {
+  const s = await scope(ctx, caller);
+  await ctx.db.transaction(async (tx) => {
+    const doc = await visibleDocument(tx, s, id, true);
+    if (doc.state !== 'registered') throw rule('notRegistered');
+    if (!s.isAdmin && (s.archiveDepartmentId === null || doc.archive_department_id !== s.archiveDepartmentId))
+      throw rule('notArchiveOffice');
+    const seen = new Set<number>();
+    for (const [i, item] of input.items.entries()) {
+      const dep = await q.departmentOf(tx, item.departmentId);
+      if (!dep || dep.type !== 'internal' || seen.has(item.departmentId))
+        throw badField(`items.${i}.departmentId`);
+      seen.add(item.departmentId);
+      const distributionId = await q.insertDistribution(tx, {
+        documentId: id,
+        departmentId: item.departmentId,
+        type: item.type,
+        notes: item.notes ?? null,
+        userId: s.userId,
+      });
+      if (distributionId === null)
+        throw new HttpProblem('conflict', {
+          detailKey: 'correspondence.alreadyDistributed',
+          fields: { [`items.${i}.departmentId`]: [{ key: 'validation.duplicate' }] },
+        });
+      await q.appendEvent(tx, id, 'distributed', s.userId, {
+        distributionId,
+        departmentId: dep.id,
+        departmentNameAr: dep.name_ar,
+        departmentNameEn: dep.name_en,
+        type: item.type,
+        notes: item.notes ?? null,
+      });
+    }
+    await q.settleDocument(tx, id);
+  });
+  return (await q.distributionsOf(ctx.db, id)).map(distributionOut);
+}
+
+// ---------------------------------------------------------------- tasks
+
+function taskOut(t: q.TaskRow): Task {
+  return {
+    id: Number(t.id),
+    documentId: Number(t.document_id),
+    distributionId: Number(t.distribution_id),
+    department: { id: Number(t.department_id), nameAr: t.department_ar, nameEn: t.department_en },
+    type: t.type as Task['type'],
+    tasker: { id: Number(t.employee_id), nameAr: t.employee_ar, nameEn: t.employee_en },
+    taskDate: t.task_date,
+    notes: t.notes,
+    state: t.state as TaskState,
+    assignedBy: ref(t.assigned_by, t.assigned_by_ar, t.assigned_by_en),
+    createdAt: t.created_at,
+    startedAt: t.started_at,
+    completedAt: t.completed_at,
+    overdue: !!t.overdue,
+    document: { id: Number(t.document_id), docNumber: t.doc_number, subject: t.subject },
+  };
+}
+
+/** GET /correspondence/documents/{id}/tasks. */
+export async function listTasks(ctx: ServerContext, caller: AuthContext, id: number): Promise<Task[]> {
+  const s = await scope(ctx, caller);
+  await visibleDocument(ctx.db, s, id);
+  return (await q.tasksOf(ctx.db, sql`t.document_id = ${id}`)).map(taskOut);
+}
+
+/** GET /correspondence/documents/{id}/tasks/{taskId}. */
+export async function getTask(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  taskId: number,
+): Promise<Task> {
+  const s = await scope(ctx, caller);
+  await visibleDocument(ctx.db, s, id);
+  const [t] = await q.tasksOf(ctx.db, sql`t.document_id = ${id} and t.id = ${taskId}`);
+  if (!t) throw notFound();
+  return taskOut(t);
+}
+
+/** POST /correspondence/documents/{id}/tasks. */
+export async function assignTask(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  input: CreateTaskRequest,
+): Promise<Task> {
+  const s = await scope(ctx, caller);
+  const taskId = await ctx.db.transaction(async (tx) => {
+    const doc = await visibleDocument(tx, s, id, true);
+    if (doc.state !== 'registered') throw rule('notRegistered');
+    const [x] = await q.distributionsOf(tx, id, [input.distributionId]);
+    if (!x || Number(x.document_id) !== id) throw badField('distributionId');
+    if (!s.isAdmin && !s.leadDepartmentIds.includes(Number(x.department_id))) throw rule('notDepartmentLead');
+    const employee = await q.employeeOf(tx, input.employeeId);
+    if (!employee || Number(employee.department_id) !== Number(x.department_id)) throw badField('employeeId');
+    const taskId = await q.insertTask(tx, {
+      documentId: id,
+      distributionId: Number(x.id),
+      departmentId: Number(x.department_id),
+      type: x.type,
+      employeeId: employee.id,
+      taskDate: input.taskDate ?? null,
+      notes: input.notes ?? null,
+      userId: s.userId,
+    });
+    await q.appendEvent(tx, id, 'taskAssigned', s.userId, {
+      taskId,
+      employeeId: employee.id,
+      employeeNameAr: employee.name_ar,
+      employeeNameEn: employee.name_en,
+      departmentId: Number(x.department_id),
+      taskDate: input.taskDate ?? null,
+    });
+    // A new action task reopens a completed item.
+    await q.settleCompletion(tx, Number(x.id), id);
+    return taskId;
+  });
+  return getTask(ctx, caller, id, taskId);
+}
+
+/** PUT /correspondence/documents/{id}/tasks/{taskId}/state: allowed moves only (422 otherwise). */
+export async function moveTask(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  taskId: number,
+  to: TaskState,
+): Promise<Task> {
+  const s = await scope(ctx, caller);
+  await ctx.db.transaction(async (tx) => {
+    await visibleDocument(tx, s, id, true);
+    const [t] = await q.tasksOf(tx, sql`t.document_id = ${id} and t.id = ${taskId}`);
+    if (!t) throw notFound();
+    const mine =
+      s.isAdmin ||
+      Number(t.employee_id) === s.employeeId ||
+      s.leadDepartmentIds.includes(Number(t.department_id));
+    if (!mine) throw rule('notTasker');
+    const from = t.state as TaskState;
+    if (!TASK_TRANSITIONS[from].includes(to))
+      throw rule('taskTransition', { state: [{ key: 'validation.choice' }] });
+    if (!(await q.moveTask(tx, taskId, from, to))) throw rule('taskTransition');
+    const details = {
+      taskId,
+      employeeId: Number(t.employee_id),
+      employeeNameAr: t.employee_ar,
+      employeeNameEn: t.employee_en,
+    };
+    await q.appendEvent(tx, id, to === 'inProgress' ? 'taskStarted' : 'taskCompleted', s.userId, details);
+    if (to === 'completed' && (await q.settleCompletion(tx, Number(t.distribution_id), id)))
+      await q.appendEvent(tx, id, 'completed', s.userId, {
+        departmentId: Number(t.department_id),
+        departmentNameAr: t.department_ar,
+        departmentNameEn: t.department_en,
+      });
+  });
+  return getTask(ctx, caller, id, taskId);
+}
+
+// ---------------------------------------------------------------- follow-ups
+
+/** POST /correspondence/documents/{id}/follow. */
+export async function followDocument(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  input: FollowRequest,
+): Promise<Follow> {
+  const s = await scope(ctx, caller);
+  return ctx.db.transaction(async (tx) => {
+    await visibleDocument(tx, s, id, true);
+    const row = await q.follow(tx, {
+      userId: s.userId,
+      documentId: id,
+      dueDate: input.dueDate ?? null,
+      notes: input.notes ?? null,
+    });
+    await q.appendEvent(tx, id, 'followed', s.userId, { dueDate: row.due_date });
+    return { documentId: id, dueDate: row.due_date, notes: row.notes, createdAt: row.created_at };
+  });
+}
+
+/** DELETE /correspondence/documents/{id}/follow. */
+export async function unfollowDocument(ctx: ServerContext, caller: AuthContext, id: number): Promise<void> {
+  const s = await scope(ctx, caller);
+  await ctx.db.transaction(async (tx) => {
+    await visibleDocument(tx, s, id, true);
+    if (!(await q.unfollow(tx, s.userId, id))) throw notFound();
+    await q.appendEvent(tx, id, 'unfollowed', s.userId);
+  });
+}
+
+// ---------------------------------------------------------------- timeline
+
+/** GET /correspondence/documents/{id}/timeline. */
+export async function timeline(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+): Promise<TimelineEntry[]> {
+  const s = await scope(ctx, caller);
+  await visibleDocument(ctx.db, s, id);
+  return (await q.timeline(ctx.db, id)).map((e) => ({
+    id: Number(e.id),
+    documentId: id,
+    event: e.event as TimelineEntry['event'],
+    actor: ref(e.actor_id, e.actor_ar, e.actor_en),
+    at: e.at,
+    details: typeof e.details === 'string' ? (JSON.parse(e.details) as Record<string, unknown>) : e.details,
+  }));
+}
+
+// ---------------------------------------------------------------- boxes
+
+/** GET /correspondence/boxes/{box}. */
+export async function listBox(
+  ctx: ServerContext,
+  caller: AuthContext,
+  box: Box,
+  query: BoxQuery,
+): Promise<Page<BoxItem>> {
+  const s = await scope(ctx, caller);
+  const { keys, total } = await boxKeys(ctx.db, s, box, query);
+  const page = { total, page: query.page, pageSize: query.pageSize };
+  if (!keys.length) return { items: [], ...page };
+  const docIds = [...new Set(keys.map((k) => Number(k.document_id)))];
+  const distIds = [
+    ...new Set(
+      keys
+        .map((k) => k.dist_id)
+        .filter((x): x is number => x !== null)
+        .map(Number),
+    ),
+  ];
+  const taskIds = keys
+    .map((k) => k.task_id)
+    .filter((x): x is number => x !== null)
+    .map(Number);
+  const [docs, dists, taskRows] = await Promise.all([
+    q.documentsByIds(ctx.db, s, docIds),
+    distIds.length ? q.distributionsOf(ctx.db, 0, distIds) : Promise.resolve([]),
+    taskIds.length ? q.tasksOf(ctx.db, sql`t.id in ${inList(taskIds)}`) : Promise.resolve([]),
+  ]);
+  const docById = new Map(docs.map((d) => [Number(d.id), d]));
+  const distById = new Map(dists.map((x) => [Number(x.id), x]));
+  const taskById = new Map(taskRows.map((t) => [Number(t.id), t]));
+  const items: BoxItem[] = [];
+  for (const k of keys) {
+    const d = docById.get(Number(k.document_id));
+    if (!d) continue; // the visibility predicate guards every page
+    const x = k.dist_id !== null && box !== 'incoming-tasks' ? distById.get(Number(k.dist_id)) : undefined;
+    const t = k.task_id !== null ? taskById.get(Number(k.task_id)) : undefined;
+    items.push({
+      key: k.key,
+      documentId: Number(d.id),
+      direction: d.direction as BoxItem['direction'],
+      state: d.state as BoxItem['state'],
+      docNumber: d.doc_number,
+      subject: d.subject,
+      senderDocumentNumber: d.sender_document_number,
+      sender: ref(d.sender_id, d.sender_ar, d.sender_en),
+      documentDate: d.document_date,
+      receivedDate: d.received_date,
+      priority:
+        d.priority_id === null
+          ? null
+          : { ...ref(d.priority_id, d.priority_ar, d.priority_en)!, level: Number(d.priority_rank) },
+      securityLevel:
+        d.security_level_id === null
+          ? null
+          : { ...ref(d.security_level_id, d.security_ar, d.security_en)!, level: Number(d.security_rank) },
+      registeredAt: d.registered_at,
+      createdAt: d.created_at,
+      boxDate: k.box_date,
+      distribution: x
+        ? {
+            id: Number(x.id),
+            department: { id: Number(x.department_id), nameAr: x.department_ar, nameEn: x.department_en },
+            type: x.type as 'forAction' | 'forKnowledge',
+            completed: x.completed_at !== null,
+          }
+        : null,
+      distributed: !!d.distributed,
+      completed: !!k.done,
+      task: t ? { id: Number(t.id), state: t.state as TaskState, taskDate: t.task_date } : null,
+      dueDate: k.due_date,
+      overdue: !!k.overdue,
+      followReason: (k.follow_reason as BoxItem['followReason']) ?? null,
+    });
+  }
+  return { items, ...page };
+}
+
+// ---------------------------------------------------------------- calendar
+
+/** GET /user/calendar/events: the caller's tasks (by task date) and follow-up dates between two dates. */
+export async function calendarEvents(
+  ctx: ServerContext,
+  caller: AuthContext,
+  query: CalendarQuery,
+): Promise<CalendarEvent[]> {
+  if (query.to < query.from) throw badField('to', 'validation.date');
+  if ((Date.parse(query.to) - Date.parse(query.from)) / 86_400_000 > 366)
+    throw badField('to', 'validation.date');
+  const s = await scope(ctx, caller);
+  const found = await q.rows<{
+    kind: 'task' | 'followUp';
+    key: string;
+    date: string;
+    document_id: number;
+    doc_number: string | null;
+    subject: string;
+    task_id: number | null;
+    task_state: string | null;
+    overdue: boolean;
+  }>(
+    ctx.db,
+    sql`select 'task' as kind, 'task:' || t.id as key, to_char(t.task_date, 'YYYY-MM-DD') as date, d.id as document_id,
+          d.doc_number, d.subject, t.id as task_id, t.state as task_state,
+          (t.state <> 'completed' and t.task_date < current_date) as overdue
+        from tasks t join documents d on d.id = t.document_id
+        where t.employee_id = ${s.employeeId ?? 0} and t.task_date between ${query.from}::date and ${query.to}::date
+          and ${visibleTo(s)}
+        union all
+        select 'followUp', 'follow:' || d.id, to_char(f.due_date, 'YYYY-MM-DD'), d.id, d.doc_number, d.subject,
+          null, null, (d.completed_at is null and f.due_date < current_date)
+        from document_follows f join documents d on d.id = f.document_id
+        where f.user_id = ${s.userId} and f.due_date between ${query.from}::date and ${query.to}::date
+          and ${visibleTo(s)}
+        order by date, key`,
+  );
+  return found.map((e) => ({
+    key: e.key,
+    kind: e.kind,
+    date: e.date,
+    documentId: Number(e.document_id),
+    docNumber: e.doc_number,
+    subject: e.subject,
+    taskId: e.task_id === null ? null : Number(e.task_id),
+    taskState: (e.task_state as TaskState | null) ?? null,
+    overdue: !!e.overdue,
+  }));
+}

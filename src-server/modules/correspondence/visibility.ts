@@ -1,0 +1,95 @@
+/**
+ * Who may see a correspondence document — the one SQL predicate every list, get, timeline, attachment
+ * download and search applies (ARCHITECTURE.md). A caller sees a document when its security rank is at
+ * most their clearance and they are:
+ * - an administrator (the built-in role: everything, whatever the clearance);
+ * - its creator (drafts are seen by their creator only);
+ * - once registered: a clerk of the archive office holding it (documents.archive_department_id is the
+ *   caller's department); the manager or the secretary of a department it was distributed to (for
+ *   action or knowledge); a member of a department it was distributed to for knowledge (action items
+ *   reach members through their tasks); an employee tasked on it.
+ * Clearance: the level of the user's security level in user_clearances, or else the lowest active
+ * security level (a document without a security level has rank 0, open to all who otherwise see it).
+ * A document outside the predicate answers 404, never 403.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../auth/queries';
+
+/** What the predicate needs to know about the caller, read once per request. */
+export interface Scope {
+  userId: number;
+  isAdmin: boolean;
+  employeeId: number | null;
+  /** The caller's own department (as an employee). */
+  departmentId: number | null;
+  /** Departments the caller manages (departments.manager_employee_id) or is secretary of. */
+  leadDepartmentIds: number[];
+  /** The caller's department when it is an archive office (archive type `inOut`). */
+  archiveDepartmentId: number | null;
+  /** The highest security rank the caller may see. */
+  clearance: number;
+}
+
+/** `in (…)` of integer literals bound as parameters (portable across node-postgres and PGlite). */
+export function inList(ids: readonly number[]): SQL {
+  return sql`(${sql.join(
+    ids.map((id) => sql`${id}`),
+    sql`, `,
+  )})`;
+}
+
+/** Reads the caller's scope: employee, department, led departments, archive office and clearance. */
+export async function scopeOf(db: Tx, caller: { userId: number; isSystem: boolean }): Promise<Scope> {
+  const result = (await db.execute(sql`
+    select e.id as employee_id, e.department_id, dep.archive_type,
+      coalesce((select array_agg(m.id) from departments m
+                 where m.manager_employee_id = e.id and m.active), '{}') as managed,
+      coalesce((select array_agg(so.department_id) from secretary_offices so
+                 where so.secretary_employee_id = e.id and so.active), '{}') as secretaried,
+      coalesce((select s.level from user_clearances c
+                  join correspondence_settings s on s.id = c.security_level_id
+                 where c.user_id = u.id),
+               (select min(s.level) from correspondence_settings s
+                 where s.list = 'security-levels' and s.active), 0)::int as clearance
+    from users u
+    left join employees e on e.id = u.employee_id and e.active
+    left join departments dep on dep.id = e.department_id
+    where u.id = ${caller.userId}`)) as unknown as { rows: Record<string, unknown>[] };
+  const row = result.rows[0] ?? {};
+  const ids = (v: unknown) => (Array.isArray(v) ? v.map(Number) : []);
+  const departmentId = row.department_id == null ? null : Number(row.department_id);
+  return {
+    userId: caller.userId,
+    isAdmin: caller.isSystem,
+    employeeId: row.employee_id == null ? null : Number(row.employee_id),
+    departmentId,
+    leadDepartmentIds: [...new Set([...ids(row.managed), ...ids(row.secretaried)])],
+    archiveDepartmentId: row.archive_type === 'inOut' ? departmentId : null,
+    clearance: Number(row.clearance ?? 0),
+  };
+}
+
+/**
+ * The visibility predicate over a `documents` row aliased `alias` (default `d`). Every read of a
+ * document goes through it.
+ */
+export function visibleTo(scope: Scope, alias = 'd'): SQL {
+  if (scope.isAdmin) return sql`true`;
+  const d = sql.raw(alias);
+  const registered: SQL[] = [];
+  if (scope.archiveDepartmentId !== null)
+    registered.push(sql`${d}.archive_department_id = ${scope.archiveDepartmentId}`);
+  if (scope.leadDepartmentIds.length)
+    registered.push(sql`exists (select 1 from distributions vl where vl.document_id = ${d}.id
+      and vl.department_id in ${inList(scope.leadDepartmentIds)})`);
+  if (scope.departmentId !== null)
+    registered.push(sql`exists (select 1 from distributions vk where vk.document_id = ${d}.id
+      and vk.department_id = ${scope.departmentId} and vk.type = 'forKnowledge')`);
+  if (scope.employeeId !== null)
+    registered.push(sql`exists (select 1 from tasks vt where vt.document_id = ${d}.id
+      and vt.employee_id = ${scope.employeeId})`);
+  const others = registered.length
+    ? sql` or (${d}.state = 'registered' and (${sql.join(registered, sql` or `)}))`
+    : sql``;
+  return sql`(${d}.security_rank <= ${scope.clearance} and (${d}.created_by = ${scope.userId}${others}))`;
+}
