@@ -197,7 +197,7 @@ test('the language switch in the main layout flips direction and the menu', asyn
   await expect(main.pageTitle()).toHaveText('Employees');
   await expect(main.menu().getByText('Employee Center')).toBeVisible();
   await expect(page.getByTestId('copyright')).toContainText('© 2025 Sijill');
-  await expect(page.getByTestId('page-empty')).toContainText('No employees');
+  await expect(page.getByTestId('employees-table-empty')).toContainText('No employees');
 
   await main.toggleLanguage();
   await expect(main.html()).toHaveAttribute('dir', 'rtl');

@@ -35,7 +35,7 @@ test('on first run the administrator is created, offered two-factor, and lands o
   await expect(main.menu()).toBeVisible();
   await main.expectPath('/ec/employees');
   await expect(main.pageTitle()).toHaveText('الموظفون');
-  await expect(page.getByTestId('page-empty')).toContainText('لا يوجد موظفون');
+  await expect(page.getByTestId('employees-table-empty')).toContainText('لا يوجد موظفون');
   await expect(page.getByTestId('copyright')).toContainText('© 2025');
   await expect(main.menu().getByText('إدارة النظام')).toBeVisible();
 });

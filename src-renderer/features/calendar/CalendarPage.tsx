@@ -197,6 +197,7 @@ export function Component() {
             <Segmented<CalendarView>
               value={view}
               onChange={setView}
+              aria-label={t('views.label')}
               options={[
                 { value: 'month', label: t('views.month') },
                 { value: 'week', label: t('views.week') },

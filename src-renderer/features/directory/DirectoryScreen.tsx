@@ -23,7 +23,7 @@ export function DirectoryScreen({
   return (
     <div className="directory-screen" data-testid={testId}>
       <div className="directory-screen-head">
-        <Typography.Title level={3} className="directory-screen-title">
+        <Typography.Title level={3} className="page-title directory-screen-title" data-testid="page-title">
           {title}
         </Typography.Title>
         {description && <Typography.Text type="secondary">{description}</Typography.Text>}

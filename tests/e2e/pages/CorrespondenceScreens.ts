@@ -82,7 +82,12 @@ export class CorrespondenceDocumentScreen {
     for (const [index, row] of rows.entries()) {
       if (index > 0) await this.page.getByTestId('distribute-add-row').click();
       await pick(this.page, `distribute-department-${index}`, row.department);
-      await this.page.getByTestId(`distribute-type-${index}`).locator(`input[value="${row.type}"]`).check();
+      // antd draws the radio button over a visually hidden input: click the button people see.
+      const type = this.page.getByTestId(`distribute-type-${index}`);
+      await type
+        .locator('label.ant-radio-button-wrapper', { has: this.page.locator(`input[value="${row.type}"]`) })
+        .click();
+      await expect(type.locator(`input[value="${row.type}"]`)).toBeChecked();
       await this.page.getByTestId(`distribute-notes-${index}`).fill(row.notes);
     }
     await this.page.getByTestId('distribute-save').click();

@@ -106,6 +106,7 @@ export function BoxListScreen({
             <Segmented<BoxView>
               value={view}
               onChange={setView}
+              aria-label={t('views.label')}
               data-testid={`${testId}-view`}
               options={[
                 { value: 'all', label: t('views.all') },
