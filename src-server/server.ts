@@ -27,6 +27,9 @@ export interface StartServerOptions {
   configureApp?: (app: App) => void;
 }
 
+/** How long `close()` lets requests under way finish before it closes their connections. */
+export const CLOSE_GRACE_MS = 2000;
+
 /** Opens the database, migrates it, builds the app and listens on HOST:PORT (PORT 0: a free port). */
 export async function startServer(
   config: ServerConfig,
@@ -55,9 +58,13 @@ export async function startServer(
     url: `http://${host}:${port}`,
     close: () =>
       (closing ??= (async () => {
+        // A connection may outlive its answer (a client still sending an upload the server refused
+        // early, a keep-alive socket): after a short grace, close whatever is left.
+        const grace = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
         try {
           await app.close();
         } finally {
+          clearTimeout(grace);
           await database.close();
         }
       })()),

@@ -11,7 +11,13 @@ import Fastify from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
-import { EVENTS, type AppInfo, type EventName, type EventPayload } from '../../src-shared/ipc/contract';
+import {
+  EVENTS,
+  FILE_TRANSFER_MAX_BYTES,
+  type AppInfo,
+  type EventName,
+  type EventPayload,
+} from '../../src-shared/ipc/contract';
 import {
   WEB_SHELL_BRIDGE_PATH,
   WEB_SHELL_KEY_PARAM,
@@ -129,7 +135,10 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     return payload;
   });
 
-  await app.register(fastifyWebsocket, { options: { maxPayload: 8 * 1024 * 1024 } });
+  // A frame must carry the largest file the contract accepts (base64, so 4/3 of it) and its envelope;
+  // the socket only answers this launch's secret on 127.0.0.1.
+  const maxPayload = Math.ceil(FILE_TRANSFER_MAX_BYTES / 3) * 4 + 1024 * 1024;
+  await app.register(fastifyWebsocket, { options: { maxPayload } });
   app.register(async (scope) => {
     scope.get(WEB_SHELL_BRIDGE_PATH, { websocket: true }, (socket, request) => {
       const key = new URL(request.url, origin).searchParams.get(WEB_SHELL_KEY_PARAM) ?? '';

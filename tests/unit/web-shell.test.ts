@@ -129,4 +129,21 @@ describe('web shell', () => {
     expect(health).toMatchObject({ ok: true, data: { status: 200, body: { data: { status: 'ok' } } } });
     socket!.close();
   });
+
+  it('carries a 20 MB attachment across the bridge to the API', async () => {
+    const { socket } = await connect(key, origin);
+    const bytes = Buffer.alloc(20 * 1024 * 1024, 0x20);
+    bytes.write('%PDF-1.4\n', 0);
+    const answer = await call(socket!, 'api:upload', {
+      path: '/correspondence/documents/1/attachments',
+      field: 'file',
+      fileName: 'large.pdf',
+      mime: 'application/pdf',
+      base64: bytes.toString('base64'),
+    });
+    // Not signed in: the server itself answered, so the whole frame crossed the socket.
+    expect(answer).toMatchObject({ ok: true, data: { status: 401 } });
+    expect(socket!.readyState).toBe(WebSocket.OPEN);
+    socket!.close();
+  }, 60_000);
 });
