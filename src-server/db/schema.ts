@@ -449,7 +449,18 @@ export const documents = pgTable(
   (t) => [
     uniqueIndex('documents_number_idx').on(t.codificationId, t.year, t.sequence),
     uniqueIndex('documents_doc_number_idx').on(t.docNumber),
-    index('documents_registered_idx').on(t.direction, t.state, t.registeredAt.desc(), t.id.desc()),
+    // The registered arm of the boxes, covering: its filters (holder, clearance) and `done` are read from
+    // the index, so pages and counts are index-only scans.
+    index('documents_registered_idx').on(
+      t.direction,
+      t.state,
+      t.registeredAt.desc(),
+      t.id.desc(),
+      t.archiveDepartmentId,
+      t.createdBy,
+      t.securityRank,
+      t.completedAt,
+    ),
     index('documents_archive_idx').on(t.archiveDepartmentId, t.registeredAt.desc(), t.id.desc()),
     index('documents_creator_idx').on(t.createdBy, t.state, t.createdAt.desc()),
     index('documents_subject_trgm_idx').using('gin', sql`${t.subjectSearch} gin_trgm_ops`),
@@ -501,6 +512,7 @@ export const distributions = pgTable(
       t.securityRank,
       t.type,
       t.documentId,
+      t.completedAt,
     ),
   ],
 );

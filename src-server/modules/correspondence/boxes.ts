@@ -1,6 +1,6 @@
 /**
  * The boxes (GET /correspondence/boxes/{box}). Each box is a union of "arms" producing uniform key rows
- * (b.key, b.row_id, b.document_id, b.box_date, b.done, …); filters, sort and paging run over the keys,
+ * (b.kind, b.row_id, b.document_id, b.box_date, b.done, …); filters, sort and paging run over the keys,
  * then the page's documents are read through the visibility predicate. Every arm is a subset of what
  * the predicate admits (receiving departments' leads, members for knowledge, taskers, archive office,
  * creator — each with the security rank checked on the arm's own table), so the keys never count a row
@@ -118,7 +118,6 @@ export async function boxKeys(db: Tx, scope: Scope, box: Box, query: BoxQuery): 
 
   const arms = armsOf(scope, box, needsDoc, range);
   if (!arms.length) return { keys: [], total: 0 };
-  const union = sql.join(arms, sql` union all `);
 
   const where: SQL[] = [];
   if (clauses.where) where.push(clauses.where);
@@ -133,19 +132,41 @@ export async function boxKeys(db: Tx, scope: Scope, box: Box, query: BoxQuery): 
   const whereSql = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
   const col = sql.raw(`b.${sortField.col}`);
   const desc = sortSpec.startsWith('-');
-  // NULLS placement matching the indexes (DESC NULLS LAST), so the first arm streams in index order.
-  const order = desc ? sql`${col} desc nulls last, b.row_id desc` : sql`${col} asc nulls first, b.row_id asc`;
+  // NULLS placement matching the indexes (DESC NULLS LAST), so each arm streams in index order.
+  const orderOf = (c: SQL, id: SQL) =>
+    desc
+      ? sql`${c} desc nulls last, ${id} desc nulls last`
+      : sql`${c} asc nulls first, ${id} asc nulls first`;
+  const order = orderOf(col, sql`b.row_id`);
 
-  const keys = await rows<BoxKeys['keys'][number]>(
-    db,
-    sql`select b.key, b.document_id, b.dist_id, b.task_id,
-          to_char(b.box_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as box_date, b.done,
-          to_char(b.due_date, 'YYYY-MM-DD') as due_date,
-          coalesce(not b.done and b.due_date < current_date, false) as overdue, b.follow_reason
-        from (${union}) b ${whereSql}
-        order by ${order} limit ${clauses.limit} offset ${clauses.offset}`,
+  // The page: each arm filtered, sorted and cut to offset + limit on its own (so it reads its index in
+  // order and stops early — PostgreSQL does not push an ORDER BY … LIMIT into the arms of a UNION ALL),
+  // the arms merged and the page cut; only the page's rows are then formatted.
+  const upTo = clauses.offset + clauses.limit;
+  const page = sql.join(
+    arms.map(
+      (
+        arm,
+      ) => sql`(select b.kind, b.row_id, b.document_id, b.dist_id, b.task_id, b.box_date, b.done, b.due_date,
+          b.follow_reason, ${col} as sort_key from (${arm}) b ${whereSql} order by ${order} limit ${upTo})`,
+    ),
+    sql` union all `,
   );
-  const [count] = await rows<{ n: number }>(db, sql`select count(*)::int as n from (${union}) b ${whereSql}`);
+  const keysQuery = rows<BoxKeys['keys'][number]>(
+    db,
+    sql`select p.kind || p.row_id as key, p.document_id, p.dist_id, p.task_id,
+          to_char(p.box_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as box_date, p.done,
+          to_char(p.due_date, 'YYYY-MM-DD') as due_date,
+          coalesce(not p.done and p.due_date < current_date, false) as overdue, p.follow_reason
+        from (select * from (${page}) b order by ${orderOf(sql`b.sort_key`, sql`b.row_id`)}
+              limit ${clauses.limit} offset ${clauses.offset}) p
+        order by ${orderOf(sql`p.sort_key`, sql`p.row_id`)}`,
+  );
+  // The exact total over the same arms (index-only scans with the covering indexes of the boxes), read
+  // beside the page on another connection.
+  const union = sql.join(arms, sql` union all `);
+  const countQuery = rows<{ n: number }>(db, sql`select count(*)::int as n from (${union}) b ${whereSql}`);
+  const [keys, [count]] = await Promise.all([keysQuery, countQuery]);
   return { keys, total: Number(count?.n ?? 0) };
 }
 
@@ -156,7 +177,7 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): SQL[] 
   const docCols = sql.raw(DOC_COLUMNS);
   const rank = scope.isAdmin ? sql`true` : sql`d.security_rank <= ${scope.clearance}`;
   const draftsOf = (direction: string) => [
-    sql`select 'd' || d.id as key, d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
+    sql`select 'd'::text as kind, d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
           d.created_at as box_date, false as done, null::text as dist_type, null::text as task_state,
           null::date as task_date, null::date as due_date, null::text as follow_reason, ${docCols}
         from documents d
@@ -169,7 +190,7 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): SQL[] 
       : scope.archiveDepartmentId !== null
         ? sql`(d.archive_department_id = ${scope.archiveDepartmentId} or d.created_by = ${scope.userId})`
         : sql`d.created_by = ${scope.userId}`;
-    return sql`select 'd' || d.id as key, d.id as row_id, d.id as document_id, null::int as dist_id,
+    return sql`select 'd'::text as kind, d.id as row_id, d.id as document_id, null::int as dist_id,
           null::int as task_id, d.registered_at as box_date, (d.completed_at is not null) as done,
           null::text as dist_type, null::text as task_state, null::date as task_date, null::date as due_date,
           null::text as follow_reason, ${docCols}
@@ -197,7 +218,7 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): SQL[] 
       if (lead.length) receivers.push(sql`x.department_id in ${inList(lead)}`);
       if (member !== null) receivers.push(sql`(x.department_id = ${member} and x.type = 'forKnowledge')`);
       if (receivers.length)
-        arms.push(sql`select 'x' || x.id as key, x.id as row_id, x.document_id, x.id as dist_id,
+        arms.push(sql`select 'x'::text as kind, x.id as row_id, x.document_id, x.id as dist_id,
             null::int as task_id, x.registered_at as box_date, (x.completed_at is not null) as done,
             x.type as dist_type, null::text as task_state, null::date as task_date, null::date as due_date,
             null::text as follow_reason, ${needsDoc ? docCols : sql.raw(NO_DOC_COLUMNS)}
@@ -214,7 +235,7 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): SQL[] 
       if (scope.isAdmin) who.push(sql`true`);
       if (!who.length) return [];
       return [
-        sql`select 't' || t.id as key, t.id as row_id, t.document_id, t.distribution_id as dist_id, t.id as task_id,
+        sql`select 't'::text as kind, t.id as row_id, t.document_id, t.distribution_id as dist_id, t.id as task_id,
             t.created_at as box_date, (t.state = 'completed') as done, t.type as dist_type, t.state as task_state,
             t.task_date, t.task_date as due_date, null::text as follow_reason, ${docCols}
           from tasks t join documents d on d.id = t.document_id
@@ -223,7 +244,7 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): SQL[] 
     }
     case 'follow-ups': {
       const arms = [
-        sql`select 'f' || d.id as key, d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
+        sql`select 'f'::text as kind, d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
             coalesce(d.registered_at, d.created_at) as box_date, (d.completed_at is not null) as done,
             null::text as dist_type, null::text as task_state, null::date as task_date, f.due_date,
             'followed'::text as follow_reason, ${docCols}
@@ -231,7 +252,7 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): SQL[] 
           where f.user_id = ${scope.userId} and ${rank} and ${range('coalesce(d.registered_at, d.created_at)')}`,
       ];
       if (scope.leadDepartmentIds.length)
-        arms.push(sql`select 'x' || x.id as key, x.id as row_id, x.document_id, x.id as dist_id, null::int as task_id,
+        arms.push(sql`select 'x'::text as kind, x.id as row_id, x.document_id, x.id as dist_id, null::int as task_id,
             x.registered_at as box_date, false as done, x.type as dist_type, null::text as task_state,
             null::date as task_date,
             (select min(t.task_date) from tasks t where t.distribution_id = x.id and t.state <> 'completed') as due_date,

@@ -1,0 +1,614 @@
+/**
+ * Correspondence benchmark (issue 6): 1,000,000 documents with their distributions and tasks on
+ * PostgreSQL, generated set-based (INSERT … SELECT generate_series) into a dedicated database
+ * (`sijill_bench_corr`, or BENCH_DB_NAME), then the incoming box measured through the real server:
+ *
+ * - the first page (the default view: last 30 days, newest first, 20 rows);
+ * - a deep page (page 2,500 of the last year: offset 49,980);
+ * - a subject-contains filter in Arabic, typed with hamza and ta marbuta (`إجتماع اللجنة`), which the
+ *   server normalises like the stored `subject_search` column (the generated column of the schema, so the
+ *   generated subjects are normalised by PostgreSQL itself, exactly as rows the application writes).
+ *
+ * Each as an archive-office clerk (who holds 80% of all incoming mail) and as a department manager (who
+ * sees what was distributed to the department). The server's time per request is Fastify's
+ * reply.elapsedTime (an onResponse hook), the load comes from autocannon in a child process. Beside it,
+ * the raw SQL: the exact statements the server issued for that request (captured at the pg driver, the
+ * session check excluded), replayed with the same parameters on one connection per load connection, p95
+ * over BENCH_RAW_RUNS runs. Targets: pages p95 < 30 ms, the Arabic filter p95 < 100 ms, each within 2× of
+ * its raw SQL.
+ *
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres npx tsx bench/correspondence/run.ts
+ *
+ * BENCH_REUSE=1 keeps an already generated database with the right document count (reruns take seconds);
+ * otherwise it is dropped and generated again. BENCH_DROP=1 drops it at the end. Other knobs:
+ * BENCH_DOCUMENTS (1000000), BENCH_SECONDS (8), BENCH_CONNECTIONS (1: server and raw SQL are compared at
+ * the same concurrency; on 2 cores, 10 connections mostly measure the run queue), BENCH_RAW_RUNS (200).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../../src-server/config';
+import { startServer } from '../../src-server/server';
+import { insertUser, systemRoleId } from '../../src-server/modules/auth/queries';
+import { createPasswordHasher } from '../../src-server/security/passwords';
+import { SEQUENCE_DIGITS } from '../../src-shared/numbering';
+
+const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 1_000_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 1);
+const RAW_RUNS = Number(process.env.BENCH_RAW_RUNS ?? 200);
+const DB_NAME = process.env.BENCH_DB_NAME ?? 'sijill_bench_corr';
+const REUSE = process.env.BENCH_REUSE === '1';
+const PASSWORD = 'bench-password-1';
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+/** Departments: 1–3 archive offices (inOut), 4–300 internal departments, 301–400 external senders. */
+const INTERNAL = 300;
+const EXTERNALS = 100;
+/** Employees: id e works in department 1 + (e - 1) % 300; e ≤ 300 manages its department, e + 600 is its secretary. */
+const EMPLOYEES = 3000;
+/** Five clerks in the main archive office (1), one in each of the two others. */
+const CLERK_EMPLOYEES = [301, 901, 1201, 1501, 1801, 302, 303];
+/** The manager measured: employee 10 manages department 10. */
+const MANAGER_EMPLOYEE = 10;
+/** Five years of mail, oldest first (ids grow with time, as they do in production). */
+const SPAN_SECONDS = 5 * 365 * 86400;
+
+/** One autocannon run in a child process (the load generator must not share the server's event loop). */
+async function autocannon(url: string, token: string, seconds = SECONDS) {
+  const args = [AUTOCANNON, '--json', '-c', String(CONNECTIONS), '-d', String(seconds)];
+  args.push('-H', 'accept=application/json', '-H', `authorization=Bearer ${token}`, url);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`autocannon exited with ${code}`);
+  const r = JSON.parse(out) as {
+    latency: { p50: number; p90: number; p97_5: number; p99: number };
+    requests: { average: number };
+    non2xx: number;
+  };
+  return { latency: r.latency, reqPerSec: Math.round(r.requests.average), non2xx: r.non2xx };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+const round = (v: number) => Math.round(v * 100) / 100;
+
+// ---------------------------------------------------------------------------------------------- data
+
+/** Subject words: openers, topics (with the spellings clerks really mix: hamza or not, shadda), parties. */
+const OPENERS = ['طلب', 'بشأن', 'إفادة عن', 'تعميم بخصوص', 'دعوة لحضور', 'إحالة', 'استفسار عن', 'موافقة على'];
+const TOPICS = [
+  'إجتماع اللجنة الفنية',
+  'اجتماع اللجنة التنفيذية',
+  'اعتماد الميزانيّة السنوية',
+  'الميزانية التشغيلية',
+  'مشروع صيانة المباني',
+  'عقد توريد أجهزة',
+  'مناقصة الخدمات العامة',
+  'توظيف الكفاءات الوطنية',
+  'ترقية الموظفين',
+  'إجازة اضطرارية',
+  'برنامج التدريب الصيفي',
+  'تأمين المركبات',
+  'مراجعة الحسابات الختامية',
+  'تدقيق المستودعات',
+  'شكوى مواطن',
+  'مخالفة مرورية',
+  'تسوية المستحقات',
+  'صرف مكافأة نهاية الخدمة',
+  'نقل خدمات موظف',
+  'تحديث البيانات',
+  'أمن المعلومات',
+  'خطة الطوارئ',
+  'الاستعداد لموسم الحج',
+  'المشاركة في المعرض الدولي',
+  'زيارة وفد رسمي',
+  'تقرير الأداء الربعي',
+  'الهيكل التنظيمي',
+  'لائحة الحضور والانصراف',
+  'استئجار مقر فرعي',
+  'ترشيد استهلاك الطاقة',
+  'تطوير الخدمات الإلكترونية',
+  'مبادرة التحول الرقمي',
+  'الشراكة مع القطاع الخاص',
+  'إصدار تصاريح العمل',
+  'تجديد الاتفاقية',
+  'طباعة التقويم السنوي',
+  'تنظيم ورشة عمل',
+  'حملة التوعية الصحية',
+  'مستودع الأرشيف المركزي',
+  'إتلاف الوثائق المنتهية',
+];
+const PARTIES = ['', ' للعام المالي الحالي', ' لدى الإدارة', ' بالمنطقة الشرقية', ' بالفرع الرئيسي', ' عاجل'];
+
+const sqlArray = (words: string[]) => `array[${words.map((w) => `'${w.replace(/'/g, "''")}'`).join(',')}]`;
+
+/** The organisation, settings lists and the bench users (clerks and a manager), answering the user ids. */
+async function organisation(db: pg.Client, passwordHash: string, adminRoleId: number) {
+  await db.query(`insert into jobs (id, name_ar, name_en, is_manager) overriding system value
+    values (1, 'مدير إدارة', 'Department manager', true), (2, 'موظف', 'Employee', false)`);
+  await db.query(`insert into departments (id, name_ar, name_en, type, archive_type) overriding system value
+    select g, 'مكتب الأرشيف ' || g, 'Archive office ' || g, 'internal', 'inOut' from generate_series(1, 3) g`);
+  await db.query(`insert into departments (id, name_ar, name_en, type, archive_office_id) overriding system value
+    select g, 'إدارة ' || g, 'Department ' || g, 'internal', 1 + g % 3 from generate_series(4, ${INTERNAL}) g`);
+  await db.query(`insert into departments (id, name_ar, name_en, type, is_entity) overriding system value
+    select g, 'جهة خارجية ' || g, 'External entity ' || g, 'external', true
+    from generate_series(${INTERNAL + 1}, ${INTERNAL + EXTERNALS}) g`);
+  await db.query(`insert into employees (id, first_name_ar, last_name_ar, first_name_en, last_name_en,
+      department_id, job_id) overriding system value
+    select g, (array['محمد','أحمد','عبدالله','خالد','سارة','نورة','فاطمة','إبراهيم'])[1 + g % 8], 'موظف ' || g,
+      (array['Mohammed','Ahmed','Abdullah','Khalid','Sara','Noura','Fatimah','Ibrahim'])[1 + g % 8], 'Employee ' || g,
+      1 + (g - 1) % ${INTERNAL}, case when g <= ${INTERNAL} then 1 else 2 end
+    from generate_series(1, ${EMPLOYEES}) g`);
+  await db.query(`update departments set manager_employee_id = id where id <= ${INTERNAL}`);
+  await db.query(`insert into secretary_offices (department_id, secretary_employee_id)
+    select g, g + 600 from generate_series(4, ${INTERNAL}) g`);
+  for (const t of ['jobs', 'departments', 'employees'])
+    await db.query(`select setval(pg_get_serial_sequence('${t}', 'id'), (select max(id) from ${t}))`);
+
+  await db.query(`insert into correspondence_settings (list, name_ar, name_en, prefix, direction, sort_order) values
+    ('codifications', 'وارد', 'Incoming', 'IN', 'in', 1), ('codifications', 'صادر', 'Outgoing', 'OUT', 'out', 2),
+    ('codifications', 'مذكرة داخلية', 'Memo', 'MEM', 'memo', 3)`);
+  await db.query(`insert into correspondence_settings (list, name_ar, name_en, level, sort_order) values
+    ('security-levels', 'عادي', 'Normal', 1, 1), ('security-levels', 'سري', 'Confidential', 2, 2),
+    ('security-levels', 'سري للغاية', 'Top secret', 3, 3),
+    ('priorities', 'عادي', 'Normal', 1, 1), ('priorities', 'عاجل', 'Urgent', 2, 2),
+    ('priorities', 'عاجل جدا', 'Very urgent', 3, 3)`);
+  await db.query(`insert into correspondence_settings (list, name_ar, name_en, sort_order) values
+    ('mediums', 'بريد', 'Post', 1), ('mediums', 'فاكس', 'Fax', 2), ('mediums', 'بريد إلكتروني', 'Email', 3),
+    ('mediums', 'تسليم باليد', 'By hand', 4)`);
+
+  // A role with the incoming pages (what a clerk's or a manager's role grants).
+  const role = await db.query<{ id: number }>(
+    `insert into roles (name_ar, name_en) values ('الاتصالات الإدارية', 'Correspondence') returning id`,
+  );
+  const roleId = role.rows[0]!.id;
+  await db.query(
+    `insert into role_page_permissions (role_id, page_id, permissions)
+     select $1, p.id, p.available_permissions from pages p where p.path like '/correspondence/%'`,
+    [roleId],
+  );
+  void adminRoleId;
+  const users: Record<string, number> = {};
+  const make = async (username: string, employeeId: number) => {
+    const id = await insertUserSql(db, username, passwordHash, roleId);
+    await db.query('update employees set user_id = $1 where id = $2', [id, employeeId]);
+    await db.query('update users set employee_id = $1, two_factor_skipped_at = now() where id = $2', [
+      employeeId,
+      id,
+    ]);
+    users[username] = id;
+  };
+  for (const [i, e] of CLERK_EMPLOYEES.entries()) await make(i === 0 ? 'bench-clerk' : `clerk-${e}`, e);
+  await make('bench-manager', MANAGER_EMPLOYEE);
+  // Clearance: the clerk and the manager see confidential mail (level 2), not top secret.
+  await db.query(
+    `insert into user_clearances (user_id, security_level_id)
+     select u.id, s.id from users u, correspondence_settings s
+     where u.username in ('bench-clerk', 'bench-manager') and s.list = 'security-levels' and s.level = 2`,
+  );
+  return users;
+}
+
+/** A user row as the auth module writes it (insertUser needs drizzle; this bench's fill runs on pg). */
+async function insertUserSql(db: pg.Client, username: string, passwordHash: string, roleId: number) {
+  const r = await db.query<{ id: number }>(
+    `insert into users (username, email, password_hash, name_ar, name_en, role_id, locale, active)
+     values ($1, $2, $3, $4, $5, $6, 'ar', true) returning id`,
+    [username, `${username}@example.com`, passwordHash, `مستخدم ${username}`, `User ${username}`, roleId],
+  );
+  return r.rows[0]!.id;
+}
+
+/**
+ * The mail, set-based. Documents: 75% incoming, 20% outgoing, 5% memos; 1% drafts (no number); numbers
+ * per codification and year from row_number(); 80% held by archive office 1; security 90% normal, 8%
+ * confidential, 2% top secret; incoming older than 45 days is 90% completed. Distributions of registered
+ * incoming mail: one for action to the recipient department, 60% also one for knowledge, 20% a second for
+ * action. Tasks: 70% of the action distributions, to an employee of the receiving department.
+ */
+async function mail(db: pg.Client, clerks: number[]) {
+  const main = clerks.slice(0, 5);
+  const [office2, office3] = [clerks[5]!, clerks[6]!];
+  const step = SPAN_SECONDS / DOCUMENTS;
+  const h = (k: number) => `((g::bigint * ${k}) % 1000003)::int`; // cheap, repeatable scatter
+  await db.query(`create temp table bench_settings as
+    select list, coalesce(prefix, level::text, name_en) as k, id from correspondence_settings`);
+  await db.query(`create temp table bench_docs as
+    select g, dir, st, ra, yr,
+      case when st = 'registered' then row_number() over (partition by dir, st, yr order by g) end as seq
+    from (
+      select g, dir, st, ra, extract(year from ra)::int as yr
+      from (
+        select g,
+          case when g % 20 < 15 then 'in' when g % 20 < 19 then 'out' else 'memo' end as dir,
+          case when g % 100 = 37 then 'draft' else 'registered' end as st,
+          now() - make_interval(secs => (${DOCUMENTS} - g) * ${step} + ${h(7919)} % 600) as ra
+        from generate_series(1, ${DOCUMENTS}) g
+      ) a
+    ) b`);
+  await db.query(`insert into documents (id, direction, state, codification_id, year, sequence, doc_number,
+      sender_document_number, subject, summary, sender_department_id, receiver, received_date, document_date,
+      security_level_id, security_rank, priority_id, priority_rank, department_id, recipient_department_id,
+      medium_id, archive_department_id, created_by, registered_by, created_at, registered_at, completed_at,
+      updated_at) overriding system value
+    select g, dir, st, cod.id,
+      case when reg then yr end, seq,
+      case when reg then cod.k || '-' || yr || '-' || lpad(seq::text, ${SEQUENCE_DIGITS}, '0') end,
+      case when dir = 'in' then 'ص/' || (1000 + ${h(104729)} % 90000) || '/' || yr end,
+      subject, 'ملخص: ' || subject,
+      case when dir = 'in' then ${INTERNAL + 1} + g % ${EXTERNALS} end,
+      case when dir <> 'in' then 'الجهة المستقبلة ' || (g % 50) end,
+      case when reg then ra::date end, ra::date - (g % 10)::int,
+      sec.id, sec_rank, pri.id, pri_rank,
+      case when dir <> 'in' then 4 + g % ${INTERNAL - 3} end,
+      case when dir = 'in' then 4 + (g * 31) % ${INTERNAL - 3} end,
+      med.id, office, creator, case when reg then creator end,
+      ra - make_interval(mins => (g % 600)::int), case when reg then ra end,
+      case when reg and dir = 'in' and ra < now() - interval '45 days' and g % 10 <> 0
+        then ra + make_interval(days => (g % 20)::int) end,
+      ra
+    from (
+      select d.*, st = 'registered' as reg,
+        case when g % 10 < 8 then 1 when g % 10 = 8 then 2 else 3 end as office,
+        case when g % 10 < 8 then (array[${main.join(',')}])[1 + (g / 10) % 5]
+             when g % 10 = 8 then ${office2} else ${office3} end as creator,
+        case when g % 50 = 0 then 3 when g % 12 = 0 then 2 else 1 end as sec_rank,
+        case when g % 20 = 0 then 3 when g % 4 = 0 then 2 else 1 end as pri_rank,
+        (${sqlArray(OPENERS)})[1 + ${h(37)} % ${OPENERS.length}] || ' ' ||
+        (${sqlArray(TOPICS)})[1 + ${h(7)} % ${TOPICS.length}] ||
+        (${sqlArray(PARTIES)})[1 + ${h(13)} % ${PARTIES.length}] as subject
+      from bench_docs d
+    ) x
+    join bench_settings cod on cod.list = 'codifications'
+      and cod.k = case dir when 'in' then 'IN' when 'out' then 'OUT' else 'MEM' end
+    join bench_settings sec on sec.list = 'security-levels' and sec.k = sec_rank::text
+    join bench_settings pri on pri.list = 'priorities' and pri.k = pri_rank::text
+    join bench_settings med on med.list = 'mediums'
+      and med.k = (array['Post','Fax','Email','By hand'])[1 + g % 4]`);
+  await db.query(`insert into document_counters (codification_id, year, next)
+    select codification_id, year, max(sequence) + 1 from documents where state = 'registered'
+    group by codification_id, year`);
+  // Distributions: action to the recipient, knowledge to another (60%), a second action (20%).
+  await db.query(`insert into distributions (document_id, department_id, type, notes, registered_at,
+      security_rank, distributed_by, distributed_at, completed_at)
+    select d.id, v.department_id, v.type, case when v.type = 'forAction' then 'للإجراء اللازم' end,
+      d.registered_at, d.security_rank, d.created_by, d.registered_at + interval '1 hour',
+      case when v.type = 'forKnowledge' then d.registered_at + interval '1 hour' else d.completed_at end
+    from documents d
+    cross join lateral (values
+      (d.recipient_department_id, 'forAction', true),
+      (4 + (d.id * 31 + 1 + d.id % 150) % ${INTERNAL - 3}, 'forKnowledge', d.id % 5 < 3),
+      (4 + (d.id * 31 + 151 + d.id % 100) % ${INTERNAL - 3}, 'forAction', d.id % 5 = 0)
+    ) v(department_id, type, wanted)
+    where d.direction = 'in' and d.state = 'registered' and v.wanted`);
+  await db.query(`insert into tasks (document_id, distribution_id, department_id, type, employee_id, task_date,
+      notes, state, assigned_by, created_at, started_at, completed_at)
+    select x.document_id, x.id, x.department_id, x.type, x.department_id + 300 * (1 + x.id % 9),
+      (x.registered_at + interval '7 days')::date, 'يرجى الإفادة',
+      case when x.completed_at is not null then 'completed' when x.id % 3 = 0 then 'inProgress' else 'new' end,
+      null, x.registered_at + interval '2 hours',
+      case when x.completed_at is not null or x.id % 3 = 0 then x.registered_at + interval '1 day' end,
+      x.completed_at
+    from distributions x where x.type = 'forAction' and x.id % 10 < 7`);
+}
+
+/** Drops the secondary indexes of the bulk-loaded tables, answering how to build them again. */
+async function dropIndexes(db: pg.Client, tables: string[]): Promise<string[]> {
+  const r = await db.query<{ name: string; def: string }>(
+    `select i.indexname as name, i.indexdef as def from pg_indexes i
+     where i.schemaname = 'public' and i.tablename = any($1)
+       and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
+    [tables],
+  );
+  for (const { name } of r.rows) await db.query(`drop index "${name}"`);
+  return r.rows.map((x) => x.def);
+}
+
+/** Generates everything; answers the seconds it took. */
+async function generate(url: string, passwordHash: string, adminRoleId: number) {
+  const started = performance.now();
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    await db.query(`set maintenance_work_mem = '1GB'`);
+    await db.query(`set work_mem = '256MB'`);
+    // The data is consistent by construction: skip the per-row foreign-key triggers of a bulk load.
+    await db.query(`set session_replication_role = replica`);
+    const users = await organisation(db, passwordHash, adminRoleId);
+    const clerks = CLERK_EMPLOYEES.map((e, i) => users[i === 0 ? 'bench-clerk' : `clerk-${e}`]!);
+    const indexes = await dropIndexes(db, ['documents', 'distributions', 'tasks']);
+    await mail(db, clerks);
+    for (const def of indexes) await db.query(def);
+    await db.query(`set session_replication_role = origin`);
+    await db.query('vacuum analyze');
+  } finally {
+    await db.end();
+  }
+  return (performance.now() - started) / 1000;
+}
+
+// --------------------------------------------------------------------------------------- raw SQL
+
+interface Statement {
+  text: string;
+  values: unknown[];
+}
+let capture: Statement[] | null = null;
+/** Records every statement the server sends while `capture` is set (drizzle's node-postgres driver). */
+function captureStatements() {
+  const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (
+    this: pg.Client,
+    ...args: unknown[]
+  ) {
+    if (capture) {
+      const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+      const text = typeof config === 'string' ? config : config.text;
+      const params = values ?? (typeof config === 'string' ? [] : (config.values ?? []));
+      capture.push({ text, values: params });
+    }
+    return original.apply(this, args);
+  };
+}
+
+/** Replays statements in order on `clients` connections in parallel; p50/p95 of one replay, in ms. */
+async function replay(url: string, statements: Statement[], runs: number) {
+  const clients = await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      return c;
+    }),
+  );
+  const once = async (c: pg.Client) => {
+    const t = performance.now();
+    for (const s of statements) await c.query(s.text, s.values);
+    return performance.now() - t;
+  };
+  try {
+    for (const c of clients) for (let i = 0; i < 5; i++) await once(c); // warm-up
+    const times: number[] = [];
+    let left = runs;
+    await Promise.all(
+      clients.map(async (c) => {
+        while (left-- > 0) times.push(await once(c));
+      }),
+    );
+    times.sort((a, b) => a - b);
+    return { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)) };
+  } finally {
+    await Promise.all(clients.map((c) => c.end()));
+  }
+}
+
+/** EXPLAIN ANALYZE's execution time of each statement (the server side of the raw SQL), in ms. */
+async function explain(url: string, statements: Statement[]) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const out: number[] = [];
+    for (const s of statements) {
+      const r = await c.query<{ 'QUERY PLAN': { 'Execution Time': number }[] }>(
+        `explain (analyze, format json) ${s.text}`,
+        s.values,
+      );
+      out.push(round(r.rows[0]!['QUERY PLAN'][0]!['Execution Time']));
+    }
+    return out;
+  } finally {
+    await c.end();
+  }
+}
+
+// ------------------------------------------------------------------------------------------- main
+
+async function main() {
+  const base = process.env.BENCH_DATABASE_URL;
+  if (!base) {
+    console.error('Set BENCH_DATABASE_URL (a PostgreSQL server where a database may be created).');
+    process.exit(2);
+  }
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  const url = new URL(base);
+  url.pathname = `/${DB_NAME}`;
+  const exists = (await admin.query('select 1 from pg_database where datname = $1', [DB_NAME])).rowCount;
+  let reuse = false;
+  if (exists && REUSE) {
+    const c = new pg.Client({ connectionString: url.toString() });
+    await c.connect();
+    try {
+      const r = await c.query<{ n: string; users: string }>(
+        `select (select count(*) from documents) as n,
+           (select count(*) from users where username in ('bench-clerk', 'bench-manager')) as users`,
+      );
+      reuse = Number(r.rows[0]!.n) === DOCUMENTS && Number(r.rows[0]!.users) === 2;
+    } catch {
+      reuse = false;
+    } finally {
+      await c.end();
+    }
+  }
+  if (!reuse) {
+    await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  }
+  captureStatements();
+  const dataDir = mkdtempSync(join(tmpdir(), 'sijill-bench-corr-'));
+  const timings = new Map<string, number[]>();
+  let current = '';
+  let generationSeconds: number | null = null;
+  try {
+    const config = loadConfig({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      DATABASE_URL: url.toString(),
+      LOG_LEVEL: 'silent',
+      AUTH_RATE_LIMIT_PER_MINUTE: '0',
+    });
+    const server = await startServer(config, {
+      configureApp: (app) =>
+        app.addHook('onResponse', async (_request, reply) => {
+          if (current) timings.get(current)!.push(reply.elapsedTime);
+        }),
+    });
+    const results: Record<string, unknown>[] = [];
+    try {
+      const db = server.database.db;
+      if (!reuse) {
+        const hasher = createPasswordHasher({ memoryKib: 1024, timeCost: 1 });
+        const hash = await hasher.hash(PASSWORD);
+        // An administrator too (the system role exists once the server has applied its base data).
+        await insertUser(db, {
+          username: 'bench-admin',
+          email: 'bench-admin@example.com',
+          passwordHash: hash,
+          nameAr: 'قياس',
+          nameEn: 'Bench',
+          roleId: await systemRoleId(db),
+          locale: 'ar',
+          active: true,
+        });
+        process.stderr.write(`generating ${DOCUMENTS} documents in ${DB_NAME}…\n`);
+        generationSeconds = round(await generate(url.toString(), hash, await systemRoleId(db)));
+        process.stderr.write(`generated in ${generationSeconds} s\n`);
+      }
+      const stats = new pg.Client({ connectionString: url.toString() });
+      await stats.connect();
+      const counts = (
+        await stats.query<Record<string, string>>(
+          `select (select count(*) from documents) as documents,
+             (select count(*) from documents where direction = 'in') as incoming,
+             (select count(*) from distributions) as distributions, (select count(*) from tasks) as tasks,
+             (select count(*) from departments) as departments`,
+        )
+      ).rows[0]!;
+      await stats.end();
+
+      const signIn = async (login: string) => {
+        const res = await fetch(`${server.url}/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ login, password: PASSWORD }),
+        });
+        if (res.status !== 200) throw new Error(`sign-in ${login}: ${res.status} ${await res.text()}`);
+        return ((await res.json()) as { data: { accessToken: string } }).data.accessToken;
+      };
+      const yearAgo = new Date(Date.now() - 365 * 86400_000).toISOString().slice(0, 10);
+      const arabic = encodeURIComponent(
+        JSON.stringify({ subject: { constraints: [{ value: 'إجتماع اللجنة', matchMode: 'contains' }] } }),
+      );
+      const box = '/correspondence/boxes/incoming';
+      const queries = [
+        { name: 'first page', path: `${box}?page=1&pageSize=20`, target: 30 },
+        { name: 'deep page', path: `${box}?page=2500&pageSize=20&fromDate=${yearAgo}`, target: 30 },
+        {
+          name: 'subject contains (Arabic)',
+          path: `${box}?page=1&pageSize=20&filters=${arabic}`,
+          target: 100,
+        },
+      ];
+      const users = [
+        { who: 'clerk', login: 'bench-clerk' },
+        { who: 'manager', login: 'bench-manager' },
+      ];
+      for (const u of users) {
+        const token = await signIn(u.login);
+        for (const s of queries) {
+          const route = `${u.who}: ${s.name}`;
+          capture = [];
+          const check = await fetch(server.url + s.path, { headers: { authorization: `Bearer ${token}` } });
+          const statements = capture.filter((x) => !/\bsessions\b/.test(x.text));
+          capture = null;
+          const body = (await check.json()) as { data?: { total: number; items: unknown[] } };
+          if (check.status !== 200) throw new Error(`${route}: ${check.status} ${JSON.stringify(body)}`);
+          current = '';
+          await autocannon(server.url + s.path, token, 2); // warm-up
+          timings.set(route, []);
+          current = route;
+          const r = await autocannon(server.url + s.path, token);
+          current = '';
+          const serverMs = [...timings.get(route)!].sort((a, b) => a - b);
+          const raw = await replay(url.toString(), statements, RAW_RUNS);
+          const plans = await explain(url.toString(), statements);
+          const p95 = percentile(serverMs, 95);
+          const entry = {
+            route,
+            path: s.path,
+            total: body.data?.total,
+            items: body.data?.items.length,
+            connections: CONNECTIONS,
+            reqPerSec: r.reqPerSec,
+            non2xx: r.non2xx,
+            clientMs: { p50: r.latency.p50, p97_5: r.latency.p97_5, p99: r.latency.p99 },
+            serverMs: {
+              samples: serverMs.length,
+              p50: round(percentile(serverMs, 50)),
+              p95: round(p95),
+              p99: round(percentile(serverMs, 99)),
+            },
+            rawSqlMs: { statements: statements.length, ...raw, explainExecutionMs: plans },
+            targetMs: s.target,
+            withinTarget: p95 < s.target,
+            within2xRaw: p95 <= 2 * raw.p95,
+          };
+          results.push(entry);
+          process.stderr.write(`${JSON.stringify(entry)}\n`);
+        }
+      }
+      console.log(
+        JSON.stringify(
+          {
+            backend: 'postgres',
+            database: DB_NAME,
+            generated: reuse ? 'reused' : `${generationSeconds} s`,
+            counts,
+            seconds: SECONDS,
+            results,
+          },
+          null,
+          2,
+        ),
+      );
+      const pad = (v: unknown, n: number) => String(v).padEnd(n);
+      const lines = [
+        `${pad('query', 36)}${pad('total', 9)}${pad('server p95', 12)}${pad('raw SQL p95', 13)}${pad('target', 9)}result`,
+      ];
+      for (const e of results as {
+        route: string;
+        total: number;
+        serverMs: { p95: number };
+        rawSqlMs: { p95: number };
+        targetMs: number;
+        withinTarget: boolean;
+        within2xRaw: boolean;
+      }[])
+        lines.push(
+          `${pad(e.route, 36)}${pad(e.total, 9)}${pad(`${e.serverMs.p95} ms`, 12)}${pad(`${e.rawSqlMs.p95} ms`, 13)}` +
+            `${pad(`< ${e.targetMs}`, 9)}${e.withinTarget ? 'met' : 'MISSED'} / ${e.within2xRaw ? '≤ 2× raw' : '> 2× raw (MISSED)'}`,
+        );
+      console.log(lines.join('\n'));
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (process.env.BENCH_DROP === '1') await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`);
+    await admin.end();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
