@@ -16,7 +16,7 @@ import { LocaleProvider } from './app/locale';
 import { Providers, queryClient } from './app/providers';
 import { createRouter } from './app/router';
 import { refreshSession } from './app/session';
-import { listenForSessionExpiry } from './app/expiry';
+import { forgetDataOnUserChange, listenForSessionExpiry } from './app/expiry';
 
 async function boot() {
   const bridge = getBridge();
@@ -25,6 +25,7 @@ async function boot() {
   await initI18n(locale);
   dayjs.locale(locale);
   listenForSessionExpiry(bridge, queryClient);
+  forgetDataOnUserChange(queryClient);
   const router = createRouter();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

@@ -26,3 +26,21 @@ export function listenForSessionExpiry(bridge: SijillBridge, queryClient: QueryC
     }
   });
 }
+
+/**
+ * Cached server answers belong to the user who fetched them: a document's abilities, boxes, the
+ * directory. When the session starts or ends, or another user's profile replaces this one, the cache is
+ * dropped, so nobody sees the previous user's data or actions on a shared desk, even for a moment.
+ */
+export function forgetDataOnUserChange(queryClient: QueryClient): () => void {
+  let signedIn = sessionStore.get().signedIn;
+  let userId = sessionStore.get().user?.id ?? null;
+  return sessionStore.subscribe(() => {
+    const session = sessionStore.get();
+    const nextUserId = session.user?.id ?? null;
+    const otherUser = userId !== null && nextUserId !== null && nextUserId !== userId;
+    if (session.signedIn !== signedIn || otherUser) queryClient.clear();
+    signedIn = session.signedIn;
+    userId = nextUserId ?? (session.signedIn ? userId : null);
+  });
+}

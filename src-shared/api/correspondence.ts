@@ -296,6 +296,13 @@ export const documentSchema = z.object({
   followed: z.boolean(),
   related: z.array(relatedDocumentSchema),
   attachments: z.array(attachmentSchema),
+  /** What the caller may do to it (the server enforces the same rules on each action). */
+  abilities: z.object({
+    /** Distribute to departments: the archive office holding it (or an administrator). */
+    distribute: z.boolean(),
+    /** Assign tasks: the manager or secretary of a department it is distributed to. */
+    assignTasks: z.boolean(),
+  }),
   createdBy: personRefSchema.nullable(),
   registeredBy: personRefSchema.nullable(),
   createdAt: z.string(),

@@ -223,6 +223,13 @@ describe('distribution, tasks and completion', () => {
     });
     expect(task.status, JSON.stringify(task.json)).toBe(201);
     expect(task.json.data).toMatchObject({ state: 'new', overdue: true });
+    // Each says what it may do, by the rules the actions enforce.
+    const abilities = async (who: typeof org.clerk) =>
+      (await get(who, `/correspondence/documents/${id}`)).json.data.abilities;
+    expect(await abilities(org.clerk)).toEqual({ distribute: true, assignTasks: false });
+    expect(await abilities(org.managerA)).toEqual({ distribute: false, assignTasks: true });
+    expect(await abilities(org.secretaryA)).toEqual({ distribute: false, assignTasks: true });
+    expect(await abilities(org.memberA)).toEqual({ distribute: false, assignTasks: false });
     const taskUrl = `/correspondence/documents/${id}/tasks/${task.json.data.id}`;
     // The tasker sees the document and the task.
     expect((await get(org.memberA, `/correspondence/documents/${id}`)).status).toBe(200);

@@ -61,6 +61,9 @@ const rule = (key: string, fields?: Record<string, FieldMessage[]>) =>
 const badField = (field: string, key = 'validation.choice') =>
   new HttpProblem('badRequest', { fields: { [field]: [{ key }] } });
 
+/** The page whose permissions govern distributing and tasking (the routes declare the same). */
+const INCOMING_PAGE = '/correspondence/inbox/incoming';
+
 /** The add page whose `add` permission creates and registers documents of a direction. */
 const ADD_PAGE: Record<string, string> = {
   in: '/correspondence/inbox/add',
@@ -103,11 +106,15 @@ async function visibleDocument(db: Tx, scope: Scope, id: number, forUpdate = fal
   return row;
 }
 
-async function documentOut(db: Tx, scope: Scope, row: q.DocumentRow): Promise<Document> {
-  const [related, attachments] = await Promise.all([
+async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.DocumentRow): Promise<Document> {
+  const [related, attachments, distributions, mayDistribute, mayAssign] = await Promise.all([
     q.relatedOf(db, scope, row.id),
     q.attachmentsOf(db, [row.id]),
+    q.distributionsOf(db, Number(row.id)),
+    q.hasPagePermission(db, caller, INCOMING_PAGE, 'distribute'),
+    q.hasPagePermission(db, caller, INCOMING_PAGE, 'edit'),
   ]);
+  const registered = row.state === 'registered';
   return {
     id: Number(row.id),
     direction: row.direction as Document['direction'],
@@ -149,6 +156,18 @@ async function documentOut(db: Tx, scope: Scope, row: q.DocumentRow): Promise<Do
     followed: !!row.followed,
     related: related.map(relatedOut),
     attachments: attachments.map(attachmentOut),
+    // The same rules `distribute` and `assignTask` enforce, so the screens offer only what will be taken.
+    abilities: {
+      distribute:
+        registered &&
+        mayDistribute &&
+        (scope.isAdmin ||
+          (scope.archiveDepartmentId !== null && row.archive_department_id === scope.archiveDepartmentId)),
+      assignTasks:
+        registered &&
+        mayAssign &&
+        distributions.some((x) => scope.isAdmin || scope.leadDepartmentIds.includes(Number(x.department_id))),
+    },
     createdBy: ref(row.created_by, row.created_by_ar, row.created_by_en),
     registeredBy: ref(row.registered_by, row.registered_by_ar, row.registered_by_en),
     createdAt: row.created_at,
@@ -306,7 +325,7 @@ export async function getDocument(
   known?: Scope,
 ): Promise<Document> {
   const s = known ?? (await scope(ctx, caller));
-  return documentOut(ctx.db, s, await visibleDocument(ctx.db, s, id));
+  return documentOut(ctx.db, caller, s, await visibleDocument(ctx.db, s, id));
 }
 
 /** PUT /correspondence/documents/{id}: drafts only, by their creator. */

@@ -53,7 +53,6 @@ import { formatSize, saveDownloaded } from '../../../components/upload/transfer'
 import { useSession } from '../../../app/session';
 import { applyServerErrors } from '../../admin/forms';
 import { localName } from '../../admin/names';
-import { useCan } from '../../admin/usePermission';
 import { CorrespondenceScreen } from './CorrespondenceScreen';
 import { DistributionTypeTag, StateTags } from './BoxListScreen';
 import { DocumentTimeline } from './Timeline';
@@ -279,7 +278,6 @@ function DistributionPanel({
   onChanged: () => void;
 }) {
   const { t, i18n } = useTranslation('correspondence');
-  const can = useCan();
   const [open, setOpen] = useState(false);
   return (
     <Card
@@ -287,8 +285,7 @@ function DistributionPanel({
       title={t('distribution.panel')}
       data-testid="distribution-panel"
       extra={
-        doc.state === 'registered' &&
-        can('distribute') && (
+        doc.abilities.distribute && (
           <Button
             size="small"
             type="primary"
@@ -447,7 +444,6 @@ function TasksPanel({
   onChanged: () => void;
 }) {
   const { t, i18n } = useTranslation('correspondence');
-  const can = useCan();
   const session = useSession();
   const myEmployee = session.user?.employee?.id ?? null;
   const [open, setOpen] = useState(false);
@@ -461,8 +457,7 @@ function TasksPanel({
       setMoving(null);
     }
   };
-  const canAssign =
-    doc.state === 'registered' && distributions.length > 0 && (can('edit') || can('distribute'));
+  const canAssign = doc.abilities.assignTasks && distributions.length > 0;
   return (
     <Card
       size="small"
