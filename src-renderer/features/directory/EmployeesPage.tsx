@@ -4,7 +4,7 @@
  * in the interface language's script; a row opens the employee's view; add and edit open the same
  * drawer with the four tabs. Actions show only with the page's `add`, `edit`, `activate`.
  */
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { App, Button, Card, Col, Empty, Row, Statistic, Tag, Tooltip } from 'antd';
 import {
   CheckCircleOutlined,
@@ -25,8 +25,14 @@ import type { Permission } from '../../../src-shared/permissions';
 import { DataTable, formatDate, type DataTableColumn } from '../../components/DataTable';
 import { DIRECTORY_ENDPOINTS, directoryApi, directoryKeys, localName } from './api';
 import { DirectoryScreen } from './DirectoryScreen';
-import { EmployeeDrawer, type EmployeeDrawerState } from './EmployeeDrawer';
+import type { EmployeeDrawerState } from './EmployeeDrawer';
 import { useDirectoryCan } from './usePermission';
+
+/**
+ * The drawer (forms, uploads, pickers) is most of this screen's code and is needed only once a row or
+ * "add" is clicked: loaded then, so the list — often the first page after sign-in — appears sooner.
+ */
+const EmployeeDrawer = lazy(() => import('./EmployeeDrawer').then((m) => ({ default: m.EmployeeDrawer })));
 
 /** A short ranked list of a dashboard card. */
 function CountList({
@@ -132,6 +138,9 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
   const { modal } = App.useApp();
   const queryClient = useQueryClient();
   const [drawer, setDrawer] = useState<EmployeeDrawerState | null>(null);
+  // Once loaded the drawer stays mounted, so it can animate closed.
+  const [drawerUsed, setDrawerUsed] = useState(false);
+  if (drawer && !drawerUsed) setDrawerUsed(true);
   const lang = i18n.language;
   const refresh = () => void queryClient.invalidateQueries({ queryKey: directoryKeys.all });
 
@@ -301,16 +310,20 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
           )
         }
       />
-      <EmployeeDrawer
-        state={drawer}
-        canEdit={can('edit')}
-        onClose={() => setDrawer(null)}
-        onEdit={(id) => setDrawer({ mode: 'edit', id })}
-        onSaved={() => {
-          setDrawer(null);
-          refresh();
-        }}
-      />
+      {drawerUsed && (
+        <Suspense fallback={null}>
+          <EmployeeDrawer
+            state={drawer}
+            canEdit={can('edit')}
+            onClose={() => setDrawer(null)}
+            onEdit={(id) => setDrawer({ mode: 'edit', id })}
+            onSaved={() => {
+              setDrawer(null);
+              refresh();
+            }}
+          />
+        </Suspense>
+      )}
     </DirectoryScreen>
   );
 }
