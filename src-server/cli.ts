@@ -6,7 +6,7 @@
  *   migrate           apply pending migrations and the base data, then exit
  *   create-admin      --username U --email E [--password P | env SIJILL_ADMIN_PASSWORD | prompt]
  *                     [--name-ar A] [--name-en E]: a user with the administrator role
- *   seed-demo         [--password P]: demo roles (clerk, manager) and users
+ *   seed-demo         [--password P]: demo roles (clerk, manager), users, directory and correspondence
  */
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';

@@ -1,13 +1,15 @@
 /**
  * Demo data for trying the system (`npm run server -- seed-demo`): a clerk role and a manager role with
- * sensible page permissions, and one user of each; then the demo directory (modules/demo/directory.ts).
- * Idempotent: existing roles, users or a directory are left alone.
+ * sensible page permissions, and one user of each; then the demo directory (modules/demo/directory.ts);
+ * then the correspondence settings lists and an archive office's letters (modules/demo/correspondence.ts).
+ * Idempotent: existing roles, users, a directory, settings or documents are left alone.
  */
 import { eq, inArray } from 'drizzle-orm';
 import type { Permission } from '../../../src-shared/permissions';
 import type { ServerContext } from '../../context';
 import { pages, rolePagePermissions, roles, users } from '../../db/schema';
 import { insertUser } from '../auth/queries';
+import { seedDemoCorrespondence } from './correspondence';
 import { seedDemoDirectory } from './directory';
 
 const CLERK: Record<string, Permission[]> = {
@@ -113,5 +115,6 @@ export async function seedDemo(ctx: ServerContext, password: string): Promise<st
   const directory = await seedDemoDirectory(ctx, passwordHash, clerk?.id ?? null);
   if (directory.length) created.push(...directory);
   else created.push('directory already present (left as is)');
+  created.push(...(await seedDemoCorrespondence(ctx)));
   return created;
 }
