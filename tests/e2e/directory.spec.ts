@@ -37,6 +37,8 @@ test('an administrator builds a two-level tree, a manager job and an employee wi
   page,
   shell,
 }) => {
+  // A whole afternoon's work in one scenario, in both languages: longer than the default budget.
+  test.setTimeout(240_000);
   const api = await Api.administrator(shell.apiBaseUrl);
   // The role the new account gets: it may see the employees list.
   const roleId = await api.createRole('HR Manager', { '/ec/employees': [] });

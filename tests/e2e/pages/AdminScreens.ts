@@ -4,6 +4,7 @@
  * Locators use test ids and accessible names, so the same steps run in Arabic and in English.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
+import { chooseOption } from '../support/select';
 
 /** Signing in and out, and the side menu, as a clerk sees them. */
 export class AdminShell {
@@ -61,15 +62,9 @@ export class AdminShell {
   }
 }
 
-/** Picks an option of an antd Select by its visible label. */
-async function choose(page: Page, select: Locator, label: string) {
-  await select.click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: label })
-    .first()
-    .click();
-}
+/** Picks an option of an antd Select by its visible label (no typing: these lists are short). */
+const choose = (page: Page, select: Locator, label: string) =>
+  chooseOption(page, select, label, { type: false });
 
 /** /auth/roles and the matrix dialog. */
 export class AdminRolesScreen {

@@ -3,20 +3,10 @@
  * tasks, timeline) and the calendar.
  */
 import { expect, type Page } from '@playwright/test';
+import { chooseOption } from '../support/select';
 
 /** Picks an option of an antd Select / TreeSelect by typing and clicking its visible title. */
-async function pick(page: Page, testId: string, text: string) {
-  const control = page.getByTestId(testId);
-  await control.click();
-  await page.keyboard.type(text);
-  const option = page
-    .locator('.ant-select-dropdown:visible, .ant-select-tree-dropdown:visible')
-    .locator('.ant-select-item-option, .ant-select-tree-treenode')
-    .filter({ hasText: text })
-    .first();
-  await option.click();
-  await page.keyboard.press('Escape');
-}
+const pick = (page: Page, testId: string, text: string) => chooseOption(page, page.getByTestId(testId), text);
 
 /** Types a date (MM/DD/YY) into an antd DatePicker. */
 async function typeDate(page: Page, testId: string, value: string) {

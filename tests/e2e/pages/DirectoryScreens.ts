@@ -1,16 +1,10 @@
 /** Page objects of the Employee Centre screens: the department tree, jobs and the employee drawer. */
 import { expect, type Locator, type Page } from '@playwright/test';
+import { chooseOption } from '../support/select';
 
 /** Picks an option of an antd Select or TreeSelect by typing and clicking its visible label. */
-async function choose(page: Page, select: Locator, label: string) {
-  await select.click();
-  await page.keyboard.type(label);
-  await page
-    .locator('.ant-select-dropdown:visible, .ant-select-tree:visible')
-    .getByText(label, { exact: true })
-    .first()
-    .click();
-}
+const choose = (page: Page, select: Locator, label: string) =>
+  chooseOption(page, select, label, { exact: true });
 
 /** /ec/departments. */
 export class DirectoryDepartmentsScreen {
