@@ -12,18 +12,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../../src-server/config';
 import { startServer } from '../../src-server/server';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { insertUser, systemRoleId } from '../../src-server/modules/auth/queries';
+import { autocannon } from '../load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const PASSWORD = 'bench-password-1';
-const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 interface Result {
   backend: string;
@@ -43,36 +41,8 @@ async function run(
   url: string,
   opts: { method: 'GET' | 'POST'; path: string; token?: string; body?: string; connections: number },
 ) {
-  const args = [
-    AUTOCANNON,
-    '--json',
-    '-c',
-    String(opts.connections),
-    '-d',
-    String(SECONDS),
-    '-m',
-    opts.method,
-  ];
-  args.push('-H', 'accept=application/json');
-  if (opts.token) args.push('-H', `authorization=Bearer ${opts.token}`);
-  if (opts.body) args.push('-H', 'content-type=application/json', '-b', opts.body);
-  args.push(url + opts.path);
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (code !== 0) throw new Error(`autocannon exited with ${code}`);
-  const r = JSON.parse(out) as {
-    latency: { p50: number; p99: number };
-    requests: { average: number };
-    non2xx: number;
-  };
-  return {
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    reqPerSec: Math.round(r.requests.average),
-    non2xx: r.non2xx,
-  };
+  const r = await autocannon(url + opts.path, { ...opts, seconds: SECONDS });
+  return { p50: r.latency.p50, p99: r.latency.p99, reqPerSec: r.reqPerSec, non2xx: r.non2xx };
 }
 
 async function benchBackend(backend: 'pglite' | 'postgres', databaseUrl?: string): Promise<Result[]> {

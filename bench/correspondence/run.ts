@@ -24,9 +24,7 @@
  * BENCH_DOCUMENTS (1000000), BENCH_SECONDS (8), BENCH_CONNECTIONS (1: server and raw SQL are compared at
  * the same concurrency; on 2 cores, 10 connections mostly measure the run queue), BENCH_RAW_RUNS (200).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -35,6 +33,7 @@ import { startServer } from '../../src-server/server';
 import { insertUser, systemRoleId } from '../../src-server/modules/auth/queries';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { SEQUENCE_DIGITS } from '../../src-shared/numbering';
+import { autocannon, percentile } from '../load';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -43,7 +42,6 @@ const RAW_RUNS = Number(process.env.BENCH_RAW_RUNS ?? 200);
 const DB_NAME = process.env.BENCH_DB_NAME ?? 'sijill_bench_corr';
 const REUSE = process.env.BENCH_REUSE === '1';
 const PASSWORD = 'bench-password-1';
-const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 /** Departments: 1–3 archive offices (inOut), 4–300 internal departments, 301–400 external senders. */
 const INTERNAL = 300;
@@ -57,27 +55,9 @@ const MANAGER_EMPLOYEE = 10;
 /** Five years of mail, oldest first (ids grow with time, as they do in production). */
 const SPAN_SECONDS = 5 * 365 * 86400;
 
-/** One autocannon run in a child process (the load generator must not share the server's event loop). */
-async function autocannon(url: string, token: string, seconds = SECONDS) {
-  const args = [AUTOCANNON, '--json', '-c', String(CONNECTIONS), '-d', String(seconds)];
-  args.push('-H', 'accept=application/json', '-H', `authorization=Bearer ${token}`, url);
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (code !== 0) throw new Error(`autocannon exited with ${code}`);
-  const r = JSON.parse(out) as {
-    latency: { p50: number; p90: number; p97_5: number; p99: number };
-    requests: { average: number };
-    non2xx: number;
-  };
-  return { latency: r.latency, reqPerSec: Math.round(r.requests.average), non2xx: r.non2xx };
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
+/** One load run as the measured user. */
+const load = (url: string, token: string, seconds = SECONDS) =>
+  autocannon(url, { token, connections: CONNECTIONS, seconds });
 const round = (v: number) => Math.round(v * 100) / 100;
 
 // ---------------------------------------------------------------------------------------------- data
@@ -532,10 +512,10 @@ async function main() {
           const body = (await check.json()) as { data?: { total: number; items: unknown[] } };
           if (check.status !== 200) throw new Error(`${route}: ${check.status} ${JSON.stringify(body)}`);
           current = '';
-          await autocannon(server.url + s.path, token, 2); // warm-up
+          await load(server.url + s.path, token, 2); // warm-up
           timings.set(route, []);
           current = route;
-          const r = await autocannon(server.url + s.path, token);
+          const r = await load(server.url + s.path, token);
           current = '';
           const serverMs = [...timings.get(route)!].sort((a, b) => a - b);
           const raw = await replay(url.toString(), statements, RAW_RUNS);

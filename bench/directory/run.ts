@@ -7,10 +7,8 @@
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres npx tsx bench/directory/run.ts
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -19,33 +17,15 @@ import { loadConfig } from '../../src-server/config';
 import { startServer } from '../../src-server/server';
 import { insertUser, systemRoleId } from '../../src-server/modules/auth/queries';
 import { createPasswordHasher } from '../../src-server/security/passwords';
+import { autocannon, percentile } from '../load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const PASSWORD = 'bench-password-1';
-const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
-/** One autocannon run in a child process (the load generator must not share the server's event loop). */
-async function autocannon(url: string, token: string, seconds = SECONDS) {
-  const args = [AUTOCANNON, '--json', '-c', String(CONNECTIONS), '-d', String(seconds)];
-  args.push('-H', 'accept=application/json', '-H', `authorization=Bearer ${token}`, url);
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  if (code !== 0) throw new Error(`autocannon exited with ${code}`);
-  const r = JSON.parse(out) as {
-    latency: { p50: number; p90: number; p97_5: number; p99: number };
-    requests: { average: number };
-    non2xx: number;
-  };
-  return { latency: r.latency, reqPerSec: Math.round(r.requests.average), non2xx: r.non2xx };
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
+/** One load run as the measured user. */
+const load = (url: string, token: string, seconds = SECONDS) =>
+  autocannon(url, { token, connections: CONNECTIONS, seconds });
 
 /** Bulk data in SQL: 500 departments (20 roots, then children), 20 jobs, 5,000 employees. */
 async function fill(db: pg.Client) {
@@ -150,10 +130,10 @@ async function main() {
         const check = await fetch(server.url + s.path, { headers: { authorization: `Bearer ${token}` } });
         if (check.status !== 200) throw new Error(`${s.route}: ${check.status} ${await check.text()}`);
         current = '';
-        await autocannon(server.url + s.path, token, 2); // warm-up
+        await load(server.url + s.path, token, 2); // warm-up
         timings.set(s.route, []);
         current = s.route;
-        const r = await autocannon(server.url + s.path, token);
+        const r = await load(server.url + s.path, token);
         current = '';
         const server_ = [...timings.get(s.route)!].sort((a, b) => a - b);
         const round = (v: number) => Math.round(v * 100) / 100;

@@ -1,0 +1,49 @@
+/**
+ * What the server benchmarks share: autocannon in a child process (the load generator must not share
+ * the server's event loop, nor its core when it can be helped) and percentiles of measured times.
+ */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
+
+export interface LoadOptions {
+  method?: 'GET' | 'POST';
+  token?: string;
+  /** A JSON body (sent with content-type application/json). */
+  body?: string;
+  connections: number;
+  seconds: number;
+}
+
+export interface LoadResult {
+  latency: { p50: number; p90: number; p97_5: number; p99: number };
+  reqPerSec: number;
+  non2xx: number;
+}
+
+/** Runs autocannon against `url` and answers its client-side latencies, throughput and refusals. */
+export async function autocannon(url: string, opts: LoadOptions): Promise<LoadResult> {
+  const args = [AUTOCANNON, '--json', '-c', String(opts.connections), '-d', String(opts.seconds)];
+  args.push('-m', opts.method ?? 'GET', '-H', 'accept=application/json');
+  if (opts.token) args.push('-H', `authorization=Bearer ${opts.token}`);
+  if (opts.body) args.push('-H', 'content-type=application/json', '-b', opts.body);
+  args.push(url);
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`autocannon exited with ${code}`);
+  const r = JSON.parse(out) as {
+    latency: LoadResult['latency'];
+    requests: { average: number };
+    non2xx: number;
+  };
+  return { latency: r.latency, reqPerSec: Math.round(r.requests.average), non2xx: r.non2xx };
+}
+
+/** The p-th percentile (nearest rank) of ascending `sorted` values; 0 when there are none. */
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
