@@ -636,7 +636,11 @@ export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 export const calendarQuerySchema = z.object({ from: dateOnlyField, to: dateOnlyField }).strict();
 export type CalendarQuery = z.infer<typeof calendarQuerySchema>;
 export const calendarEventSchema = z.object({
-  /** `task:<id>` or `follow:<documentId>`. */
+  /**
+   * `task:<id>` (the caller's own task), `follow:<documentId>` (a document the caller follows, by its
+   * due date) or `assigned:<taskId>` (a task of a department the caller manages or is secretary of,
+   * followed by its task date; kind `followUp`).
+   */
   key: z.string(),
   kind: z.enum(['task', 'followUp']),
   date: z.string(),

@@ -308,6 +308,14 @@ describe('distribution, tasks and completion', () => {
     });
     const cal2 = await get(org.memberA, '/user/calendar/events?from=2030-03-01&to=2030-03-31');
     expect(cal2.json.data[0]).toMatchObject({ kind: 'task', date: '2030-03-03', documentId: id });
+    // The manager who leads the department follows that task on the same day; others do not see it.
+    const led = await get(org.managerA, '/user/calendar/events?from=2030-03-01&to=2030-03-31');
+    expect(led.json.data).toEqual([
+      expect.objectContaining({ kind: 'followUp', date: '2030-03-03', documentId: id, taskState: 'new' }),
+    ]);
+    expect(led.json.data[0].key).toMatch(/^assigned:\d+$/);
+    const other = await get(org.managerB, '/user/calendar/events?from=2030-03-01&to=2030-03-31');
+    expect(other.json.data).toEqual([]);
     expect(
       (
         await call(h, {

@@ -838,6 +838,10 @@ export async function calendarEvents(
   if ((Date.parse(query.to) - Date.parse(query.from)) / 86_400_000 > 366)
     throw badField('to', 'validation.date');
   const s = await scope(ctx, caller);
+  // A manager or secretary follows the tasks of the departments they lead, by their task dates.
+  const led = s.leadDepartmentIds.length
+    ? sql`t.department_id in ${inList(s.leadDepartmentIds)}`
+    : sql`false`;
   const found = await q.rows<{
     kind: 'task' | 'followUp';
     key: string;
@@ -861,6 +865,13 @@ export async function calendarEvents(
           null, null, (d.completed_at is null and f.due_date < current_date)
         from document_follows f join documents d on d.id = f.document_id
         where f.user_id = ${s.userId} and f.due_date between ${query.from}::date and ${query.to}::date
+          and ${visibleTo(s)}
+        union all
+        select 'followUp', 'assigned:' || t.id, to_char(t.task_date, 'YYYY-MM-DD'), d.id, d.doc_number, d.subject,
+          t.id, t.state, (t.state <> 'completed' and t.task_date < current_date)
+        from tasks t join documents d on d.id = t.document_id
+        where ${led} and t.employee_id <> ${s.employeeId ?? 0}
+          and t.task_date between ${query.from}::date and ${query.to}::date
           and ${visibleTo(s)}
         order by date, key`,
   );
