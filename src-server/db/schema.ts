@@ -12,12 +12,14 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   date,
   index,
   integer,
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -120,6 +122,21 @@ export const rolePagePermissions = pgTable(
     permissions: text('permissions').array().notNull(),
   },
   (t) => [primaryKey({ columns: [t.roleId, t.pageId] })],
+);
+
+/**
+ * One row: a counter that triggers (migration 0005) raise in the same transaction as any change to
+ * pages, role_page_permissions or roles. Servers read it with the caller's session and keep the page
+ * trees they built while it is unchanged, so a change made through any server sharing the database is
+ * seen by every other at once.
+ */
+export const accessVersion = pgTable(
+  'access_version',
+  {
+    id: smallint('id').primaryKey().default(1),
+    version: bigint('version', { mode: 'number' }).notNull().default(1),
+  },
+  (t) => [check('access_version_one_row', sql`${t.id} = 1`)],
 );
 
 export const sessions = pgTable(

@@ -32,6 +32,12 @@ export interface AuthContext {
   isSystem: boolean;
   /** An inactive role grants nothing but the personal pages. */
   roleActive: boolean;
+  /**
+   * The database's access version read with the session (it changes with any change to pages, role page
+   * permissions or roles; see migration 0005): the page tree of this role is the cached one while it is
+   * unchanged. Null when unknown (never cached).
+   */
+  accessVersion: string | null;
   /** The caller's profile, read in the same query (GET /auth/profile answers it without another). */
   profile: Profile;
 }

@@ -25,6 +25,9 @@ function prepareFindCaller(db: Db) {
   const permissions = sql<string[] | null>`(select rpp.permissions from role_page_permissions rpp
         join pages p on p.id = rpp.page_id
         where rpp.role_id = "users"."role_id" and p.path = ${sql.placeholder('pagePath')})`;
+  // The access version (migration 0005) in the same round-trip and snapshot as the role: as text, the
+  // same from both drivers whatever the size of the bigint.
+  const accessVersion = sql<string | null>`(select av.version::text from access_version av where av.id = 1)`;
   return db
     .select({
       sessionId: sessions.id,
@@ -46,6 +49,7 @@ function prepareFindCaller(db: Db) {
       isSystem: roles.isSystem,
       roleActive: roles.active,
       permissions,
+      accessVersion,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -65,8 +69,8 @@ function prepareFindCaller(db: Db) {
 const findCallerStatements = new WeakMap<Db, ReturnType<typeof prepareFindCaller>>();
 
 /**
- * The caller of a bearer token in one query: the live session, its active user, the role and (for a page
- * route) the role's permissions on that page. It runs on every protected request, so it is prepared.
+ * The caller of a bearer token in one query: the live session, its active user, the role, (for a page
+ * route) the role's permissions on that page, and the access version that keys the page-tree cache. It runs on every protected request, so it is prepared.
  */
 export async function findCallerBySession(db: Db, tokenHash: string, pagePath: string | null) {
   let statement = findCallerStatements.get(db);

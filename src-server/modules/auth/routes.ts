@@ -2,6 +2,7 @@
  * HTTP routes of the first-run setup, sign-in, two-factor, the profile and the caller's page tree
  * (API.md, "Auth and session"). Rules live in service.ts.
  */
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { envelopeOf } from '../../../src-shared/api/envelope';
 import {
@@ -280,7 +281,13 @@ export function authRoutes(ctx: ServerContext) {
           response: { 200: envelopeOf(userPagesTreeSchema) },
         },
       },
-      async (request) => envelope(request, { pages: await auth.pageTreeFor(ctx, callerOf(request)) }),
+      // Every client loads it: the answer is cached already serialised per role while the database's
+      // access version is unchanged (service.ts), and sent as is (a JSON string skips the serialiser;
+      // the typed reply only knows the object form). The schema still documents it in OpenAPI.
+      async (request, reply) => {
+        const json = await auth.pageTreeJson(ctx, callerOf(request));
+        return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+      },
     );
   };
 }

@@ -13,11 +13,14 @@ import type {
   PageSection,
   Profile,
   TwoFactorSetup,
+  UserPagesTree,
 } from '../../../src-shared/api/auth';
+import type { Envelope } from '../../../src-shared/api/envelope';
 import type { Permission } from '../../../src-shared/permissions';
 import { isPermission } from '../../../src-shared/permissions';
 import { recordAudit } from '../../audit';
 import type { ServerContext } from '../../context';
+import type { Db } from '../../db/open';
 import type { Authenticate, AuthContext } from '../../http/access';
 import { HttpProblem } from '../../http/problem';
 import { PERSONAL_PAGES } from '../../db/page-tree';
@@ -82,6 +85,7 @@ export function authenticator(ctx: ServerContext): Authenticate {
       roleId: row.roleId,
       isSystem: row.isSystem,
       roleActive: row.roleActive,
+      accessVersion: row.accessVersion,
       profile: {
         id: row.userId,
         username: row.username,
@@ -673,4 +677,46 @@ export async function pageTreeFor(
     });
   }
   return out;
+}
+
+/**
+ * Answers of GET /auth/user-pages-tree already serialised, by database and then by role (and the flags
+ * the tree depends on), each with the access version it was built at. The tree depends only on these and
+ * on the tables pages, role_page_permissions and roles, whose every change raises the version in the
+ * database (migration 0005), so servers sharing a database never serve each other's stale trees.
+ */
+const treeCache = new WeakMap<Db, Map<string, { version: bigint; json: string }>>();
+/** Roles are few; a bound in case they are not. */
+const TREE_CACHE_MAX = 1000;
+
+/**
+ * GET /auth/user-pages-tree as JSON (`{ data: { pages } }`; a GET envelope has no message): the cached
+ * answer when the access version read with the session is the one it was built at, else built and kept.
+ * A tree built from rows newer than the version it is filed under is only ever rebuilt, never stale:
+ * the rows are read after the version.
+ */
+export async function pageTreeJson(
+  ctx: ServerContext,
+  caller: { roleId: number; isSystem: boolean; roleActive: boolean; accessVersion: string | null },
+): Promise<string> {
+  const version = caller.accessVersion === null ? null : BigInt(caller.accessVersion);
+  let byRole = treeCache.get(ctx.db);
+  if (!byRole) {
+    byRole = new Map();
+    treeCache.set(ctx.db, byRole);
+  }
+  const key = `${caller.roleId}:${caller.isSystem ? 1 : 0}:${caller.roleActive ? 1 : 0}`;
+  const hit = byRole.get(key);
+  if (version !== null && hit?.version === version) return hit.json;
+  const body: Envelope<UserPagesTree> = { data: { pages: await pageTreeFor(ctx, caller) } };
+  const json = JSON.stringify(body);
+  if (version !== null) {
+    // Versions only grow: a slower request must not replace a newer tree with an older one.
+    const current = byRole.get(key);
+    if (!current || current.version < version) {
+      if (!current && byRole.size >= TREE_CACHE_MAX) byRole.clear();
+      byRole.set(key, { version, json });
+    }
+  }
+  return json;
 }

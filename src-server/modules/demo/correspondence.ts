@@ -229,6 +229,7 @@ async function callerFor(tx: Tx, username: string): Promise<AuthContext | null> 
     roleId: u.roleId,
     isSystem: u.isSystem,
     roleActive: u.roleActive,
+    accessVersion: null,
     profile: {
       id: u.id,
       username: u.username,
