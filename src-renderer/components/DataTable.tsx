@@ -97,11 +97,27 @@ export function DataTable<T extends object>({
         title,
         width: col.width,
         align: col.align,
-        ellipsis: col.ellipsis,
+        // A wide table scrolls at its content's width, where antd's own ellipsis does not hold a column
+        // to its width: the cell content is bounded instead, and keeps its full text as a tooltip.
+        ellipsis: col.ellipsis && col.width === undefined,
         sorter: col.sortable ? true : undefined,
         sortOrder: col.sortable ? (sorted?.field === col.key ? sorted.order : null) : undefined,
         showSorterTooltip: col.sortable ? { title: t('sort.tooltip') } : undefined,
-        render: col.render ? (_: unknown, row: T) => col.render!(row) : undefined,
+        render:
+          col.ellipsis && col.width !== undefined
+            ? (_: unknown, row: T) => {
+                const content = col.render ? col.render(row) : (row as Record<string, unknown>)[col.key];
+                const text =
+                  typeof content === 'string' || typeof content === 'number' ? String(content) : undefined;
+                return (
+                  <div className="dt-ellipsis" style={{ maxInlineSize: col.width }} title={text}>
+                    {content as ReactNode}
+                  </div>
+                );
+              }
+            : col.render
+              ? (_: unknown, row: T) => col.render!(row)
+              : undefined,
         ...(col.filter
           ? {
               filtered: isColumnFilterActive(list.filterState[filterField]),

@@ -484,9 +484,14 @@ export const boxItemSchema = z.object({
   /** Distributed / not distributed. */
   distributed: z.boolean(),
   completed: z.boolean(),
-  /** Incoming-tasks: the task of this row. */
+  /** Incoming-tasks: the task of this row and who holds it. */
   task: z
-    .object({ id: z.number().int(), state: z.enum(TASK_STATES), taskDate: z.string().nullable() })
+    .object({
+      id: z.number().int(),
+      state: z.enum(TASK_STATES),
+      taskDate: z.string().nullable(),
+      tasker: personRefSchema,
+    })
     .nullable(),
   /** Follow-ups: when it is due and whether that is past. */
   dueDate: z.string().nullable(),

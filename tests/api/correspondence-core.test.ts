@@ -234,9 +234,12 @@ describe('distribution, tasks and completion', () => {
     // The tasker sees the document and the task.
     expect((await get(org.memberA, `/correspondence/documents/${id}`)).status).toBe(200);
     const tasksBox = await get(org.memberA, '/correspondence/boxes/incoming-tasks');
-    expect(tasksBox.json.data.items.find((i: { documentId: number }) => i.documentId === id).task.state).toBe(
-      'new',
-    );
+    expect(
+      tasksBox.json.data.items.find((i: { documentId: number }) => i.documentId === id).task,
+    ).toMatchObject({
+      state: 'new',
+      tasker: { id: org.memberA.employeeId },
+    });
     // Someone else's task: refused.
     expect((await put(org.managerB, `${taskUrl}/state`, { state: 'inProgress' })).status).toBe(422);
     expect((await put(org.outsider, `${taskUrl}/state`, { state: 'inProgress' })).status).toBe(404);

@@ -817,7 +817,14 @@ export async function listBox(
         : null,
       distributed: !!d.distributed,
       completed: !!k.done,
-      task: t ? { id: Number(t.id), state: t.state as TaskState, taskDate: t.task_date } : null,
+      task: t
+        ? {
+            id: Number(t.id),
+            state: t.state as TaskState,
+            taskDate: t.task_date,
+            tasker: { id: Number(t.employee_id), nameAr: t.employee_ar, nameEn: t.employee_en },
+          }
+        : null,
       dueDate: k.due_date,
       overdue: !!k.overdue,
       followReason: (k.follow_reason as BoxItem['followReason']) ?? null,

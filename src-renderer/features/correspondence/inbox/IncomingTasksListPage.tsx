@@ -7,6 +7,7 @@ import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
 import { formatDate, type DataTableColumn } from '../../../components/DataTable';
+import { localName } from '../../admin/names';
 import { BoxListScreen, commonColumns } from '../shared/BoxListScreen';
 import { TaskStateTag } from '../shared/TaskStateTag';
 
@@ -39,6 +40,11 @@ export function Component() {
         ],
       },
       render: (row) => (row.task ? <TaskStateTag state={row.task.state} /> : null),
+    },
+    {
+      key: 'tasker',
+      title: 'correspondence:fields.tasker',
+      render: (row) => (row.task ? localName(row.task.tasker, i18n.language) : null),
     },
   ];
   return (

@@ -38,11 +38,13 @@ export function commonColumns(t: (key: string) => string, language: string): Dat
       sortable: true,
       filter: { type: 'text' },
       ellipsis: true,
-      width: 320,
+      width: 300,
     },
     {
       key: 'sender',
       title: 'correspondence:fields.sender',
+      ellipsis: true,
+      width: 180,
       render: (row) => localName(row.sender, language),
     },
     {
