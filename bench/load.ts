@@ -4,6 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { loadConfig } from '../src-server/config';
+import { startServer, type RunningServer } from '../src-server/server';
 
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
@@ -46,4 +48,39 @@ export async function autocannon(url: string, opts: LoadOptions): Promise<LoadRe
 export function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/**
+ * The API server on `databaseUrl` as the benchmarks run it (a free port, quiet, no sign-in rate limit),
+ * recording Fastify's own time for each request answered while a label is set with `measuring(label)`
+ * (`measuring('')` stops). `timings` holds each label's times.
+ */
+export async function startMeasuredServer(
+  databaseUrl: string,
+  dataDir: string,
+): Promise<{ server: RunningServer; timings: Map<string, number[]>; measuring(label: string): void }> {
+  const timings = new Map<string, number[]>();
+  let current = '';
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_MINUTE: '0',
+  });
+  const server = await startServer(config, {
+    configureApp: (app) =>
+      app.addHook('onResponse', async (_request, reply) => {
+        if (current) timings.get(current)!.push(reply.elapsedTime);
+      }),
+  });
+  return {
+    server,
+    timings,
+    measuring(label) {
+      if (label && !timings.has(label)) timings.set(label, []);
+      current = label;
+    },
+  };
 }

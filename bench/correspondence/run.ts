@@ -28,12 +28,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { loadConfig } from '../../src-server/config';
-import { startServer } from '../../src-server/server';
 import { insertUser, systemRoleId } from '../../src-server/modules/auth/queries';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { SEQUENCE_DIGITS } from '../../src-shared/numbering';
-import { autocannon, percentile } from '../load';
+import { autocannon, percentile, startMeasuredServer } from '../load';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -423,24 +421,9 @@ async function main() {
   }
   captureStatements();
   const dataDir = mkdtempSync(join(tmpdir(), 'sijill-bench-corr-'));
-  const timings = new Map<string, number[]>();
-  let current = '';
   let generationSeconds: number | null = null;
   try {
-    const config = loadConfig({
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      DATABASE_URL: url.toString(),
-      LOG_LEVEL: 'silent',
-      AUTH_RATE_LIMIT_PER_MINUTE: '0',
-    });
-    const server = await startServer(config, {
-      configureApp: (app) =>
-        app.addHook('onResponse', async (_request, reply) => {
-          if (current) timings.get(current)!.push(reply.elapsedTime);
-        }),
-    });
+    const { server, timings, measuring } = await startMeasuredServer(url.toString(), dataDir);
     const results: Record<string, unknown>[] = [];
     try {
       const db = server.database.db;
@@ -511,12 +494,12 @@ async function main() {
           capture = null;
           const body = (await check.json()) as { data?: { total: number; items: unknown[] } };
           if (check.status !== 200) throw new Error(`${route}: ${check.status} ${JSON.stringify(body)}`);
-          current = '';
+          measuring('');
           await load(server.url + s.path, token, 2); // warm-up
           timings.set(route, []);
-          current = route;
+          measuring(route);
           const r = await load(server.url + s.path, token);
-          current = '';
+          measuring('');
           const serverMs = [...timings.get(route)!].sort((a, b) => a - b);
           const raw = await replay(url.toString(), statements, RAW_RUNS);
           const plans = await explain(url.toString(), statements);

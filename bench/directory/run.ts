@@ -13,11 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../../src-server/config';
-import { startServer } from '../../src-server/server';
 import { insertUser, systemRoleId } from '../../src-server/modules/auth/queries';
 import { createPasswordHasher } from '../../src-server/security/passwords';
-import { autocannon, percentile } from '../load';
+import { autocannon, percentile, startMeasuredServer } from '../load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -66,23 +64,8 @@ async function main() {
   const url = new URL(base);
   url.pathname = `/${name}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'sijill-bench-dir-'));
-  const timings = new Map<string, number[]>();
-  let current = '';
   try {
-    const config = loadConfig({
-      HOST: '127.0.0.1',
-      PORT: '0',
-      DATA_DIR: dataDir,
-      DATABASE_URL: url.toString(),
-      LOG_LEVEL: 'silent',
-      AUTH_RATE_LIMIT_PER_MINUTE: '0',
-    });
-    const server = await startServer(config, {
-      configureApp: (app) =>
-        app.addHook('onResponse', async (_request, reply) => {
-          if (current) timings.get(current)!.push(reply.elapsedTime);
-        }),
-    });
+    const { server, timings, measuring } = await startMeasuredServer(url.toString(), dataDir);
     const results: Record<string, unknown>[] = [];
     try {
       const client = new pg.Client({ connectionString: url.toString() });
@@ -129,12 +112,12 @@ async function main() {
       for (const s of scenarios) {
         const check = await fetch(server.url + s.path, { headers: { authorization: `Bearer ${token}` } });
         if (check.status !== 200) throw new Error(`${s.route}: ${check.status} ${await check.text()}`);
-        current = '';
+        measuring('');
         await load(server.url + s.path, token, 2); // warm-up
         timings.set(s.route, []);
-        current = s.route;
+        measuring(s.route);
         const r = await load(server.url + s.path, token);
-        current = '';
+        measuring('');
         const server_ = [...timings.get(s.route)!].sort((a, b) => a - b);
         const round = (v: number) => Math.round(v * 100) / 100;
         const entry = {

@@ -78,29 +78,71 @@ export function authenticator(ctx: ServerContext): Authenticate {
     if (Date.now() - row.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
       await q.touchSession(ctx.db, row.sessionId, lifetimes(ctx, row.rememberMe).idleSeconds);
     }
-    const auth: AuthContext = {
+    const auth = authContextOf({
       sessionId: row.sessionId,
+      accessVersion: row.accessVersion,
       userId: row.userId,
       username: row.username,
+      email: row.email,
+      nameAr: row.nameAr,
+      nameEn: row.nameEn,
+      employeeId: row.employeeId,
+      locale: row.locale,
+      totpEnabled: row.totpEnabled,
       roleId: row.roleId,
+      roleAr: row.roleNameAr,
+      roleEn: row.roleNameEn,
       isSystem: row.isSystem,
       roleActive: row.roleActive,
-      accessVersion: row.accessVersion,
-      profile: {
-        id: row.userId,
-        username: row.username,
-        email: row.email,
-        nameAr: row.nameAr,
-        nameEn: row.nameEn,
-        employee: row.employeeId === null ? null : { id: row.employeeId },
-        role: { id: row.roleId, nameAr: row.roleNameAr, nameEn: row.roleNameEn },
-        useTotp: row.totpEnabled,
-        twoFactorRequired: row.roleRequiresTwoFactor,
-        locale: row.locale === 'en' ? 'en' : 'ar',
-      },
-    };
+      requireTwoFactor: row.roleRequiresTwoFactor,
+    });
     const permitted = page ? holds(page.permission, page.page, row, row.permissions) : true;
     return { auth, permitted };
+  };
+}
+
+/** What an authenticated caller is made of: the session, the user and their role. */
+export interface CallerFacts {
+  sessionId: number;
+  accessVersion: string | null;
+  userId: number;
+  username: string;
+  email: string;
+  nameAr: string;
+  nameEn: string;
+  employeeId: number | null;
+  locale: string;
+  totpEnabled: boolean;
+  roleId: number;
+  roleAr: string;
+  roleEn: string;
+  isSystem: boolean;
+  roleActive: boolean;
+  requireTwoFactor: boolean;
+}
+
+/** The request's auth context (and the caller's profile) from the facts of a session lookup. */
+export function authContextOf(f: CallerFacts): AuthContext {
+  return {
+    sessionId: f.sessionId,
+    userId: f.userId,
+    username: f.username,
+    roleId: f.roleId,
+    isSystem: f.isSystem,
+    roleActive: f.roleActive,
+    accessVersion: f.accessVersion,
+    profile: {
+      id: f.userId,
+      username: f.username,
+      email: f.email,
+      nameAr: f.nameAr,
+      nameEn: f.nameEn,
+      employee: f.employeeId === null ? null : { id: f.employeeId },
+      role: { id: f.roleId, nameAr: f.roleAr, nameEn: f.roleEn },
+      useTotp: f.totpEnabled,
+      twoFactorRequired: f.requireTwoFactor,
+      locale: f.locale === 'en' ? 'en' : 'ar',
+    },
   };
 }
 

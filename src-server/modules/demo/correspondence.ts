@@ -30,6 +30,7 @@ import {
 } from '../../db/schema';
 import type { AuthContext } from '../../http/access';
 import type { Tx } from '../auth/queries';
+import { authContextOf } from '../auth/service';
 import { rows } from '../correspondence/queries';
 import * as corr from '../correspondence/service';
 
@@ -203,7 +204,7 @@ async function seedSettings(tx: Tx): Promise<string[]> {
 async function callerFor(tx: Tx, username: string): Promise<AuthContext | null> {
   const [u] = await tx
     .select({
-      id: users.id,
+      userId: users.id,
       username: users.username,
       email: users.email,
       nameAr: users.nameAr,
@@ -222,27 +223,7 @@ async function callerFor(tx: Tx, username: string): Promise<AuthContext | null> 
     .innerJoin(roles, eq(roles.id, users.roleId))
     .where(and(eq(users.username, username), eq(users.active, true)));
   if (!u) return null;
-  return {
-    sessionId: 0,
-    userId: u.id,
-    username: u.username,
-    roleId: u.roleId,
-    isSystem: u.isSystem,
-    roleActive: u.roleActive,
-    accessVersion: null,
-    profile: {
-      id: u.id,
-      username: u.username,
-      email: u.email,
-      nameAr: u.nameAr,
-      nameEn: u.nameEn,
-      employee: u.employeeId === null ? null : { id: u.employeeId },
-      role: { id: u.roleId, nameAr: u.roleAr, nameEn: u.roleEn },
-      useTotp: u.totpEnabled,
-      twoFactorRequired: u.requireTwoFactor,
-      locale: u.locale === 'en' ? 'en' : 'ar',
-    },
-  };
+  return authContextOf({ ...u, sessionId: 0, accessVersion: null });
 }
 
 /** Links a user without an employee to an employee without a user; answers whether it did. */
