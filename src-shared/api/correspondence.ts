@@ -302,6 +302,8 @@ export const documentSchema = z.object({
     distribute: z.boolean(),
     /** Assign tasks: the manager or secretary of a department it is distributed to. */
     assignTasks: z.boolean(),
+    /** The distributions (ids) the caller may assign tasks under: those of departments they lead. */
+    assignTasksFor: z.array(z.number().int()),
   }),
   createdBy: personRefSchema.nullable(),
   registeredBy: personRefSchema.nullable(),

@@ -226,10 +226,22 @@ describe('distribution, tasks and completion', () => {
     // Each says what it may do, by the rules the actions enforce.
     const abilities = async (who: typeof org.clerk) =>
       (await get(who, `/correspondence/documents/${id}`)).json.data.abilities;
-    expect(await abilities(org.clerk)).toEqual({ distribute: true, assignTasks: false });
-    expect(await abilities(org.managerA)).toEqual({ distribute: false, assignTasks: true });
-    expect(await abilities(org.secretaryA)).toEqual({ distribute: false, assignTasks: true });
-    expect(await abilities(org.memberA)).toEqual({ distribute: false, assignTasks: false });
+    expect(await abilities(org.clerk)).toEqual({ distribute: true, assignTasks: false, assignTasksFor: [] });
+    expect(await abilities(org.managerA)).toEqual({
+      distribute: false,
+      assignTasks: true,
+      assignTasksFor: [actionId],
+    });
+    expect(await abilities(org.secretaryA)).toEqual({
+      distribute: false,
+      assignTasks: true,
+      assignTasksFor: [actionId],
+    });
+    expect(await abilities(org.memberA)).toEqual({
+      distribute: false,
+      assignTasks: false,
+      assignTasksFor: [],
+    });
     const taskUrl = `/correspondence/documents/${id}/tasks/${task.json.data.id}`;
     // The tasker sees the document and the task.
     expect((await get(org.memberA, `/correspondence/documents/${id}`)).status).toBe(200);

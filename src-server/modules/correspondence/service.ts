@@ -115,6 +115,13 @@ async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.Doc
     q.hasPagePermission(db, caller, INCOMING_PAGE, 'edit'),
   ]);
   const registered = row.state === 'registered';
+  // The distributions the caller may task employees under: those of the departments they lead.
+  const taskable =
+    registered && mayAssign
+      ? distributions
+          .filter((x) => scope.isAdmin || scope.leadDepartmentIds.includes(Number(x.department_id)))
+          .map((x) => Number(x.id))
+      : [];
   return {
     id: Number(row.id),
     direction: row.direction as Document['direction'],
@@ -163,10 +170,8 @@ async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.Doc
         mayDistribute &&
         (scope.isAdmin ||
           (scope.archiveDepartmentId !== null && row.archive_department_id === scope.archiveDepartmentId)),
-      assignTasks:
-        registered &&
-        mayAssign &&
-        distributions.some((x) => scope.isAdmin || scope.leadDepartmentIds.includes(Number(x.department_id))),
+      assignTasks: taskable.length > 0,
+      assignTasksFor: taskable,
     },
     createdBy: ref(row.created_by, row.created_by_ar, row.created_by_en),
     registeredBy: ref(row.registered_by, row.registered_by_ar, row.registered_by_en),

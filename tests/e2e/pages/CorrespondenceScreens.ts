@@ -84,14 +84,12 @@ export class CorrespondenceDocumentScreen {
     await expect(this.page.getByTestId('distribute-form')).toBeHidden();
   }
 
-  /** Assigns a task to an employee (of the only distribution the manager sees). */
+  /** Assigns a task to an employee (under the only distribution the manager may task). */
   async assignTask(employee: string, notes: string) {
     await this.page.getByTestId('task-assign').click();
-    const distribution = this.page.getByTestId('task-distribution');
-    if (!(await distribution.locator('.ant-select-selection-item').count())) {
-      await distribution.click();
-      await this.page.locator('.ant-select-dropdown:visible .ant-select-item-option').first().click();
-    }
+    // A manager is offered only the distributions of the departments they lead: here one, already chosen.
+    await expect(this.page.getByTestId('task-form')).toBeVisible();
+    await expect(this.page.getByTestId('task-distribution')).toContainText(' — ');
     await pick(this.page, 'task-tasker', employee);
     await this.page.getByTestId('task-notes').fill(notes);
     await this.page.getByTestId('task-save').click();

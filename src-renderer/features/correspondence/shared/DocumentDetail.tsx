@@ -6,7 +6,7 @@
  * and completes), follow / unfollow, and the timeline. The server decides who may do what; the screen
  * offers an action where the page permissions and the user's part allow it.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   Button,
   Card,
@@ -343,7 +343,7 @@ function DistributionPanel({
 /** The assign dialog: which distribution, the tasker (EmployeePicker within that department), date, notes. */
 function AssignTaskModal({
   doc,
-  distributions,
+  distributions: all,
   open,
   onClose,
   onDone,
@@ -362,6 +362,11 @@ function AssignTaskModal({
     notes?: string;
   }>();
   const [saving, setSaving] = useState(false);
+  // Only the distributions of departments the caller leads (what the server will accept).
+  const distributions = useMemo(
+    () => all.filter((d) => doc.abilities.assignTasksFor.includes(d.id)),
+    [all, doc.abilities.assignTasksFor],
+  );
   const distributionId = Form.useWatch('distributionId', form);
   const departmentId = distributions.find((d) => d.id === distributionId)?.department.id;
   useEffect(() => {
