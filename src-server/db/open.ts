@@ -58,6 +58,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   let database: Database;
   if (options.DATABASE_URL) {
     const pool = new pg.Pool({ connectionString: options.DATABASE_URL, max: options.DB_POOL_MAX ?? 20 });
+    // An idle connection the database ends (a restart, a failover, an administrator) is dropped by the pool
+    // and replaced on the next query; without a listener its error would bring the whole server down.
+    pool.on('error', () => undefined);
     const db = drizzlePg(pool, { schema });
     database = {
       db: db as unknown as Db,
