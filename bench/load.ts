@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { loadConfig } from '../src-server/config';
+import { loadConfig, type ServerConfig } from '../src-server/config';
 import { startServer, type RunningServer } from '../src-server/server';
 
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
@@ -51,9 +51,29 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 /**
+ * The server configuration the benchmarks use: a free port on 127.0.0.1, quiet, no sign-in rate limit;
+ * `extra` adds or overrides settings. Without `databaseUrl`, PGlite in `dataDir`.
+ */
+export function benchConfig(
+  dataDir: string,
+  databaseUrl?: string,
+  extra: Record<string, string> = {},
+): ServerConfig {
+  return loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_MINUTE: '0',
+    ...extra,
+  });
+}
+
+/**
  * The API server on `databaseUrl` as the benchmarks run it (a free port, quiet, no sign-in rate limit),
  * recording Fastify's own time for each request answered while a label is set with `measuring(label)`
- * (`measuring('')` stops). `timings` holds each label's times.
+ * (which starts that label's list afresh; `measuring('')` stops). `timings` holds each label's times.
  */
 export async function startMeasuredServer(
   databaseUrl: string,
@@ -61,15 +81,7 @@ export async function startMeasuredServer(
 ): Promise<{ server: RunningServer; timings: Map<string, number[]>; measuring(label: string): void }> {
   const timings = new Map<string, number[]>();
   let current = '';
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'silent',
-    AUTH_RATE_LIMIT_PER_MINUTE: '0',
-  });
-  const server = await startServer(config, {
+  const server = await startServer(benchConfig(dataDir, databaseUrl), {
     configureApp: (app) =>
       app.addHook('onResponse', async (_request, reply) => {
         if (current) timings.get(current)!.push(reply.elapsedTime);
@@ -79,7 +91,7 @@ export async function startMeasuredServer(
     server,
     timings,
     measuring(label) {
-      if (label && !timings.has(label)) timings.set(label, []);
+      if (label) timings.set(label, []);
       current = label;
     },
   };

@@ -24,7 +24,7 @@ async function boot() {
   const locale: Locale = settings.ok ? settings.data.selectedLocale : DEFAULT_LOCALE;
   await initI18n(locale);
   dayjs.locale(locale);
-  listenForSessionExpiry(bridge, queryClient);
+  listenForSessionExpiry(bridge);
   forgetDataOnUserChange(queryClient);
   const router = createRouter();
   createRoot(document.getElementById('root')!).render(

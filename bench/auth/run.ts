@@ -14,11 +14,10 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { loadConfig } from '../../src-server/config';
 import { startServer } from '../../src-server/server';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { insertUser, systemRoleId } from '../../src-server/modules/auth/queries';
-import { autocannon } from '../load';
+import { autocannon, benchConfig } from '../load';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const PASSWORD = 'bench-password-1';
@@ -47,13 +46,7 @@ async function run(
 
 async function benchBackend(backend: 'pglite' | 'postgres', databaseUrl?: string): Promise<Result[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sijill-bench-'));
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: 'silent',
-    AUTH_RATE_LIMIT_PER_MINUTE: '0',
+  const config = benchConfig(dataDir, databaseUrl, {
     LOGIN_MAX_FAILURES_ACCOUNT: '1000',
     LOGIN_MAX_FAILURES_IP: '100000',
   });

@@ -496,7 +496,6 @@ async function main() {
           if (check.status !== 200) throw new Error(`${route}: ${check.status} ${JSON.stringify(body)}`);
           measuring('');
           await load(server.url + s.path, token, 2); // warm-up
-          timings.set(route, []);
           measuring(route);
           const r = await load(server.url + s.path, token);
           measuring('');

@@ -114,7 +114,6 @@ async function main() {
         if (check.status !== 200) throw new Error(`${s.route}: ${check.status} ${await check.text()}`);
         measuring('');
         await load(server.url + s.path, token, 2); // warm-up
-        timings.set(s.route, []);
         measuring(s.route);
         const r = await load(server.url + s.path, token);
         measuring('');

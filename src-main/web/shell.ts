@@ -13,7 +13,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
 import {
   EVENTS,
-  FILE_TRANSFER_MAX_BYTES,
+  BASE64_MAX_CHARS,
   type AppInfo,
   type EventName,
   type EventPayload,
@@ -135,9 +135,9 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     return payload;
   });
 
-  // A frame must carry the largest file the contract accepts (base64, so 4/3 of it) and its envelope;
-  // the socket only answers this launch's secret on 127.0.0.1.
-  const maxPayload = Math.ceil(FILE_TRANSFER_MAX_BYTES / 3) * 4 + 1024 * 1024;
+  // A frame must carry the largest file the contract accepts (base64) and its envelope; the socket only
+  // answers this launch's secret on 127.0.0.1.
+  const maxPayload = BASE64_MAX_CHARS + 1024 * 1024;
   await app.register(fastifyWebsocket, { options: { maxPayload } });
   app.register(async (scope) => {
     scope.get(WEB_SHELL_BRIDGE_PATH, { websocket: true }, (socket, request) => {

@@ -1,7 +1,8 @@
 /**
  * What the client does on main's `session:expired` (a 401: main already cleared the token, the two-factor
  * flag, the sections and the user). Signed-out screens ignore it (a refused password is also a 401).
- * Signed in: the screens forget the session and cached server data; the guard then sends the user to
+ * Signed in: the screens forget the session (and with it, through forgetDataOnUserChange, the cached
+ * server data); the guard then sends the user to
  * /login, remembering the page to come back to. With remember-me the string `false`, the toast 'You must
  * be logged in to perform this action' (specification section 8); otherwise (remember-me on: the server
  * ended a long-lived session, e.g. after a password change) no toast, and the login page says the session
@@ -13,11 +14,10 @@ import { i18n } from '../lib/i18n';
 import { toast } from '../lib/toast';
 import { sessionActions, sessionStore } from './session';
 
-export function listenForSessionExpiry(bridge: SijillBridge, queryClient: QueryClient): () => void {
+export function listenForSessionExpiry(bridge: SijillBridge): () => void {
   return bridge.on('session:expired', ({ rememberMe }) => {
     if (!sessionStore.get().signedIn) return;
     sessionActions.expired();
-    queryClient.clear();
     if (rememberMe === 'false') {
       toast({ severity: 'error', detail: i18n.t('errors.unauthorized') });
       sessionActions.markEndedQuietly(false);

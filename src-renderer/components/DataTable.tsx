@@ -53,6 +53,25 @@ export interface DataTableProps<T> {
 
 const SEARCH_DEBOUNCE_MS = 350;
 
+/**
+ * A column's cell renderer: its own `render` (or antd's default), and for a column with `ellipsis` and a
+ * width, that content held to one line of the width with its full text as a tooltip (a wide table
+ * scrolls at its content's width, where antd's own ellipsis does not hold a column to its width).
+ */
+function boundedCell<T extends object>(col: DataTableColumn<T>) {
+  if (!(col.ellipsis && col.width !== undefined))
+    return col.render ? (_: unknown, row: T) => col.render!(row) : undefined;
+  return (_: unknown, row: T) => {
+    const content = col.render ? col.render(row) : (row as Record<string, unknown>)[col.key];
+    const text = typeof content === 'string' || typeof content === 'number' ? String(content) : undefined;
+    return (
+      <div className="dt-ellipsis" style={{ maxInlineSize: col.width }} title={text}>
+        {content as ReactNode}
+      </div>
+    );
+  };
+}
+
 /** A server-side table: declare the columns, the endpoint and the empty message; it does the rest. */
 export function DataTable<T extends object>({
   queryKey,
@@ -97,27 +116,12 @@ export function DataTable<T extends object>({
         title,
         width: col.width,
         align: col.align,
-        // A wide table scrolls at its content's width, where antd's own ellipsis does not hold a column
-        // to its width: the cell content is bounded instead, and keeps its full text as a tooltip.
+        // With a width, boundedCell holds the content instead (see there).
         ellipsis: col.ellipsis && col.width === undefined,
         sorter: col.sortable ? true : undefined,
         sortOrder: col.sortable ? (sorted?.field === col.key ? sorted.order : null) : undefined,
         showSorterTooltip: col.sortable ? { title: t('sort.tooltip') } : undefined,
-        render:
-          col.ellipsis && col.width !== undefined
-            ? (_: unknown, row: T) => {
-                const content = col.render ? col.render(row) : (row as Record<string, unknown>)[col.key];
-                const text =
-                  typeof content === 'string' || typeof content === 'number' ? String(content) : undefined;
-                return (
-                  <div className="dt-ellipsis" style={{ maxInlineSize: col.width }} title={text}>
-                    {content as ReactNode}
-                  </div>
-                );
-              }
-            : col.render
-              ? (_: unknown, row: T) => col.render!(row)
-              : undefined,
+        render: boundedCell(col),
         ...(col.filter
           ? {
               filtered: isColumnFilterActive(list.filterState[filterField]),

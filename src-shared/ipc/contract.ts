@@ -83,7 +83,8 @@ export type ApiResponse = z.infer<typeof apiResponseSchema>;
  * usually smaller, limits (a 413 says so).
  */
 export const FILE_TRANSFER_MAX_BYTES = 40 * 1024 * 1024;
-const BASE64_MAX_CHARS = Math.ceil(FILE_TRANSFER_MAX_BYTES / 3) * 4;
+/** The longest base64 string a file of FILE_TRANSFER_MAX_BYTES becomes. */
+export const BASE64_MAX_CHARS = Math.ceil(FILE_TRANSFER_MAX_BYTES / 3) * 4;
 
 /** Standard base64 (no line breaks), at most FILE_TRANSFER_MAX_BYTES once decoded. */
 export const base64Schema = z

@@ -70,7 +70,8 @@ const findCallerStatements = new WeakMap<Db, ReturnType<typeof prepareFindCaller
 
 /**
  * The caller of a bearer token in one query: the live session, its active user, the role, (for a page
- * route) the role's permissions on that page, and the access version that keys the page-tree cache. It runs on every protected request, so it is prepared.
+ * route) the role's permissions on that page, and the access version that keys the page-tree cache. It
+ * runs on every protected request, so it is prepared.
  */
 export async function findCallerBySession(db: Db, tokenHash: string, pagePath: string | null) {
   let statement = findCallerStatements.get(db);

@@ -170,22 +170,28 @@ export async function employeeOf(db: Tx, id: number) {
   return row ?? null;
 }
 
-/** Whether the caller's role holds `permission` on the page at `path` (administrators hold all). */
-export async function hasPagePermission(
+type RoleOf = { roleId: number; isSystem: boolean; roleActive: boolean };
+
+/** What the caller's role holds on the page at `path`, as a test (administrators hold all), in one read. */
+export async function pagePermissionsOf(
   db: Tx,
-  caller: { roleId: number; isSystem: boolean; roleActive: boolean },
+  caller: RoleOf,
   path: string,
-  permission: string,
-): Promise<boolean> {
-  if (caller.isSystem) return true;
-  if (!caller.roleActive) return false;
-  const [row] = await rows<{ ok: boolean }>(
+): Promise<(permission: string) => boolean> {
+  if (caller.isSystem) return () => true;
+  if (!caller.roleActive) return () => false;
+  const [row] = await rows<{ permissions: string[] }>(
     db,
-    sql`select exists (select 1 from role_page_permissions rpp join pages p on p.id = rpp.page_id
-          where rpp.role_id = ${caller.roleId} and p.path = ${path}
-            and ${permission} = any(rpp.permissions)) as ok`,
+    sql`select rpp.permissions from role_page_permissions rpp join pages p on p.id = rpp.page_id
+          where rpp.role_id = ${caller.roleId} and p.path = ${path}`,
   );
-  return !!row?.ok;
+  const held = row?.permissions ?? [];
+  return (permission) => held.includes(permission);
+}
+
+/** Whether the caller's role holds `permission` on the page at `path` (administrators hold all). */
+export async function hasPagePermission(db: Tx, caller: RoleOf, path: string, permission: string) {
+  return (await pagePermissionsOf(db, caller, path))(permission);
 }
 
 export type DocumentValues = Partial<{

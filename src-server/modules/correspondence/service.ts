@@ -99,6 +99,16 @@ function relatedOut(r: Awaited<ReturnType<typeof q.relatedOf>>[number]): Related
   };
 }
 
+/** Whether the caller's archive office holds the (registered) document, or the caller is an administrator. */
+function holds(s: Scope, doc: q.DocumentRow): boolean {
+  return s.isAdmin || (s.archiveDepartmentId !== null && doc.archive_department_id === s.archiveDepartmentId);
+}
+
+/** Whether the caller manages (or is secretary of) the department, or is an administrator. */
+function leads(s: Scope, departmentId: number): boolean {
+  return s.isAdmin || s.leadDepartmentIds.includes(departmentId);
+}
+
 /** Reads a visible document (404 otherwise), optionally locking it for a change. */
 async function visibleDocument(db: Tx, scope: Scope, id: number, forUpdate = false) {
   const [row] = await q.documentsByIds(db, scope, [id], forUpdate);
@@ -107,20 +117,17 @@ async function visibleDocument(db: Tx, scope: Scope, id: number, forUpdate = fal
 }
 
 async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.DocumentRow): Promise<Document> {
-  const [related, attachments, distributions, mayDistribute, mayAssign] = await Promise.all([
+  const [related, attachments, distributions, incoming] = await Promise.all([
     q.relatedOf(db, scope, row.id),
     q.attachmentsOf(db, [row.id]),
     q.distributionsOf(db, Number(row.id)),
-    q.hasPagePermission(db, caller, INCOMING_PAGE, 'distribute'),
-    q.hasPagePermission(db, caller, INCOMING_PAGE, 'edit'),
+    q.pagePermissionsOf(db, caller, INCOMING_PAGE),
   ]);
   const registered = row.state === 'registered';
   // The distributions the caller may task employees under: those of the departments they lead.
   const taskable =
-    registered && mayAssign
-      ? distributions
-          .filter((x) => scope.isAdmin || scope.leadDepartmentIds.includes(Number(x.department_id)))
-          .map((x) => Number(x.id))
+    registered && incoming('edit')
+      ? distributions.filter((x) => leads(scope, Number(x.department_id))).map((x) => Number(x.id))
       : [];
   return {
     id: Number(row.id),
@@ -165,11 +172,7 @@ async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.Doc
     attachments: attachments.map(attachmentOut),
     // The same rules `distribute` and `assignTask` enforce, so the screens offer only what will be taken.
     abilities: {
-      distribute:
-        registered &&
-        mayDistribute &&
-        (scope.isAdmin ||
-          (scope.archiveDepartmentId !== null && row.archive_department_id === scope.archiveDepartmentId)),
+      distribute: registered && incoming('distribute') && holds(scope, row),
       assignTasks: taskable.length > 0,
       assignTasksFor: taskable,
     },
@@ -424,9 +427,8 @@ export async function removeRelated(ctx: ServerContext, caller: AuthContext, id:
 
 /** May the caller change this document's attachments? Drafts: the creator; registered: the archive office. */
 function mayFile(s: Scope, doc: q.DocumentRow): boolean {
-  if (s.isAdmin) return true;
-  if (doc.state === 'draft') return doc.created_by === s.userId;
-  return s.archiveDepartmentId !== null && doc.archive_department_id === s.archiveDepartmentId;
+  if (doc.state === 'draft') return s.isAdmin || doc.created_by === s.userId;
+  return holds(s, doc);
 }
 
 /** GET /correspondence/documents/{id}/attachments. */
@@ -540,8 +542,7 @@ export async function distribute(
   await ctx.db.transaction(async (tx) => {
     const doc = await visibleDocument(tx, s, id, true);
     if (doc.state !== 'registered') throw rule('notRegistered');
-    if (!s.isAdmin && (s.archiveDepartmentId === null || doc.archive_department_id !== s.archiveDepartmentId))
-      throw rule('notArchiveOffice');
+    if (!holds(s, doc)) throw rule('notArchiveOffice');
     const seen = new Set<number>();
     for (const [i, item] of input.items.entries()) {
       const dep = await q.departmentOf(tx, item.departmentId);
@@ -630,7 +631,7 @@ export async function assignTask(
     if (doc.state !== 'registered') throw rule('notRegistered');
     const [x] = await q.distributionsOf(tx, id, [input.distributionId]);
     if (!x || Number(x.document_id) !== id) throw badField('distributionId');
-    if (!s.isAdmin && !s.leadDepartmentIds.includes(Number(x.department_id))) throw rule('notDepartmentLead');
+    if (!leads(s, Number(x.department_id))) throw rule('notDepartmentLead');
     const employee = await q.employeeOf(tx, input.employeeId);
     if (!employee || Number(employee.department_id) !== Number(x.department_id)) throw badField('employeeId');
     const taskId = await q.insertTask(tx, {
@@ -671,10 +672,7 @@ export async function moveTask(
     await visibleDocument(tx, s, id, true);
     const [t] = await q.tasksOf(tx, sql`t.document_id = ${id} and t.id = ${taskId}`);
     if (!t) throw notFound();
-    const mine =
-      s.isAdmin ||
-      Number(t.employee_id) === s.employeeId ||
-      s.leadDepartmentIds.includes(Number(t.department_id));
+    const mine = Number(t.employee_id) === s.employeeId || leads(s, Number(t.department_id));
     if (!mine) throw rule('notTasker');
     const from = t.state as TaskState;
     if (!TASK_TRANSITIONS[from].includes(to))

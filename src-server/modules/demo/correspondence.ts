@@ -31,6 +31,7 @@ import {
 import type { AuthContext } from '../../http/access';
 import type { Tx } from '../auth/queries';
 import { authContextOf } from '../auth/service';
+import { linkUser } from '../directory/queries';
 import { rows } from '../correspondence/queries';
 import * as corr from '../correspondence/service';
 
@@ -238,8 +239,7 @@ async function link(tx: Tx, username: string, employeeId: number | undefined): P
     .from(employees)
     .where(and(eq(employees.id, employeeId), isNull(employees.userId), eq(employees.active, true)));
   if (!u || !e) return false;
-  await tx.update(users).set({ employeeId }).where(eq(users.id, u.id));
-  await tx.update(employees).set({ userId: u.id }).where(eq(employees.id, employeeId));
+  await linkUser(tx, employeeId, u.id);
   return true;
 }
 

@@ -462,7 +462,7 @@ function TasksPanel({
       setMoving(null);
     }
   };
-  const canAssign = doc.abilities.assignTasks && distributions.length > 0;
+  const canAssign = doc.abilities.assignTasks;
   return (
     <Card
       size="small"
