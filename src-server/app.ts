@@ -29,6 +29,8 @@ import type { ServerConfig } from './config';
 import type { ServerContext } from './context';
 import type { Database } from './db/open';
 import { installAccessControl } from './http/access';
+import { installTextGuard } from './http/text-guard';
+import { sqlState } from './db/errors';
 import { createPasswordHasher, type PasswordHasher } from './security/passwords';
 import { authenticator } from './modules/auth/service';
 import { authRoutes } from './modules/auth/routes';
@@ -49,6 +51,23 @@ export type App = FastifyInstance<
   FastifyBaseLogger,
   ZodTypeProvider
 >;
+
+/** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */
+function isDataError(error: unknown): boolean {
+  const state = sqlState(error);
+  return !!state && (state.startsWith('22') || state === '54000');
+}
+
+/** Errors of the multipart parser (busboy) on a malformed body: no boundary, truncated, wrong boundary. */
+function isMultipartError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && code.startsWith('FST_') && /MULTIPART|INVALID_MULTIPART/.test(code))
+    return true;
+  return /^(Multipart: Boundary not found|Unexpected end of (form|multipart)|Malformed part header|Unexpected end of file)/i.test(
+    error.message,
+  );
+}
 
 /** A feature module: registers its routes on the app (with the server context: database, config). */
 export type AppModule = (app: App, ctx: ServerContext) => Promise<void> | void;
@@ -91,12 +110,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     request.locale = pickLocale(request.headers['accept-language']);
   });
 
-  // Before any route: records every route's access declaration and enforces it on each request.
-  installAccessControl(app, authenticator(ctx));
-
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-
+  // Security headers before anything can refuse a request: a 401 or 403 from the access check, a 404 or
+  // a 400 carry the same headers as a success.
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -108,14 +123,24 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     },
   });
 
+  // Before any route: records every route's access declaration and enforces it on each request.
+  installAccessControl(app, authenticator(ctx));
+
+  // No NUL or lone surrogate reaches validation, a handler, the audit log or a query.
+  installTextGuard(app);
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
   // Not global: only the sign-in and two-factor routes opt in (config.rateLimit), see modules/auth/routes.ts.
   // Its counters are per process (a defence in depth); the lockouts that matter live in the database.
   await app.register(rateLimit, { global: false });
 
   // Uploads (employee photos and attachments, document attachments): one file per request, capped by
-  // UPLOAD_MAX_BYTES; a larger file fails with 413 while streaming, before it is all read.
+  // UPLOAD_MAX_BYTES; a larger file fails with 413 while streaming, before it is all read. The parser
+  // lets a second file through so readSingleUpload (http/upload.ts) can refuse it by name.
   await app.register(multipart, {
-    limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
+    limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 2, fields: 10, fieldSize: 64 * 1024, parts: 20 },
   });
 
   await app.register(swagger, {
@@ -135,6 +160,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       problem = new HttpProblem('badRequest', {
         fields: fieldsOf(error.validation, error.validationContext),
       });
+    } else if (isDataError(error)) {
+      // Defence in depth: a value the schemas let through but the database cannot take (out of range,
+      // malformed, untranslatable) is the caller's bad input, not a server failure. Logged so the gap in
+      // the schema gets closed.
+      request.log.warn({ err: error, sqlState: sqlState(error) }, 'database refused a value');
+      problem = new HttpProblem('badRequest');
+    } else if (isMultipartError(error)) {
+      problem = new HttpProblem('badRequest', { fields: { file: [{ key: 'validation.invalid' }] } });
     } else if (
       typeof error === 'object' &&
       error !== null &&

@@ -3,6 +3,7 @@
  * sent in `?filters=<json>` on every list (API.md).
  */
 import { z } from 'zod';
+import { decimalParam, text } from './api/fields';
 
 export const MATCH_MODES = [
   'startsWith',
@@ -23,26 +24,26 @@ export const MATCH_MODES = [
 export type MatchMode = (typeof MATCH_MODES)[number];
 
 export const filterConstraintSchema = z.object({
-  value: z.union([z.string().max(500), z.number(), z.boolean(), z.null()]),
+  value: z.union([text(0, 500), z.number(), z.boolean(), z.null()]),
   matchMode: z.enum(MATCH_MODES),
 });
 export const fieldFilterSchema = z.object({
   operator: z.enum(['and', 'or']).default('and'),
   constraints: z.array(filterConstraintSchema).min(1).max(10),
 });
-export const filtersSchema = z.record(z.string().max(64), fieldFilterSchema);
+export const filtersSchema = z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/), fieldFilterSchema);
 export type Filters = z.infer<typeof filtersSchema>;
 
 /** The common list query of API.md. */
 export const listQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(20),
+  page: decimalParam(1).default(1),
+  pageSize: decimalParam(1, 200).default(20),
   sort: z
     .string()
     .regex(/^-?[A-Za-z][A-Za-z0-9_]*$/)
     .max(64)
     .optional(),
-  q: z.string().max(200).optional(),
-  filters: z.string().max(4000).optional(),
+  q: text(0, 200).optional(),
+  filters: text(0, 4000).optional(),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;

@@ -6,10 +6,21 @@
 import { and, asc, desc, or, sql, type SQL, type AnyColumn } from 'drizzle-orm';
 import { filtersSchema, type ListQuery, type MatchMode } from '../../src-shared/filters';
 import { HttpProblem } from '../http/problem';
+import { INT4_MAX, INT4_MIN, isRealDate } from '../../src-shared/api/fields';
+
+const ISO_DATE_OR_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
 export type FieldKind = 'text' | 'number' | 'boolean' | 'date';
 /** A list's sortable and filterable fields: the column (or expression) and its kind. */
 export type ListFields = Record<string, { column: AnyColumn | SQL; kind: FieldKind }>;
+
+/**
+ * The entry of a client-supplied key in a table of declared names, own properties only: `constructor`,
+ * `toString` or `__proto__` are names of every object's prototype, never of a declared field.
+ */
+export function ownEntry<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
 
 const bad = (field: string) =>
   new HttpProblem('badRequest', { fields: { [field]: [{ key: 'validation.invalid' }] } });
@@ -33,14 +44,20 @@ function condition(
   }
   let v: string | number | boolean;
   if (kind === 'number') {
-    v = typeof value === 'number' ? value : Number(value);
-    if (typeof value === 'boolean' || !Number.isFinite(v)) throw bad(`filters.${field}`);
+    // Number fields are integer columns (int4): whole numbers in range, written canonically when text.
+    if (typeof value === 'number') v = value;
+    else if (typeof value === 'string' && /^-?(0|[1-9][0-9]{0,9})$/.test(value)) v = Number(value);
+    else throw bad(`filters.${field}`);
+    if (!Number.isInteger(v) || v < INT4_MIN || v > INT4_MAX) throw bad(`filters.${field}`);
   } else if (kind === 'boolean') {
     if (typeof value === 'boolean') v = value;
     else if (value === 'true' || value === 'false') v = value === 'true';
     else throw bad(`filters.${field}`);
   } else if (kind === 'date') {
-    if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw bad(`filters.${field}`);
+    // A date (`YYYY-MM-DD`) or an ISO instant of years 1..9999 — not anything Date.parse forgives ("1").
+    if (typeof value !== 'string' || !ISO_DATE_OR_INSTANT.test(value) || !isRealDate(value))
+      throw bad(`filters.${field}`);
+    if (value.length > 10 && Number.isNaN(Date.parse(value))) throw bad(`filters.${field}`);
     v = value;
   } else {
     v = String(value);
@@ -103,7 +120,7 @@ export function listClauses(
     const parsed = filtersSchema.safeParse(raw);
     if (!parsed.success) throw bad('filters');
     for (const [field, filter] of Object.entries(parsed.data)) {
-      const def = fields[field];
+      const def = ownEntry(fields, field);
       if (!def) throw bad(`filters.${field}`);
       const parts = filter.constraints.map((c) =>
         condition(def.column, def.kind, c.matchMode, c.value, field),
@@ -113,7 +130,7 @@ export function listClauses(
   }
   const sortSpec = query.sort ?? defaultSort;
   const descending = sortSpec.startsWith('-');
-  const sortField = fields[sortSpec.replace(/^-/, '')];
+  const sortField = ownEntry(fields, sortSpec.replace(/^-/, ''));
   if (!sortField) throw bad('sort');
   const order = descending ? desc(sortField.column) : asc(sortField.column);
   return {

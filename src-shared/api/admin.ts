@@ -6,7 +6,16 @@ import { z } from 'zod';
 import { PERMISSIONS } from '../permissions';
 import { LOCALES } from '../locale';
 import { listQuerySchema } from '../filters';
-import { emailField, iconField, nameField, pagePathField, passwordField, usernameField } from './fields';
+import {
+  emailField,
+  iconField,
+  int4,
+  nameField,
+  pagePathField,
+  passwordField,
+  refIdField,
+  usernameField,
+} from './fields';
 import { roleRefSchema } from './auth';
 
 export { idParamsSchema, setActiveSchema, type IdParams, type SetActive } from './fields';
@@ -63,7 +72,7 @@ export const createUserRequestSchema = z
     email: emailField,
     nameAr: nameField,
     nameEn: nameField,
-    roleId: z.number().int().min(1),
+    roleId: refIdField,
     locale: z.enum(LOCALES).default('ar'),
     active: z.boolean().default(true),
     ...passwordPair,
@@ -79,7 +88,7 @@ export const updateUserRequestSchema = z
     email: emailField.optional(),
     nameAr: nameField.optional(),
     nameEn: nameField.optional(),
-    roleId: z.number().int().min(1).optional(),
+    roleId: refIdField.optional(),
     locale: z.enum(LOCALES).optional(),
   })
   .strict();
@@ -146,7 +155,7 @@ export type UpdateRoleRequest = z.infer<typeof updateRoleRequestSchema>;
 /** One row of a role's matrix: the permissions it holds on one page. */
 export const rolePagePermissionSchema = z
   .object({
-    pageId: z.number().int().min(1),
+    pageId: refIdField,
     permissions: z.array(z.enum(PERMISSIONS)).max(PERMISSIONS.length),
   })
   .strict();
@@ -196,12 +205,12 @@ export type AdminPagesTree = z.infer<typeof adminPagesTreeSchema>;
 /** POST /auth/pages: a section (parentId null) or a page of a section. */
 export const createPageRequestSchema = z
   .object({
-    parentId: z.number().int().min(1).nullable(),
+    parentId: refIdField.nullable(),
     nameAr: nameField,
     nameEn: nameField,
     path: pagePathField,
     icon: iconField.default('AppstoreOutlined'),
-    order: z.number().int().min(0).max(10_000).default(0),
+    order: int4(0, 10_000).default(0),
     availablePermissions: z.array(z.enum(PERMISSIONS)).max(PERMISSIONS.length).default(['view']),
   })
   .strict();
@@ -214,7 +223,7 @@ export const updatePageRequestSchema = z
     nameEn: nameField.optional(),
     path: pagePathField.optional(),
     icon: iconField.optional(),
-    order: z.number().int().min(0).max(10_000).optional(),
+    order: int4(0, 10_000).optional(),
     availablePermissions: z.array(z.enum(PERMISSIONS)).max(PERMISSIONS.length).optional(),
   })
   .strict();

@@ -6,26 +6,13 @@
  */
 import { z } from 'zod';
 import { listQuerySchema } from '../filters';
-import { nameField, text } from './fields';
+import { dateOnlyField, decimalParam, int4, multilineText, nameField, refIdField, text } from './fields';
 
 export { idParamsSchema, setActiveSchema, type IdParams, type SetActive } from './fields';
 
 // ---------------------------------------------------------------- building blocks
 
-/** A calendar date `YYYY-MM-DD` that exists (2026-02-30 is refused). */
-export const dateOnlyField = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'validation.date' })
-  .refine(
-    (v) =>
-      !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
-    {
-      message: 'validation.date',
-    },
-  );
-
-/** A positive database id in a JSON body. */
-export const refIdField = z.number().int().min(1).max(2_147_483_647);
+export { dateOnlyField, refIdField } from './fields';
 
 /** Another record as a document shows it: id and both names. */
 export const namedRefSchema = z.object({ id: z.number().int(), nameAr: z.string(), nameEn: z.string() });
@@ -36,7 +23,7 @@ export const personRefSchema = namedRefSchema;
 export type PersonRef = NamedRef;
 
 /** Multi-line free text (summary, notes): up to `max` characters, newlines allowed. */
-export const longText = (max: number) => z.string().max(max);
+export const longText = (max: number) => multilineText(max);
 
 // ---------------------------------------------------------------- settings lists
 
@@ -112,8 +99,8 @@ export const prefixField = z
   .max(10)
   .regex(/^[A-Z][A-Z0-9]*$/, { message: 'validation.invalid' });
 
-const orderField = z.number().int().min(0).max(1_000_000);
-const levelField = z.number().int().min(0).max(1000);
+const orderField = int4(0, 1_000_000);
+const levelField = int4(0, 1000);
 
 /**
  * The create body of each list (strict: a field the list does not use is refused). Keys are the list
@@ -386,9 +373,7 @@ export type UpdateDocumentRequest = z.infer<typeof updateDocumentRequestSchema>;
 export const relateRequestSchema = z.object({ documentIds: z.array(refIdField).min(1).max(50) }).strict();
 export type RelateRequest = z.infer<typeof relateRequestSchema>;
 /** DELETE /correspondence/documents/{id}/related/{relatedId}. */
-export const relatedParamsSchema = z
-  .object({ id: z.coerce.number().int().min(1), relatedId: z.coerce.number().int().min(1) })
-  .strict();
+export const relatedParamsSchema = z.object({ id: decimalParam(1), relatedId: decimalParam(1) }).strict();
 
 // ---------------------------------------------------------------- boxes
 
@@ -581,9 +566,7 @@ export type CreateTaskRequest = z.infer<typeof createTaskRequestSchema>;
 /** PUT /correspondence/documents/{id}/tasks/{taskId}/state: move a task along (refused moves are 422). */
 export const taskStateRequestSchema = z.object({ state: z.enum(TASK_STATES) }).strict();
 export type TaskStateRequest = z.infer<typeof taskStateRequestSchema>;
-export const taskParamsSchema = z
-  .object({ id: z.coerce.number().int().min(1), taskId: z.coerce.number().int().min(1) })
-  .strict();
+export const taskParamsSchema = z.object({ id: decimalParam(1), taskId: decimalParam(1) }).strict();
 
 // ---------------------------------------------------------------- follow-ups
 
@@ -669,5 +652,5 @@ export type CalendarEvent = z.infer<typeof calendarEventSchema>;
  * one from a draft.
  */
 export const attachmentParamsSchema = z
-  .object({ id: z.coerce.number().int().min(1), attachmentId: z.coerce.number().int().min(1) })
+  .object({ id: decimalParam(1), attachmentId: decimalParam(1) })
   .strict();

@@ -6,7 +6,16 @@
  */
 import { z } from 'zod';
 import { listQuerySchema } from '../filters';
-import { emailField, nameField, passwordField, usernameField } from './fields';
+import {
+  dateOnlyField,
+  decimalParam,
+  emailField,
+  nameField,
+  passwordField,
+  refIdField,
+  text,
+  usernameField,
+} from './fields';
 
 export { idParamsSchema, setActiveSchema, type IdParams, type SetActive } from './fields';
 
@@ -19,7 +28,7 @@ export const namedRefSchema = z.object({ id: z.number().int(), nameAr: z.string(
 export type NamedRef = z.infer<typeof namedRefSchema>;
 
 /** A date-only field: `YYYY-MM-DD`. */
-export const dateOnlyField = z.iso.date({ message: 'validation.date' });
+export { dateOnlyField } from './fields';
 
 /** A person's first or last name: letters of any script, marks, spaces, apostrophe, dot and dash. */
 export const personNameField = z
@@ -178,7 +187,7 @@ const queryBoolean = z
 export const departmentTreeQuerySchema = z
   .object({
     type: z.enum(DEPARTMENT_TYPES).optional(),
-    q: z.string().max(200).optional(),
+    q: text(0, 200).optional(),
     active: queryBoolean,
   })
   .strict();
@@ -193,11 +202,11 @@ export const createDepartmentRequestSchema = z
   .object({
     nameAr: nameField,
     nameEn: nameField,
-    parentId: z.number().int().min(1).nullable().default(null),
+    parentId: refIdField.nullable().default(null),
     type: z.enum(DEPARTMENT_TYPES).default('internal'),
     isEntity: z.boolean().default(false),
     archiveType: z.enum(ARCHIVE_TYPES).default('none'),
-    archiveOfficeId: z.number().int().min(1).nullable().default(null),
+    archiveOfficeId: refIdField.nullable().default(null),
     active: z.boolean().default(true),
   })
   .strict();
@@ -208,7 +217,7 @@ export const updateDepartmentRequestSchema = z
   .object({
     nameAr: nameField.optional(),
     nameEn: nameField.optional(),
-    parentId: z.number().int().min(1).nullable().optional(),
+    parentId: refIdField.nullable().optional(),
     type: z.enum(DEPARTMENT_TYPES).optional(),
     isEntity: z.boolean().optional(),
     archiveType: z.enum(ARCHIVE_TYPES).optional(),
@@ -222,9 +231,9 @@ export type UpdateDepartmentRequest = z.infer<typeof updateDepartmentRequestSche
  */
 export const configureDepartmentRequestSchema = z
   .object({
-    archiveOfficeId: z.number().int().min(1).nullable().optional(),
-    managerEmployeeId: z.number().int().min(1).nullable().optional(),
-    secretaryEmployeeId: z.number().int().min(1).nullable().optional(),
+    archiveOfficeId: refIdField.nullable().optional(),
+    managerEmployeeId: refIdField.nullable().optional(),
+    secretaryEmployeeId: refIdField.nullable().optional(),
   })
   .strict();
 export type ConfigureDepartmentRequest = z.infer<typeof configureDepartmentRequestSchema>;
@@ -240,11 +249,11 @@ export type DepartmentActiveQuery = z.input<typeof departmentActiveQuerySchema>;
 /** GET /ec/departments/options: picker rows (flat, with parentId, so the client builds a tree select). */
 export const departmentOptionsQuerySchema = z
   .object({
-    q: z.string().max(200).optional(),
+    q: text(0, 200).optional(),
     type: z.enum(DEPARTMENT_TYPES).optional(),
     /** Include inactive departments (default: active only). */
     includeInactive: queryBoolean,
-    limit: z.coerce.number().int().min(1).max(5000).default(1000),
+    limit: decimalParam(1, 5000).default(1000),
   })
   .strict();
 export type DepartmentOptionsQuery = z.input<typeof departmentOptionsQuerySchema>;
@@ -328,7 +337,7 @@ export const newEmployeeUserSchema = z
   .object({
     username: usernameField,
     email: emailField,
-    roleId: z.number().int().min(1),
+    roleId: refIdField,
     password: passwordField,
     /** When given it must equal password. */
     passwordConfirmation: z.string().min(1).max(128).optional(),
@@ -348,8 +357,8 @@ const employeeFields = {
   phoneNumber: phoneField.nullable(),
   dateOfBirth: dateOnlyField.nullable(),
   hireDate: dateOnlyField.nullable(),
-  departmentId: z.number().int().min(1),
-  jobId: z.number().int().min(1),
+  departmentId: refIdField,
+  jobId: refIdField,
   employeeType: z.enum(EMPLOYEE_TYPES),
 };
 
@@ -370,7 +379,7 @@ export const createEmployeeRequestSchema = z
     employeeType: employeeFields.employeeType.default('permanent'),
     active: z.boolean().default(true),
     user: newEmployeeUserSchema.optional(),
-    userId: z.number().int().min(1).optional(),
+    userId: refIdField.optional(),
   })
   .strict()
   .refine(notBoth, notBothIssue);
@@ -393,7 +402,7 @@ export const updateEmployeeRequestSchema = z
     jobId: employeeFields.jobId.optional(),
     employeeType: employeeFields.employeeType.optional(),
     user: newEmployeeUserSchema.optional(),
-    userId: z.number().int().min(1).nullable().optional(),
+    userId: refIdField.nullable().optional(),
   })
   .strict()
   .refine(notBoth, notBothIssue);
@@ -402,9 +411,9 @@ export type UpdateEmployeeRequest = z.infer<typeof updateEmployeeRequestSchema>;
 /** GET /ec/employees/options: picker rows (active employees; any signed-in user). */
 export const employeeOptionsQuerySchema = z
   .object({
-    q: z.string().max(200).optional(),
-    departmentId: z.coerce.number().int().min(1).optional(),
-    limit: z.coerce.number().int().min(1).max(200).default(50),
+    q: text(0, 200).optional(),
+    departmentId: decimalParam(1).optional(),
+    limit: decimalParam(1, 200).default(50),
   })
   .strict();
 export type EmployeeOptionsQuery = z.input<typeof employeeOptionsQuerySchema>;
@@ -440,8 +449,8 @@ export type EmployeeAttachment = z.infer<typeof employeeAttachmentSchema>;
 
 export const attachmentParamsSchema = z
   .object({
-    id: z.coerce.number().int().min(1).max(2_147_483_647),
-    attachmentId: z.coerce.number().int().min(1).max(2_147_483_647),
+    id: decimalParam(1),
+    attachmentId: decimalParam(1),
   })
   .strict();
 export type AttachmentParams = z.infer<typeof attachmentParamsSchema>;
@@ -496,8 +505,8 @@ export const SECRETARY_OFFICE_LIST_FIELDS = [
 /** POST /ec/secretary-offices. */
 export const createSecretaryOfficeRequestSchema = z
   .object({
-    departmentId: z.number().int().min(1),
-    secretaryEmployeeId: z.number().int().min(1),
+    departmentId: refIdField,
+    secretaryEmployeeId: refIdField,
     active: z.boolean().default(true),
   })
   .strict();
@@ -506,8 +515,8 @@ export type CreateSecretaryOfficeRequest = z.infer<typeof createSecretaryOfficeR
 /** PUT /ec/secretary-offices/{id}. */
 export const updateSecretaryOfficeRequestSchema = z
   .object({
-    departmentId: z.number().int().min(1).optional(),
-    secretaryEmployeeId: z.number().int().min(1).optional(),
+    departmentId: refIdField.optional(),
+    secretaryEmployeeId: refIdField.optional(),
   })
   .strict();
 export type UpdateSecretaryOfficeRequest = z.infer<typeof updateSecretaryOfficeRequestSchema>;

@@ -12,7 +12,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { normalizeArabic } from '../../../src-shared/arabic';
 import { filtersSchema } from '../../../src-shared/filters';
 import { DEFAULT_DATE_RANGE_DAYS, type Box, type BoxQuery } from '../../../src-shared/api/correspondence';
-import { listClauses, type FieldKind, type ListFields } from '../../db/list';
+import { listClauses, ownEntry, type FieldKind, type ListFields } from '../../db/list';
 import { HttpProblem } from '../../http/problem';
 import type { Tx } from '../auth/queries';
 import { rows } from './queries';
@@ -96,10 +96,10 @@ export async function boxKeys(db: Tx, scope: Scope, box: Box, query: BoxQuery): 
   );
   const filterFields = filters ? Object.keys(JSON.parse(filters) as object) : [];
   const sortSpec = query.sort ?? '-boxDate';
-  const sortField = FIELDS[sortSpec.replace(/^-/, '')];
+  const sortField = ownEntry(FIELDS, sortSpec.replace(/^-/, ''));
   if (!sortField) throw new HttpProblem('badRequest', { fields: { sort: [{ key: 'validation.invalid' }] } });
   const q = query.q?.trim() ? normalizeArabic(query.q.trim()) : '';
-  const needsDoc = !!q || sortField.doc || filterFields.some((f) => FIELDS[f]?.doc);
+  const needsDoc = !!q || sortField.doc || filterFields.some((f) => ownEntry(FIELDS, f)?.doc);
 
   // Date range: [fromDate, toDate] inclusive; default the last 30 days (follow-ups: no lower bound).
   const from = query.fromDate

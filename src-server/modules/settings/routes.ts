@@ -5,6 +5,7 @@
  * to any signed-in user. Clearances (a user's security level) hang under security-levels.
  */
 import { z } from 'zod';
+import { idField } from '../../../src-shared/api/fields';
 import { envelopeOf, pageOf } from '../../../src-shared/api/envelope';
 import {
   SETTINGS_LISTS,
@@ -28,7 +29,7 @@ import * as settings from './service';
 
 const security = [{ bearer: [] }];
 const on = (page: string, permission: Permission) => ({ access: { page, permission } });
-const userParamsSchema = z.object({ userId: z.coerce.number().int().min(1).max(2_147_483_647) }).strict();
+const userParamsSchema = z.object({ userId: idField }).strict();
 
 /** Registers the settings-list routes. */
 export function settingsRoutes(ctx: ServerContext) {
