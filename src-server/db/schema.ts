@@ -199,7 +199,8 @@ export const recoveryCodes = pgTable(
 );
 
 /**
- * Sign-in throttling, per key: `account:<login as typed, lower-cased>` or `ip:<address>`. Keys exist for
+ * Sign-in throttling, per key: `user:<id>` (an account, whichever of its names was typed), `login:<typed
+ * login, lower-cased>` (a login that names no account) or `ip:<address>`. Keys exist for
  * unknown accounts too, so a lockout never tells whether an account exists.
  */
 export const loginThrottle = pgTable('login_throttle', {

@@ -7,6 +7,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { HttpProblem } from '../http/problem';
@@ -40,7 +41,8 @@ const notPdf = () => new HttpProblem('unsupportedMediaType', { code: 'upload.not
 
 /**
  * Refuses (415) anything that is not a PDF pdf.js can open: the `%PDF-` signature within the first
- * kilobyte (as readers accept it) and a document with at least one page. Answers the page count.
+ * kilobyte (as readers accept it) and a document with at least one page; refuses (422) a PDF carrying
+ * active content (scripts, launch actions, form submission, rich media, XFA). Answers the page count.
  */
 export async function assertPdf(bytes: Buffer): Promise<{ pages: number }> {
   const head = bytes.subarray(0, 1024).toString('latin1');
@@ -63,6 +65,9 @@ export async function assertPdf(bytes: Buffer): Promise<{ pages: number }> {
     const pages = doc.numPages;
     if (pages < 1) throw notPdf();
     await doc.getPage(1);
+    if (doc.getJSActions && (await doc.getJSActions())) throw activeContent();
+    const scanned = activeContentIn(bytes);
+    if (scanned) throw activeContent(scanned);
     return { pages };
   } catch (error) {
     if (error instanceof HttpProblem) throw error;
@@ -70,6 +75,59 @@ export async function assertPdf(bytes: Buffer): Promise<{ pages: number }> {
   } finally {
     await task.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * Active content an archive refuses to keep: scripts, launching programs, submitting or importing form
+ * data, rich media and XFA forms. Embedded files alone are allowed (PDF/A-3 invoices carry their XML);
+ * opening one needs a launch or a script, which is refused.
+ */
+const ACTIVE_NAMES = /\/(JavaScript|JS|Launch|SubmitForm|ImportData|RichMedia|XFA)(?![A-Za-z0-9])/;
+
+const activeContent = (what = 'JavaScript') =>
+  new HttpProblem('unprocessable', {
+    detailKey: 'upload.activeContent',
+    code: 'upload.activeContent',
+    params: { what },
+  });
+
+/** Decodes `#xx` escapes in PDF names (`/J#61vaScript` is `/JavaScript`). */
+function decodeNames(text: string): string {
+  return text.replace(/\/[^\s/<>[\]()%{}]*/g, (name) =>
+    name.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+  );
+}
+
+/**
+ * The first active-content name in a PDF's objects, or null: the file as written and the objects packed
+ * in compressed object streams (`/Type /ObjStm`, Flate), where a plain byte search would miss them.
+ * Content streams are not searched (they draw; they cannot act).
+ */
+export function activeContentIn(bytes: Buffer): string | null {
+  const raw = bytes.toString('latin1');
+  const hit = (text: string) => ACTIVE_NAMES.exec(decodeNames(text))?.[1] ?? null;
+  const direct = hit(raw.replace(/stream\r?\n[\s\S]*?endstream/g, 'stream endstream'));
+  if (direct) return direct;
+  const objectStream =
+    /<<((?:(?!>>\s*stream)[\s\S]){0,2000}?\/Type\s*\/ObjStm[\s\S]{0,2000}?)>>\s*stream\r?\n/g;
+  let budget = 64 * 1024 * 1024;
+  for (let m = objectStream.exec(raw); m; m = objectStream.exec(raw)) {
+    const dict = decodeNames(m[1]!);
+    if (!/\/FlateDecode/.test(dict)) continue;
+    const start = m.index + m[0].length;
+    const end = raw.indexOf('endstream', start);
+    if (end < 0) break;
+    try {
+      const inflated = inflateSync(bytes.subarray(start, end), { maxOutputLength: budget });
+      budget -= inflated.length;
+      const found = hit(inflated.toString('latin1'));
+      if (found) return found;
+    } catch {
+      // A stream that does not inflate holds nothing pdf.js could act on either.
+    }
+    if (budget <= 0) break;
+  }
+  return null;
 }
 
 /** Image formats accepted for a profile picture. */

@@ -33,6 +33,16 @@ import { generatePassword } from '../../security/passwords';
 import * as authq from '../auth/queries';
 import type { RequestMeta } from '../auth/service';
 import * as q from './queries';
+import {
+  assertMayGrantMatrix,
+  assertMayGrantRole,
+  assertMayManageRole,
+  assertMayManageUser,
+  assertMayRestructurePages,
+  assertNotOwnRoleChange,
+  describeGrants,
+  grantsOf,
+} from './privilege';
 
 type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
 
@@ -129,6 +139,7 @@ export async function createUser(
   const id = await ctx.db
     .transaction(async (tx) => {
       await requireRole(tx, input.roleId);
+      await assertMayGrantRole(tx, caller, input.roleId);
       const id = await authq.insertUser(tx, {
         username: input.username,
         email: input.email,
@@ -172,12 +183,19 @@ export async function updateUser(
     .transaction(async (tx) => {
       const current = await q.getUser(tx, id);
       if (!current) throw notFound();
-      if (input.roleId !== undefined && input.roleId !== current.roleId) {
-        const role = await requireRole(tx, input.roleId);
+      await assertMayManageUser(tx, caller, current);
+      const roleChange = input.roleId !== undefined && input.roleId !== current.roleId;
+      if (roleChange) {
+        assertNotOwnRoleChange(caller, id);
+        const role = await requireRole(tx, input.roleId!);
+        await assertMayGrantRole(tx, caller, role.id);
         if (!role.isSystem) await guardLastAdmin(tx, id);
       }
       await q.updateUser(tx, id, input);
-      await audit(ctx, tx, caller, meta, 'users.update', 'user', id, { fields: Object.keys(input) });
+      await audit(ctx, tx, caller, meta, 'users.update', 'user', id, {
+        fields: Object.keys(input),
+        ...(roleChange ? { roleFrom: current.roleId, roleTo: input.roleId } : {}),
+      });
     })
     .catch(conflictOf);
   return getUser(ctx, id);
@@ -194,6 +212,7 @@ export async function setUserActive(
   await ctx.db.transaction(async (tx) => {
     const current = await q.getUser(tx, id);
     if (!current) throw notFound();
+    await assertMayManageUser(tx, caller, current);
     if (!active) {
       if (id === caller.userId)
         throw new HttpProblem('unprocessable', {
@@ -242,7 +261,9 @@ async function setPassword(
 ) {
   const passwordHash = await ctx.passwords.hash(password);
   await ctx.db.transaction(async (tx) => {
-    if (!(await q.getUser(tx, id))) throw notFound();
+    const target = await q.getUser(tx, id);
+    if (!target) throw notFound();
+    await assertMayManageUser(tx, caller, target);
     await authq.setPasswordHash(tx, id, passwordHash);
     await authq.deleteUserSessions(tx, id);
     await audit(ctx, tx, caller, meta, action, 'user', id);
@@ -304,6 +325,7 @@ export async function updateRole(
 ): Promise<Role> {
   await ctx.db.transaction(async (tx) => {
     if (!(await q.getRole(tx, id))) throw notFound();
+    await assertMayManageRole(tx, caller, id);
     await q.updateRole(tx, id, input);
     await audit(ctx, tx, caller, meta, 'roles.update', 'role', id, { fields: Object.keys(input) });
   });
@@ -325,6 +347,7 @@ export async function setRoleActive(
     const role = await q.getRole(tx, id);
     if (!role) throw notFound();
     if (role.isSystem && !active) throw systemRoleFixed();
+    await assertMayManageRole(tx, caller, id);
     await q.updateRole(tx, id, { active });
     await audit(ctx, tx, caller, meta, active ? 'roles.activate' : 'roles.deactivate', 'role', id);
   });
@@ -365,6 +388,7 @@ export async function setRolePermissions(
     const role = await q.getRole(tx, id);
     if (!role) throw notFound();
     if (role.isSystem) throw systemRoleFixed();
+    await assertMayManageRole(tx, caller, id);
     const all = new Map((await q.allPages(tx)).map((p) => [p.id, p]));
     const seen = new Set<number>();
     input.entries.forEach((e, i) => {
@@ -380,12 +404,19 @@ export async function setRolePermissions(
         });
       }
     });
+    await assertMayGrantMatrix(tx, caller, input.entries);
+    const before = await describeGrants(tx, await grantsOf(tx, id));
     await q.replaceRolePermissions(
       tx,
       id,
       input.entries.map((e) => ({ pageId: e.pageId, permissions: [...new Set(e.permissions)] })),
     );
-    await audit(ctx, tx, caller, meta, 'roles.permissions', 'role', id, { pages: input.entries.length });
+    const after = await describeGrants(tx, await grantsOf(tx, id));
+    await audit(ctx, tx, caller, meta, 'roles.permissions', 'role', id, {
+      pages: input.entries.length,
+      granted: after.filter((g) => !before.includes(g)),
+      revoked: before.filter((g) => !after.includes(g)),
+    });
   });
   return getRolePermissions(ctx, id);
 }
@@ -427,6 +458,7 @@ export async function createPage(
 ) {
   const id = await ctx.db
     .transaction(async (tx) => {
+      assertMayRestructurePages(caller);
       if (input.parentId !== null) {
         const parent = await q.getPage(tx, input.parentId);
         if (!parent || parent.parentId !== null)
@@ -451,7 +483,11 @@ export async function updatePage(
 ) {
   await ctx.db
     .transaction(async (tx) => {
-      if (!(await q.getPage(tx, id))) throw notFound();
+      const current = await q.getPage(tx, id);
+      if (!current) throw notFound();
+      const moves =
+        (input.path !== undefined && input.path !== current.path) || input.availablePermissions !== undefined;
+      if (moves) assertMayRestructurePages(caller);
       const patch = input.availablePermissions
         ? { ...input, availablePermissions: [...new Set<string>(['view', ...input.availablePermissions])] }
         : input;

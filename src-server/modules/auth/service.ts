@@ -249,7 +249,9 @@ async function afterPassword(
 
 /**
  * POST /auth/login. Unknown logins, wrong passwords and inactive accounts get the same answer after the
- * same work (a dummy hash), and count against the login as typed and the address alike.
+ * same work (a dummy hash). Failures count against the account — whichever of its names (username or
+ * e-mail, any case) was typed — or, for a login that names no account, against that login, and against
+ * the address alike.
  */
 export async function signIn(
   ctx: ServerContext,
@@ -257,7 +259,8 @@ export async function signIn(
   meta: RequestMeta,
 ): Promise<LoginResponse> {
   const login = input.login.trim();
-  const accountKey = `account:${login.toLowerCase()}`;
+  const user = await q.findUserByLogin(ctx.db, login);
+  const accountKey = user ? `user:${user.id}` : `login:${login.normalize('NFKC').toLowerCase()}`;
   const ipKey = `ip:${meta.ip ?? 'unknown'}`;
   const until = await q.lockedUntil(ctx.db, [accountKey, ipKey]);
   if (until) {
@@ -268,7 +271,6 @@ export async function signIn(
     });
     throw locked(until);
   }
-  const user = await q.findUserByLogin(ctx.db, login);
   const ok = user
     ? await ctx.passwords.verify(user.passwordHash, input.password)
     : await ctx.passwords.verifyDummy(input.password);

@@ -37,7 +37,7 @@ import type { App } from '../../app';
 import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
-import { HttpProblem } from '../../http/problem';
+import { readSingleUpload } from '../../http/upload';
 import * as corr from './service';
 
 const security = [{ bearer: [] }];
@@ -254,16 +254,8 @@ export function correspondenceRoutes(ctx: ServerContext) {
         },
       },
       async (request, reply) => {
-        if (!request.isMultipart())
-          throw new HttpProblem('badRequest', { fields: { file: [{ key: 'validation.required' }] } });
-        const part = await request.file();
-        if (!part)
-          throw new HttpProblem('badRequest', { fields: { file: [{ key: 'validation.required' }] } });
-        const bytes = await part.toBuffer();
-        const attachment = await corr.addAttachment(ctx, callerOf(request), request.params.id, {
-          fileName: part.filename,
-          bytes,
-        });
+        const file = await readSingleUpload(request);
+        const attachment = await corr.addAttachment(ctx, callerOf(request), request.params.id, file);
         return reply
           .status(201)
           .send(envelope(request, attachment, 'correspondence.messages.attachmentAdded'));

@@ -43,6 +43,7 @@ import { formatRegistrationNumber } from '../../../src-shared/numbering';
 import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem, type FieldMessage } from '../../http/problem';
+import { cleanFileName } from '../../http/upload';
 import { assertPdf, assertSize } from '../../storage/validate';
 import type { Tx } from '../auth/queries';
 import { boxKeys } from './boxes';
@@ -417,6 +418,8 @@ export async function removeRelated(ctx: ServerContext, caller: AuthContext, id:
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
     await visibleDocument(tx, s, id, true);
+    // Both ends must be visible: unlinking writes into the other document's timeline too.
+    if ((await q.visibleIds(tx, s, [relatedId])).length === 0) throw notFound();
     if (!(await q.unrelate(tx, id, relatedId))) throw notFound();
     await q.appendEvent(tx, id, 'unrelated', s.userId, { documentId: relatedId });
     await q.appendEvent(tx, relatedId, 'unrelated', s.userId, { documentId: id });
@@ -447,7 +450,7 @@ export async function addAttachment(
   ctx: ServerContext,
   caller: AuthContext,
   id: number,
-  file: { fileName: string; bytes: Buffer },
+  file: { fileName: string | undefined; bytes: Buffer },
 ): Promise<Attachment> {
   const s = await scope(ctx, caller);
   const doc = await visibleDocument(ctx.db, s, id);
@@ -455,7 +458,7 @@ export async function addAttachment(
   assertSize(file.bytes, ctx.config.UPLOAD_MAX_BYTES);
   await assertPdf(file.bytes);
   const stored = await ctx.files.put(file.bytes);
-  const fileName = file.fileName.replace(/\p{Cc}/gu, '').slice(0, 255) || 'document.pdf';
+  const fileName = cleanFileName(file.fileName, `document-${stored.sha256.slice(0, 8)}.pdf`);
   const attachmentId = await ctx.db.transaction(async (tx) => {
     await visibleDocument(tx, s, id, true);
     const attachmentId = await q.insertAttachment(tx, {
@@ -738,7 +741,7 @@ export async function timeline(
 ): Promise<TimelineEntry[]> {
   const s = await scope(ctx, caller);
   await visibleDocument(ctx.db, s, id);
-  return (await q.timeline(ctx.db, id)).map((e) => ({
+  const events = (await q.timeline(ctx.db, id)).map((e) => ({
     id: Number(e.id),
     documentId: id,
     event: e.event as TimelineEntry['event'],
@@ -746,6 +749,15 @@ export async function timeline(
     at: e.at,
     details: typeof e.details === 'string' ? (JSON.parse(e.details) as Record<string, unknown>) : e.details,
   }));
+  // An event naming another document (related, unrelated) shows it only to whom may see it; otherwise the
+  // entry says that a document was linked, and not which.
+  const named = [...new Set(events.map((e) => e.details.documentId).filter((v) => typeof v === 'number'))];
+  const visible = new Set(await q.visibleIds(ctx.db, s, named));
+  return events.map((e) =>
+    typeof e.details.documentId === 'number' && !visible.has(e.details.documentId)
+      ? { ...e, details: { hidden: true } }
+      : e,
+  );
 }
 
 // ---------------------------------------------------------------- boxes

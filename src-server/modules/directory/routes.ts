@@ -6,7 +6,6 @@
  * permissions; they answer names only.
  */
 import { z } from 'zod';
-import type { FastifyRequest } from 'fastify';
 import { envelopeOf, pageOf } from '../../../src-shared/api/envelope';
 import {
   attachmentParamsSchema,
@@ -45,8 +44,8 @@ import type { App } from '../../app';
 import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
-import { HttpProblem } from '../../http/problem';
 import { metaOf } from '../auth/service';
+import { readSingleUpload } from '../../http/upload';
 import * as dir from './service';
 
 const security = [{ bearer: [] }];
@@ -55,18 +54,6 @@ const JOBS = '/ec/jobs';
 const DEPARTMENTS = '/ec/departments';
 const EMPLOYEES = '/ec/employees';
 const OFFICES = '/ec/secretary-offices';
-
-/** The one uploaded file of a multipart request, read whole (the multipart limit answers 413 first). */
-async function uploadedFile(
-  request: FastifyRequest,
-): Promise<{ bytes: Buffer; fileName: string | undefined }> {
-  if (!request.isMultipart())
-    throw new HttpProblem('badRequest', { fields: { file: [{ key: 'validation.required' }] } });
-  const file = await request.file();
-  if (!file) throw new HttpProblem('badRequest', { fields: { file: [{ key: 'validation.required' }] } });
-  const bytes = await file.toBuffer();
-  return { bytes, fileName: file.filename };
-}
 
 /** `Content-Disposition` with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987), e.g. Arabic names. */
 export function contentDisposition(kind: 'attachment' | 'inline', fileName: string): string {
@@ -475,7 +462,7 @@ export function directoryRoutes(ctx: ServerContext) {
         },
       },
       async (request) => {
-        const { bytes } = await uploadedFile(request);
+        const { bytes } = await readSingleUpload(request);
         return envelope(
           request,
           await dir.setPhoto(ctx, callerOf(request), request.params.id, bytes, metaOf(request)),
@@ -550,7 +537,7 @@ export function directoryRoutes(ctx: ServerContext) {
         },
       },
       async (request, reply) => {
-        const file = await uploadedFile(request);
+        const file = await readSingleUpload(request);
         const saved = await dir.addAttachment(
           ctx,
           callerOf(request),

@@ -47,7 +47,9 @@ import { listClauses } from '../../db/list';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem, type FieldMessage } from '../../http/problem';
 import { assertImage, assertPdf, assertSize } from '../../storage/validate';
+import { cleanFileName } from '../../http/upload';
 import * as authq from '../auth/queries';
+import { assertMayGrantRole, assertMayManageUser } from '../admin/privilege';
 import * as adminq from '../admin/queries';
 import type { RequestMeta } from '../auth/service';
 import * as q from './queries';
@@ -634,12 +636,14 @@ async function checkJob(tx: Tx, jobId: number) {
 /** Creates the employee's user account (names from the employee) and links it. */
 async function createLinkedUser(
   tx: Tx,
+  caller: AuthContext,
   employeeId: number,
   user: NewEmployeeUser,
   passwordHash: string,
   names: { nameAr: string; nameEn: string },
 ) {
   if (!(await adminq.getRole(tx, user.roleId))) throw badField('user.roleId');
+  await assertMayGrantRole(tx, caller, user.roleId);
   const userId = await authq.insertUser(tx, {
     username: user.username,
     email: user.email,
@@ -655,8 +659,11 @@ async function createLinkedUser(
 }
 
 /** Links an existing account that no other employee holds. */
-async function linkExistingUser(tx: Tx, employeeId: number, userId: number) {
-  if (!(await adminq.getUser(tx, userId))) throw badField('userId');
+async function linkExistingUser(tx: Tx, caller: AuthContext, employeeId: number, userId: number) {
+  const target = await adminq.getUser(tx, userId);
+  if (!target) throw badField('userId');
+  // A linked account follows the employee's names and deactivation: linking is acting on it.
+  await assertMayManageUser(tx, caller, target);
   const holder = await q.employeeOfUser(tx, userId);
   if (holder !== null && holder !== employeeId)
     throw new HttpProblem('conflict', {
@@ -682,7 +689,7 @@ export async function createEmployee(
       const id = await q.insertEmployee(tx, values);
       let linkedUser: number | null = null;
       if (user && passwordHash) {
-        linkedUser = await createLinkedUser(tx, id, user, passwordHash, {
+        linkedUser = await createLinkedUser(tx, caller, id, user, passwordHash, {
           nameAr: `${input.firstNameAr} ${input.lastNameAr}`,
           nameEn: `${input.firstNameEn} ${input.lastNameEn}`,
         });
@@ -692,7 +699,7 @@ export async function createEmployee(
           employeeId: id,
         });
       } else if (userId !== undefined) {
-        await linkExistingUser(tx, id, userId);
+        await linkExistingUser(tx, caller, id, userId);
         linkedUser = userId;
       }
       await audit(tx, caller, meta, 'employees.create', 'employee', id, {
@@ -730,7 +737,7 @@ export async function updateEmployee(
       };
       if (user && passwordHash) {
         if (current.userId !== null) throw rule('employeeHasUser', 'user');
-        const newId = await createLinkedUser(tx, id, user, passwordHash, names);
+        const newId = await createLinkedUser(tx, caller, id, user, passwordHash, names);
         await audit(tx, caller, meta, 'users.create', 'user', newId, {
           username: user.username,
           roleId: user.roleId,
@@ -738,7 +745,7 @@ export async function updateEmployee(
         });
       } else if (userId !== undefined && userId !== current.userId) {
         if (userId === null) await q.linkUser(tx, id, null);
-        else await linkExistingUser(tx, id, userId);
+        else await linkExistingUser(tx, caller, id, userId);
       }
       const linked = userId === undefined ? current.userId : userId;
       if (
@@ -776,6 +783,7 @@ export async function setEmployeeActive(
       if (current.userId !== null && current.userId === caller.userId) throw rule('cannotDeactivateSelf');
       if (current.userId !== null) {
         const u = await adminq.getUser(tx, current.userId);
+        if (u) await assertMayManageUser(tx, caller, u);
         if (u?.roleIsSystem && u.active && (await adminq.countOtherActiveAdmins(tx, u.id)) === 0)
           throw new HttpProblem('unprocessable', {
             detailKey: 'admin.lastAdministrator',
@@ -859,16 +867,6 @@ function attachmentOut(r: q.AttachmentRow): EmployeeAttachment {
 export async function listAttachments(ctx: ServerContext, id: number): Promise<EmployeeAttachment[]> {
   if (!(await q.employeeCore(ctx.db, id))) throw notFound();
   return (await q.listAttachments(ctx.db, id)).map(attachmentOut);
-}
-
-/** A safe display name for an uploaded file: no folders, no control characters, at most 200 characters. */
-export function cleanFileName(name: string | undefined, fallback: string): string {
-  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base
-    .replace(/\p{Cc}/gu, '')
-    .trim()
-    .slice(0, 200);
-  return clean || fallback;
 }
 
 /** POST /ec/employees/{id}/attachments: a PDF by content (415 otherwise), stored by hash. */

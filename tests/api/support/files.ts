@@ -3,17 +3,30 @@
  * made by sharp, and multipart bodies for app.inject.
  */
 import { randomBytes } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 /** A valid one-page PDF (optionally with some text so different calls give different bytes). */
 export function minimalPdf(note = 'Sijill'): Buffer {
+  return pdfWith({ note });
+}
+
+/**
+ * A one-page PDF with extra entries in its catalog and first page and extra objects (numbered from 5),
+ * for PDFs carrying actions: e.g. `{ catalog: '/OpenAction 5 0 R', objects: ['<< /S /JavaScript /JS (x) >>'] }`.
+ */
+export function pdfWith(
+  opts: { note?: string; catalog?: string; page?: string; objects?: string[] } = {},
+): Buffer {
+  const note = opts.note ?? 'Sijill';
   const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Catalog /Pages 2 0 R ${opts.catalog ?? ''} >>`,
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R ${opts.page ?? ''} >>`,
   ];
   const stream = `BT /F1 12 Tf 20 100 Td (${note.replace(/[()\\]/g, '')}) Tj ET`;
   objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
+  objects.push(...(opts.objects ?? []));
   let body = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((o, i) => {
@@ -25,6 +38,19 @@ export function minimalPdf(note = 'Sijill'): Buffer {
   for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
+}
+
+/** A Flate-compressed object stream holding `objects` (numbered from `first`), as the object text of a PDF. */
+export function objectStream(first: number, objects: string[]): string {
+  let offsets = '';
+  let data = '';
+  objects.forEach((o, i) => {
+    offsets += `${first + i} ${data.length} `;
+    data += `${o}\n`;
+  });
+  const raw = Buffer.from(offsets + data, 'latin1');
+  const packed = deflateSync(raw).toString('latin1');
+  return `<< /Type /ObjStm /N ${objects.length} /First ${offsets.length} /Filter /FlateDecode /Length ${packed.length} >>\nstream\n${packed}\nendstream`;
 }
 
 /** A PNG of `width`×`height`. */
