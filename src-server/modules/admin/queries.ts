@@ -4,6 +4,7 @@
 import { and, count, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { auditLog, pages, rolePagePermissions, roles, users } from '../../db/schema';
 import type { ListFields } from '../../db/list';
+import { outer } from '../../db/sql';
 import type { Tx } from '../auth/queries';
 
 /** One list page: the rows and the total count matching the filters. */
@@ -131,7 +132,7 @@ const roleColumns = {
   createdAt: roles.createdAt,
   updatedAt: roles.updatedAt,
   // Written out: inside a subquery drizzle may drop the table qualifier of ${roles.id}.
-  userCount: sql<number>`(select count(*) from users u where u.role_id = "roles"."id")`.mapWith(Number),
+  userCount: sql<number>`(select count(*) from users u where u.role_id = ${outer(roles.id)})`.mapWith(Number),
 };
 
 export async function listRoles(db: Tx, c: ListClauses) {

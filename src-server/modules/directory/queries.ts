@@ -14,6 +14,7 @@ import {
   users,
 } from '../../db/schema';
 import type { ListFields } from '../../db/list';
+import { outer } from '../../db/sql';
 import type { Tx } from '../auth/queries';
 import type { ListClauses } from '../admin/queries';
 
@@ -44,8 +45,9 @@ const jobColumns = {
   active: jobs.active,
   createdAt: jobs.createdAt,
   updatedAt: jobs.updatedAt,
-  employeeCount:
-    sql<number>`(select count(*) from ${employees} where ${employees.jobId} = ${jobs.id})`.mapWith(Number),
+  employeeCount: sql<number>`(select count(*) from employees e where e.job_id = ${outer(jobs.id)})`.mapWith(
+    Number,
+  ),
 };
 export type JobRow = Awaited<ReturnType<typeof getJob>> & object;
 
@@ -120,49 +122,49 @@ const departmentColumns = {
   nameEn: departments.nameEn,
   parentId: departments.parentId,
   parentNameAr: sub<string | null>(
-    sql`select p.name_ar from departments p where p.id = ${departments.parentId}`,
+    sql`select p.name_ar from departments p where p.id = ${outer(departments.parentId)}`,
   ),
   parentNameEn: sub<string | null>(
-    sql`select p.name_en from departments p where p.id = ${departments.parentId}`,
+    sql`select p.name_en from departments p where p.id = ${outer(departments.parentId)}`,
   ),
   type: departments.type,
   isEntity: departments.isEntity,
   archiveType: departments.archiveType,
   archiveOfficeId: departments.archiveOfficeId,
   archiveNameAr: sub<string | null>(
-    sql`select a.name_ar from departments a where a.id = ${departments.archiveOfficeId}`,
+    sql`select a.name_ar from departments a where a.id = ${outer(departments.archiveOfficeId)}`,
   ),
   archiveNameEn: sub<string | null>(
-    sql`select a.name_en from departments a where a.id = ${departments.archiveOfficeId}`,
+    sql`select a.name_en from departments a where a.id = ${outer(departments.archiveOfficeId)}`,
   ),
   managerEmployeeId: departments.managerEmployeeId,
   managerNameAr: sub<string | null>(
-    sql`select m.first_name_ar || ' ' || m.last_name_ar from employees m where m.id = ${departments.managerEmployeeId}`,
+    sql`select m.first_name_ar || ' ' || m.last_name_ar from employees m where m.id = ${outer(departments.managerEmployeeId)}`,
   ),
   managerNameEn: sub<string | null>(
-    sql`select m.first_name_en || ' ' || m.last_name_en from employees m where m.id = ${departments.managerEmployeeId}`,
+    sql`select m.first_name_en || ' ' || m.last_name_en from employees m where m.id = ${outer(departments.managerEmployeeId)}`,
   ),
   officeId: sub<number | null>(
-    sql`select o.id from secretary_offices o where o.department_id = ${departments.id}`,
+    sql`select o.id from secretary_offices o where o.department_id = ${outer(departments.id)}`,
   ).mapWith((v) => (v === null ? null : Number(v))),
   officeActive: sub<boolean | null>(
-    sql`select o.active from secretary_offices o where o.department_id = ${departments.id}`,
+    sql`select o.active from secretary_offices o where o.department_id = ${outer(departments.id)}`,
   ),
   secretaryId: sub<number | null>(
-    sql`select o.secretary_employee_id from secretary_offices o where o.department_id = ${departments.id}`,
+    sql`select o.secretary_employee_id from secretary_offices o where o.department_id = ${outer(departments.id)}`,
   ).mapWith((v) => (v === null ? null : Number(v))),
   secretaryNameAr: sub<string | null>(
-    sql`select s.first_name_ar || ' ' || s.last_name_ar from secretary_offices o join employees s on s.id = o.secretary_employee_id where o.department_id = ${departments.id}`,
+    sql`select s.first_name_ar || ' ' || s.last_name_ar from secretary_offices o join employees s on s.id = o.secretary_employee_id where o.department_id = ${outer(departments.id)}`,
   ),
   secretaryNameEn: sub<string | null>(
-    sql`select s.first_name_en || ' ' || s.last_name_en from secretary_offices o join employees s on s.id = o.secretary_employee_id where o.department_id = ${departments.id}`,
+    sql`select s.first_name_en || ' ' || s.last_name_en from secretary_offices o join employees s on s.id = o.secretary_employee_id where o.department_id = ${outer(departments.id)}`,
   ),
   active: departments.active,
   childCount: sub<number>(
-    sql`select count(*) from departments c where c.parent_id = ${departments.id}`,
+    sql`select count(*) from departments c where c.parent_id = ${outer(departments.id)}`,
   ).mapWith(Number),
   employeeCount: sub<number>(
-    sql`select count(*) from employees e where e.department_id = ${departments.id}`,
+    sql`select count(*) from employees e where e.department_id = ${outer(departments.id)}`,
   ).mapWith(Number),
   createdAt: departments.createdAt,
   updatedAt: departments.updatedAt,
@@ -394,7 +396,7 @@ export async function getEmployee(db: Tx, id: number) {
       roleNameAr: roles.nameAr,
       roleNameEn: roles.nameEn,
       attachmentCount:
-        sql<number>`(select count(*) from ${employeeAttachments} a where a.employee_id = ${employees.id})`.mapWith(
+        sql<number>`(select count(*) from ${employeeAttachments} a where a.employee_id = ${outer(employees.id)})`.mapWith(
           Number,
         ),
     })
