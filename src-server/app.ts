@@ -30,6 +30,7 @@ import type { ServerContext } from './context';
 import type { Database } from './db/open';
 import { installAccessControl } from './http/access';
 import { installTextGuard } from './http/text-guard';
+import { installAdmission } from './http/admission';
 import { sqlState } from './db/errors';
 import { createPasswordHasher, type PasswordHasher } from './security/passwords';
 import { authenticator } from './modules/auth/service';
@@ -121,6 +122,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         imgSrc: ["'self'", 'data:'],
       },
     },
+  });
+
+  // Bounded admission before anything touches the database (authentication already does).
+  installAdmission(app, {
+    concurrency:
+      config.DB_CONCURRENCY >= 0 ? config.DB_CONCURRENCY : options.database.kind === 'pglite' ? 4 : 0,
+    queue: config.DB_QUEUE_MAX,
+    waitMs: config.DB_QUEUE_WAIT_MS,
   });
 
   // Before any route: records every route's access declaration and enforces it on each request.

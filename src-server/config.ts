@@ -39,6 +39,14 @@ export const configSchema = z.object({
   /** node-postgres pool size when DATABASE_URL is set. */
   DB_POOL_MAX: int(20, 1, 500),
   /**
+   * Requests working at once (admission control, http/admission.ts). Unset: 4 on the embedded PGlite,
+   * off (0) on PostgreSQL. Beyond it up to DB_QUEUE_MAX wait, each at most DB_QUEUE_WAIT_MS; the rest
+   * are answered 503 with Retry-After at once.
+   */
+  DB_CONCURRENCY: int(-1, -1, 10_000),
+  DB_QUEUE_MAX: int(64, 0, 100_000),
+  DB_QUEUE_WAIT_MS: int(3000, 1, 600_000),
+  /**
    * argon2id cost. Defaults are OWASP's (19 MiB, 2 passes); NODE_ENV=test lowers them so the test suite
    * stays fast. Never lower them in production.
    */

@@ -17,7 +17,7 @@ import { sql } from 'drizzle-orm';
 import { startServer } from '../../src-server/server';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { insertUser, systemRoleId } from '../../src-server/modules/auth/queries';
-import { autocannon, benchConfig } from '../load';
+import { autocannon, benchConfig } from '../harness';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const PASSWORD = 'bench-password-1';

@@ -31,7 +31,7 @@ import pg from 'pg';
 import { insertUser, systemRoleId } from '../../src-server/modules/auth/queries';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { SEQUENCE_DIGITS } from '../../src-shared/numbering';
-import { autocannon, percentile, startMeasuredServer } from '../load';
+import { autocannon, percentile, startMeasuredServer } from '../harness';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);

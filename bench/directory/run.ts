@@ -15,7 +15,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { insertUser, systemRoleId } from '../../src-server/modules/auth/queries';
 import { createPasswordHasher } from '../../src-server/security/passwords';
-import { autocannon, percentile, startMeasuredServer } from '../load';
+import { autocannon, percentile, startMeasuredServer } from '../harness';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);

@@ -20,6 +20,7 @@ export const PROBLEM_STATUS = {
   unprocessable: 422,
   tooManyRequests: 429,
   internal: 500,
+  serviceUnavailable: 503,
 } as const;
 export type ProblemKind = keyof typeof PROBLEM_STATUS;
 

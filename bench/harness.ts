@@ -19,7 +19,7 @@ export interface LoadOptions {
 }
 
 export interface LoadResult {
-  latency: { p50: number; p90: number; p97_5: number; p99: number };
+  latency: { p50: number; p90: number; p97_5: number; p99: number; max: number };
   reqPerSec: number;
   non2xx: number;
 }

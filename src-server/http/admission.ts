@@ -1,0 +1,95 @@
+/**
+ * Admission control: at most `concurrency` requests work at once, at most `queue` wait behind them, and
+ * none waits longer than `waitMs`. A request that cannot get in answers 503 with `Retry-After` and a
+ * localised sentence, at once, instead of joining a queue that would make everyone wait ten seconds.
+ *
+ * The embedded PGlite is one connection in this process: a hundred concurrent readers only queue inside
+ * it, and the last of them wait for all the others. The gate keeps the wait bounded and says so. On
+ * PostgreSQL it is off by default (the pool queues, and several servers share the load), and can be set.
+ * A small FIFO of our own rather than a library: p-limit and the like bound concurrency but not the queue
+ * nor the wait, and cancelling a waiter must free its place at once.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpProblem } from './problem';
+
+export interface AdmissionOptions {
+  /** Requests working at once; 0 turns the gate off. */
+  concurrency: number;
+  /** Requests allowed to wait for a place. */
+  queue: number;
+  /** The longest wait for a place, in milliseconds. */
+  waitMs: number;
+}
+
+/** Paths the gate never holds: liveness and the documentation. */
+const EXEMPT = /^\/(health|docs)(\/|$|\?)/;
+
+/** A counting gate with a bounded FIFO of waiters, each with its own deadline. */
+export class AdmissionGate {
+  private active = 0;
+  private readonly waiters: { grant: () => void; timer: NodeJS.Timeout }[] = [];
+  constructor(private readonly options: AdmissionOptions) {}
+
+  /** Resolves true when admitted, false when the queue is full or the wait ran out. */
+  acquire(): Promise<boolean> {
+    if (this.active < this.options.concurrency) {
+      this.active += 1;
+      return Promise.resolve(true);
+    }
+    if (this.waiters.length >= this.options.queue) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waiter = {
+        grant: () => {
+          clearTimeout(waiter.timer);
+          resolve(true);
+        },
+        timer: setTimeout(() => {
+          const at = this.waiters.indexOf(waiter);
+          if (at >= 0) this.waiters.splice(at, 1);
+          resolve(false);
+        }, this.options.waitMs),
+      };
+      this.waiters.push(waiter);
+    });
+  }
+
+  /** Frees a place: the next waiter gets it, or the count drops. */
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next.grant();
+    else this.active = Math.max(0, this.active - 1);
+  }
+
+  /** Requests working and waiting now. */
+  get load(): { active: number; waiting: number } {
+    return { active: this.active, waiting: this.waiters.length };
+  }
+}
+
+const admitted = Symbol('sijill.admitted');
+type Admitted = FastifyRequest & { [admitted]?: boolean };
+
+/** Installs the gate as the first request hook (before authentication, which already queries). */
+export function installAdmission(app: FastifyInstance, options: AdmissionOptions): AdmissionGate | null {
+  if (options.concurrency <= 0) return null;
+  const gate = new AdmissionGate(options);
+  const retryAfter = String(Math.max(1, Math.ceil(options.waitMs / 1000)));
+  const release = async (request: FastifyRequest) => {
+    const r = request as Admitted;
+    if (r[admitted]) {
+      r[admitted] = false;
+      gate.release();
+    }
+  };
+  app.addHook('onRequest', async (request, reply) => {
+    if (EXEMPT.test(request.url)) return;
+    if (!(await gate.acquire())) {
+      reply.header('retry-after', retryAfter);
+      throw new HttpProblem('serviceUnavailable', { detailKey: 'errors.serviceUnavailable.busy' });
+    }
+    (request as Admitted)[admitted] = true;
+  });
+  app.addHook('onResponse', release);
+  app.addHook('onRequestAbort', release);
+  return gate;
+}
