@@ -112,7 +112,12 @@ async function start(): Promise<void> {
 }
 
 function openWindow(): void {
-  window = createMainWindow({ preload: PRELOAD, startUrl: devRendererUrl ?? APP_START_URL, isOwnUrl });
+  window = createMainWindow({
+    preload: PRELOAD,
+    startUrl: devRendererUrl ?? APP_START_URL,
+    isOwnUrl,
+    icon: join(RENDERER_DIR, 'icon-256.png'),
+  });
   window.on('closed', () => {
     window = null;
   });

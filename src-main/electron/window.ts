@@ -14,6 +14,8 @@ export interface MainWindowOptions {
   startUrl: string;
   /** Whether a URL belongs to our own pages (navigation inside them is allowed). */
   isOwnUrl: (url: string) => boolean;
+  /** The window's icon (Linux and Windows taskbars; Windows installers carry assets/icon.ico). */
+  icon?: string;
 }
 
 /** Creates the main window, shown once its first paint is ready so it never flashes white. */
@@ -25,6 +27,7 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     minHeight: 600,
     show: false,
     title: 'Sijill — سجل',
+    ...(options.icon ? { icon: options.icon } : {}),
     autoHideMenuBar: true,
     webPreferences: {
       preload: options.preload,
