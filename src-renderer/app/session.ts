@@ -31,6 +31,7 @@ const listeners = new Set<() => void>();
 
 function set(patch: Partial<ClientSession>): void {
   state = { ...state, ...patch };
+  if (state.user) noteUser(state.user.id);
   for (const listener of listeners) listener();
 }
 
@@ -59,22 +60,43 @@ export type StepOutcome = SignInResult | { result: 'failed'; error: IpcError };
 // ------------------------------------------------------------------ the remembered deep link
 
 const RETURN_TO_KEY = 'sijill.returnTo';
+const LAST_USER_KEY = 'sijill.lastUser';
 
-/** Remembers where the user was going when the guard sent them to sign in. */
+/** Records who is signed in, so a place remembered when their session ends is theirs. */
+function noteUser(id: number): void {
+  try {
+    sessionStorage.setItem(LAST_USER_KEY, String(id));
+  } catch {
+    // storage unavailable: remembered places have no owner and are dropped (see takeRememberedTarget)
+  }
+}
+
+/**
+ * Remembers where the user was going when the guard sent them to sign in, with whom it belongs to: the
+ * user who was signed in last in this window (none for a link opened before anyone signed in).
+ */
 export function rememberTarget(path: string): void {
   try {
-    sessionStorage.setItem(RETURN_TO_KEY, path);
+    const owner = sessionStorage.getItem(LAST_USER_KEY);
+    sessionStorage.setItem(RETURN_TO_KEY, JSON.stringify({ path, owner: owner ? Number(owner) : null }));
   } catch {
     // storage unavailable: the user lands on the first page instead
   }
 }
 
-/** Takes (and forgets) the remembered deep link. */
-export function takeRememberedTarget(): string | null {
+/**
+ * Takes (and forgets) the remembered deep link — only for the user it belongs to: the next person at a
+ * shared desk starts on their own first page, not on the previous user's "Add incoming" or task.
+ */
+export function takeRememberedTarget(userId: number | null = state.user?.id ?? null): string | null {
   try {
-    const value = sessionStorage.getItem(RETURN_TO_KEY);
+    const raw = sessionStorage.getItem(RETURN_TO_KEY);
     sessionStorage.removeItem(RETURN_TO_KEY);
-    return value;
+    if (!raw) return null;
+    const { path, owner } = JSON.parse(raw) as { path?: unknown; owner?: unknown };
+    if (typeof path !== 'string') return null;
+    if (owner !== null && owner !== userId) return null;
+    return path;
   } catch {
     return null;
   }
