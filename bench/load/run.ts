@@ -18,7 +18,8 @@ import { sql } from 'drizzle-orm';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { createLocalFileStore } from '../../src-server/storage/files';
 import { seedDemo } from '../../src-server/modules/demo/seed';
-import { benchConfig, percentile, startMeasuredServer } from '../harness';
+import { startServer } from '../../src-server/server';
+import { benchConfig, percentile } from '../harness';
 
 const BASE = process.env.BENCH_DATABASE_URL;
 if (!BASE) {
@@ -73,15 +74,19 @@ try {
   const byKind = new Map<string, number[]>();
   const statuses = new Map<string, number>();
   let recording = false;
-  const { server } = await startMeasuredServer(url.toString(), dataDir);
-  server.app.addHook('onResponse', async (request, reply) => {
-    if (!recording) return;
-    const raw = request.method === 'POST' ? JSON.stringify(request.body ?? {}) : undefined;
-    const kind = kindOf(request.method, request.routeOptions.url ?? '', raw);
-    if (!kind) return;
-    (byKind.get(kind) ?? byKind.set(kind, []).get(kind)!).push(reply.elapsedTime);
-    if (reply.statusCode >= 300)
-      statuses.set(`${kind} ${reply.statusCode}`, (statuses.get(`${kind} ${reply.statusCode}`) ?? 0) + 1);
+  const server = await startServer(benchConfig(dataDir, url.toString()), {
+    configureApp: (app) =>
+      app.addHook('onResponse', async (request, reply) => {
+        if (!recording) return;
+        const raw = request.method === 'POST' ? JSON.stringify(request.body ?? {}) : undefined;
+        const kind = kindOf(request.method, request.routeOptions.url ?? '', raw);
+        if (!kind) return;
+        (byKind.get(kind) ?? byKind.set(kind, []).get(kind)!).push(reply.elapsedTime);
+        if (reply.statusCode >= 300) {
+          const key = `${kind} ${reply.statusCode}`;
+          statuses.set(key, (statuses.get(key) ?? 0) + 1);
+        }
+      }),
   });
   try {
     const config = benchConfig(dataDir, url.toString());
