@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   'users.deactivate',
   'users.resetPassword',
   'users.setPassword',
+  'users.clearance',
   'roles.create',
   'roles.update',
   'roles.activate',

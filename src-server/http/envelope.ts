@@ -3,7 +3,7 @@
  * returnMessage (the client toasts it), so `reply.envelope` requires one for those methods.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { translate } from '../i18n';
+import { hasText, translate } from '../i18n';
 import type { Locale } from '../../src-shared/locale';
 
 declare module 'fastify' {
@@ -20,7 +20,9 @@ export function envelope<T>(
   messageKey?: string,
   params?: Record<string, unknown>,
 ) {
-  const key = messageKey ?? (request.method === 'GET' ? undefined : 'messages.saved');
+  const wanted = messageKey ?? (request.method === 'GET' ? undefined : 'messages.saved');
+  // A key missing from the catalogue must never reach the user as itself: say the general sentence.
+  const key = wanted && !hasText(request.locale, wanted) ? 'messages.saved' : wanted;
   return key ? { data, returnMessage: translate(request.locale, key, params) } : { data };
 }
 

@@ -170,6 +170,23 @@ export async function employeeOf(db: Tx, id: number) {
   return row ?? null;
 }
 
+/**
+ * The clearance (highest security rank) of the active account linked to an employee — its own level, or
+ * the lowest active level as the visibility predicate assumes — or null when the employee has no account.
+ */
+export async function clearanceOfEmployee(db: Tx, employeeId: number): Promise<number | null> {
+  const [row] = await rows<{ clearance: number | string }>(
+    db,
+    sql`select coalesce((select s.level from user_clearances c
+                           join correspondence_settings s on s.id = c.security_level_id
+                          where c.user_id = u.id),
+                        (select min(s.level) from correspondence_settings s
+                          where s.list = 'security-levels' and s.active), 0)::int as clearance
+        from users u where u.employee_id = ${employeeId} and u.active limit 1`,
+  );
+  return row ? Number(row.clearance) : null;
+}
+
 type RoleOf = { roleId: number; isSystem: boolean; roleActive: boolean };
 
 /** What the caller's role holds on the page at `path`, as a test (administrators hold all), in one read. */

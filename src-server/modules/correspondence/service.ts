@@ -637,6 +637,10 @@ export async function assignTask(
     if (!leads(s, Number(x.department_id))) throw rule('notDepartmentLead');
     const employee = await q.employeeOf(tx, input.employeeId);
     if (!employee || Number(employee.department_id) !== Number(x.department_id)) throw badField('employeeId');
+    // The one who is tasked must be able to open the letter: their clearance covers its security level.
+    const clearance = await q.clearanceOfEmployee(tx, employee.id);
+    if (clearance !== null && clearance < Number(doc.security_rank))
+      throw rule('assigneeCannotSee', { employeeId: [{ key: 'correspondence.assigneeCannotSee' }] });
     const taskId = await q.insertTask(tx, {
       documentId: id,
       distributionId: Number(x.id),

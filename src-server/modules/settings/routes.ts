@@ -24,6 +24,7 @@ import {
 import type { Permission } from '../../../src-shared/permissions';
 import type { App } from '../../app';
 import type { ServerContext } from '../../context';
+import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
 import * as settings from './service';
 
@@ -168,8 +169,16 @@ export function settingsRoutes(ctx: ServerContext) {
       async (request) =>
         envelope(
           request,
-          await settings.setClearance(ctx, request.params.userId, request.body.securityLevelId),
-          'messages.updated',
+          await settings.setClearance(
+            ctx,
+            callerOf(request),
+            request.params.userId,
+            request.body.securityLevelId,
+            {
+              ip: request.ip ?? null,
+            },
+          ),
+          'messages.clearanceSaved',
         ),
     );
   };

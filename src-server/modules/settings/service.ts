@@ -14,7 +14,9 @@ import {
   type SettingsListQuery,
   type SettingUpdate,
 } from '../../../src-shared/api/correspondence';
+import { recordAudit } from '../../audit';
 import type { ServerContext } from '../../context';
+import type { AuthContext } from '../../http/access';
 import { constraintOf, isUniqueViolation } from '../../db/errors';
 import { listClauses } from '../../db/list';
 import { HttpProblem } from '../../http/problem';
@@ -171,14 +173,26 @@ export async function getClearance(ctx: ServerContext, userId: number): Promise<
 /** PUT /correspondence/settings/security-levels/clearance/{userId}. */
 export async function setClearance(
   ctx: ServerContext,
+  caller: AuthContext,
   userId: number,
   securityLevelId: number | null,
+  meta: { ip: string | null },
 ): Promise<Clearance> {
   await ctx.db.transaction(async (tx) => {
     if (!(await q.userExists(tx, userId))) throw new HttpProblem('notFound');
     if (securityLevelId !== null && !(await q.getSetting(tx, 'security-levels', securityLevelId)))
       throw new HttpProblem('badRequest', { fields: { securityLevelId: [{ key: 'validation.choice' }] } });
+    const before = await q.getClearance(tx, userId);
     await q.setClearance(tx, userId, securityLevelId);
+    await recordAudit(tx, {
+      action: 'users.clearance',
+      actorId: caller.userId,
+      actorUsername: caller.username,
+      targetType: 'user',
+      targetId: userId,
+      details: { from: before?.id ?? null, to: securityLevelId },
+      ip: meta.ip,
+    });
   });
   return getClearance(ctx, userId);
 }
