@@ -4,7 +4,7 @@
  * from name lists, department managers, secretary offices and a few employees with user accounts. Runs
  * once: when any department exists it leaves the directory alone and says so.
  */
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq, ne } from 'drizzle-orm';
 import type { ServerContext } from '../../context';
 import { departments, employees, jobs, secretaryOffices, users } from '../../db/schema';
 import { insertUser } from '../auth/queries';
@@ -130,6 +130,9 @@ const LAST: [string, string][] = [
 ];
 const TYPES = ['permanent', 'permanent', 'permanent', 'contract', 'temporary', 'secondment'];
 
+/** The department of the demo manager, where employee1–employee3 work. */
+export const DEMO_STAFF_DEPARTMENT = 'General Directorate of Financial Affairs';
+
 /** Loads the demo directory; answers what it created (empty when a directory already exists). */
 export async function seedDemoDirectory(ctx: ServerContext, passwordHash: string, roleId: number | null) {
   const created: string[] = [];
@@ -224,17 +227,29 @@ export async function seedDemoDirectory(ctx: ServerContext, passwordHash: string
     created.push(`${n} employees`);
 
     if (roleId !== null) {
-      const sample = await tx
+      // employee1–employee3 work in Financial Affairs, under the demo manager, so the manager can task them
+      // and they find their tasks; employee4–employee5 elsewhere. Staff only: no managers or secretaries.
+      const staff = await tx
         .select({
           id: employees.id,
+          departmentEn: departments.nameEn,
+          job: jobs.nameEn,
           fa: employees.firstNameAr,
           la: employees.lastNameAr,
           fe: employees.firstNameEn,
           le: employees.lastNameEn,
         })
         .from(employees)
-        .orderBy(employees.id)
-        .limit(5);
+        .innerJoin(departments, eq(departments.id, employees.departmentId))
+        .innerJoin(jobs, eq(jobs.id, employees.jobId))
+        .where(and(eq(jobs.isManager, false), ne(jobs.nameEn, 'Secretary'), eq(departments.type, 'internal')))
+        .orderBy(employees.id);
+      const finance = staff.filter((e) => e.departmentEn === DEMO_STAFF_DEPARTMENT);
+      // Archive clerks stay free: the demo clerk account is linked to one of them.
+      const others = staff.filter(
+        (e) => e.departmentEn !== DEMO_STAFF_DEPARTMENT && e.job !== 'Archive Clerk',
+      );
+      const sample = [...finance.slice(0, 3), ...others.slice(0, 2)];
       for (const [i, e] of sample.entries()) {
         const username = `employee${i + 1}`;
         const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.username, username));
@@ -247,7 +262,7 @@ export async function seedDemoDirectory(ctx: ServerContext, passwordHash: string
           nameEn: `${e.fe} ${e.le}`,
           roleId,
         });
-        created.push(`user ${username} (employee ${e.id}, user ${userId})`);
+        created.push(`user ${username} (employee ${e.id} of ${e.departmentEn}, user ${userId})`);
       }
     }
   });

@@ -1,6 +1,6 @@
 /**
- * Demo data for trying the system (`npm run server -- seed-demo`): a clerk role and a manager role with
- * sensible page permissions, and one user of each; then the demo directory (modules/demo/directory.ts);
+ * Demo data for trying the system (`npm run server -- seed-demo`): a clerk, a manager and a plain employee
+ * role with sensible page permissions, a clerk, a manager and an administrator account; then the demo directory (modules/demo/directory.ts);
  * then the correspondence settings lists and an archive office's letters (modules/demo/correspondence.ts).
  * Idempotent: existing roles, users, a directory, settings or documents are left alone.
  */
@@ -46,6 +46,12 @@ const MANAGER: Record<string, Permission[]> = {
   '/correspondence/settings/main-distribution': ['view'],
 };
 
+/** A plain employee: the tasks given to them and the follow-ups they keep (personal pages come with every role). */
+const EMPLOYEE: Record<string, Permission[]> = {
+  '/correspondence/inbox/incoming-tasks': ['view', 'edit'],
+  '/correspondence/inbox/follow-ups': ['view', 'edit'],
+};
+
 /** Loads the demo roles and users; `password` is every demo user's password. Returns what was created. */
 export async function seedDemo(ctx: ServerContext, password: string): Promise<string[]> {
   const created: string[] = [];
@@ -69,6 +75,15 @@ export async function seedDemo(ctx: ServerContext, password: string): Promise<st
       userAr: 'مدير الإدارة',
       userEn: 'Department Manager',
     },
+    {
+      nameEn: 'Employee',
+      nameAr: 'موظف',
+      grants: EMPLOYEE,
+      username: null,
+      email: null,
+      userAr: null,
+      userEn: null,
+    },
   ];
   await ctx.db.transaction(async (tx) => {
     const pageRows = await tx.select({ id: pages.id, path: pages.path }).from(pages);
@@ -87,6 +102,7 @@ export async function seedDemo(ctx: ServerContext, password: string): Promise<st
         );
         created.push(`role ${d.nameEn}`);
       }
+      if (d.username === null) continue; // a role for the directory's demo employees
       const existing = await tx
         .select({ id: users.id })
         .from(users)
@@ -94,10 +110,10 @@ export async function seedDemo(ctx: ServerContext, password: string): Promise<st
       if (!existing.length) {
         await insertUser(tx, {
           username: d.username,
-          email: d.email,
+          email: d.email!,
           passwordHash,
-          nameAr: d.userAr,
-          nameEn: d.userEn,
+          nameAr: d.userAr!,
+          nameEn: d.userEn!,
           roleId: role!.id,
           locale: 'ar',
           active: true,
@@ -106,13 +122,32 @@ export async function seedDemo(ctx: ServerContext, password: string): Promise<st
       }
     }
   });
-  // The directory (departments, entities, jobs, ~200 employees; five with clerk accounts), once.
-  const [clerk] = await ctx.db
+  // An administrator, so a newcomer can open the administration screens too.
+  await ctx.db.transaction(async (tx) => {
+    const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.username, 'admin'));
+    if (taken) return;
+    const [system] = await tx.select({ id: roles.id }).from(roles).where(eq(roles.isSystem, true)).limit(1);
+    if (!system) return;
+    await insertUser(tx, {
+      username: 'admin',
+      email: 'admin@example.com',
+      passwordHash,
+      nameAr: 'مدير النظام',
+      nameEn: 'System Administrator',
+      roleId: system.id,
+      locale: 'ar',
+      active: true,
+    });
+    created.push('user admin (administrator)');
+  });
+  // The directory (departments, entities, jobs, ~200 employees; employee1–5 with the plain employee
+  // role, three of them in the demo manager's department), once.
+  const [employeeRole] = await ctx.db
     .select({ id: roles.id })
     .from(roles)
-    .where(eq(roles.nameEn, 'Archive Clerk'))
+    .where(eq(roles.nameEn, 'Employee'))
     .limit(1);
-  const directory = await seedDemoDirectory(ctx, passwordHash, clerk?.id ?? null);
+  const directory = await seedDemoDirectory(ctx, passwordHash, employeeRole?.id ?? null);
   if (directory.length) created.push(...directory);
   else created.push('directory already present (left as is)');
   created.push(...(await seedDemoCorrespondence(ctx)));
