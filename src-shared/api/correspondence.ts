@@ -468,6 +468,11 @@ export const boxItemSchema = z.object({
       completed: z.boolean(),
     })
     .nullable(),
+  /**
+   * Incoming, on the archive office's own row (no distribution of its own): the departments the letter was
+   * distributed to and how, action first; empty when it was not distributed (or on any other row).
+   */
+  recipients: z.array(z.object({ department: namedRefSchema, type: z.enum(DISTRIBUTION_TYPES) })),
   /** Distributed / not distributed. */
   distributed: z.boolean(),
   completed: z.boolean(),

@@ -445,6 +445,24 @@ export async function distributionsOf(db: Tx, documentId: number, distributionId
   );
 }
 
+/** The departments each of `documentIds` was distributed to (for a page of a box), action first. */
+export async function recipientsOf(db: Tx, documentIds: readonly number[]) {
+  if (!documentIds.length) return [];
+  return rows<{
+    document_id: number;
+    department_id: number;
+    department_ar: string;
+    department_en: string;
+    type: string;
+  }>(
+    db,
+    sql`select x.document_id, x.department_id, dep.name_ar as department_ar, dep.name_en as department_en, x.type
+        from distributions x join departments dep on dep.id = x.department_id
+        where x.document_id in ${inList(documentIds)}
+        order by x.document_id, x.type = 'forKnowledge', x.id`,
+  );
+}
+
 /** Inserts a distribution, or answers null when the department already holds the document. */
 export async function insertDistribution(
   db: Tx,

@@ -790,11 +790,23 @@ export async function listBox(
     .map((k) => k.task_id)
     .filter((x): x is number => x !== null)
     .map(Number);
-  const [docs, dists, taskRows] = await Promise.all([
+  // Where each letter went, for the rows that stand for the archive's own copy (no distribution of theirs).
+  const archiveRows = keys.filter((k) => k.dist_id === null).map((k) => Number(k.document_id));
+  const [docs, dists, taskRows, recipientRows] = await Promise.all([
     q.documentsByIds(ctx.db, s, docIds),
     distIds.length ? q.distributionsOf(ctx.db, 0, distIds) : Promise.resolve([]),
     taskIds.length ? q.tasksOf(ctx.db, sql`t.id in ${inList(taskIds)}`) : Promise.resolve([]),
+    box === 'incoming' ? q.recipientsOf(ctx.db, [...new Set(archiveRows)]) : Promise.resolve([]),
   ]);
+  const recipients = new Map<number, BoxItem['recipients']>();
+  for (const r of recipientRows) {
+    const list = recipients.get(Number(r.document_id)) ?? [];
+    list.push({
+      department: { id: Number(r.department_id), nameAr: r.department_ar, nameEn: r.department_en },
+      type: r.type as 'forAction' | 'forKnowledge',
+    });
+    recipients.set(Number(r.document_id), list);
+  }
   const docById = new Map(docs.map((d) => [Number(d.id), d]));
   const distById = new Map(dists.map((x) => [Number(x.id), x]));
   const taskById = new Map(taskRows.map((t) => [Number(t.id), t]));
@@ -834,6 +846,7 @@ export async function listBox(
             completed: x.completed_at !== null,
           }
         : null,
+      recipients: k.dist_id === null ? (recipients.get(Number(d.id)) ?? []) : [],
       distributed: !!d.distributed,
       completed: !!k.done,
       task: t

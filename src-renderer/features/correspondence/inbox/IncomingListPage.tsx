@@ -1,7 +1,7 @@
 /**
  * Inbox — incoming correspondence (/correspondence/inbox/incoming): the incoming box with its date range
  * (last 30 days by default), completed / not completed views, the receiving department and how it
- * received the letter (Main / Knowledge), and distributed / completed states; a row opens the document.
+ * received the letter (Main / Knowledge) — on the archive's own rows, every department it went to — and distributed / completed states; a row opens the document.
  */
 import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
@@ -31,15 +31,31 @@ export function Component() {
           { value: 'forKnowledge', label: 'correspondence:distributionType.forKnowledge' },
         ],
       },
-      render: (row) =>
-        row.distribution ? (
-          <span>
-            {localName(row.distribution.department, i18n.language)}{' '}
-            <DistributionTypeTag type={row.distribution.type} />
+      ellipsis: true,
+      width: 220,
+      render: (row) => {
+        if (row.distribution)
+          return (
+            <span>
+              {localName(row.distribution.department, i18n.language)}{' '}
+              <DistributionTypeTag type={row.distribution.type} />
+            </span>
+          );
+        // The archive's own row: where the letter went (action first), or that it has not gone yet.
+        if (row.recipients.length === 0)
+          return <span className="corr-muted">{t('state.notDistributed')}</span>;
+        const names = row.recipients.map(
+          (r) => `${localName(r.department, i18n.language)} (${t(`distributionType.${r.type}`)})`,
+        );
+        const shown = row.recipients.slice(0, 2).map((r) => localName(r.department, i18n.language));
+        const more = row.recipients.length - shown.length;
+        return (
+          <span title={names.join('\n')} data-testid="recipients">
+            {shown.join(i18n.language === 'ar' ? '، ' : ', ')}
+            {more > 0 && <span className="corr-muted"> {t('recipientsMore', { count: more })}</span>}
           </span>
-        ) : (
-          <span className="corr-muted">{t('document.archiveOffice')}</span>
-        ),
+        );
+      },
     },
     {
       key: 'completed',
