@@ -152,7 +152,9 @@ describe('filter model', () => {
       q: 'sara',
       filters: JSON.stringify(filters),
     });
-    expect(listQuerySchema.strict().parse(query)).toMatchObject({
+    // On the wire the query string carries text: parse it as the server does.
+    const wire = Object.fromEntries(new URLSearchParams(query as Record<string, string>));
+    expect(listQuerySchema.strict().parse(wire)).toMatchObject({
       page: 2,
       pageSize: 50,
       sort: '-id',
