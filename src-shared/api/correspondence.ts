@@ -568,8 +568,15 @@ export const createTaskRequestSchema = z
   .strict();
 export type CreateTaskRequest = z.infer<typeof createTaskRequestSchema>;
 
-/** PUT /correspondence/documents/{id}/tasks/{taskId}/state: move a task along (refused moves are 422). */
-export const taskStateRequestSchema = z.object({ state: z.enum(TASK_STATES) }).strict();
+/**
+ * PUT /correspondence/documents/{id}/tasks/{taskId}/state: move a task along (refused moves are 422, a
+ * task changed meanwhile is 409). `note`: the result when completing, the reason when reopening (a
+ * completed task goes back to in progress, by whoever assigned it or leads its department); both are
+ * shown in the timeline.
+ */
+export const taskStateRequestSchema = z
+  .object({ state: z.enum(TASK_STATES), note: longText(2000).nullable().optional() })
+  .strict();
 export type TaskStateRequest = z.infer<typeof taskStateRequestSchema>;
 export const taskParamsSchema = z.object({ id: decimalParam(1), taskId: decimalParam(1) }).strict();
 
@@ -603,6 +610,7 @@ export const TIMELINE_EVENTS = [
   'taskAssigned',
   'taskStarted',
   'taskCompleted',
+  'taskReopened',
   'completed',
   'followed',
   'unfollowed',

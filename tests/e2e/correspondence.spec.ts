@@ -161,7 +161,12 @@ test('a clerk registers an incoming letter, distributes it, a manager tasks an e
   await app.goTo(shell.url, '/correspondence/inbox/incoming-tasks');
   await page.getByTestId('tasks-list-table').getByText('طلب اعتماد ميزانية المشروع').click();
   await expect(doc.screen()).toBeVisible();
+  // Completing asks first, with a place for the result, which the timeline then shows.
   await page.getByTestId('task-complete').click();
+  await page.getByTestId('task-note').fill('أُعدّ الرد وأُرسل إلى المدير');
+  await app.closeToasts();
+  await page.screenshot({ path: `${SCREENS}/correspondence-complete-task-ar.png` });
+  await page.getByRole('dialog').getByRole('button', { name: 'تأكيد الإنجاز' }).click();
   await expect(doc.tasks().getByTestId('task-state-completed')).toBeVisible();
   await app.goTo(shell.url, '/user/calendar');
   await expect(page.getByTestId('calendar')).toBeVisible();
@@ -185,6 +190,7 @@ test('a clerk registers an incoming letter, distributes it, a manager tasks an e
   await expect(timeline).toContainText('أُحيلت إلى الموارد البشرية (للعلم)');
   await expect(timeline).toContainText(`كُلّف ${people.employeeNameAr} بمهمة`);
   await expect(timeline).toContainText(`أنجز ${people.employeeNameAr} المهمة`);
+  await expect(timeline).toContainText('أُعدّ الرد وأُرسل إلى المدير');
   await app.closeToasts();
   await page.screenshot({ path: `${SCREENS}/correspondence-detail-ar.png`, fullPage: true });
 

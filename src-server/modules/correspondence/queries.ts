@@ -557,7 +557,7 @@ export async function moveTask(db: Tx, id: number, from: string, to: string): Pr
     db,
     sql`update tasks set state = ${to},
           started_at = case when ${to} = 'inProgress' then now() else started_at end,
-          completed_at = case when ${to} = 'completed' then now() else completed_at end
+          completed_at = case when ${to} = 'completed' then now() end
         where id = ${id} and state = ${from} returning id`,
   );
   return moved.length > 0;

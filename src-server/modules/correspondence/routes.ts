@@ -416,6 +416,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
             request.params.id,
             request.params.taskId,
             request.body.state,
+            request.body.note ?? null,
           ),
           'correspondence.messages.taskUpdated',
         ),

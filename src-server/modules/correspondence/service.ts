@@ -666,33 +666,56 @@ export async function assignTask(
   return getTask(ctx, caller, id, taskId);
 }
 
-/** PUT /correspondence/documents/{id}/tasks/{taskId}/state: allowed moves only (422 otherwise). */
+/**
+ * PUT /correspondence/documents/{id}/tasks/{taskId}/state: allowed moves only (422 otherwise). The tasker
+ * (or the department's lead) starts and completes, with an optional result note; whoever assigned the task
+ * or leads its department reopens a completed one (back to in progress), with an optional reason. A task
+ * changed meanwhile (a second click, another desk) is 409, never a double step.
+ */
 export async function moveTask(
   ctx: ServerContext,
   caller: AuthContext,
   id: number,
   taskId: number,
   to: TaskState,
+  note: string | null = null,
 ): Promise<Task> {
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
     await visibleDocument(tx, s, id, true);
     const [t] = await q.tasksOf(tx, sql`t.document_id = ${id} and t.id = ${taskId}`);
     if (!t) throw notFound();
-    const mine = Number(t.employee_id) === s.employeeId || leads(s, Number(t.department_id));
-    if (!mine) throw rule('notTasker');
     const from = t.state as TaskState;
-    if (!TASK_TRANSITIONS[from].includes(to))
-      throw rule('taskTransition', { state: [{ key: 'validation.choice' }] });
-    if (!(await q.moveTask(tx, taskId, from, to))) throw rule('taskTransition');
+    const reopen = from === 'completed' && to === 'inProgress';
+    if (reopen) {
+      const assigner = t.assigned_by !== null && Number(t.assigned_by) === s.userId;
+      if (!assigner && !leads(s, Number(t.department_id)))
+        throw new HttpProblem('forbidden', {
+          detailKey: 'correspondence.notAssigner',
+          code: 'correspondence.notAssigner',
+        });
+    } else {
+      const mine = Number(t.employee_id) === s.employeeId || leads(s, Number(t.department_id));
+      if (!mine) throw rule('notTasker');
+      if (!TASK_TRANSITIONS[from].includes(to))
+        throw rule('taskTransition', { state: [{ key: 'validation.choice' }] });
+    }
+    if (!(await q.moveTask(tx, taskId, from, to)))
+      throw new HttpProblem('conflict', {
+        detailKey: 'correspondence.taskChanged',
+        code: 'correspondence.taskChanged',
+      });
     const details = {
       taskId,
       employeeId: Number(t.employee_id),
       employeeNameAr: t.employee_ar,
       employeeNameEn: t.employee_en,
+      ...(note && note.trim() ? { notes: note.trim() } : {}),
     };
-    await q.appendEvent(tx, id, to === 'inProgress' ? 'taskStarted' : 'taskCompleted', s.userId, details);
-    if (to === 'completed' && (await q.settleCompletion(tx, Number(t.distribution_id), id)))
+    const event = reopen ? 'taskReopened' : to === 'inProgress' ? 'taskStarted' : 'taskCompleted';
+    await q.appendEvent(tx, id, event, s.userId, details);
+    // Completing may complete the department's item; reopening takes that back (settleCompletion does both).
+    if ((to === 'completed' || reopen) && (await q.settleCompletion(tx, Number(t.distribution_id), id)))
       await q.appendEvent(tx, id, 'completed', s.userId, {
         departmentId: Number(t.department_id),
         departmentNameAr: t.department_ar,

@@ -35,6 +35,7 @@ import {
   SendOutlined,
   StarFilled,
   StarOutlined,
+  UndoOutlined,
   UserAddOutlined,
 } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -453,15 +454,30 @@ function TasksPanel({
   const myEmployee = session.user?.employee?.id ?? null;
   const [open, setOpen] = useState(false);
   const [moving, setMoving] = useState<number | null>(null);
-  const move = async (task: Task, state: Task['state']) => {
+  // Completing and reopening ask first, with a place for the result or the reason (shown in the timeline).
+  const [confirming, setConfirming] = useState<{ task: Task; action: 'complete' | 'reopen' } | null>(null);
+  const [note, setNote] = useState('');
+  const move = async (task: Task, state: Task['state'], withNote?: string) => {
     setMoving(task.id);
     try {
-      await documentsApi.moveTask(doc.id, task.id, state);
+      await documentsApi.moveTask(doc.id, task.id, state, withNote?.trim() || undefined);
       onChanged();
+      return true;
+    } catch {
+      return false; // the http helper has shown why
     } finally {
       setMoving(null);
     }
   };
+  const ask = (task: Task, action: 'complete' | 'reopen') => {
+    setNote('');
+    setConfirming({ task, action });
+  };
+  const myUserId = session.user?.id ?? null;
+  const mayReopen = (task: Task) =>
+    task.state === 'completed' &&
+    ((myUserId !== null && task.assignedBy?.id === myUserId) ||
+      doc.abilities.assignTasksFor.includes(task.department.id));
   const canAssign = doc.abilities.assignTasks;
   return (
     <Card
@@ -493,33 +509,46 @@ function TasksPanel({
               <List.Item
                 data-testid={`task-${task.id}`}
                 actions={
-                  mine
+                  mayReopen(task)
                     ? [
-                        task.state === 'new' && (
-                          <Button
-                            key="start"
-                            size="small"
-                            loading={moving === task.id}
-                            onClick={() => void move(task, 'inProgress')}
-                            data-testid="task-start"
-                          >
-                            {t('tasks.start')}
-                          </Button>
-                        ),
-                        task.state !== 'completed' && (
-                          <Button
-                            key="complete"
-                            size="small"
-                            type="primary"
-                            loading={moving === task.id}
-                            onClick={() => void move(task, 'completed')}
-                            data-testid="task-complete"
-                          >
-                            {t('tasks.complete')}
-                          </Button>
-                        ),
-                      ].filter(Boolean)
-                    : []
+                        <Button
+                          key="reopen"
+                          size="small"
+                          icon={<UndoOutlined />}
+                          loading={moving === task.id}
+                          onClick={() => ask(task, 'reopen')}
+                          data-testid="task-reopen"
+                        >
+                          {t('tasks.reopen')}
+                        </Button>,
+                      ]
+                    : mine
+                      ? [
+                          task.state === 'new' && (
+                            <Button
+                              key="start"
+                              size="small"
+                              loading={moving === task.id}
+                              onClick={() => void move(task, 'inProgress')}
+                              data-testid="task-start"
+                            >
+                              {t('tasks.start')}
+                            </Button>
+                          ),
+                          task.state !== 'completed' && (
+                            <Button
+                              key="complete"
+                              size="small"
+                              type="primary"
+                              loading={moving === task.id}
+                              onClick={() => ask(task, 'complete')}
+                              data-testid="task-complete"
+                            >
+                              {t('tasks.complete')}
+                            </Button>
+                          ),
+                        ].filter(Boolean)
+                      : []
                 }
               >
                 <div className="corr-grow">
@@ -547,6 +576,38 @@ function TasksPanel({
           }}
         />
       )}
+      <Modal
+        open={confirming !== null}
+        title={confirming?.action === 'reopen' ? t('tasks.reopenTitle') : t('tasks.completeTitle')}
+        okText={confirming?.action === 'reopen' ? t('tasks.reopenOk') : t('tasks.completeOk')}
+        cancelText={t('tasks.cancel')}
+        confirmLoading={confirming !== null && moving === confirming.task.id}
+        onCancel={() => setConfirming(null)}
+        onOk={async () => {
+          if (!confirming) return;
+          const state = confirming.action === 'reopen' ? 'inProgress' : 'completed';
+          if (await move(confirming.task, state, note)) setConfirming(null);
+        }}
+        destroyOnHidden
+      >
+        {confirming && (
+          <Flex vertical gap={8}>
+            <strong>{localName(confirming.task.tasker, i18n.language)}</strong>
+            <label htmlFor="task-note">
+              {confirming.action === 'reopen' ? t('tasks.reopenNote') : t('tasks.completeNote')}
+            </label>
+            <Input.TextArea
+              id="task-note"
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              maxLength={2000}
+              autoSize={{ minRows: 3, maxRows: 8 }}
+              placeholder={confirming.action === 'complete' ? t('tasks.completeNotePlaceholder') : undefined}
+              data-testid="task-note"
+            />
+          </Flex>
+        )}
+      </Modal>
       <AssignTaskModal
         doc={doc}
         distributions={distributions}

@@ -90,8 +90,8 @@ export const documentsApi = {
 
   tasks: (id: number) => http.get<Task[]>(`${DOCUMENTS}/${id}/tasks`),
   assignTask: (id: number, body: CreateTaskRequest) => http.post<Task>(`${DOCUMENTS}/${id}/tasks`, body),
-  moveTask: (id: number, taskId: number, state: TaskState) =>
-    http.put<Task>(`${DOCUMENTS}/${id}/tasks/${taskId}/state`, { state }),
+  moveTask: (id: number, taskId: number, state: TaskState, note?: string) =>
+    http.put<Task>(`${DOCUMENTS}/${id}/tasks/${taskId}/state`, note ? { state, note } : { state }),
 
   follow: (id: number, body: FollowRequest) => http.post<Follow>(`${DOCUMENTS}/${id}/follow`, body),
   unfollow: (id: number) => http.delete<void>(`${DOCUMENTS}/${id}/follow`),
