@@ -7,16 +7,17 @@
  * elsewhere refreshes the table by invalidating that key. Layout uses logical properties only.
  */
 import { useEffect, useState, type Key, type ReactNode } from 'react';
-import { Button, Empty, Flex, Input, Result, Table, Tooltip } from 'antd';
+import { Button, Checkbox, Dropdown, Empty, Flex, Input, Result, Table, Tooltip } from 'antd';
 import type { ColumnsType, TablePaginationConfig } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
-import { ClearOutlined, ReloadOutlined } from '@ant-design/icons';
+import { ClearOutlined, ReloadOutlined, TableOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { Filters } from '../../src-shared/filters';
 import { ColumnFilter } from './data-table/ColumnFilter';
 import { isColumnFilterActive, parseSort, sortParam } from './data-table/filterModel';
 import type { DataTableColumn } from './data-table/types';
 import { useServerList, type ListFetcher } from './data-table/useServerList';
+import { useColumnChoice } from './data-table/useColumnChoice';
 import './data-table/data-table.css';
 
 export type { DataTableColumn, ColumnFilterSpec, FilterOption, ListPage } from './data-table/types';
@@ -93,6 +94,12 @@ export function DataTable<T extends object>({
   const list = useServerList<T>({ queryKey, endpoint, defaultSort, defaultPageSize, fixedFilters, fetcher });
   const [searchText, setSearchText] = useState('');
   const [openFilter, setOpenFilter] = useState<string | null>(null);
+  const choice = useColumnChoice(
+    endpoint,
+    columns.filter((c) => c.hiddenByDefault).map((c) => c.key),
+  );
+  // The first column names the row: it is always shown.
+  const shownColumns = columns.filter((col, i) => i === 0 || !choice.hidden.has(col.key));
 
   // The search box asks the server only once typing pauses.
   const { setQ, q } = list;
@@ -107,7 +114,7 @@ export function DataTable<T extends object>({
 
   // Rebuilt each render: cheap, and it always reflects the current sort, filters and open dropdown.
   const antColumns: ColumnsType<T> = (() => {
-    const mapped: ColumnsType<T> = columns.map((col) => {
+    const mapped: ColumnsType<T> = shownColumns.map((col) => {
       const title = t(col.title);
       const filterField = col.filter?.field ?? col.key;
       return {
@@ -233,11 +240,39 @@ export function DataTable<T extends object>({
             </Tooltip>
           )}
         </Flex>
-        {toolbar && (
-          <Flex gap={8} align="center" wrap className="data-table-actions">
-            {toolbar}
-          </Flex>
-        )}
+        <Flex gap={8} align="center" wrap className="data-table-actions">
+          {columns.length > 3 && (
+            <Dropdown
+              trigger={['click']}
+              menu={{
+                items: columns.slice(1).map((col) => ({
+                  key: col.key,
+                  label: (
+                    <Checkbox
+                      checked={!choice.hidden.has(col.key)}
+                      data-testid={`${testId}-column-${col.key}`}
+                    >
+                      {t(col.title)}
+                    </Checkbox>
+                  ),
+                })),
+                onClick: ({ key, domEvent }) => {
+                  domEvent.preventDefault();
+                  choice.toggle(key);
+                },
+              }}
+            >
+              <Button
+                icon={<TableOutlined />}
+                aria-label={t('columns.choose')}
+                data-testid={`${testId}-columns`}
+              >
+                {t('columns.label')}
+              </Button>
+            </Dropdown>
+          )}
+          {toolbar}
+        </Flex>
       </Flex>
       <Table<T>
         rowKey={rowKey}
@@ -246,8 +281,10 @@ export function DataTable<T extends object>({
         loading={list.isFetching}
         pagination={pagination}
         locale={{ emptyText: empty }}
-        size="middle"
+        size="small"
         scroll={{ x: 'max-content' }}
+        // A wide table keeps its horizontal scroll bar at the bottom of the window, not under the last row.
+        sticky={{ offsetHeader: 0 }}
         onRow={
           onRowClick
             ? (row) => ({ onClick: () => onRowClick(row), className: 'data-table-clickable' })

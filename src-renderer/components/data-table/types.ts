@@ -37,6 +37,8 @@ export interface DataTableColumn<T> {
   align?: 'start' | 'center' | 'end';
   /** Keeps the cell on one line with an ellipsis. */
   ellipsis?: boolean;
+  /** Not shown until the user picks it in the column chooser (what matters fits a 1280 px window). */
+  hiddenByDefault?: boolean;
 }
 
 /** A page of a server-side list (API.md: `{ items, total, page, pageSize }`). */

@@ -32,7 +32,7 @@ export function Component() {
         ],
       },
       ellipsis: true,
-      width: 220,
+      width: 180,
       render: (row) => {
         if (row.distribution)
           return (

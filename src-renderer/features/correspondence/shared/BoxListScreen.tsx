@@ -38,18 +38,20 @@ export function commonColumns(t: (key: string) => string, language: string): Dat
       sortable: true,
       filter: { type: 'text' },
       ellipsis: true,
-      width: 300,
+      width: 220,
     },
     {
       key: 'sender',
       title: 'correspondence:fields.sender',
       ellipsis: true,
-      width: 180,
+      width: 150,
       render: (row) => localName(row.sender, language),
     },
     {
       key: 'documentDate',
       title: 'correspondence:fields.documentDate',
+      // The box date (received, due, task date) is each box's own column; the letter's date is a choice.
+      hiddenByDefault: true,
       sortable: true,
       filter: { type: 'date' },
       render: (row) => <bdi>{formatDate(row.documentDate)}</bdi>,
