@@ -39,11 +39,24 @@ export const userSchema = z.object({
   /** Two-factor is enabled. */
   useTotp: z.boolean(),
   employeeId: z.number().int().nullable(),
+  /** The highest security level the user may see; null: the lowest active level (the default). */
+  clearance: z
+    .object({ id: z.number().int(), nameAr: z.string(), nameEn: z.string(), level: z.number().int() })
+    .nullable(),
   lastSignInAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type User = z.infer<typeof userSchema>;
+
+/** GET /auth/users/clearance-options: the security levels a user may be cleared for, lowest first. */
+export const clearanceOptionSchema = z.object({
+  id: z.number().int(),
+  nameAr: z.string(),
+  nameEn: z.string(),
+  level: z.number().int(),
+});
+export type ClearanceOption = z.infer<typeof clearanceOptionSchema>;
 
 /** Sortable and filterable fields of GET /auth/users. */
 export const USER_LIST_FIELDS = [
@@ -75,6 +88,8 @@ export const createUserRequestSchema = z
     roleId: refIdField,
     locale: z.enum(LOCALES).default('ar'),
     active: z.boolean().default(true),
+    /** The user's security clearance (a security level); null or absent: the lowest level. */
+    securityLevelId: refIdField.nullable().optional(),
     ...passwordPair,
   })
   .strict()
@@ -90,6 +105,8 @@ export const updateUserRequestSchema = z
     nameEn: nameField.optional(),
     roleId: refIdField.optional(),
     locale: z.enum(LOCALES).optional(),
+    /** A new security clearance; null: back to the lowest level. */
+    securityLevelId: refIdField.nullable().optional(),
   })
   .strict();
 export type UpdateUserRequest = z.infer<typeof updateUserRequestSchema>;

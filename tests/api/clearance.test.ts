@@ -3,7 +3,7 @@
  * only to someone whose clearance lets them open it, with a sentence saying why not otherwise.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startHarness, type Harness } from './support/harness';
+import { call, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
 import { letter, organisation, type Org } from './support/correspondence';
 
 let h: Harness;
@@ -79,5 +79,57 @@ describe('clearances', () => {
       (await call(h, { method: 'GET', url: `/correspondence/documents/${id}`, token: org.memberA.token }))
         .status,
     ).toBe(200);
+  });
+
+  it("the users screen shows and sets clearances: column, options, audited change, never one's own", async () => {
+    const options = await call(h, {
+      method: 'GET',
+      url: '/auth/users/clearance-options',
+      token: org.admin.token,
+    });
+    expect(options.status).toBe(200);
+    const levels = options.json.data as { id: number; level: number }[];
+    expect(levels.map((l) => l.level)).toEqual([...levels.map((l) => l.level)].sort((a, b) => a - b));
+    expect(levels.some((l) => l.id === org.levels.secret)).toBe(true);
+    const set = await call(h, {
+      method: 'PUT',
+      url: `/auth/users/${org.memberB.userId}`,
+      token: org.admin.token,
+      body: { securityLevelId: org.levels.secret },
+    });
+    expect(set.status).toBe(200);
+    expect(set.json.data.clearance.id).toBe(org.levels.secret);
+    const list = await call(h, { method: 'GET', url: '/auth/users?pageSize=200', token: org.admin.token });
+    expect(list.json.data.items.find((u: { id: number }) => u.id === org.memberB.userId).clearance.id).toBe(
+      org.levels.secret,
+    );
+    const audit = await h.query(
+      `select id from audit_log where action = 'users.clearance' and target_id = '${org.memberB.userId}'`,
+    );
+    expect(audit.length).toBe(1);
+    // A user manager cannot raise their own clearance, on either route.
+    const role = await makeRole(h, {
+      '/auth/users': ['view', 'edit'],
+      '/correspondence/settings/security-levels': ['view', 'edit'],
+    });
+    const manager = await makeUser(h, role);
+    const token = await signIn(h, manager);
+    const own = await call(h, {
+      method: 'PUT',
+      url: `/auth/users/${manager.id}`,
+      token,
+      body: { securityLevelId: org.levels.secret },
+      lang: 'en',
+    });
+    expect(own.status).toBe(403);
+    expect(own.json.detail).toMatch(/own security clearance/);
+    const viaSettings = await call(h, {
+      method: 'PUT',
+      url: `/correspondence/settings/security-levels/clearance/${manager.id}`,
+      token,
+      body: { securityLevelId: org.levels.secret },
+    });
+    expect(viaSettings.status).toBe(403);
+    expect(await h.query(`select * from user_clearances where user_id = ${manager.id}`)).toEqual([]);
   });
 });

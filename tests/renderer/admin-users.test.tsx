@@ -28,6 +28,7 @@ function serve(routes: Routes) {
   fake = fakeHttp({
     'GET /auth/users': () => pageOf(USERS),
     'GET /auth/roles': () => pageOf(ROLES),
+    'GET /auth/users/clearance-options': () => [{ id: 31, nameAr: 'سري', nameEn: 'Secret', level: 3 }],
     ...routes,
   });
   holder.fake = fake as never;
@@ -62,6 +63,9 @@ describe('UsersPage', () => {
     expect(within(row).queryByTestId('two-factor-on')).toBeNull();
     expect(screen.getByTestId('user-add')).toBeTruthy();
     expect(screen.getByTestId('user-edit-sara')).toBeTruthy();
+    // The security clearance is a column: a level, or the lowest by default.
+    expect(within(row).getByText('Secret')).toBeTruthy();
+    expect(within(adminRow).getByText('Lowest (default)')).toBeTruthy();
   });
 
   it('hides the actions the current page permissions do not allow', async () => {

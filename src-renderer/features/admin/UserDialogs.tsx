@@ -34,7 +34,21 @@ function useRoleOptions(current?: User['role']) {
   return { loading: roles.isLoading, options };
 }
 
-type UserFormValues = Omit<CreateUserRequest, 'roleId'> & { roleId?: number };
+type UserFormValues = Omit<CreateUserRequest, 'roleId' | 'securityLevelId'> & {
+  roleId?: number;
+  /** The security clearance; null: the lowest level (the default). */
+  securityLevelId?: number | null;
+};
+
+/** The security levels a user may be cleared for, lowest first, as picker options. */
+function useClearanceOptions() {
+  const { i18n } = useTranslation();
+  const levels = useQuery({ queryKey: adminKeys.clearanceOptions, queryFn: adminApi.clearanceOptions });
+  return {
+    loading: levels.isLoading,
+    options: (levels.data ?? []).map((l) => ({ value: l.id, label: localName(l, i18n.language) })),
+  };
+}
 
 /** Adds a user (no `user`) or edits one. Calls `onDone` after a successful save. */
 export function UserFormModal({
@@ -53,6 +67,7 @@ export function UserFormModal({
   const [saving, setSaving] = useState(false);
   const editing = user !== null;
   const roles = useRoleOptions(user?.role);
+  const clearances = useClearanceOptions();
 
   useEffect(() => {
     if (!open) return;
@@ -66,6 +81,7 @@ export function UserFormModal({
             nameEn: user.nameEn,
             roleId: user.role.id,
             locale: user.locale,
+            securityLevelId: user.clearance?.id ?? null,
           }
         : {
             username: '',
@@ -73,6 +89,7 @@ export function UserFormModal({
             nameAr: '',
             nameEn: '',
             roleId: undefined,
+            securityLevelId: null,
             locale: 'ar',
             active: true,
             password: '',
@@ -93,6 +110,9 @@ export function UserFormModal({
           nameEn: values.nameEn.trim(),
           roleId: values.roleId,
           locale: values.locale,
+          ...((values.securityLevelId ?? null) !== (user.clearance?.id ?? null)
+            ? { securityLevelId: values.securityLevelId ?? null }
+            : {}),
         };
         await adminApi.updateUser(user.id, body);
       } else {
@@ -103,6 +123,7 @@ export function UserFormModal({
           nameAr: values.nameAr.trim(),
           nameEn: values.nameEn.trim(),
           roleId: values.roleId!,
+          securityLevelId: values.securityLevelId ?? null,
         });
       }
       onDone();
@@ -161,6 +182,19 @@ export function UserFormModal({
               placeholder={t('users.fields.rolePlaceholder')}
               showSearch={{ optionFilterProp: 'label' }}
               data-testid="user-role"
+            />
+          </Form.Item>
+          <Form.Item
+            name="securityLevelId"
+            label={t('users.fields.clearance')}
+            tooltip={t('users.fields.clearanceHint')}
+          >
+            <Select
+              loading={clearances.loading}
+              options={clearances.options}
+              allowClear
+              placeholder={t('users.fields.clearanceDefault')}
+              data-testid="user-clearance"
             />
           </Form.Item>
           <Form.Item name="locale" label={t('users.fields.locale')}>

@@ -117,8 +117,19 @@ export function UsersPage({ permissions }: { permissions?: readonly Permission[]
       ),
     },
     {
+      key: 'clearance',
+      title: 'admin:users.columns.clearance',
+      render: (u) =>
+        u.clearance ? (
+          <Tag>{localName(u.clearance, i18n.language)}</Tag>
+        ) : (
+          <span className="admin-muted">{t('users.clearanceDefault')}</span>
+        ),
+    },
+    {
       key: 'lastSignInAt',
       title: 'admin:users.columns.lastSignIn',
+      hiddenByDefault: true,
       render: (u) =>
         u.lastSignInAt ? <bdi>{formatDateTime(u.lastSignInAt)}</bdi> : <span className="admin-muted">—</span>,
     },

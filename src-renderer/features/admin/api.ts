@@ -11,6 +11,7 @@ import type {
   ResetPasswordResponse,
   Role,
   RoleOption,
+  ClearanceOption,
   RolePermissions,
   SetRolePermissionsRequest,
   SetUserPasswordRequest,
@@ -26,6 +27,7 @@ export const adminKeys = {
   users: ['admin', 'users'] as const,
   roles: ['admin', 'roles'] as const,
   roleOptions: ['admin', 'roles', 'options'] as const,
+  clearanceOptions: ['admin', 'users', 'clearance-options'] as const,
   rolePermissions: (id: number) => ['admin', 'roles', id, 'permissions'] as const,
   pages: ['admin', 'pages'] as const,
   audit: ['admin', 'audit'] as const,
@@ -56,6 +58,7 @@ export const adminApi = {
    * may manage users can pick a role without access to the roles screen.
    */
   roleOptions: async () => ({ items: await http.get<RoleOption[]>(`${ENDPOINTS.users}/role-options`) }),
+  clearanceOptions: () => http.get<ClearanceOption[]>(`${ENDPOINTS.users}/clearance-options`),
   createRole: (body: CreateRoleRequest) => http.post<Role>(ENDPOINTS.roles, body),
   updateRole: (id: number, body: UpdateRoleRequest) => http.put<Role>(`${ENDPOINTS.roles}/${id}`, body),
   setRoleActive: (id: number, active: boolean) =>

@@ -3,7 +3,7 @@
  * that grants a role or acts on an account (the users screen, the employee centre's account creation, the
  * roles matrix, the pages screen):
  *
- * - nobody changes their own role, and nobody edits the role they hold;
+ * - nobody changes their own role or security clearance, and nobody edits the role they hold;
  * - a user may grant only a role whose page permissions are a subset of their own;
  * - a user may act on another account (role, password, activation, name, e-mail) or on a role (name,
  *   two-factor requirement, activation, matrix) only when its permissions are a subset of their own —
@@ -80,6 +80,11 @@ export async function assertMayManageUser(
 /** Nobody changes their own role. */
 export function assertNotOwnRoleChange(caller: AuthContext, targetUserId: number): void {
   if (targetUserId === caller.userId) throw refused('ownRole');
+}
+
+/** Nobody raises (or otherwise changes) their own security clearance, but a holder of every permission. */
+export function assertNotOwnClearance(caller: AuthContext, targetUserId: number): void {
+  if (targetUserId === caller.userId && !caller.isSystem) throw refused('ownClearance');
 }
 
 /** The caller may edit `roleId` (its name, activation or matrix): not their own, and not above them. */

@@ -2,7 +2,15 @@
  * SQL of administration: users, roles, the role page-permission matrix, sections and pages, the audit log.
  */
 import { and, count, eq, ne, sql, type SQL } from 'drizzle-orm';
-import { auditLog, pages, rolePagePermissions, roles, users } from '../../db/schema';
+import {
+  auditLog,
+  correspondenceSettings,
+  pages,
+  rolePagePermissions,
+  roles,
+  userClearances,
+  users,
+} from '../../db/schema';
 import type { ListFields } from '../../db/list';
 import { outer } from '../../db/sql';
 import type { Tx } from '../auth/queries';
@@ -46,6 +54,10 @@ const userColumns = {
   roleNameAr: roles.nameAr,
   roleNameEn: roles.nameEn,
   roleIsSystem: roles.isSystem,
+  clearanceId: correspondenceSettings.id,
+  clearanceNameAr: correspondenceSettings.nameAr,
+  clearanceNameEn: correspondenceSettings.nameEn,
+  clearanceLevel: correspondenceSettings.level,
 };
 export type UserRow = Awaited<ReturnType<typeof getUser>> & object;
 
@@ -54,6 +66,8 @@ export async function listUsers(db: Tx, c: ListClauses) {
     .select({ ...userColumns, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(users)
     .innerJoin(roles, eq(roles.id, users.roleId))
+    .leftJoin(userClearances, eq(userClearances.userId, users.id))
+    .leftJoin(correspondenceSettings, eq(correspondenceSettings.id, userClearances.securityLevelId))
     .where(c.where)
     .orderBy(c.order, users.id)
     .limit(c.limit)
@@ -76,9 +90,26 @@ export async function getUser(db: Tx, id: number) {
     .select(userColumns)
     .from(users)
     .innerJoin(roles, eq(roles.id, users.roleId))
+    .leftJoin(userClearances, eq(userClearances.userId, users.id))
+    .leftJoin(correspondenceSettings, eq(correspondenceSettings.id, userClearances.securityLevelId))
     .where(eq(users.id, id))
     .limit(1);
   return row ?? null;
+}
+
+/** The active security levels, lowest first (what a user may be cleared for). */
+export async function clearanceOptions(db: Tx) {
+  const rows = await db
+    .select({
+      id: correspondenceSettings.id,
+      nameAr: correspondenceSettings.nameAr,
+      nameEn: correspondenceSettings.nameEn,
+      level: correspondenceSettings.level,
+    })
+    .from(correspondenceSettings)
+    .where(and(eq(correspondenceSettings.list, 'security-levels'), eq(correspondenceSettings.active, true)))
+    .orderBy(correspondenceSettings.level, correspondenceSettings.id);
+  return rows.map((r) => ({ id: r.id, nameAr: r.nameAr ?? '', nameEn: r.nameEn ?? '', level: r.level ?? 0 }));
 }
 
 export async function updateUser(

@@ -15,6 +15,7 @@ import {
   idParamsSchema,
   resetPasswordResponseSchema,
   roleOptionSchema,
+  clearanceOptionSchema,
   roleSchema,
   rolePermissionsWithPagesSchema,
   setActiveSchema,
@@ -87,6 +88,18 @@ export function adminRoutes(ctx: ServerContext) {
         },
       },
       async (request) => envelope(request, await admin.roleOptions(ctx)),
+    );
+    app.get(
+      '/auth/users/clearance-options',
+      {
+        config: on('/auth/users', 'view'),
+        schema: {
+          ...users,
+          summary: 'Security levels a user may be cleared for (pickers of the users screen)',
+          response: { 200: envelopeOf(z.array(clearanceOptionSchema)) },
+        },
+      },
+      async (request) => envelope(request, await admin.clearanceOptions(ctx)),
     );
     app.get(
       '/auth/users/:id',

@@ -33,12 +33,14 @@ import { generatePassword } from '../../security/passwords';
 import * as authq from '../auth/queries';
 import type { RequestMeta } from '../auth/service';
 import * as q from './queries';
+import * as settingsq from '../settings/queries';
 import {
   assertMayGrantMatrix,
   assertMayGrantRole,
   assertMayManageRole,
   assertMayManageUser,
   assertMayRestructurePages,
+  assertNotOwnClearance,
   assertNotOwnRoleChange,
   describeGrants,
   grantsOf,
@@ -102,6 +104,15 @@ function userOut(row: NonNullable<Awaited<ReturnType<typeof q.getUser>>>): User 
     locale: row.locale === 'en' ? 'en' : 'ar',
     useTotp: row.totpEnabled,
     employeeId: row.employeeId,
+    clearance:
+      row.clearanceId === null
+        ? null
+        : {
+            id: row.clearanceId,
+            nameAr: row.clearanceNameAr ?? '',
+            nameEn: row.clearanceNameEn ?? '',
+            level: row.clearanceLevel ?? 0,
+          },
     lastSignInAt: row.lastSignInAt ? row.lastSignInAt.toISOString() : null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -154,10 +165,41 @@ export async function createUser(
         username: input.username,
         roleId: input.roleId,
       });
+      if (input.securityLevelId != null)
+        await setClearanceOf(ctx, tx, caller, meta, id, input.securityLevelId);
       return id;
     })
     .catch(conflictOf);
   return getUser(ctx, id);
+}
+
+/** GET /auth/users/clearance-options. */
+export async function clearanceOptions(ctx: ServerContext) {
+  return q.clearanceOptions(ctx.db);
+}
+
+/**
+ * Sets a user's security clearance (null: back to the lowest level) when it changes, audited with the
+ * levels before and after. The level must be an active security level.
+ */
+export async function setClearanceOf(
+  ctx: ServerContext,
+  tx: authq.Tx,
+  caller: AuthContext,
+  meta: RequestMeta,
+  userId: number,
+  securityLevelId: number | null,
+) {
+  assertNotOwnClearance(caller, userId);
+  if (securityLevelId !== null && !(await q.clearanceOptions(tx)).some((o) => o.id === securityLevelId))
+    throw new HttpProblem('badRequest', { fields: { securityLevelId: [{ key: 'validation.choice' }] } });
+  const before = await settingsq.getClearance(tx, userId);
+  if ((before?.id ?? null) === securityLevelId) return;
+  await settingsq.setClearance(tx, userId, securityLevelId);
+  await audit(ctx, tx, caller, meta, 'users.clearance', 'user', userId, {
+    from: before?.id ?? null,
+    to: securityLevelId,
+  });
 }
 
 /** The last active administrator keeps the administrator role and stays active. */
@@ -191,7 +233,9 @@ export async function updateUser(
         await assertMayGrantRole(tx, caller, role.id);
         if (!role.isSystem) await guardLastAdmin(tx, id);
       }
-      await q.updateUser(tx, id, input);
+      const { securityLevelId, ...fields } = input;
+      await q.updateUser(tx, id, fields);
+      if (securityLevelId !== undefined) await setClearanceOf(ctx, tx, caller, meta, id, securityLevelId);
       await audit(ctx, tx, caller, meta, 'users.update', 'user', id, {
         fields: Object.keys(input),
         ...(roleChange ? { roleFrom: current.roleId, roleTo: input.roleId } : {}),

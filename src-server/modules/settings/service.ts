@@ -22,6 +22,8 @@ import { listClauses } from '../../db/list';
 import { HttpProblem } from '../../http/problem';
 import type * as authq from '../auth/queries';
 import * as q from './queries';
+import * as adminq from '../admin/queries';
+import { assertMayManageUser, assertNotOwnClearance } from '../admin/privilege';
 
 type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
 
@@ -180,6 +182,10 @@ export async function setClearance(
 ): Promise<Clearance> {
   await ctx.db.transaction(async (tx) => {
     if (!(await q.userExists(tx, userId))) throw new HttpProblem('notFound');
+    // The same rules as the users screen: not one's own, and not someone holding more than oneself.
+    assertNotOwnClearance(caller, userId);
+    const target = await adminq.getUser(tx, userId);
+    if (target) await assertMayManageUser(tx, caller, target);
     if (securityLevelId !== null && !(await q.getSetting(tx, 'security-levels', securityLevelId)))
       throw new HttpProblem('badRequest', { fields: { securityLevelId: [{ key: 'validation.choice' }] } });
     const before = await q.getClearance(tx, userId);
