@@ -59,6 +59,8 @@ test('the sign-in form says what is missing, refuses a wrong password and signs 
 
   await login.signIn(ADMIN.username, 'Wrong#pass1');
   await expect(page.locator('.sijill-toast-error')).toBeVisible();
+  // The reason stays on the form after the toast has gone.
+  await expect(page.getByTestId('sign-in-problem')).toContainText('اسم المستخدم أو كلمة المرور غير صحيحة');
   await main.expectPath('/login');
 
   await login.signIn(ADMIN.email, ADMIN.password);

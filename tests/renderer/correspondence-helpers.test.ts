@@ -13,7 +13,8 @@ import {
   dateRangeQuery,
   defaultDateRange,
 } from '../../src-renderer/features/correspondence/shared/dateRange';
-import { checkAttachment } from '../../src-renderer/features/correspondence/shared/attachments';
+import { ATTACHMENT_MAX_BYTES } from '../../src-renderer/features/correspondence/shared/attachments';
+import { pdfFileProblem } from '../../src-renderer/components/upload/transfer';
 import { DEFAULT_DATE_RANGE_DAYS } from '../../src-shared/api/correspondence';
 
 beforeAll(async () => {
@@ -63,21 +64,24 @@ describe('the attachment check', () => {
   const pdf = new TextEncoder().encode('%PDF-1.4\n%âãÏÓ\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
 
   it('accepts a PDF by its bytes whatever its name', async () => {
-    expect(await checkAttachment(new Blob([pdf], { type: 'text/plain' }))).toBeNull();
+    expect(
+      await pdfFileProblem(new File([pdf], 'scan.txt', { type: 'text/plain' }), ATTACHMENT_MAX_BYTES),
+    ).toBeNull();
   });
 
-  it('refuses a file that is not a PDF, even named .pdf', async () => {
+  it('refuses a file that is not a PDF, even named .pdf, naming it', async () => {
     const fake = new File([new TextEncoder().encode('<html>not a pdf</html>')], 'letter.pdf', {
       type: 'application/pdf',
     });
-    expect(await checkAttachment(fake)).toEqual({ key: 'validation.pdf' });
+    expect(await pdfFileProblem(fake, ATTACHMENT_MAX_BYTES, 'en')).toBe(
+      '“letter.pdf”: Please select a valid PDF file',
+    );
   });
 
-  it('refuses a file at or above the limit, naming the limit', async () => {
-    expect(await checkAttachment(new Blob([pdf]), 10, 'en')).toEqual({
-      key: 'validation.fileSize',
-      maxSize: '10 B',
-    });
-    expect(await checkAttachment(new Blob([pdf]), 2 * 1024 * 1024, 'en')).toBeNull();
+  it('refuses a file at or above the limit, naming the file and the limit', async () => {
+    expect(await pdfFileProblem(new File([pdf], 'a.pdf'), 10, 'en')).toBe(
+      '“a.pdf”: File size must be less than 10 B',
+    );
+    expect(await pdfFileProblem(new File([pdf], 'a.pdf'), 2 * 1024 * 1024, 'en')).toBeNull();
   });
 });

@@ -10,8 +10,12 @@ import type { DepartmentTreeNode } from '../../src-shared/api/directory';
 import type * as HttpModuleValue from '../../src-renderer/lib/http';
 import { initI18n, i18n } from '../../src-renderer/lib/i18n';
 import { departmentMatches, toPickerNodes } from '../../src-renderer/components/DepartmentPicker';
-import { isImageBytes, isPdfBytes, formatSize } from '../../src-renderer/components/upload/transfer';
-import { checkPdf } from '../../src-renderer/features/directory/EmployeeAttachments';
+import {
+  isImageBytes,
+  isPdfBytes,
+  formatSize,
+  pdfFileProblem,
+} from '../../src-renderer/components/upload/transfer';
 import { DepartmentsPage } from '../../src-renderer/features/directory/DepartmentsPage';
 import { fakeHttp, renderScreen, type Routes } from './admin-harness';
 
@@ -159,15 +163,18 @@ describe('file checks by content', () => {
     expect(isImageBytes(pdf)).toBe(false);
   });
 
-  it('refuses a renamed file and a large one with the specification’s messages', async () => {
+  it('refuses a renamed file and a large one with the specification’s messages, naming the file', async () => {
     const renamed = new File([png], 'contract.pdf', { type: 'application/pdf' });
-    const failed = await checkPdf(renamed);
-    expect(i18n.t(`directory:${failed!.key}`, failed!.params)).toBe('Please select a valid PDF file');
-    const big = new File([pdf, new Uint8Array(2048)], 'big.pdf', { type: 'application/pdf' });
-    const tooBig = await checkPdf(big, 1024);
-    expect(i18n.t(`directory:${tooBig!.key}`, tooBig!.params)).toBe(
-      `File size must be less than ${formatSize(1024, 'en')}`,
+    expect(await pdfFileProblem(renamed, 20 * 1024 * 1024, 'en')).toBe(
+      '“contract.pdf”: Please select a valid PDF file',
     );
-    expect(await checkPdf(new File([pdf], 'ok.pdf'))).toBeNull();
+    const big = new File([pdf, new Uint8Array(2048)], 'big.pdf', { type: 'application/pdf' });
+    expect(await pdfFileProblem(big, 1024, 'en')).toBe(
+      `“big.pdf”: File size must be less than ${formatSize(1024, 'en')}`,
+    );
+    expect(await pdfFileProblem(renamed, 20 * 1024 * 1024, 'ar')).toBe(
+      '«contract.pdf»: يرجى اختيار ملف PDF صالح',
+    );
+    expect(await pdfFileProblem(new File([pdf], 'ok.pdf'), 1024 * 1024)).toBeNull();
   });
 });

@@ -90,6 +90,29 @@ function fail(status: number, body: unknown): never {
 }
 
 /** Sends a File to an API path as multipart/form-data; answers the envelope's data, toasts its message. */
+/**
+ * The one check of a chosen file before it is sent (specification section 5): below `maxBytes` (size
+ * first: no need to read a huge file), then a PDF by its first bytes (`%PDF-`), not by its name. Answers
+ * the sentence to show — naming the file, so a clerk who chose several knows which — or null when fine.
+ * The server checks again (415, 413).
+ */
+export async function pdfFileProblem(
+  file: File,
+  maxBytes: number,
+  language = i18n.language,
+): Promise<string | null> {
+  const name = file.name;
+  if (file.size >= maxBytes)
+    return i18n.t('upload.tooLarge', {
+      ns: 'common',
+      name,
+      maxSize: formatSize(maxBytes, language),
+      lng: language,
+    });
+  const head = await readBytes(file.slice(0, 5));
+  return isPdfBytes(head) ? null : i18n.t('upload.notPdf', { ns: 'common', name, lng: language });
+}
+
 export async function uploadFile<T>(path: string, file: File, options: UploadOptions = {}): Promise<T> {
   const bytes = await readBytes(file);
   const result = await getBridge().apiUpload({

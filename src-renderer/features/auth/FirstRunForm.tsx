@@ -22,6 +22,7 @@ export function FirstRunForm() {
   const navigate = useNavigate();
   const [form] = Form.useForm<FirstRunValues>();
   const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
   const required = { required: true, whitespace: true, message: tc('validation.required') };
 
   const submit = async (values: FirstRunValues) => {
@@ -34,7 +35,7 @@ export function FirstRunForm() {
         ...(values.nameAr?.trim() ? { nameAr: values.nameAr.trim() } : {}),
         ...(values.nameEn?.trim() ? { nameEn: values.nameEn.trim() } : {}),
       });
-      followSignIn(outcome, navigate, form);
+      setProblem(followSignIn(outcome, navigate, form));
     } finally {
       setBusy(false);
     }
@@ -46,6 +47,9 @@ export function FirstRunForm() {
         {t('firstRun.title')}
       </Typography.Title>
       <Alert type="info" showIcon title={t('firstRun.intro')} />
+      {problem && (
+        <Alert type="error" showIcon title={problem} role="alert" data-testid="first-run-problem" />
+      )}
       <Form<FirstRunValues>
         form={form}
         layout="vertical"

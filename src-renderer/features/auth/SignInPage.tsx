@@ -32,6 +32,7 @@ export function Component() {
   const [form] = Form.useForm<SignInValues>();
   const [busy, setBusy] = useState(false);
   const [connectionOpen, setConnectionOpen] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
 
   const setup = useQuery({
     queryKey: SETUP_STATUS_KEY,
@@ -48,13 +49,14 @@ export function Component() {
 
   const submit = async (values: SignInValues) => {
     setBusy(true);
+    setProblem(null);
     try {
       const outcome = await sessionActions.login({
         login: values.login.trim(),
         password: values.password,
         rememberMe: Boolean(values.rememberMe),
       });
-      followSignIn(outcome, navigate, form);
+      setProblem(followSignIn(outcome, navigate, form));
     } finally {
       setBusy(false);
     }
@@ -112,6 +114,7 @@ export function Component() {
       {session.endedQuietly ? (
         <Alert type="info" showIcon title={t('signIn.sessionEnded')} data-testid="session-ended" />
       ) : null}
+      {problem && <Alert type="error" showIcon title={problem} role="alert" data-testid="sign-in-problem" />}
       <Form<SignInValues>
         form={form}
         layout="vertical"

@@ -6,32 +6,34 @@ import { takeRememberedTarget, type StepOutcome } from '../../app/session';
 import { i18n } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
 
-/** Follows a sign-in outcome; answers true when the user moved on. */
+/**
+ * Follows a sign-in outcome: goes on (answers null), or says why not — as a toast and as the answer, so
+ * the form can show it in place too (a toast alone covers the logo for three seconds and is gone).
+ */
 export function followSignIn(
   outcome: StepOutcome,
   navigate: NavigateFunction,
   form?: FormInstance,
   fieldNames: Record<string, string> = {},
-): boolean {
+): string | null {
   if (outcome.result === 'signedIn') {
     navigate(afterSignInTarget(takeRememberedTarget()), { replace: true });
-    return true;
+    return null;
   }
   if (outcome.result === 'twoFactor') {
     navigate(TWO_FACTOR_PATH, { replace: true });
-    return true;
+    return null;
   }
   if (outcome.result === 'failed') {
-    toast({
-      severity: 'error',
-      detail: i18n.t(outcome.error.code, { defaultValue: i18n.t('errors.unexpected') }),
-    });
-    return false;
+    const detail = i18n.t(outcome.error.code, { defaultValue: i18n.t('errors.unexpected') });
+    toast({ severity: 'error', detail });
+    return detail;
   }
   const fields = Object.entries(outcome.errors ?? {})
     .map(([name, messages]) => ({ name: fieldNames[name] ?? name, errors: messages }))
     .filter((f) => form && (form.getFieldInstance(f.name) !== undefined || fieldNames[f.name] !== undefined));
   if (form && fields.length > 0) form.setFields(fields);
-  toast({ severity: 'error', detail: outcome.detail || i18n.t('errors.unexpected') });
-  return false;
+  const detail = outcome.detail || i18n.t('errors.unexpected');
+  toast({ severity: 'error', detail });
+  return detail;
 }

@@ -16,22 +16,8 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { EmployeeAttachment } from '../../../src-shared/api/directory';
 import { formatDateTime } from '../../components/DataTable';
-import { formatSize, isPdfBytes, readBytes, saveDownloaded } from '../../components/upload/transfer';
+import { formatSize, pdfFileProblem, saveDownloaded } from '../../components/upload/transfer';
 import { ATTACHMENT_MAX_BYTES, directoryApi, directoryKeys } from './api';
-
-/**
- * Checks a chosen file before it is sent: a PDF by its first bytes and below `maxBytes`. Answers the
- * i18n message to show, or null when the file may go.
- */
-export async function checkPdf(
-  file: Blob,
-  maxBytes = ATTACHMENT_MAX_BYTES,
-): Promise<{ key: string; params?: Record<string, string> } | null> {
-  if (file.size > maxBytes) return { key: 'validation.fileSize', params: { maxSize: formatSize(maxBytes) } };
-  const head = await readBytes(file.slice(0, 5));
-  if (!isPdfBytes(head)) return { key: 'validation.pdfOnly' };
-  return null;
-}
 
 /** The attachments of one employee. */
 export function EmployeeAttachments({ employeeId, editable }: { employeeId: number; editable: boolean }) {
@@ -51,9 +37,9 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
 
   const upload = async (file: File) => {
     setProblem(null);
-    const failed = await checkPdf(file);
+    const failed = await pdfFileProblem(file, ATTACHMENT_MAX_BYTES);
     if (failed) {
-      setProblem(t(failed.key, failed.params));
+      setProblem(failed);
       return;
     }
     setUploading(true);

@@ -29,7 +29,8 @@ import { CorrespondenceScreen } from '../shared/CorrespondenceScreen';
 import { RelatedSelect } from '../shared/RelatedSelect';
 import { SettingSelect } from '../shared/SettingSelect';
 import { corrKeys, documentsApi } from '../shared/api';
-import { checkAttachment } from '../shared/attachments';
+import { ATTACHMENT_MAX_BYTES } from '../shared/attachments';
+import { pdfFileProblem } from '../../../components/upload/transfer';
 import { DepartmentSelect } from '../shared/pickers';
 
 interface IncomingFormValues {
@@ -132,11 +133,9 @@ export function Component() {
   const maxRule = (max: number): Rule => ({ max, message: t('validation.maxLength', { max }) });
 
   const chooseFile = async (file: File) => {
-    const problem = await checkAttachment(file, undefined, i18n.language);
+    const problem = await pdfFileProblem(file, ATTACHMENT_MAX_BYTES, i18n.language);
     if (problem) {
-      void message.error(
-        problem.key === 'validation.fileSize' ? t(problem.key, { maxSize: problem.maxSize }) : t(problem.key),
-      );
+      void message.error(problem);
     } else {
       setPending((files) => [...files, file]);
     }
