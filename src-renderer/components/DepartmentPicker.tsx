@@ -95,7 +95,7 @@ export function DepartmentPicker({
 }: DepartmentPickerProps) {
   const { t, i18n } = useTranslation('directory');
   const tree = useQuery({
-    queryKey: directoryKeys.departmentOptions(type, includeInactive),
+    queryKey: [...directoryKeys.departmentOptions(type, includeInactive), i18n.language],
     queryFn: () => directoryApi.departmentOptions(type, includeInactive),
     staleTime: 30_000,
   });

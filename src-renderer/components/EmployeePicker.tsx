@@ -49,7 +49,7 @@ export function EmployeePicker({
   }, [typed]);
 
   const result = useQuery({
-    queryKey: directoryKeys.employeeOptions(q, departmentId),
+    queryKey: [...directoryKeys.employeeOptions(q, departmentId), i18n.language],
     queryFn: () => directoryApi.employeeOptions(q, departmentId),
     staleTime: 15_000,
   });

@@ -83,4 +83,33 @@ describe('counts and names on the screens match the data', () => {
     const list = await call(h, { method: 'GET', url: '/auth/roles?pageSize=200', token });
     expect(list.json.data.items.find((r: { id: number }) => r.id === role).userCount).toBe(2);
   });
+
+  it("pickers list people and departments in the order of the reader's language", async () => {
+    const dep = await department(h, 'إدارة الترتيب');
+    await h.query(`insert into employees (first_name_ar, last_name_ar, first_name_en, last_name_en, department_id, job_id)
+      values ('أحمد', 'الأول', 'Zaid', 'First', ${dep}, ${jobA}), ('يوسف', 'الثاني', 'Adam', 'Second', ${dep}, ${jobA})`);
+    const names = async (lang: 'ar' | 'en') => {
+      const res = await call(h, {
+        method: 'GET',
+        url: `/ec/employees/options?departmentId=${dep}`,
+        token,
+        lang,
+      });
+      return res.json.data.map((e: { nameEn: string }) => e.nameEn);
+    };
+    expect(await names('ar')).toEqual(['Zaid First', 'Adam Second']);
+    expect(await names('en')).toEqual(['Adam Second', 'Zaid First']);
+    const jobs = async (lang: 'ar' | 'en') =>
+      (await call(h, { method: 'GET', url: '/ec/jobs/options', token, lang })).json.data.map(
+        (j: { nameEn: string }) => j.nameEn,
+      );
+    expect((await jobs('en')).filter((n: string) => ['Accountant', 'Driver'].includes(n))).toEqual([
+      'Accountant',
+      'Driver',
+    ]);
+    expect((await jobs('ar')).filter((n: string) => ['Accountant', 'Driver'].includes(n))).toEqual([
+      'Driver',
+      'Accountant',
+    ]);
+  });
 });

@@ -139,7 +139,10 @@ export function EmployeeDrawer({
     enabled: id !== null && current?.hasPhoto === true,
     retry: false,
   });
-  const jobs = useQuery({ queryKey: directoryKeys.jobOptions, queryFn: directoryApi.jobOptions });
+  const jobs = useQuery({
+    queryKey: [...directoryKeys.jobOptions, i18n.language],
+    queryFn: directoryApi.jobOptions,
+  });
   const account = Form.useWatch('account', form) as AccountMode | undefined;
 
   useEffect(() => {

@@ -145,7 +145,10 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
   const refresh = () => void queryClient.invalidateQueries({ queryKey: directoryKeys.all });
 
   const dashboard = useQuery({ queryKey: directoryKeys.dashboard, queryFn: directoryApi.dashboard });
-  const jobs = useQuery({ queryKey: directoryKeys.jobOptions, queryFn: directoryApi.jobOptions });
+  const jobs = useQuery({
+    queryKey: [...directoryKeys.jobOptions, i18n.language],
+    queryFn: directoryApi.jobOptions,
+  });
   const options = useQuery({
     queryKey: directoryKeys.departmentOptions('internal', true),
     queryFn: () => directoryApi.departmentOptions('internal', true),

@@ -89,12 +89,15 @@ export async function updateJob(
     .where(eq(jobs.id, id));
 }
 
-export async function jobOptions(db: Tx) {
+/** Pickers list names in the reader's language order: English readers find "Sara" under S. */
+export type NameOrder = 'ar' | 'en';
+
+export async function jobOptions(db: Tx, order: NameOrder = 'ar') {
   return db
     .select({ id: jobs.id, nameAr: jobs.nameAr, nameEn: jobs.nameEn, isManager: jobs.isManager })
     .from(jobs)
     .where(eq(jobs.active, true))
-    .orderBy(asc(jobs.nameAr));
+    .orderBy(asc(order === 'en' ? jobs.nameEn : jobs.nameAr), asc(jobs.id));
 }
 
 // ---------------------------------------------------------------- departments
@@ -216,7 +219,7 @@ export async function treeRows(db: Tx, where: SQL | undefined) {
 /** Light rows for the department picker. */
 export async function departmentOptions(
   db: Tx,
-  opts: { pattern?: string; type?: string; includeInactive: boolean; limit: number },
+  opts: { pattern?: string; type?: string; includeInactive: boolean; limit: number; order?: NameOrder },
 ) {
   const where: SQL[] = [];
   if (opts.pattern) where.push(sql`${departments.searchText} like ${opts.pattern}`);
@@ -233,7 +236,7 @@ export async function departmentOptions(
     })
     .from(departments)
     .where(where.length ? and(...where) : undefined)
-    .orderBy(asc(departments.nameAr), asc(departments.id))
+    .orderBy(asc(opts.order === 'en' ? departments.nameEn : departments.nameAr), asc(departments.id))
     .limit(opts.limit);
 }
 
@@ -492,7 +495,7 @@ export async function employeeOfUser(db: Tx, userId: number) {
 
 export async function employeeOptions(
   db: Tx,
-  opts: { pattern?: string; departmentId?: number; limit: number },
+  opts: { pattern?: string; departmentId?: number; limit: number; order?: NameOrder },
 ) {
   const where: SQL[] = [eq(employees.active, true)];
   if (opts.pattern) where.push(sql`${employees.searchText} like ${opts.pattern}`);
@@ -507,7 +510,12 @@ export async function employeeOptions(
     })
     .from(employees)
     .where(and(...where))
-    .orderBy(asc(employees.firstNameAr), asc(employees.lastNameAr), asc(employees.id))
+    .orderBy(
+      ...(opts.order === 'en'
+        ? [asc(employees.firstNameEn), asc(employees.lastNameEn)]
+        : [asc(employees.firstNameAr), asc(employees.lastNameAr)]),
+      asc(employees.id),
+    )
     .limit(opts.limit);
 }
 

@@ -91,7 +91,7 @@ export function directoryRoutes(ctx: ServerContext) {
           response: { 200: envelopeOf(z.array(jobOptionSchema)) },
         },
       },
-      async (request) => envelope(request, await dir.jobOptions(ctx)),
+      async (request) => envelope(request, await dir.jobOptions(ctx, request.locale)),
     );
     app.get(
       '/ec/jobs/:id',
@@ -202,7 +202,7 @@ export function directoryRoutes(ctx: ServerContext) {
           response: { 200: envelopeOf(z.array(departmentOptionSchema)) },
         },
       },
-      async (request) => envelope(request, await dir.departmentOptions(ctx, request.query)),
+      async (request) => envelope(request, await dir.departmentOptions(ctx, request.query, request.locale)),
     );
     app.get(
       '/ec/departments',
@@ -355,7 +355,7 @@ export function directoryRoutes(ctx: ServerContext) {
           response: { 200: envelopeOf(z.array(employeeOptionSchema)) },
         },
       },
-      async (request) => envelope(request, await dir.employeeOptions(ctx, request.query)),
+      async (request) => envelope(request, await dir.employeeOptions(ctx, request.query, request.locale)),
     );
     app.get(
       '/ec/employees',

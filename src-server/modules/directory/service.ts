@@ -40,6 +40,7 @@ import type {
 } from '../../../src-shared/api/directory';
 import { PHOTO_MAX_SIDE } from '../../../src-shared/api/directory';
 import { normalizeArabic } from '../../../src-shared/arabic';
+import type { Locale } from '../../../src-shared/locale';
 import { recordAudit, type AuditAction } from '../../audit';
 import type { ServerContext } from '../../context';
 import { constraintOf, isUniqueViolation } from '../../db/errors';
@@ -158,8 +159,8 @@ export async function getJob(ctx: ServerContext, id: number): Promise<Job> {
 }
 
 /** GET /ec/jobs/options: active jobs. */
-export async function jobOptions(ctx: ServerContext): Promise<JobOption[]> {
-  return q.jobOptions(ctx.db);
+export async function jobOptions(ctx: ServerContext, locale: Locale = 'ar'): Promise<JobOption[]> {
+  return q.jobOptions(ctx.db, locale);
 }
 
 /** POST /ec/jobs. */
@@ -343,8 +344,10 @@ export async function departmentOptions(
     includeInactive?: boolean | undefined;
     limit: number;
   },
+  locale: Locale = 'ar',
 ): Promise<DepartmentOption[]> {
   const rows = await q.departmentOptions(ctx.db, {
+    order: locale,
     ...(searchPattern(query.q) ? { pattern: searchPattern(query.q)! } : {}),
     ...(query.type ? { type: query.type } : {}),
     includeInactive: query.includeInactive ?? false,
@@ -599,9 +602,11 @@ export async function getEmployee(ctx: ServerContext, id: number): Promise<Emplo
 export async function employeeOptions(
   ctx: ServerContext,
   query: { q?: string | undefined; departmentId?: number | undefined; limit: number },
+  locale: Locale = 'ar',
 ): Promise<EmployeeOption[]> {
   const pattern = searchPattern(query.q);
   return q.employeeOptions(ctx.db, {
+    order: locale,
     ...(pattern ? { pattern } : {}),
     ...(query.departmentId ? { departmentId: query.departmentId } : {}),
     limit: query.limit,
