@@ -246,7 +246,7 @@ export function Component() {
               required
               rules={[requiredRule()]}
             >
-              <SettingSelect list="codifications" direction="in" testId="field-codification" />
+              <SettingSelect list="codifications" direction="in" testId="field-codification" required />
             </Form.Item>
             <Form.Item name="documentDate" label={t('fields.documentDate')} required rules={[requiredRule()]}>
               <DatePicker format={DATE_FORMAT} className="corr-full" data-testid="field-document-date" />

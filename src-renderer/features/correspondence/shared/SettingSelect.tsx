@@ -2,6 +2,7 @@
  * A select over a settings list's active options (mediums, priorities, security levels, codifications),
  * names in the interface language; codifications may be narrowed to one direction.
  */
+import { useEffect } from 'react';
 import { Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +10,10 @@ import type { Direction, SettingsList } from '../../../../src-shared/api/corresp
 import { localName } from '../../admin/names';
 import { corrKeys, settingsApi } from './api';
 
-/** A form control choosing one item of a settings list (value: its id). */
+/**
+ * A form control choosing one item of a settings list (value: its id). A required field with exactly one
+ * possible item (one incoming codification, say) chooses it by itself: there is nothing to ask.
+ */
 export function SettingSelect({
   list,
   direction,
@@ -17,6 +21,7 @@ export function SettingSelect({
   onChange,
   id,
   testId,
+  required = false,
 }: {
   list: SettingsList;
   direction?: Direction;
@@ -24,12 +29,18 @@ export function SettingSelect({
   onChange?: (value: number | null) => void;
   id?: string;
   testId?: string;
+  required?: boolean;
 }) {
   const { t, i18n } = useTranslation('correspondence');
   const options = useQuery({
     queryKey: corrKeys.settingsOptions(list),
     queryFn: () => settingsApi.options(list),
   });
+  const candidates = (options.data ?? []).filter((o) => !direction || o.direction === direction);
+  const only = required && candidates.length === 1 ? candidates[0]!.id : null;
+  useEffect(() => {
+    if (only !== null && (value === undefined || value === null)) onChange?.(only);
+  }, [only, value, onChange]);
   return (
     <Select<number>
       id={id}
@@ -40,12 +51,10 @@ export function SettingSelect({
       onChange={(next) => onChange?.(next ?? null)}
       loading={options.isLoading}
       placeholder={t('form.choose')}
-      options={(options.data ?? [])
-        .filter((o) => !direction || o.direction === direction)
-        .map((o) => ({
-          value: o.id,
-          label: o.prefix ? `${localName(o, i18n.language)} (${o.prefix})` : localName(o, i18n.language),
-        }))}
+      options={candidates.map((o) => ({
+        value: o.id,
+        label: o.prefix ? `${localName(o, i18n.language)} (${o.prefix})` : localName(o, i18n.language),
+      }))}
     />
   );
 }
