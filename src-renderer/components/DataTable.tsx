@@ -18,6 +18,7 @@ import { isColumnFilterActive, parseSort, sortParam } from './data-table/filterM
 import type { DataTableColumn } from './data-table/types';
 import { useServerList, type ListFetcher } from './data-table/useServerList';
 import { useColumnChoice } from './data-table/useColumnChoice';
+import { formatNumber } from '../lib/format';
 import './data-table/data-table.css';
 
 export type { DataTableColumn, ColumnFilterSpec, FilterOption, ListPage } from './data-table/types';
@@ -183,7 +184,8 @@ export function DataTable<T extends object>({
     total: list.data?.total ?? 0,
     showSizeChanger: true,
     pageSizeOptions: [10, 20, 50, 100],
-    showTotal: (total, [from, to]) => t('pagination.range', { from, to, total }),
+    showTotal: (total, [from, to]) =>
+      t('pagination.range', { from: formatNumber(from), to: formatNumber(to), total: formatNumber(total) }),
     hideOnSinglePage: false,
   };
 

@@ -22,18 +22,22 @@ beforeAll(async () => {
 });
 
 describe('Hijri dates', () => {
-  it('formats 1 March 2025 as 1 Ramadan 1446 in Arabic', () => {
+  it('formats 1 March 2025 as 1 Ramadan 1446 in Arabic, in the digits the user chose', () => {
     const date = new Date(2025, 2, 1, 12);
+    localStorage.removeItem('sijill.digits');
+    expect(formatHijri(date, 'full')).toBe('1 رمضان 1446 هـ');
+    expect(formatHijri(date, 'day')).toBe('1');
+    expect(formatHijri(date, 'monthYear')).toBe('رمضان 1446 هـ');
+    localStorage.setItem('sijill.digits', 'arab');
     expect(formatHijri(date, 'full')).toBe('١ رمضان ١٤٤٦ هـ');
-    expect(formatHijri(date, 'day')).toBe('١');
-    expect(formatHijri(date, 'monthYear')).toBe('رمضان ١٤٤٦ هـ');
+    localStorage.removeItem('sijill.digits');
   });
 
   it('names both Hijri months a Gregorian month straddles', () => {
     expect(hijriSpan(new Date(2025, 2, 1, 12), new Date(2025, 2, 31, 12))).toBe(
-      'رمضان ١٤٤٦ هـ – شوال ١٤٤٦ هـ',
+      'رمضان 1446 هـ – شوال 1446 هـ',
     );
-    expect(hijriSpan(new Date(2025, 2, 2, 12), new Date(2025, 2, 3, 12))).toBe('رمضان ١٤٤٦ هـ');
+    expect(hijriSpan(new Date(2025, 2, 2, 12), new Date(2025, 2, 3, 12))).toBe('رمضان 1446 هـ');
   });
 });
 

@@ -10,6 +10,7 @@ import { getBridge } from '../../lib/bridge';
 import { ApiError, errorText } from '../../lib/http';
 import { i18n } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
+import { formatSize } from '../../lib/format';
 
 /** The magic bytes every PDF starts with (`%PDF-`). */
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d];
@@ -58,20 +59,7 @@ export function fromBase64(base64: string): Uint8Array {
   return bytes;
 }
 
-/** A human size in the interface language's digits: 12 KB, 3.4 MB. */
-export function formatSize(bytes: number, language = i18n.language): string {
-  const units = ['B', 'KB', 'MB', 'GB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  const number = new Intl.NumberFormat(language === 'ar' ? 'ar-EG' : 'en-US', {
-    maximumFractionDigits: unit === 0 ? 0 : 1,
-  }).format(value);
-  return `${number} ${units[unit]}`;
-}
+export { formatSize };
 
 /** What an upload sends besides the file. */
 export interface UploadOptions {

@@ -12,6 +12,7 @@ import { useNavigate } from 'react-router-dom';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CorrespondenceScreen } from '../correspondence/shared/CorrespondenceScreen';
 import { calendarApi, calendarKeys, type CalendarEntry } from './api';
+import { formatNumber, localizeDigits } from '../../lib/format';
 import { formatHijri, hijriSpan } from './hijri';
 import './calendar.css';
 
@@ -142,12 +143,13 @@ export function Component() {
     for (let d = from; !d.isAfter(to); d = d.add(1, 'day')) days.push(d);
   }
 
-  const title =
+  const title = localizeDigits(
     view === 'month'
       ? anchor.locale(i18n.language).format('MMMM YYYY')
       : view === 'week'
         ? `${from.format('MM/DD/YY')} – ${to.format('MM/DD/YY')}`
-        : anchor.locale(i18n.language).format('dddd MM/DD/YY');
+        : anchor.locale(i18n.language).format('dddd MM/DD/YY'),
+  );
   const hijriTitle = arabic
     ? view === 'month'
       ? hijriSpan(anchor.startOf('month').toDate(), anchor.endOf('month').toDate())
@@ -227,7 +229,7 @@ export function Component() {
                   data-testid={`cal-cell-${key}`}
                 >
                   <div className="cal-cell-head">
-                    <span className="cal-cell-day">{date.date()}</span>
+                    <span className="cal-cell-day">{formatNumber(date.date())}</span>
                     {arabic && <span className="cal-cell-hijri">{formatHijri(date.toDate(), 'day')}</span>}
                   </div>
                   <div className="cal-cell-entries">

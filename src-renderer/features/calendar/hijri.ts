@@ -2,6 +2,7 @@
  * The Hijri (Umm al-Qura) date shown beside the Gregorian one in Arabic, through the platform's Intl
  * calendar support (issue 6, item 9: no library).
  */
+import { localizeDigits } from '../../lib/format';
 
 /** The Intl locale of the Umm al-Qura calendar in Arabic. */
 export const HIJRI_LOCALE = 'ar-SA-u-ca-islamic-umalqura';
@@ -26,7 +27,8 @@ export function formatHijri(date: Date, style: HijriStyle = 'full'): string {
     format = new Intl.DateTimeFormat(HIJRI_LOCALE, FORMATS[style]);
     cache.set(style, format);
   }
-  return format.format(date);
+  // In the digits the user chose for Arabic, like every other date of the screen.
+  return localizeDigits(format.format(date), 'ar');
 }
 
 /**

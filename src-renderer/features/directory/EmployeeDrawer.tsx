@@ -45,6 +45,7 @@ import { adminApi, adminKeys } from '../admin/api';
 import { PHOTO_MAX_BYTES, directoryApi, directoryKeys, localName } from './api';
 import { EmployeeAttachments } from './EmployeeAttachments';
 import { applyServerErrors, confirmationRule, directoryRule, requiredRule } from './forms';
+import { DATE_FORMAT } from '../../lib/format';
 
 const fields = createEmployeeRequestSchema.shape;
 const userFields = newEmployeeUserSchema.shape;
@@ -339,6 +340,7 @@ export function EmployeeDrawer({
         </Form.Item>
         <Form.Item name="dateOfBirth" label={t('employees.fields.dateOfBirth')} {...dateProps}>
           <DatePicker
+            format={DATE_FORMAT}
             style={{ inlineSize: '100%' }}
             disabledDate={(d) => d.isAfter(dayjs())}
             data-testid="employee-dateOfBirth"
@@ -363,7 +365,7 @@ export function EmployeeDrawer({
     <>
       <div className="directory-form-row">
         <Form.Item name="hireDate" label={t('employees.fields.hireDate')} {...dateProps}>
-          <DatePicker style={{ inlineSize: '100%' }} data-testid="employee-hireDate" />
+          <DatePicker format={DATE_FORMAT} style={{ inlineSize: '100%' }} data-testid="employee-hireDate" />
         </Form.Item>
         <Form.Item name="employeeType" label={t('employees.fields.employeeType')} rules={[requiredRule(t)]}>
           <Select

@@ -27,6 +27,7 @@ import { DIRECTORY_ENDPOINTS, directoryApi, directoryKeys, localName } from './a
 import { DirectoryScreen } from './DirectoryScreen';
 import type { EmployeeDrawerState } from './EmployeeDrawer';
 import { useDirectoryCan } from './usePermission';
+import { formatNumber } from '../../lib/format';
 
 /**
  * The drawer (forms, uploads, pickers) is most of this screen's code and is needed only once a row or
@@ -54,7 +55,7 @@ function CountList({
         <li key={r.key}>
           <span className="directory-count-name">{r.name}</span>
           <bdi className={dates ? 'directory-muted' : undefined}>
-            {dates ? (dates[r.key] ? formatDate(dates[r.key]!) : '—') : r.count}
+            {dates ? (dates[r.key] ? formatDate(dates[r.key]!) : '—') : formatNumber(r.count)}
           </bdi>
         </li>
       ))}
@@ -75,6 +76,7 @@ function EmployeeDashboardCards({ data }: { data: EmployeeDashboard | undefined 
               <Statistic
                 title={t(`employees.dashboard.${key}`)}
                 value={data ? data.totals[key === 'total' ? 'employees' : key] : '—'}
+                formatter={(v) => (typeof v === 'number' ? formatNumber(v) : v)}
               />
             </Card>
           </Col>

@@ -28,6 +28,39 @@ import { toast } from '../../lib/toast';
 import { useLocale } from '../../app/locale';
 import { sessionActions, useSession } from '../../app/session';
 import { RecoveryCodesDialog } from './RecoveryCodes';
+import { digitStyle, formatNumber, setDigitStyle, type DigitStyle } from '../../lib/format';
+
+/** How numbers read in Arabic: Western (123, the default) or Arabic-Indic (١٢٣) digits, on this desk. */
+function DisplayCard() {
+  const { t } = useTranslation('user');
+  const [style, setStyle] = useState<DigitStyle>(digitStyle());
+  return (
+    <Card title={t('display.title')} data-testid="display-card">
+      <Flex vertical gap={8}>
+        <Typography.Text>{t('display.digits')}</Typography.Text>
+        <Radio.Group
+          value={style}
+          onChange={(e) => {
+            const next = e.target.value as DigitStyle;
+            setStyle(next);
+            setDigitStyle(next);
+          }}
+          data-testid="digit-style"
+        >
+          <Radio value="latn" data-testid="digits-latn">
+            <bdi>0123456789</bdi> {t('display.western')}
+          </Radio>
+          <Radio value="arab" data-testid="digits-arab">
+            <bdi>٠١٢٣٤٥٦٧٨٩</bdi> {t('display.arabicIndic')}
+          </Radio>
+        </Radio.Group>
+        <Typography.Text type="secondary" data-testid="digits-sample">
+          {t('display.hint', { sample: formatNumber(1446, 'ar') })}
+        </Typography.Text>
+      </Flex>
+    </Card>
+  );
+}
 
 /** Puts a failed call's field errors under the form's fields; toasts the rest. */
 function showFailure<V>(error: unknown, form: FormInstance<V>, fields: readonly (keyof V & string)[]) {
@@ -79,6 +112,7 @@ export function Component() {
             </Descriptions>
           ) : null}
         </Card>
+        <DisplayCard />
         <PasswordCard />
         <TwoFactorCard />
       </Flex>
