@@ -96,3 +96,28 @@ export async function startMeasuredServer(
     },
   };
 }
+
+/**
+ * Signs a demo account in over HTTP (skipping the two-factor enrolment the demo accounts are offered at
+ * first sign-in, as a user may) and checks the token opens the incoming box. Answers the access token.
+ */
+export async function signInDemo(baseUrl: string, login: string, password: string): Promise<string> {
+  const post = (path: string, body: unknown) =>
+    fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then((r) => r.json() as Promise<{ data: { accessToken?: string; challengeToken?: string } }>);
+  const signedIn = await post('/auth/login', { login, password });
+  let token = signedIn.data.accessToken;
+  if (!token && signedIn.data.challengeToken)
+    token = (await post('/auth/two-factor/skip', { challengeToken: signedIn.data.challengeToken })).data
+      .accessToken;
+  if (!token) throw new Error(`sign-in of ${login} failed`);
+  const probe = await fetch(`${baseUrl}/correspondence/boxes/incoming`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (probe.status !== 200)
+    throw new Error(`the incoming box answered ${probe.status}: ${await probe.text()}`);
+  return token;
+}

@@ -15,7 +15,7 @@ import { openDatabase } from '../../src-server/db/open';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { createLocalFileStore } from '../../src-server/storage/files';
 import { seedDemo } from '../../src-server/modules/demo/seed';
-import { autocannon, benchConfig, percentile } from '../harness';
+import { autocannon, benchConfig, percentile, signInDemo } from '../harness';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = 100;
@@ -54,27 +54,7 @@ async function run(dataDir: string, label: string, extra: Record<string, string>
       }),
   });
   try {
-    const login = await fetch(`${server.url}/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login: 'clerk', password: PASSWORD }),
-    });
-    const signedIn = (await login.json()) as { data: { accessToken?: string; challengeToken?: string } };
-    let token = signedIn.data.accessToken;
-    if (!token && signedIn.data.challengeToken) {
-      // The demo accounts are offered two-factor enrolment at first sign-in: skip it, as a user may.
-      const skip = await fetch(`${server.url}/auth/two-factor/skip`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ challengeToken: signedIn.data.challengeToken }),
-      });
-      token = ((await skip.json()) as { data: { accessToken: string } }).data.accessToken;
-    }
-    const probe = await fetch(`${server.url}/correspondence/boxes/incoming`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    if (probe.status !== 200)
-      throw new Error(`the incoming box answered ${probe.status}: ${await probe.text()}`);
+    const token = await signInDemo(server.url, 'clerk', PASSWORD);
     const rssBefore = process.memoryUsage().rss;
     const client = await autocannon(`${server.url}/correspondence/boxes/incoming?page=1&pageSize=20`, {
       token,

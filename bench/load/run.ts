@@ -19,7 +19,7 @@ import { createPasswordHasher } from '../../src-server/security/passwords';
 import { createLocalFileStore } from '../../src-server/storage/files';
 import { seedDemo } from '../../src-server/modules/demo/seed';
 import { startServer } from '../../src-server/server';
-import { benchConfig, percentile } from '../harness';
+import { benchConfig, percentile, signInDemo } from '../harness';
 
 const BASE = process.env.BENCH_DATABASE_URL;
 if (!BASE) {
@@ -102,27 +102,7 @@ try {
       },
       PASSWORD,
     );
-    const login = await fetch(`${server.url}/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login: 'clerk', password: PASSWORD }),
-    });
-    const signedIn = (await login.json()) as { data: { accessToken?: string; challengeToken?: string } };
-    let token = signedIn.data.accessToken;
-    if (!token && signedIn.data.challengeToken) {
-      // The demo accounts are offered two-factor enrolment at first sign-in: skip it, as a user may.
-      const skip = await fetch(`${server.url}/auth/two-factor/skip`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ challengeToken: signedIn.data.challengeToken }),
-      });
-      token = ((await skip.json()) as { data: { accessToken: string } }).data.accessToken;
-    }
-    const probe = await fetch(`${server.url}/correspondence/boxes/incoming`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    if (probe.status !== 200)
-      throw new Error(`the incoming box answered ${probe.status}: ${await probe.text()}`);
+    const token = await signInDemo(server.url, 'clerk', PASSWORD);
     // A letter like the demo's registered ones, for drafts and registrations.
     const res = (await server.database.db.execute(sql`
       select codification_id, security_level_id, priority_id, medium_id, sender_department_id, recipient_department_id
