@@ -120,6 +120,11 @@ async function step(
   // (the guard would otherwise leave the two-factor page as soon as the session says signed in).
   if (deferWithRecoveryCodes && result.data.result === 'signedIn' && result.data.recoveryCodes)
     return result.data;
+  if (result.data.result === 'signedIn') {
+    // Who signed in is known before the screens move on (main saves the profile as `user`): the deep
+    // link kept across sign-in is given back only to its owner (takeRememberedTarget).
+    await getBridge().sessionProfile();
+  }
   if (result.data.result !== 'rejected') {
     await refreshSession();
     set({ endedQuietly: false });

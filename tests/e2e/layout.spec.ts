@@ -65,8 +65,14 @@ for (const lang of ['ar', 'en'] as const) {
     if (lang === 'en') await login.switchTo('English');
     await login.signIn(ADMIN.username, ADMIN.password);
     await expect(main.menu()).toBeVisible();
+    let previousTitle = '';
     for (const path of LISTS) {
       await main.go(path);
+      await main.expectPath(path);
+      // The new screen is the one shown (not the previous list still on its way out).
+      await expect(main.pageTitle(), path).toBeVisible();
+      await expect(main.pageTitle(), path).not.toHaveText(previousTitle);
+      previousTitle = (await main.pageTitle().textContent()) ?? '';
       await expect(page.locator('.data-table .ant-table thead th').first()).toBeVisible();
       await page.waitForTimeout(300);
       const m = await measure(page);

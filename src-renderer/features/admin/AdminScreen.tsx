@@ -21,7 +21,7 @@ export function AdminScreen({
   return (
     <div className="admin-screen" data-testid={testId}>
       <div className="admin-screen-head">
-        <Typography.Title level={3} className="admin-screen-title">
+        <Typography.Title level={3} className="admin-screen-title page-title" data-testid="page-title">
           {title}
         </Typography.Title>
         {description && <Typography.Text type="secondary">{description}</Typography.Text>}
