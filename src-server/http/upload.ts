@@ -21,7 +21,7 @@ export function cleanFileName(name: string | undefined, fallback: string): strin
     .normalize('NFC')
     .replace(/\p{Cc}/gu, '')
     .replace(INVISIBLE, '')
-    .replace(/[\uD800-\uDFFF]/g, '')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
     .trim();
   if (clean.length > 200) {
     const dot = clean.lastIndexOf('.');
