@@ -106,7 +106,8 @@ export function fieldMessageOf(entry: ValidationEntry): FieldMessage {
 
 /** Turns fastify's validation array into per-field messages, one entry per unknown key as well. */
 export function fieldsOf(validation: ValidationEntry[], context?: string): Record<string, FieldMessage[]> {
-  const fields: Record<string, FieldMessage[]> = {};
+  // Keyed by what the client sent (an unknown field may be named `constructor`): no prototype to collide with.
+  const fields: Record<string, FieldMessage[]> = Object.create(null) as Record<string, FieldMessage[]>;
   const add = (field: string, m: FieldMessage) => (fields[field] ??= []).push(m);
   for (const entry of validation) {
     const base = entry.instancePath.replace(/^\//, '').replace(/\//g, '.');

@@ -241,7 +241,14 @@ async function fuzzOperation(op: Operation, token: string, who: string, thorough
         '__proto__ field',
         base({ payload: `{"__proto__":{"isSystem":true},${json(body).slice(1)}`.replace(',}', '}') }),
       ],
-      ['constructor field', base({ payload: json({ ...(body as object), constructor: { prototype: 1 } }) })],
+      // Built-in member names as unknown fields (a `{ prototype }` value would stop at the JSON parser).
+      ['constructor field', base({ payload: json({ ...(body as object), constructor: 1 }) })],
+      ['toString field', base({ payload: json({ ...(body as object), toString: 'x' }) })],
+      ['hasOwnProperty field', base({ payload: json({ ...(body as object), hasOwnProperty: null }) })],
+      [
+        'constructor.prototype field',
+        base({ payload: json({ ...(body as object), constructor: { prototype: 1 } }) }),
+      ],
       ['NUL in a JSON key', base({ payload: json({ ...(body as object), 'a\u0000': 1 }) })],
       ['2 MB body', base({ payload: json({ ...(body as object), x: 'y'.repeat(2_000_000) }) })],
       ['text/plain body', base({ contentType: 'text/plain' })],
