@@ -4,6 +4,7 @@
  * per path (administrators may rename or reorder afterwards; the seed never overwrites).
  */
 import type { Permission } from '../../src-shared/permissions';
+import { PAGES, SECTIONS } from '../../src-shared/pages';
 
 export interface SeedPage {
   path: string;
@@ -22,32 +23,32 @@ const CRUD: Permission[] = ['view', 'add', 'edit', 'delete', 'activate'];
  * Pages every active user may view whatever their role: their own calendar and settings. The server adds
  * `view` on these for everyone (in the tree and in enforcement).
  */
-export const PERSONAL_PAGES: readonly string[] = ['/user/calendar', '/user/settings'];
+export const PERSONAL_PAGES: readonly string[] = [PAGES.calendar, PAGES.userSettings];
 
 export const INITIAL_PAGE_TREE: SeedSection[] = [
   {
-    path: '/ec',
+    path: SECTIONS.ec,
     nameAr: 'مركز الموظفين',
     nameEn: 'Employee Center',
     icon: 'TeamOutlined',
     pages: [
       {
-        path: '/ec/employees',
+        path: PAGES.employees,
         nameAr: 'الموظفون',
         nameEn: 'Employees',
         icon: 'UserOutlined',
         permissions: [...CRUD, 'export'],
       },
-      { path: '/ec/jobs', nameAr: 'الوظائف', nameEn: 'Jobs', icon: 'IdcardOutlined', permissions: CRUD },
+      { path: PAGES.jobs, nameAr: 'الوظائف', nameEn: 'Jobs', icon: 'IdcardOutlined', permissions: CRUD },
       {
-        path: '/ec/departments',
+        path: PAGES.departments,
         nameAr: 'الإدارات والأقسام',
         nameEn: 'Departments',
         icon: 'ApartmentOutlined',
         permissions: CRUD,
       },
       {
-        path: '/ec/secretary-offices',
+        path: PAGES.secretaryOffices,
         nameAr: 'مكاتب السكرتارية',
         nameEn: 'Secretary Offices',
         icon: 'ContainerOutlined',
@@ -56,41 +57,41 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
     ],
   },
   {
-    path: '/correspondence/inbox',
+    path: SECTIONS.inbox,
     nameAr: 'البريد الوارد',
     nameEn: 'Inbox',
     icon: 'InboxOutlined',
     pages: [
       {
-        path: '/correspondence/inbox/incoming',
+        path: PAGES.incoming,
         nameAr: 'الوارد',
         nameEn: 'Incoming',
         icon: 'MailOutlined',
         permissions: ['view', 'edit', 'delete', 'distribute', 'export'],
       },
       {
-        path: '/correspondence/inbox/follow-ups',
+        path: PAGES.followUps,
         nameAr: 'المتابعات',
         nameEn: 'Follow-ups',
         icon: 'FieldTimeOutlined',
         permissions: ['view', 'edit', 'export'],
       },
       {
-        path: '/correspondence/inbox/incoming-tasks',
+        path: PAGES.incomingTasks,
         nameAr: 'المهام الواردة',
         nameEn: 'Incoming Tasks',
         icon: 'CheckSquareOutlined',
         permissions: ['view', 'edit'],
       },
       {
-        path: '/correspondence/inbox/draft',
+        path: PAGES.inboxDrafts,
         nameAr: 'مسودات الوارد',
         nameEn: 'Inbox Drafts',
         icon: 'FileTextOutlined',
         permissions: ['view', 'add', 'edit', 'delete'],
       },
       {
-        path: '/correspondence/inbox/add',
+        path: PAGES.inboxAdd,
         nameAr: 'إضافة وارد',
         nameEn: 'Add Incoming',
         icon: 'PlusCircleOutlined',
@@ -99,41 +100,41 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
     ],
   },
   {
-    path: '/correspondence/outbox',
+    path: SECTIONS.outbox,
     nameAr: 'البريد الصادر',
     nameEn: 'Outbox',
     icon: 'SendOutlined',
     pages: [
       {
-        path: '/correspondence/outbox/outgoing',
+        path: PAGES.outgoing,
         nameAr: 'الصادر',
         nameEn: 'Outgoing',
         icon: 'MailOutlined',
         permissions: ['view', 'edit', 'delete', 'distribute', 'export'],
       },
       {
-        path: '/correspondence/outbox/draft',
+        path: PAGES.outboxDrafts,
         nameAr: 'مسودات الصادر',
         nameEn: 'Outbox Drafts',
         icon: 'FileTextOutlined',
         permissions: ['view', 'add', 'edit', 'delete'],
       },
       {
-        path: '/correspondence/outbox/add',
+        path: PAGES.outboxAdd,
         nameAr: 'إضافة صادر',
         nameEn: 'Add Outgoing',
         icon: 'PlusCircleOutlined',
         permissions: ['view', 'add'],
       },
       {
-        path: '/correspondence/outbox/awaiting-approval',
+        path: PAGES.outboxAwaitingApproval,
         nameAr: 'بانتظار الاعتماد',
         nameEn: 'Awaiting Approval',
         icon: 'HourglassOutlined',
         permissions: ['view'],
       },
       {
-        path: '/correspondence/outbox/requiring-approval',
+        path: PAGES.outboxRequiringApproval,
         nameAr: 'المطلوب اعتمادها',
         nameEn: 'Requiring Approval',
         icon: 'AuditOutlined',
@@ -142,41 +143,41 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
     ],
   },
   {
-    path: '/correspondence/memos',
+    path: SECTIONS.memos,
     nameAr: 'المذكرات الداخلية',
     nameEn: 'Memos',
     icon: 'FileDoneOutlined',
     pages: [
       {
-        path: '/correspondence/memos/approved-memos',
+        path: PAGES.approvedMemos,
         nameAr: 'المذكرات المعتمدة',
         nameEn: 'Approved Memos',
         icon: 'FileDoneOutlined',
         permissions: ['view', 'distribute', 'export'],
       },
       {
-        path: '/correspondence/memos/draft',
+        path: PAGES.memoDrafts,
         nameAr: 'مسودات المذكرات',
         nameEn: 'Memo Drafts',
         icon: 'FileTextOutlined',
         permissions: ['view', 'add', 'edit', 'delete'],
       },
       {
-        path: '/correspondence/memos/add',
+        path: PAGES.memoAdd,
         nameAr: 'إضافة مذكرة داخلية',
         nameEn: 'Add Memo',
         icon: 'PlusCircleOutlined',
         permissions: ['view', 'add'],
       },
       {
-        path: '/correspondence/memos/awaiting-approval',
+        path: PAGES.memosAwaitingApproval,
         nameAr: 'بانتظار الاعتماد',
         nameEn: 'Awaiting Approval',
         icon: 'HourglassOutlined',
         permissions: ['view'],
       },
       {
-        path: '/correspondence/memos/requiring-approval',
+        path: PAGES.memosRequiringApproval,
         nameAr: 'المطلوب اعتمادها',
         nameEn: 'Requiring Approval',
         icon: 'AuditOutlined',
@@ -185,41 +186,41 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
     ],
   },
   {
-    path: '/correspondence/settings',
+    path: SECTIONS.settings,
     nameAr: 'الإعدادات',
     nameEn: 'Settings',
     icon: 'SettingOutlined',
     pages: [
       {
-        path: '/correspondence/settings/mediums',
+        path: PAGES.mediums,
         nameAr: 'وسائل الإرسال',
         nameEn: 'Mediums',
         icon: 'CarOutlined',
         permissions: CRUD,
       },
       {
-        path: '/correspondence/settings/priorities',
+        path: PAGES.priorities,
         nameAr: 'درجات الأولوية',
         nameEn: 'Priorities',
         icon: 'FlagOutlined',
         permissions: CRUD,
       },
       {
-        path: '/correspondence/settings/security-levels',
+        path: PAGES.securityLevels,
         nameAr: 'درجات السرية',
         nameEn: 'Security Levels',
         icon: 'LockOutlined',
         permissions: CRUD,
       },
       {
-        path: '/correspondence/settings/codifications',
+        path: PAGES.codifications,
         nameAr: 'الترميز',
         nameEn: 'Codifications',
         icon: 'NumberOutlined',
         permissions: CRUD,
       },
       {
-        path: '/correspondence/settings/main-distribution',
+        path: PAGES.mainDistribution,
         nameAr: 'جهات التوزيع الرئيسية',
         nameEn: 'Main Distribution',
         icon: 'ShareAltOutlined',
@@ -228,34 +229,34 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
     ],
   },
   {
-    path: '/auth',
+    path: SECTIONS.auth,
     nameAr: 'إدارة النظام',
     nameEn: 'Administration',
     icon: 'SafetyCertificateOutlined',
     pages: [
       {
-        path: '/auth/users',
+        path: PAGES.users,
         nameAr: 'المستخدمون',
         nameEn: 'Users',
         icon: 'UserOutlined',
         permissions: ['view', 'add', 'edit', 'activate'],
       },
       {
-        path: '/auth/roles',
+        path: PAGES.roles,
         nameAr: 'الأدوار والصلاحيات',
         nameEn: 'Roles and permissions',
         icon: 'KeyOutlined',
         permissions: ['view', 'add', 'edit', 'activate'],
       },
       {
-        path: '/auth/pages',
+        path: PAGES.pages,
         nameAr: 'الأقسام والصفحات',
         nameEn: 'Sections and pages',
         icon: 'MenuOutlined',
         permissions: ['view', 'add', 'edit'],
       },
       {
-        path: '/auth/audit',
+        path: PAGES.audit,
         nameAr: 'سجل التدقيق',
         nameEn: 'Audit log',
         icon: 'HistoryOutlined',
@@ -264,20 +265,20 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
     ],
   },
   {
-    path: '/user',
+    path: SECTIONS.user,
     nameAr: 'شخصي',
     nameEn: 'Personal',
     icon: 'SmileOutlined',
     pages: [
       {
-        path: '/user/calendar',
+        path: PAGES.calendar,
         nameAr: 'التقويم',
         nameEn: 'Calendar',
         icon: 'CalendarOutlined',
         permissions: ['view'],
       },
       {
-        path: '/user/settings',
+        path: PAGES.userSettings,
         nameAr: 'إعدادات المستخدم',
         nameEn: 'User Settings',
         icon: 'ProfileOutlined',

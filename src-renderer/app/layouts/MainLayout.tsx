@@ -14,6 +14,7 @@ import { PageIcon } from '../../components/PageIcon';
 import { useLocale } from '../locale';
 import { useCurrentPage } from '../permissions';
 import { sessionActions, useSession } from '../session';
+import { PAGES } from '../../../src-shared/pages';
 
 const { Header, Sider, Content, Footer } = Layout;
 
@@ -59,7 +60,7 @@ export function MainLayout() {
     { key: 'logout', icon: <LogoutOutlined />, label: t('user.logout'), danger: true },
   ];
   const onUserMenu: MenuProps['onClick'] = ({ key }) => {
-    if (key === 'settings') navigate('/user/settings');
+    if (key === 'settings') navigate(PAGES.userSettings);
     if (key === 'language') void setLocale(locale === 'ar' ? 'en' : 'ar');
     if (key === 'logout') void sessionActions.logout();
   };

@@ -27,6 +27,7 @@ import {
   userSchema,
 } from '../../../src-shared/api/admin';
 import type { Permission } from '../../../src-shared/permissions';
+import { PAGES } from '../../../src-shared/pages';
 import type { App } from '../../app';
 import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
@@ -45,7 +46,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.get(
       '/auth/users',
       {
-        config: on('/auth/users', 'view'),
+        config: on(PAGES.users, 'view'),
         schema: {
           ...users,
           summary: 'List users',
@@ -58,7 +59,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.post(
       '/auth/users',
       {
-        config: on('/auth/users', 'add'),
+        config: on(PAGES.users, 'add'),
         schema: {
           ...users,
           summary: 'Create a user',
@@ -80,7 +81,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.get(
       '/auth/users/role-options',
       {
-        config: on('/auth/users', 'view'),
+        config: on(PAGES.users, 'view'),
         schema: {
           ...users,
           summary: 'Roles a user may be given (pickers of the users screen)',
@@ -92,7 +93,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.get(
       '/auth/users/clearance-options',
       {
-        config: on('/auth/users', 'view'),
+        config: on(PAGES.users, 'view'),
         schema: {
           ...users,
           summary: 'Security levels a user may be cleared for (pickers of the users screen)',
@@ -104,7 +105,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.get(
       '/auth/users/:id',
       {
-        config: on('/auth/users', 'view'),
+        config: on(PAGES.users, 'view'),
         schema: {
           ...users,
           summary: 'One user',
@@ -117,7 +118,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.put(
       '/auth/users/:id',
       {
-        config: on('/auth/users', 'edit'),
+        config: on(PAGES.users, 'edit'),
         schema: {
           ...users,
           summary: 'Edit a user',
@@ -136,7 +137,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.put(
       '/auth/users/:id/active',
       {
-        config: on('/auth/users', 'activate'),
+        config: on(PAGES.users, 'activate'),
         schema: {
           ...users,
           summary: 'Activate or deactivate a user (deactivation ends their sessions)',
@@ -161,7 +162,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.post(
       '/auth/users/:id/reset-password',
       {
-        config: on('/auth/users', 'edit'),
+        config: on(PAGES.users, 'edit'),
         schema: {
           ...users,
           summary: 'Reset a password to a temporary one (shown once; sessions end)',
@@ -186,7 +187,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.put(
       '/auth/users/:id/password',
       {
-        config: on('/auth/users', 'edit'),
+        config: on(PAGES.users, 'edit'),
         schema: {
           ...users,
           summary: "Set a user's password (sessions end)",
@@ -212,7 +213,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.get(
       '/auth/roles',
       {
-        config: on('/auth/roles', 'view'),
+        config: on(PAGES.roles, 'view'),
         schema: {
           ...roles,
           summary: 'List roles',
@@ -225,7 +226,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.post(
       '/auth/roles',
       {
-        config: on('/auth/roles', 'add'),
+        config: on(PAGES.roles, 'add'),
         schema: {
           ...roles,
           summary: 'Create a role',
@@ -247,7 +248,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.get(
       '/auth/roles/:id',
       {
-        config: on('/auth/roles', 'view'),
+        config: on(PAGES.roles, 'view'),
         schema: {
           ...roles,
           summary: 'One role',
@@ -260,7 +261,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.put(
       '/auth/roles/:id',
       {
-        config: on('/auth/roles', 'edit'),
+        config: on(PAGES.roles, 'edit'),
         schema: {
           ...roles,
           summary: 'Edit a role',
@@ -279,7 +280,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.put(
       '/auth/roles/:id/active',
       {
-        config: on('/auth/roles', 'activate'),
+        config: on(PAGES.roles, 'activate'),
         schema: {
           ...roles,
           summary: 'Activate or deactivate a role',
@@ -304,7 +305,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.get(
       '/auth/roles/:id/permissions',
       {
-        config: on('/auth/roles', 'view'),
+        config: on(PAGES.roles, 'view'),
         schema: {
           ...roles,
           summary: "The role's page-permission matrix",
@@ -317,7 +318,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.put(
       '/auth/roles/:id/permissions',
       {
-        config: on('/auth/roles', 'edit'),
+        config: on(PAGES.roles, 'edit'),
         schema: {
           ...roles,
           summary: "Replace the role's page-permission matrix",
@@ -345,7 +346,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.get(
       '/auth/pages',
       {
-        config: on('/auth/pages', 'view'),
+        config: on(PAGES.pages, 'view'),
         schema: {
           ...pages,
           summary: 'Every section and page with the permissions it offers',
@@ -357,7 +358,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.post(
       '/auth/pages',
       {
-        config: on('/auth/pages', 'add'),
+        config: on(PAGES.pages, 'add'),
         schema: {
           ...pages,
           summary: 'Create a section or a page',
@@ -379,7 +380,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.put(
       '/auth/pages/:id',
       {
-        config: on('/auth/pages', 'edit'),
+        config: on(PAGES.pages, 'edit'),
         schema: {
           ...pages,
           summary: 'Edit a section or a page',
@@ -400,7 +401,7 @@ export function adminRoutes(ctx: ServerContext) {
     app.get(
       '/auth/audit',
       {
-        config: on('/auth/audit', 'view'),
+        config: on(PAGES.audit, 'view'),
         schema: {
           tags: ['audit'],
           security,

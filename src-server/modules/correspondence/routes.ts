@@ -39,6 +39,7 @@ import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
 import { readSingleUpload } from '../../http/upload';
 import * as corr from './service';
+import { PAGES } from '../../../src-shared/pages';
 
 const security = [{ bearer: [] }];
 const on = (page: string, permission: Permission) => ({ access: { page, permission } });
@@ -46,17 +47,17 @@ const authenticated = { access: 'authenticated' as const };
 
 /** The page each box belongs to (its `view` permission opens the box). */
 export const BOX_PAGES: Record<Box, string> = {
-  incoming: '/correspondence/inbox/incoming',
-  'follow-ups': '/correspondence/inbox/follow-ups',
-  'incoming-tasks': '/correspondence/inbox/incoming-tasks',
-  'inbox-drafts': '/correspondence/inbox/draft',
-  outgoing: '/correspondence/outbox/outgoing',
-  'outbox-drafts': '/correspondence/outbox/draft',
-  'awaiting-approval': '/correspondence/outbox/awaiting-approval',
-  'requiring-approval': '/correspondence/outbox/requiring-approval',
-  'requiring-changes': '/correspondence/outbox/awaiting-approval',
-  'approved-memos': '/correspondence/memos/approved-memos',
-  'memo-drafts': '/correspondence/memos/draft',
+  incoming: PAGES.incoming,
+  'follow-ups': PAGES.followUps,
+  'incoming-tasks': PAGES.incomingTasks,
+  'inbox-drafts': PAGES.inboxDrafts,
+  outgoing: PAGES.outgoing,
+  'outbox-drafts': PAGES.outboxDrafts,
+  'awaiting-approval': PAGES.outboxAwaitingApproval,
+  'requiring-approval': PAGES.outboxRequiringApproval,
+  'requiring-changes': PAGES.outboxAwaitingApproval,
+  'approved-memos': PAGES.approvedMemos,
+  'memo-drafts': PAGES.memoDrafts,
 };
 
 /** Registers the correspondence routes. */
@@ -126,7 +127,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.put(
       `${base}/:id`,
       {
-        config: on('/correspondence/inbox/draft', 'edit'),
+        config: on(PAGES.inboxDrafts, 'edit'),
         schema: {
           ...docs,
           summary: 'Edit a draft',
@@ -145,7 +146,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.delete(
       `${base}/:id`,
       {
-        config: on('/correspondence/inbox/draft', 'delete'),
+        config: on(PAGES.inboxDrafts, 'delete'),
         schema: {
           ...docs,
           summary: 'Delete a draft',
@@ -193,7 +194,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.post(
       `${base}/:id/related`,
       {
-        config: on('/correspondence/inbox/incoming', 'edit'),
+        config: on(PAGES.incoming, 'edit'),
         schema: {
           ...docs,
           summary: 'Link documents (both directions)',
@@ -212,7 +213,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.delete(
       `${base}/:id/related/:relatedId`,
       {
-        config: on('/correspondence/inbox/incoming', 'edit'),
+        config: on(PAGES.incoming, 'edit'),
         schema: {
           ...docs,
           summary: 'Unlink a document',
@@ -244,7 +245,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.post(
       `${base}/:id/attachments`,
       {
-        config: on('/correspondence/inbox/add', 'add'),
+        config: on(PAGES.inboxAdd, 'add'),
         schema: {
           ...docs,
           summary: 'Attach a PDF (multipart/form-data, field "file"; PDF by content, size limit)',
@@ -292,7 +293,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.delete(
       `${base}/:id/attachments/:attachmentId`,
       {
-        config: on('/correspondence/inbox/add', 'add'),
+        config: on(PAGES.inboxAdd, 'add'),
         schema: {
           ...docs,
           summary: "Remove a draft's attachment",
@@ -324,7 +325,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.post(
       `${base}/:id/distribution`,
       {
-        config: on('/correspondence/inbox/incoming', 'distribute'),
+        config: on(PAGES.incoming, 'distribute'),
         schema: {
           ...docs,
           summary: 'Distribute to departments for action (Main) or knowledge',
@@ -375,7 +376,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.post(
       `${base}/:id/tasks`,
       {
-        config: on('/correspondence/inbox/incoming', 'edit'),
+        config: on(PAGES.incoming, 'edit'),
         schema: {
           ...docs,
           summary: "Task an employee (the receiving department's manager or secretary)",
@@ -398,7 +399,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.put(
       `${base}/:id/tasks/:taskId/state`,
       {
-        config: on('/correspondence/inbox/incoming-tasks', 'edit'),
+        config: on(PAGES.incomingTasks, 'edit'),
         schema: {
           ...docs,
           summary: 'Move a task: new → inProgress → completed',

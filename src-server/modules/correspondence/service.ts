@@ -49,6 +49,7 @@ import type { Tx } from '../auth/queries';
 import { boxKeys } from './boxes';
 import * as q from './queries';
 import { inList, scopeOf, visibleTo, type Scope } from './visibility';
+import { PAGES } from '../../../src-shared/pages';
 
 type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
 
@@ -63,14 +64,14 @@ const badField = (field: string, key = 'validation.choice') =>
   new HttpProblem('badRequest', { fields: { [field]: [{ key }] } });
 
 /** The page whose permissions govern distributing and tasking (the routes declare the same). */
-const INCOMING_PAGE = '/correspondence/inbox/incoming';
+const INCOMING_PAGE = PAGES.incoming;
 
 /** The add page whose `add` permission creates and registers documents of a direction. */
 const ADD_PAGE: Record<string, string> = {
-  in: '/correspondence/inbox/add',
-  out: '/correspondence/outbox/add',
-  internal: '/correspondence/memos/add',
-  memo: '/correspondence/memos/add',
+  in: PAGES.inboxAdd,
+  out: PAGES.outboxAdd,
+  internal: PAGES.memoAdd,
+  memo: PAGES.memoAdd,
 };
 
 const ref = (id: number | null, ar: string | null, en: string | null) =>

@@ -11,45 +11,46 @@ import { pages, rolePagePermissions, roles, users } from '../../db/schema';
 import { insertUser } from '../auth/queries';
 import { seedDemoCorrespondence } from './correspondence';
 import { seedDemoDirectory } from './directory';
+import { PAGES } from '../../../src-shared/pages';
 
 const CLERK: Record<string, Permission[]> = {
-  '/ec/employees': ['view'],
-  '/ec/departments': ['view'],
-  '/correspondence/inbox/incoming': ['view', 'edit', 'distribute'],
-  '/correspondence/inbox/follow-ups': ['view', 'edit'],
-  '/correspondence/inbox/incoming-tasks': ['view', 'edit'],
-  '/correspondence/inbox/draft': ['view', 'add', 'edit', 'delete'],
-  '/correspondence/inbox/add': ['view', 'add'],
-  '/correspondence/outbox/outgoing': ['view', 'edit'],
-  '/correspondence/outbox/draft': ['view', 'add', 'edit', 'delete'],
-  '/correspondence/outbox/add': ['view', 'add'],
-  '/correspondence/outbox/awaiting-approval': ['view'],
-  '/correspondence/memos/approved-memos': ['view'],
-  '/correspondence/memos/draft': ['view', 'add', 'edit', 'delete'],
-  '/correspondence/memos/add': ['view', 'add'],
-  '/correspondence/memos/awaiting-approval': ['view'],
+  [PAGES.employees]: ['view'],
+  [PAGES.departments]: ['view'],
+  [PAGES.incoming]: ['view', 'edit', 'distribute'],
+  [PAGES.followUps]: ['view', 'edit'],
+  [PAGES.incomingTasks]: ['view', 'edit'],
+  [PAGES.inboxDrafts]: ['view', 'add', 'edit', 'delete'],
+  [PAGES.inboxAdd]: ['view', 'add'],
+  [PAGES.outgoing]: ['view', 'edit'],
+  [PAGES.outboxDrafts]: ['view', 'add', 'edit', 'delete'],
+  [PAGES.outboxAdd]: ['view', 'add'],
+  [PAGES.outboxAwaitingApproval]: ['view'],
+  [PAGES.approvedMemos]: ['view'],
+  [PAGES.memoDrafts]: ['view', 'add', 'edit', 'delete'],
+  [PAGES.memoAdd]: ['view', 'add'],
+  [PAGES.memosAwaitingApproval]: ['view'],
 };
 const MANAGER: Record<string, Permission[]> = {
   ...CLERK,
-  '/ec/employees': ['view', 'export'],
-  '/ec/jobs': ['view'],
-  '/ec/secretary-offices': ['view'],
-  '/correspondence/inbox/incoming': ['view', 'edit', 'distribute', 'export'],
-  '/correspondence/outbox/outgoing': ['view', 'edit', 'distribute', 'export'],
-  '/correspondence/outbox/requiring-approval': ['view', 'approve'],
-  '/correspondence/memos/approved-memos': ['view', 'distribute', 'export'],
-  '/correspondence/memos/requiring-approval': ['view', 'approve'],
-  '/correspondence/settings/mediums': ['view'],
-  '/correspondence/settings/priorities': ['view'],
-  '/correspondence/settings/security-levels': ['view'],
-  '/correspondence/settings/codifications': ['view'],
-  '/correspondence/settings/main-distribution': ['view'],
+  [PAGES.employees]: ['view', 'export'],
+  [PAGES.jobs]: ['view'],
+  [PAGES.secretaryOffices]: ['view'],
+  [PAGES.incoming]: ['view', 'edit', 'distribute', 'export'],
+  [PAGES.outgoing]: ['view', 'edit', 'distribute', 'export'],
+  [PAGES.outboxRequiringApproval]: ['view', 'approve'],
+  [PAGES.approvedMemos]: ['view', 'distribute', 'export'],
+  [PAGES.memosRequiringApproval]: ['view', 'approve'],
+  [PAGES.mediums]: ['view'],
+  [PAGES.priorities]: ['view'],
+  [PAGES.securityLevels]: ['view'],
+  [PAGES.codifications]: ['view'],
+  [PAGES.mainDistribution]: ['view'],
 };
 
 /** A plain employee: the tasks given to them and the follow-ups they keep (personal pages come with every role). */
 const EMPLOYEE: Record<string, Permission[]> = {
-  '/correspondence/inbox/incoming-tasks': ['view', 'edit'],
-  '/correspondence/inbox/follow-ups': ['view', 'edit'],
+  [PAGES.incomingTasks]: ['view', 'edit'],
+  [PAGES.followUps]: ['view', 'edit'],
 };
 
 /** Loads the demo roles and users; `password` is every demo user's password. Returns what was created. */

@@ -40,6 +40,7 @@ import {
   updateSecretaryOfficeRequestSchema,
 } from '../../../src-shared/api/directory';
 import type { Permission } from '../../../src-shared/permissions';
+import { PAGES } from '../../../src-shared/pages';
 import type { App } from '../../app';
 import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
@@ -50,10 +51,10 @@ import * as dir from './service';
 
 const security = [{ bearer: [] }];
 const on = (page: string, permission: Permission) => ({ access: { page, permission } });
-const JOBS = '/ec/jobs';
-const DEPARTMENTS = '/ec/departments';
-const EMPLOYEES = '/ec/employees';
-const OFFICES = '/ec/secretary-offices';
+const JOBS = PAGES.jobs;
+const DEPARTMENTS = PAGES.departments;
+const EMPLOYEES = PAGES.employees;
+const OFFICES = PAGES.secretaryOffices;
 
 /** `Content-Disposition` with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987), e.g. Arabic names. */
 export function contentDisposition(kind: 'attachment' | 'inline', fileName: string): string {

@@ -27,6 +27,7 @@ import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
 import * as settings from './service';
+import { PAGES } from '../../../src-shared/pages';
 
 const security = [{ bearer: [] }];
 const on = (page: string, permission: Permission) => ({ access: { page, permission } });
@@ -142,7 +143,7 @@ export function settingsRoutes(ctx: ServerContext) {
     app.get(
       `${levels}/clearance/:userId`,
       {
-        config: on(levels, 'view'),
+        config: on(PAGES.securityLevels, 'view'),
         schema: {
           tags: ['settings'],
           security,
@@ -156,7 +157,7 @@ export function settingsRoutes(ctx: ServerContext) {
     app.put(
       `${levels}/clearance/:userId`,
       {
-        config: on(levels, 'edit'),
+        config: on(PAGES.securityLevels, 'edit'),
         schema: {
           tags: ['settings'],
           security,

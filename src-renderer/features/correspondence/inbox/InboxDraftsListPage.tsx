@@ -12,6 +12,7 @@ import { formatDateTime, type DataTableColumn } from '../../../components/DataTa
 import { useCan } from '../../admin/usePermission';
 import { BoxListScreen, commonColumns } from '../shared/BoxListScreen';
 import { corrKeys, documentsApi } from '../shared/api';
+import { PAGES } from '../../../../src-shared/pages';
 
 /** The route's screen. */
 export function Component() {
@@ -50,7 +51,7 @@ export function Component() {
       defaultSort="-createdAt"
       detailPath={(row) => `/correspondence/inbox/add?draft=${row.documentId}`}
       toolbar={
-        <Button icon={<PlusOutlined />} onClick={() => void navigate('/correspondence/inbox/add')}>
+        <Button icon={<PlusOutlined />} onClick={() => void navigate(PAGES.inboxAdd)}>
           {t('drafts.add')}
         </Button>
       }

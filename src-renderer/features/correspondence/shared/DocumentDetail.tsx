@@ -60,6 +60,7 @@ import { DocumentTimeline } from './Timeline';
 import { TaskStateTag } from './TaskStateTag';
 import { corrKeys, documentsApi, settingsApi } from './api';
 import { DepartmentSelect, EmployeePicker } from './pickers';
+import { PAGES } from '../../../../src-shared/pages';
 
 /** Which list the detail was opened from (its back link). */
 export type DetailContext = 'incoming' | 'follow-ups' | 'incoming-tasks';
@@ -672,9 +673,9 @@ function FollowButton({ doc, onChanged }: { doc: Document; onChanged: () => void
 }
 
 const BACK: Record<DetailContext, string> = {
-  incoming: '/correspondence/inbox/incoming',
-  'follow-ups': '/correspondence/inbox/follow-ups',
-  'incoming-tasks': '/correspondence/inbox/incoming-tasks',
+  incoming: PAGES.incoming,
+  'follow-ups': PAGES.followUps,
+  'incoming-tasks': PAGES.incomingTasks,
 };
 
 /** The detail screen of one incoming document. */
