@@ -1,0 +1,115 @@
+/** The boxes' pages: the keys from boxes.ts, the page's documents read through the visibility predicate. */
+import { sql } from 'drizzle-orm';
+import {
+  type Box,
+  type BoxItem,
+  type BoxQuery,
+  type TaskState,
+} from '../../../src-shared/api/correspondence';
+import type { ServerContext } from '../../context';
+import type { AuthContext } from '../../http/access';
+import { boxKeys } from './boxes';
+import * as q from './queries';
+import { inList } from './visibility';
+
+import { ref, scope, type Page } from './common';
+// ---------------------------------------------------------------- boxes
+
+/** GET /correspondence/boxes/{box}. */
+export async function listBox(
+  ctx: ServerContext,
+  caller: AuthContext,
+  box: Box,
+  query: BoxQuery,
+): Promise<Page<BoxItem>> {
+  const s = await scope(ctx, caller);
+  const { keys, total } = await boxKeys(ctx.db, s, box, query);
+  const page = { total, page: query.page, pageSize: query.pageSize };
+  if (!keys.length) return { items: [], ...page };
+  const docIds = [...new Set(keys.map((k) => Number(k.document_id)))];
+  const distIds = [
+    ...new Set(
+      keys
+        .map((k) => k.dist_id)
+        .filter((x): x is number => x !== null)
+        .map(Number),
+    ),
+  ];
+  const taskIds = keys
+    .map((k) => k.task_id)
+    .filter((x): x is number => x !== null)
+    .map(Number);
+  // Where each letter went, for the rows that stand for the archive's own copy (no distribution of theirs).
+  const archiveRows = keys.filter((k) => k.dist_id === null).map((k) => Number(k.document_id));
+  const [docs, dists, taskRows, recipientRows] = await Promise.all([
+    q.documentsByIds(ctx.db, s, docIds),
+    distIds.length ? q.distributionsOf(ctx.db, 0, distIds) : Promise.resolve([]),
+    taskIds.length ? q.tasksOf(ctx.db, sql`t.id in ${inList(taskIds)}`) : Promise.resolve([]),
+    box === 'incoming' ? q.recipientsOf(ctx.db, [...new Set(archiveRows)]) : Promise.resolve([]),
+  ]);
+  const recipients = new Map<number, BoxItem['recipients']>();
+  for (const r of recipientRows) {
+    const list = recipients.get(Number(r.document_id)) ?? [];
+    list.push({
+      department: { id: Number(r.department_id), nameAr: r.department_ar, nameEn: r.department_en },
+      type: r.type as 'forAction' | 'forKnowledge',
+    });
+    recipients.set(Number(r.document_id), list);
+  }
+  const docById = new Map(docs.map((d) => [Number(d.id), d]));
+  const distById = new Map(dists.map((x) => [Number(x.id), x]));
+  const taskById = new Map(taskRows.map((t) => [Number(t.id), t]));
+  const items: BoxItem[] = [];
+  for (const k of keys) {
+    const d = docById.get(Number(k.document_id));
+    if (!d) continue; // the visibility predicate guards every page
+    const x = k.dist_id !== null && box !== 'incoming-tasks' ? distById.get(Number(k.dist_id)) : undefined;
+    const t = k.task_id !== null ? taskById.get(Number(k.task_id)) : undefined;
+    items.push({
+      key: k.key,
+      documentId: Number(d.id),
+      direction: d.direction as BoxItem['direction'],
+      state: d.state as BoxItem['state'],
+      docNumber: d.doc_number,
+      subject: d.subject,
+      senderDocumentNumber: d.sender_document_number,
+      sender: ref(d.sender_id, d.sender_ar, d.sender_en),
+      documentDate: d.document_date,
+      receivedDate: d.received_date,
+      priority:
+        d.priority_id === null
+          ? null
+          : { ...ref(d.priority_id, d.priority_ar, d.priority_en)!, level: Number(d.priority_rank) },
+      securityLevel:
+        d.security_level_id === null
+          ? null
+          : { ...ref(d.security_level_id, d.security_ar, d.security_en)!, level: Number(d.security_rank) },
+      registeredAt: d.registered_at,
+      createdAt: d.created_at,
+      boxDate: k.box_date,
+      distribution: x
+        ? {
+            id: Number(x.id),
+            department: { id: Number(x.department_id), nameAr: x.department_ar, nameEn: x.department_en },
+            type: x.type as 'forAction' | 'forKnowledge',
+            completed: x.completed_at !== null,
+          }
+        : null,
+      recipients: k.dist_id === null ? (recipients.get(Number(d.id)) ?? []) : [],
+      distributed: !!d.distributed,
+      completed: !!k.done,
+      task: t
+        ? {
+            id: Number(t.id),
+            state: t.state as TaskState,
+            taskDate: t.task_date,
+            tasker: { id: Number(t.employee_id), nameAr: t.employee_ar, nameEn: t.employee_en },
+          }
+        : null,
+      dueDate: k.due_date,
+      overdue: !!k.overdue,
+      followReason: (k.follow_reason as BoxItem['followReason']) ?? null,
+    });
+  }
+  return { items, ...page };
+}
