@@ -8,6 +8,14 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  APPROVAL_DECISIONS,
+  APPROVAL_STEP_KINDS,
+  DIRECTIONS,
+  DISTRIBUTION_TYPES,
+  DOCUMENT_STATES,
+  TASK_STATES,
+} from '../../src-shared/api/correspondence';
+import {
   type AnyPgColumn,
   bigint,
   bigserial,
@@ -24,6 +32,10 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+
+/** A CHECK that a text column holds one of the shared enum's values (the same list the API validates with). */
+const oneOf = (column: AnyPgColumn, values: readonly string[]) =>
+  sql`${column} in (${sql.raw(values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', '))})`;
 
 const tstz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const created = () => tstz('created_at').notNull().defaultNow();
@@ -463,8 +475,24 @@ export const documents = pgTable(
     registeredAt: tstz('registered_at'),
     completedAt: tstz('completed_at'),
     updatedAt: updated(),
+    /** Raised by every change of the fields or attachments: approvals are given to a version. */
+    version: integer('version').notNull().default(1),
+    /** The version last submitted to the circuit (a resubmission without changes continues the circuit). */
+    submittedVersion: integer('submitted_version'),
+    /** The circuit step whose turn it is while approving (1-based). */
+    currentStep: integer('current_step'),
+    submittedAt: tstz('submitted_at'),
+    approvedAt: tstz('approved_at'),
+    /** Outgoing: dispatched by the archive office (medium, date, delivered or not). */
+    dispatchedAt: tstz('dispatched_at'),
+    dispatchedBy: integer('dispatched_by').references(() => users.id, { onDelete: 'set null' }),
+    dispatchMediumId: integer('dispatch_medium_id').references(() => correspondenceSettings.id),
+    dispatchDate: date('dispatch_date', { mode: 'string' }),
+    delivered: boolean('delivered'),
   },
   (t) => [
+    check('documents_direction_check', oneOf(t.direction, DIRECTIONS)),
+    check('documents_state_check', oneOf(t.state, DOCUMENT_STATES)),
     uniqueIndex('documents_number_idx').on(t.codificationId, t.year, t.sequence),
     uniqueIndex('documents_doc_number_idx').on(t.docNumber),
     // The registered arm of the boxes, covering: its filters (holder, clearance) and `done` are read from
@@ -481,6 +509,14 @@ export const documents = pgTable(
     ),
     index('documents_archive_idx').on(t.archiveDepartmentId, t.registeredAt.desc(), t.id.desc()),
     index('documents_creator_idx').on(t.createdBy, t.state, t.createdAt.desc()),
+    // The author's approval boxes (awaiting approval, requiring changes) by submission.
+    index('documents_author_circuit_idx').on(
+      t.createdBy,
+      t.direction,
+      t.state,
+      t.submittedAt.desc(),
+      t.id.desc(),
+    ),
     index('documents_subject_trgm_idx').using('gin', sql`${t.subjectSearch} gin_trgm_ops`),
   ],
 );
@@ -514,6 +550,8 @@ export const distributions = pgTable(
       .notNull()
       .references(() => departments.id),
     type: text('type').notNull(),
+    /** The document's direction (incoming mail and approved memos are separate boxes of one department). */
+    direction: text('direction').notNull().default('in'),
     notes: text('notes'),
     registeredAt: tstz('registered_at').notNull(),
     securityRank: integer('security_rank').notNull().default(0),
@@ -522,6 +560,8 @@ export const distributions = pgTable(
     completedAt: tstz('completed_at'),
   },
   (t) => [
+    check('distributions_type_check', oneOf(t.type, DISTRIBUTION_TYPES)),
+    check('distributions_direction_check', oneOf(t.direction, DIRECTIONS)),
     uniqueIndex('distributions_document_department_idx').on(t.documentId, t.departmentId),
     index('distributions_box_idx').on(
       t.departmentId,
@@ -531,6 +571,7 @@ export const distributions = pgTable(
       t.type,
       t.documentId,
       t.completedAt,
+      t.direction,
     ),
   ],
 );
@@ -562,6 +603,8 @@ export const tasks = pgTable(
     completedAt: tstz('completed_at'),
   },
   (t) => [
+    check('tasks_state_check', oneOf(t.state, TASK_STATES)),
+    check('tasks_type_check', oneOf(t.type, DISTRIBUTION_TYPES)),
     index('tasks_employee_idx').on(t.employeeId, t.createdAt.desc()),
     index('tasks_department_idx').on(t.departmentId, t.createdAt.desc()),
     index('tasks_document_idx').on(t.documentId),
@@ -637,4 +680,86 @@ export const documentEvents = pgTable(
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
   },
   (t) => [index('document_events_document_idx').on(t.documentId, t.id)],
+);
+
+/**
+ * The receivers of an outgoing letter (external entities) and the recipient departments of a memo, in the
+ * order the author chose.
+ */
+export const documentRecipients = pgTable(
+  'document_recipients',
+  {
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    departmentId: integer('department_id')
+      .notNull()
+      .references(() => departments.id),
+    position: integer('position').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.departmentId] })],
+);
+
+/**
+ * The approval circuit of an outgoing letter or a memo: one row per person and step. Steps run in order
+ * (`position`); the people of one step give their opinion in parallel; the last step (`sign`) holds the
+ * signatory. `pending` marks whose turn it is (a partial index makes the requiring-approval box one range);
+ * `decision` is the person's answer in the current round, to `decided_version` of the document. Earlier
+ * rounds live in the timeline.
+ */
+export const approvalMembers = pgTable(
+  'approval_members',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    kind: text('kind').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    employeeId: integer('employee_id').references(() => employees.id),
+    pending: boolean('pending').notNull().default(false),
+    activatedAt: tstz('activated_at'),
+    decision: text('decision'),
+    comment: text('comment'),
+    decidedAt: tstz('decided_at'),
+    decidedVersion: integer('decided_version'),
+    /** Copied from the document so the box reads one index (as distributions do). */
+    direction: text('direction').notNull(),
+    securityRank: integer('security_rank').notNull().default(0),
+  },
+  (t) => [
+    check('approval_members_kind_check', oneOf(t.kind, APPROVAL_STEP_KINDS)),
+    check(
+      'approval_members_decision_check',
+      sql`${t.decision} is null or ${oneOf(t.decision, APPROVAL_DECISIONS)}`,
+    ),
+    check('approval_members_position_check', sql`${t.position} >= 1`),
+    uniqueIndex('approval_members_step_idx').on(t.documentId, t.position, t.userId),
+    index('approval_members_user_idx').on(t.userId, t.documentId),
+    index('approval_members_pending_idx')
+      .on(t.userId, t.direction, t.activatedAt.desc(), t.id.desc(), t.securityRank, t.documentId)
+      .where(sql`${t.pending}`),
+  ],
+);
+
+/** Circuit templates an administrator saves per department and direction: the steps, as user ids. */
+export const approvalTemplates = pgTable(
+  'approval_templates',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    departmentId: integer('department_id')
+      .notNull()
+      .references(() => departments.id, { onDelete: 'cascade' }),
+    direction: text('direction').notNull(),
+    steps: jsonb('steps').$type<{ kind: string; userIds: number[] }[]>().notNull(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: updated(),
+  },
+  (t) => [
+    check('approval_templates_direction_check', oneOf(t.direction, DIRECTIONS)),
+    uniqueIndex('approval_templates_department_idx').on(t.departmentId, t.direction),
+  ],
 );

@@ -200,9 +200,44 @@ export type Clearance = z.infer<typeof clearanceSchema>;
 
 // ---------------------------------------------------------------- documents
 
-/** Draft: being prepared, no number. Registered: numbered and in the boxes. */
-export const DOCUMENT_STATES = ['draft', 'registered'] as const;
+/**
+ * Document states. Incoming: draft → registered (numbered by the archive office). Outgoing and memos pass
+ * an approval circuit: draft (the specification's "new") → approving → approved (numbered when the
+ * signatory approves); an approver may send it back to its author as changesRequested (edited and
+ * resubmitted) or end it as rejected (the author may revise it into a new submission).
+ */
+export const DOCUMENT_STATES = [
+  'draft',
+  'registered',
+  'approving',
+  'changesRequested',
+  'rejected',
+  'approved',
+] as const;
 export type DocumentState = (typeof DOCUMENT_STATES)[number];
+
+/** States in which a document is a numbered record (registered incoming, approved outgoing and memos). */
+export const FILED_STATES = ['registered', 'approved'] as const satisfies readonly DocumentState[];
+/** States in which the author may edit a document of a circuit. */
+export const AUTHOR_STATES = [
+  'draft',
+  'changesRequested',
+  'rejected',
+] as const satisfies readonly DocumentState[];
+
+/** The outgoing status of specification section 4 (new, approving, approved), with the two returns. */
+export const APPROVAL_STATUSES = ['new', 'approving', 'approved', 'changesRequested', 'rejected'] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+/** Kinds of circuit step: people giving their opinion (in parallel), and the signatory (the last step). */
+export const APPROVAL_STEP_KINDS = ['opinion', 'sign'] as const;
+export type ApprovalStepKind = (typeof APPROVAL_STEP_KINDS)[number];
+
+/** What an approver answers when it is their turn. */
+export const APPROVAL_DECISIONS = ['approved', 'rejected', 'changesRequested'] as const;
+export type ApprovalDecision = (typeof APPROVAL_DECISIONS)[number];
+export const APPROVAL_ACTIONS = ['approve', 'reject', 'requestChanges'] as const;
+export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 
 /** Distribution types: for action (shown as Main / للإجراء) or for knowledge (Knowledge / للعلم). */
 export const DISTRIBUTION_TYPES = ['forAction', 'forKnowledge'] as const;
@@ -281,6 +316,17 @@ export const documentSchema = z.object({
   completed: z.boolean(),
   /** The caller follows this document. */
   followed: z.boolean(),
+  /**
+   * Outgoing: the receivers (external entities); memo: the recipient departments; in the author's order.
+   * Incoming: empty (its recipient is `recipientDepartment`).
+   */
+  recipients: z.array(namedRefSchema),
+  /** Raised by every change of the fields or attachments; approvals are given to a version. */
+  version: z.number().int(),
+  /** Outgoing and memos: the approval circuit (null for incoming, and before a first submission). */
+  approval: z.lazy(() => approvalSchema).nullable(),
+  /** Outgoing, once approved: how the archive office dispatched it (null until dispatched). */
+  dispatch: z.lazy(() => dispatchSchema).nullable(),
   related: z.array(relatedDocumentSchema),
   attachments: z.array(attachmentSchema),
   /** What the caller may do to it (the server enforces the same rules on each action). */
@@ -291,6 +337,14 @@ export const documentSchema = z.object({
     assignTasks: z.boolean(),
     /** The distributions (ids) the caller may assign tasks under: those of departments they lead. */
     assignTasksFor: z.array(z.number().int()),
+    /** Edit the fields and attachments: the author, while it is a draft or back with them. */
+    edit: z.boolean(),
+    /** Submit to (or resubmit into) the approval circuit: the author of an outgoing letter or memo. */
+    submit: z.boolean(),
+    /** Approve, reject or request changes: it is the caller's turn in the circuit. */
+    decide: z.boolean(),
+    /** Record the dispatch of an approved outgoing letter: its archive office. */
+    dispatch: z.boolean(),
   }),
   createdBy: personRefSchema.nullable(),
   registeredBy: personRefSchema.nullable(),
@@ -306,6 +360,7 @@ const documentFields = {
   summary: longText(10_000).nullable(),
   senderDepartmentId: refIdField.nullable(),
   receiver: text(1, 200).nullable(),
+  recipientIds: z.array(refIdField).max(50),
   receivedDate: dateOnlyField.nullable(),
   documentDate: dateOnlyField.nullable(),
   codificationId: refIdField.nullable(),
@@ -339,6 +394,7 @@ export const createDocumentRequestSchema = z
     recipientDepartmentId: documentFields.recipientDepartmentId.optional(),
     mediumId: documentFields.mediumId.optional(),
     grouping: documentFields.grouping.optional(),
+    recipientIds: documentFields.recipientIds.optional(),
     relatedIds: z.array(refIdField).max(50).optional(),
     register: z.boolean().default(false),
   })
@@ -365,6 +421,7 @@ export const updateDocumentRequestSchema = z
     recipientDepartmentId: documentFields.recipientDepartmentId.optional(),
     mediumId: documentFields.mediumId.optional(),
     grouping: documentFields.grouping.optional(),
+    recipientIds: documentFields.recipientIds.optional(),
   })
   .strict();
 export type UpdateDocumentRequest = z.infer<typeof updateDocumentRequestSchema>;
@@ -390,6 +447,9 @@ export const BOXES = [
   'requiring-changes',
   'approved-memos',
   'memo-drafts',
+  'memos-awaiting-approval',
+  'memos-requiring-approval',
+  'memos-requiring-changes',
 ] as const;
 export type Box = (typeof BOXES)[number];
 export const boxParamsSchema = z.object({ box: z.enum(BOXES) }).strict();
@@ -614,6 +674,13 @@ export const TIMELINE_EVENTS = [
   'completed',
   'followed',
   'unfollowed',
+  'submitted',
+  'approved',
+  'rejected',
+  'changesRequested',
+  'circuitRestarted',
+  'numbered',
+  'dispatched',
 ] as const;
 export type TimelineEvent = (typeof TIMELINE_EVENTS)[number];
 
@@ -667,3 +734,133 @@ export type CalendarEvent = z.infer<typeof calendarEventSchema>;
 export const attachmentParamsSchema = z
   .object({ id: decimalParam(1), attachmentId: decimalParam(1) })
   .strict();
+
+// ---------------------------------------------------------------- approval circuits
+
+/** One person of a circuit step and their answer in the current round. */
+export const approvalMemberSchema = z.object({
+  userId: z.number().int(),
+  nameAr: z.string(),
+  nameEn: z.string(),
+  /** The department the person works in (when they are an employee). */
+  department: namedRefSchema.nullable(),
+  /** Their turn now. */
+  pending: z.boolean(),
+  decision: z.enum(APPROVAL_DECISIONS).nullable(),
+  comment: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  /** The version of the document they answered on. */
+  decidedVersion: z.number().int().nullable(),
+});
+export type ApprovalMember = z.infer<typeof approvalMemberSchema>;
+
+export const approvalStepSchema = z.object({
+  position: z.number().int(),
+  kind: z.enum(APPROVAL_STEP_KINDS),
+  members: z.array(approvalMemberSchema),
+});
+export type ApprovalStep = z.infer<typeof approvalStepSchema>;
+
+/** The circuit of a document: its status (section 4), whose turn it is, and every step. */
+export const approvalSchema = z.object({
+  status: z.enum(APPROVAL_STATUSES),
+  /** The step whose turn it is (null unless approving). */
+  currentStep: z.number().int().nullable(),
+  submittedAt: z.string().nullable(),
+  approvedAt: z.string().nullable(),
+  steps: z.array(approvalStepSchema),
+});
+export type Approval = z.infer<typeof approvalSchema>;
+
+/** The circuit an author submits: steps in order, each one or more user ids; the last step is the signatory. */
+export const circuitInputSchema = z
+  .array(z.object({ userIds: z.array(refIdField).min(1).max(20) }).strict())
+  .min(1)
+  .max(20);
+export type CircuitInput = z.infer<typeof circuitInputSchema>;
+
+/**
+ * POST /correspondence/documents/{id}/submit: send an outgoing letter or memo into its circuit. Without
+ * `steps` the proposed circuit (or the one it already has, on a resubmission) is used. `version` is the
+ * version the author saw (a stale screen is 409).
+ */
+export const submitRequestSchema = z
+  .object({ steps: circuitInputSchema.optional(), version: int4(1) })
+  .strict();
+export type SubmitRequest = z.infer<typeof submitRequestSchema>;
+
+/** A person offered as an approver: an active account, with the employee's department when there is one. */
+export const approverOptionSchema = z.object({
+  userId: z.number().int(),
+  nameAr: z.string(),
+  nameEn: z.string(),
+  department: namedRefSchema.nullable(),
+  /** Manager of a department (the default circuits are made of managers). */
+  manager: z.boolean(),
+});
+export type ApproverOption = z.infer<typeof approverOptionSchema>;
+
+/** GET /correspondence/documents/{id}/circuit/proposal: the circuit proposed for a draft. */
+export const circuitProposalSchema = z.object({
+  steps: z.array(z.object({ kind: z.enum(APPROVAL_STEP_KINDS), members: z.array(approverOptionSchema) })),
+  /** Where it came from: a saved template of the department, or the managers up the department tree. */
+  source: z.enum(['template', 'managers', 'current']),
+});
+export type CircuitProposal = z.infer<typeof circuitProposalSchema>;
+
+/** GET /correspondence/approvers?q=: people who may be added to a circuit. */
+export const approverQuerySchema = z.object({ q: text(0, 100).optional() }).strict();
+
+/**
+ * POST /correspondence/documents/{id}/approval: the answer of the person whose turn it is. Rejecting and
+ * requesting changes need a comment. `version` is the version they saw: a document changed meanwhile, or
+ * a step already answered, is 409.
+ */
+export const approvalRequestSchema = z
+  .object({
+    action: z.enum(APPROVAL_ACTIONS),
+    comment: longText(2000).nullable().optional(),
+    version: int4(1),
+  })
+  .strict();
+export type ApprovalRequest = z.infer<typeof approvalRequestSchema>;
+
+/** PUT /correspondence/circuit-templates/{departmentId}/{direction}: a department's saved circuit. */
+export const circuitTemplateSchema = z.object({
+  departmentId: z.number().int(),
+  direction: z.enum(DIRECTIONS),
+  steps: z.array(z.object({ members: z.array(approverOptionSchema) })),
+  updatedAt: z.string().nullable(),
+});
+export type CircuitTemplate = z.infer<typeof circuitTemplateSchema>;
+export const circuitTemplateParamsSchema = z
+  .object({ departmentId: decimalParam(1), direction: z.enum(['out', 'memo']) })
+  .strict();
+export const circuitTemplateRequestSchema = z.object({ steps: circuitInputSchema }).strict();
+export type CircuitTemplateRequest = z.infer<typeof circuitTemplateRequestSchema>;
+
+// ---------------------------------------------------------------- dispatch
+
+export const dispatchSchema = z.object({
+  medium: namedRefSchema.nullable(),
+  date: z.string().nullable(),
+  delivered: z.boolean(),
+  dispatchedAt: z.string(),
+  dispatchedBy: personRefSchema.nullable(),
+});
+export type Dispatch = z.infer<typeof dispatchSchema>;
+
+/** POST /correspondence/documents/{id}/dispatch: the archive office records how an approved letter left. */
+export const dispatchRequestSchema = z
+  .object({ mediumId: refIdField, dispatchDate: dateOnlyField, delivered: z.boolean().default(false) })
+  .strict();
+export type DispatchRequest = z.infer<typeof dispatchRequestSchema>;
+
+/** GET /correspondence/boxes/counts: the menu's badges (what waits for the caller's approval or changes). */
+export const boxCountsSchema = z.object({
+  outboxRequiringApproval: z.number().int(),
+  outboxRequiringChanges: z.number().int(),
+  memosRequiringApproval: z.number().int(),
+  memosRequiringChanges: z.number().int(),
+});
+export type BoxCounts = z.infer<typeof boxCountsSchema>;
