@@ -85,6 +85,14 @@ function normaliseFilters(raw: string | undefined): string | undefined {
   return JSON.stringify(checked.data);
 }
 
+/** `in (…)` of text literals bound as parameters. */
+function inList2(values: readonly string[]): SQL {
+  return sql`(${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )})`;
+}
+
 /** Reads the keys of one page of a box. */
 export async function boxKeys(db: Tx, scope: Scope, box: Box, query: BoxQuery): Promise<BoxKeys> {
   const filters = normaliseFilters(query.filters);
@@ -184,20 +192,60 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): SQL[] 
         where d.state = 'draft' and d.direction = ${direction} and d.created_by = ${scope.userId}
           and ${range('d.created_at')}`,
   ];
-  const registeredArm = (direction: string) => {
+  // Filed documents the archive office holds (and their authors see): registered incoming mail, approved
+  // outgoing letters (done: dispatched) and approved memos (done: every action item completed).
+  const registeredArm = (direction: string, state = 'registered', done = sql`d.completed_at is not null`) => {
     const holder = scope.isAdmin
       ? sql`true`
       : scope.archiveDepartmentId !== null
         ? sql`(d.archive_department_id = ${scope.archiveDepartmentId} or d.created_by = ${scope.userId})`
         : sql`d.created_by = ${scope.userId}`;
     return sql`select 'd'::text as kind, d.id as row_id, d.id as document_id, null::int as dist_id,
-          null::int as task_id, d.registered_at as box_date, (d.completed_at is not null) as done,
+          null::int as task_id, d.registered_at as box_date, (${done}) as done,
           null::text as dist_type, null::text as task_state, null::date as task_date, null::date as due_date,
           null::text as follow_reason, ${docCols}
         from documents d
-        where d.direction = ${direction} and d.state = 'registered' and ${holder} and ${rank}
+        where d.direction = ${direction} and d.state = ${state} and ${holder} and ${rank}
           and ${range('d.registered_at')}`;
   };
+  // What the receiving departments hold: the distributions of their leads (action and knowledge) and of
+  // their members (knowledge), of one direction (incoming mail, approved memos).
+  const receivedArm = (direction: string): SQL | null => {
+    const lead = scope.leadDepartmentIds;
+    const member =
+      scope.departmentId !== null && !lead.includes(scope.departmentId) ? scope.departmentId : null;
+    const receivers: SQL[] = [];
+    if (lead.length) receivers.push(sql`x.department_id in ${inList(lead)}`);
+    if (member !== null) receivers.push(sql`(x.department_id = ${member} and x.type = 'forKnowledge')`);
+    if (!receivers.length) return null;
+    return sql`select 'x'::text as kind, x.id as row_id, x.document_id, x.id as dist_id,
+        null::int as task_id, x.registered_at as box_date, (x.completed_at is not null) as done,
+        x.type as dist_type, null::text as task_state, null::date as task_date, null::date as due_date,
+        null::text as follow_reason, ${needsDoc ? docCols : sql.raw(NO_DOC_COLUMNS)}
+      from distributions x ${needsDoc ? sql`join documents d on d.id = x.document_id` : sql``}
+      where (${sql.join(receivers, sql` or `)}) and x.direction = ${direction}
+        and x.security_rank <= ${scope.clearance} and ${range('x.registered_at')}`;
+  };
+  // The author's documents in or back from a circuit, by when they were last submitted.
+  const authorArm = (family: 'out' | 'memo', states: string[]) =>
+    sql`select 'd'::text as kind, d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
+          coalesce(d.submitted_at, d.created_at) as box_date, false as done, null::text as dist_type,
+          null::text as task_state, null::date as task_date, null::date as due_date, null::text as follow_reason,
+          ${docCols}
+        from documents d
+        where d.created_by = ${scope.userId}
+          and d.direction in ${inList2(family === 'out' ? ['out'] : ['memo', 'internal'])}
+          and d.state in ${inList2(states)} and ${range('coalesce(d.submitted_at, d.created_at)')}`;
+  // What waits for the caller's answer: their pending circuit rows (one partial index range).
+  const pendingArm = (family: 'out' | 'memo') =>
+    sql`select 'a'::text as kind, m.id as row_id, m.document_id, null::int as dist_id, null::int as task_id,
+          m.activated_at as box_date, false as done, m.kind as dist_type, null::text as task_state,
+          null::date as task_date, null::date as due_date, null::text as follow_reason,
+          ${needsDoc ? docCols : sql.raw(NO_DOC_COLUMNS)}
+        from approval_members m ${needsDoc ? sql`join documents d on d.id = m.document_id` : sql``}
+        where m.user_id = ${scope.userId} and m.pending and m.direction = ${family}
+          and ${scope.isAdmin ? sql`true` : sql`m.security_rank <= ${scope.clearance}`}
+          and ${range('m.activated_at')}`;
 
   switch (box) {
     case 'inbox-drafts':
@@ -205,28 +253,34 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): SQL[] 
     case 'outbox-drafts':
       return draftsOf('out');
     case 'memo-drafts':
-      return draftsOf('memo');
+      return [...draftsOf('memo'), ...draftsOf('internal')];
     case 'outgoing':
-      return [registeredArm('out')];
+      // Done: dispatched (the not-completed view is what awaits dispatch).
+      return [registeredArm('out', 'approved', sql`d.dispatched_at is not null`)];
     case 'incoming': {
       const arms = [registeredArm('in')];
       if (scope.isAdmin) return arms;
-      const lead = scope.leadDepartmentIds;
-      const member =
-        scope.departmentId !== null && !lead.includes(scope.departmentId) ? scope.departmentId : null;
-      const receivers: SQL[] = [];
-      if (lead.length) receivers.push(sql`x.department_id in ${inList(lead)}`);
-      if (member !== null) receivers.push(sql`(x.department_id = ${member} and x.type = 'forKnowledge')`);
-      if (receivers.length)
-        arms.push(sql`select 'x'::text as kind, x.id as row_id, x.document_id, x.id as dist_id,
-            null::int as task_id, x.registered_at as box_date, (x.completed_at is not null) as done,
-            x.type as dist_type, null::text as task_state, null::date as task_date, null::date as due_date,
-            null::text as follow_reason, ${needsDoc ? docCols : sql.raw(NO_DOC_COLUMNS)}
-          from distributions x ${needsDoc ? sql`join documents d on d.id = x.document_id` : sql``}
-          where (${sql.join(receivers, sql` or `)}) and x.security_rank <= ${scope.clearance}
-            and ${range('x.registered_at')}`);
-      return arms;
+      const received = receivedArm('in');
+      return received ? [...arms, received] : arms;
     }
+    case 'approved-memos': {
+      const arms = [registeredArm('memo', 'approved')];
+      if (scope.isAdmin) return arms;
+      const received = receivedArm('memo');
+      return received ? [...arms, received] : arms;
+    }
+    case 'awaiting-approval':
+      return [authorArm('out', ['approving'])];
+    case 'memos-awaiting-approval':
+      return [authorArm('memo', ['approving'])];
+    case 'requiring-changes':
+      return [authorArm('out', ['changesRequested', 'rejected'])];
+    case 'memos-requiring-changes':
+      return [authorArm('memo', ['changesRequested', 'rejected'])];
+    case 'requiring-approval':
+      return [pendingArm('out')];
+    case 'memos-requiring-approval':
+      return [pendingArm('memo')];
     case 'incoming-tasks': {
       const who: SQL[] = [];
       if (scope.employeeId !== null) who.push(sql`t.employee_id = ${scope.employeeId}`);
@@ -262,8 +316,5 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): SQL[] 
             and x.completed_at is null and x.security_rank <= ${scope.clearance} and ${range('x.registered_at')}`);
       return arms;
     }
-    default:
-      // Outgoing approval circuits and memos come with their issue; until then these boxes are empty.
-      return [];
   }
 }

@@ -8,7 +8,9 @@ import { HttpProblem, type FieldMessage } from '../../http/problem';
 import type { Tx } from '../auth/queries';
 import * as q from './queries';
 import { scopeOf, type Scope } from './visibility';
-import { PAGES } from '../../../src-shared/pages';
+import { DIRECTION_PAGES } from '../../../src-shared/pages';
+import type { Direction } from '../../../src-shared/api/correspondence';
+import type { Permission } from '../../../src-shared/permissions';
 
 export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
 
@@ -22,20 +24,67 @@ export const rule = (key: string, fields?: Record<string, FieldMessage[]>) =>
 export const badField = (field: string, key = 'validation.choice') =>
   new HttpProblem('badRequest', { fields: { [field]: [{ key }] } });
 
-/** The page whose permissions govern distributing and tasking (the routes declare the same). */
-export const INCOMING_PAGE = PAGES.incoming;
+/**
+ * What each action on a document needs, as (page of the document's direction, permission) pairs: any one
+ * of them suffices. The page follows the document's direction (DIRECTION_PAGES), so a clerk with outbox
+ * rights only acts on outgoing documents, and an inbox right never reaches an outgoing one.
+ */
+export type DocumentAction =
+  'create' | 'editDraft' | 'deleteDraft' | 'editFiled' | 'distribute' | 'task' | 'decide' | 'dispatch';
 
-/** The add page whose `add` permission creates and registers documents of a direction. */
-export const ADD_PAGE: Record<string, string> = {
-  in: PAGES.inboxAdd,
-  out: PAGES.outboxAdd,
-  internal: PAGES.memoAdd,
-  memo: PAGES.memoAdd,
-};
+export function pagesFor(direction: string, action: DocumentAction): [string, Permission][] {
+  const pages = DIRECTION_PAGES[direction as Direction] ?? DIRECTION_PAGES.in;
+  switch (action) {
+    case 'create':
+      return [[pages.add, 'add']];
+    // The add form attaches files and links documents to the draft it has just created.
+    case 'editDraft':
+      return [
+        [pages.drafts, 'edit'],
+        [pages.add, 'add'],
+      ];
+    case 'deleteDraft':
+      return [[pages.drafts, 'delete']];
+    case 'editFiled':
+      return [[pages.list, 'edit']];
+    case 'distribute':
+      return [[pages.list, 'distribute']];
+    // Tasks on incoming mail: the incoming page's `edit`; on memos, the approved memos page's `distribute`.
+    case 'task':
+      return direction === 'in' ? [[pages.list, 'edit']] : [[pages.list, 'distribute']];
+    case 'decide':
+      return pages.requiringApproval ? [[pages.requiringApproval, 'approve']] : [];
+    case 'dispatch':
+      return [[pages.list, 'edit']];
+  }
+}
+
+/** Whether the caller holds what `action` needs on a document of `direction`. */
+export async function mayOnDirection(
+  db: Tx,
+  caller: AuthContext,
+  direction: string,
+  action: DocumentAction,
+): Promise<boolean> {
+  for (const [page, permission] of pagesFor(direction, action))
+    if (await q.hasPagePermission(db, caller, page, permission)) return true;
+  return false;
+}
+
+/** 403 unless the caller holds what `action` needs on a document of `direction`. */
+export async function requireOnDirection(
+  db: Tx,
+  caller: AuthContext,
+  direction: string,
+  action: DocumentAction,
+): Promise<void> {
+  if (!(await mayOnDirection(db, caller, direction, action))) throw new HttpProblem('forbidden');
+}
 
 export const ref = (id: number | null, ar: string | null, en: string | null) =>
   id === null ? null : { id: Number(id), nameAr: ar ?? '', nameEn: en ?? '' };
 
+/** Whether the caller's archive office holds the (filed) document, or the caller is an administrator. */
 export function holds(s: Scope, doc: q.DocumentRow): boolean {
   return s.isAdmin || (s.archiveDepartmentId !== null && doc.archive_department_id === s.archiveDepartmentId);
 }
@@ -56,11 +105,3 @@ export async function visibleDocument(db: Tx, scope: Scope, id: number, forUpdat
 export function scope(ctx: ServerContext, caller: AuthContext): Promise<Scope> {
   return scopeOf(ctx.db, caller);
 }
-
-/** Checks the references of a document's fields and answers the column values (400 on a bad choice). */
-export async function requireAddPermission(db: Tx, caller: AuthContext, direction: string) {
-  if (!(await q.hasPagePermission(db, caller, ADD_PAGE[direction]!, 'add')))
-    throw new HttpProblem('forbidden');
-}
-
-/** Links `documentId` to each of `relatedIds` (both directions), each visible to the caller. */

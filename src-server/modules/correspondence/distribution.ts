@@ -3,6 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  FILED_STATES,
   TASK_TRANSITIONS,
   type CreateTaskRequest,
   type DistributeRequest,
@@ -15,7 +16,17 @@ import type { AuthContext } from '../../http/access';
 import { HttpProblem } from '../../http/problem';
 import * as q from './queries';
 
-import { badField, holds, leads, notFound, ref, rule, scope, visibleDocument } from './common';
+import {
+  requireOnDirection,
+  badField,
+  holds,
+  leads,
+  notFound,
+  ref,
+  rule,
+  scope,
+  visibleDocument,
+} from './common';
 // ---------------------------------------------------------------- distribution
 
 function distributionOut(x: q.DistributionRow): Distribution {
@@ -53,8 +64,13 @@ export async function distribute(
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
     const doc = await visibleDocument(tx, s, id, true);
-    if (doc.state !== 'registered') throw rule('notRegistered');
-    if (!holds(s, doc)) throw rule('notArchiveOffice');
+    if (!(FILED_STATES as readonly string[]).includes(doc.state)) throw rule('notRegistered');
+    await requireOnDirection(tx, caller, doc.direction, 'distribute');
+    // The archive office holding it; a memo also by the leads of the departments it reached.
+    const reached =
+      doc.direction !== 'in' &&
+      (await q.distributionsOf(tx, id)).some((x) => leads(s, Number(x.department_id)));
+    if (!holds(s, doc) && !reached) throw rule('notArchiveOffice');
     const seen = new Set<number>();
     for (const [i, item] of input.items.entries()) {
       const dep = await q.departmentOf(tx, item.departmentId);
@@ -140,7 +156,8 @@ export async function assignTask(
   const s = await scope(ctx, caller);
   const taskId = await ctx.db.transaction(async (tx) => {
     const doc = await visibleDocument(tx, s, id, true);
-    if (doc.state !== 'registered') throw rule('notRegistered');
+    if (!(FILED_STATES as readonly string[]).includes(doc.state)) throw rule('notRegistered');
+    await requireOnDirection(tx, caller, doc.direction, 'task');
     const [x] = await q.distributionsOf(tx, id, [input.distributionId]);
     if (!x || Number(x.document_id) !== id) throw badField('distributionId');
     if (!leads(s, Number(x.department_id))) throw rule('notDepartmentLead');

@@ -18,6 +18,8 @@
  */
 import type { Readable } from 'node:stream';
 import {
+  AUTHOR_STATES,
+  FILED_STATES,
   type Attachment,
   type CreateDocumentRequest,
   type Document,
@@ -37,14 +39,16 @@ import type { Tx } from '../auth/queries';
 import * as q from './queries';
 import { type Scope } from './visibility';
 
+import { CIRCUIT_DIRECTIONS, approvalOf, isCallersTurn } from './approvals';
 import {
-  INCOMING_PAGE,
+  type DocumentAction,
+  mayOnDirection,
+  requireOnDirection,
   badField,
   holds,
   leads,
   notFound,
   ref,
-  requireAddPermission,
   rule,
   scope,
   visibleDocument,
@@ -75,18 +79,26 @@ function relatedOut(r: Awaited<ReturnType<typeof q.relatedOf>>[number]): Related
 
 /** Whether the caller's archive office holds the (registered) document, or the caller is an administrator. */
 async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.DocumentRow): Promise<Document> {
-  const [related, attachments, distributions, incoming] = await Promise.all([
-    q.relatedOf(db, scope, row.id),
-    q.attachmentsOf(db, [row.id]),
-    q.distributionsOf(db, Number(row.id)),
-    q.pagePermissionsOf(db, caller, INCOMING_PAGE),
-  ]);
-  const registered = row.state === 'registered';
+  // One after another: `db` may be a transaction's single connection.
+  const related = await q.relatedOf(db, scope, row.id);
+  const attachments = await q.attachmentsOf(db, [row.id]);
+  const distributions = await q.distributionsOf(db, Number(row.id));
+  const recipients = await q.recipientsListOf(db, [Number(row.id)]);
+  const approval = await approvalOf(db, row);
+  const filed = (FILED_STATES as readonly string[]).includes(row.state);
+  const mayTask = filed && (await mayOnDirection(db, caller, row.direction, 'task'));
+  const mayDistribute = filed && (await mayOnDirection(db, caller, row.direction, 'distribute'));
   // The distributions the caller may task employees under: those of the departments they lead.
-  const taskable =
-    registered && incoming('edit')
-      ? distributions.filter((x) => leads(scope, Number(x.department_id))).map((x) => Number(x.id))
-      : [];
+  const taskable = mayTask
+    ? distributions.filter((x) => leads(scope, Number(x.department_id))).map((x) => Number(x.id))
+    : [];
+  const authorHolds =
+    (Number(row.created_by) === scope.userId || scope.isAdmin) &&
+    (row.direction === 'in'
+      ? row.state === 'draft'
+      : (AUTHOR_STATES as readonly string[]).includes(row.state));
+  const mayEdit = authorHolds && (await mayOnDirection(db, caller, row.direction, 'editDraft'));
+  const circuit = CIRCUIT_DIRECTIONS.includes(row.direction);
   return {
     id: Number(row.id),
     direction: row.direction as Document['direction'],
@@ -126,13 +138,38 @@ async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.Doc
     distributed: !!row.distributed,
     completed: row.completed_at !== null,
     followed: !!row.followed,
+    recipients: recipients.map((r) => ({ id: Number(r.id), nameAr: r.name_ar, nameEn: r.name_en })),
+    version: Number(row.version),
+    approval,
+    dispatch:
+      row.dispatched_at === null
+        ? null
+        : {
+            medium: ref(row.dispatch_medium_id, row.dispatch_medium_ar, row.dispatch_medium_en),
+            date: row.dispatch_date,
+            delivered: !!row.delivered,
+            dispatchedAt: row.dispatched_at,
+            dispatchedBy: ref(row.dispatched_by, row.dispatched_by_ar, row.dispatched_by_en),
+          },
     related: related.map(relatedOut),
     attachments: attachments.map(attachmentOut),
     // The same rules `distribute` and `assignTask` enforce, so the screens offer only what will be taken.
     abilities: {
-      distribute: registered && incoming('distribute') && holds(scope, row),
+      // Incoming: the archive office holding it; memos: also the leads of the departments it reached.
+      distribute:
+        mayDistribute &&
+        (holds(scope, row) ||
+          (row.direction !== 'in' && distributions.some((x) => leads(scope, Number(x.department_id))))),
       assignTasks: taskable.length > 0,
       assignTasksFor: taskable,
+      edit: mayEdit,
+      submit: mayEdit && circuit && Number(row.created_by) === scope.userId,
+      decide: await isCallersTurn(db, caller, scope, row),
+      dispatch:
+        row.direction === 'out' &&
+        row.state === 'approved' &&
+        holds(scope, row) &&
+        (await mayOnDirection(db, caller, row.direction, 'dispatch')),
     },
     createdBy: ref(row.created_by, row.created_by_ar, row.created_by_en),
     registeredBy: ref(row.registered_by, row.registered_by_ar, row.registered_by_en),
@@ -247,22 +284,44 @@ async function registerLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
   await q.appendEvent(tx, doc.id, 'registered', s.userId, { docNumber });
 }
 
+/**
+ * Checks the recipients of a document: outgoing letters go to external entities, memos to internal
+ * departments (400 naming the field otherwise); incoming documents have none (their recipient is a field).
+ */
+async function recipientsOf(db: Tx, direction: string, ids: readonly number[] | undefined) {
+  if (ids === undefined) return undefined;
+  if (direction === 'in' && ids.length) throw badField('recipientIds');
+  if (new Set(ids).size !== ids.length) throw badField('recipientIds', 'validation.duplicate');
+  const want = direction === 'out' ? 'external' : 'internal';
+  for (const id of ids) {
+    const dep = await q.departmentOf(db, id);
+    if (!dep || dep.type !== want) throw badField('recipientIds');
+  }
+  return ids;
+}
+
 /** POST /correspondence/documents. */
 export async function createDocument(
   ctx: ServerContext,
   caller: AuthContext,
   input: CreateDocumentRequest,
 ): Promise<Document> {
-  await requireAddPermission(ctx.db, caller, input.direction);
+  await requireOnDirection(ctx.db, caller, input.direction, 'create');
+  if (input.register && CIRCUIT_DIRECTIONS.includes(input.direction)) throw rule('circuitRequired');
   const s = await scope(ctx, caller);
   const id = await ctx.db.transaction(async (tx) => {
     const values = await columnsOf(tx, input);
+    const recipients = await recipientsOf(tx, input.direction, input.recipientIds);
+    // An outgoing letter or memo is sent from the author's department unless they choose another.
+    if (CIRCUIT_DIRECTIONS.includes(input.direction) && values.department_id === undefined)
+      values.department_id = s.departmentId;
     const id = await q.insertDocument(tx, {
       ...values,
       direction: input.direction,
       created_by: s.userId,
       archive_department_id: s.archiveDepartmentId,
     });
+    if (recipients?.length) await q.setRecipients(tx, id, recipients);
     await q.appendEvent(tx, id, 'created', s.userId, { direction: input.direction });
     if (input.relatedIds?.length) await link(tx, s, id, input.relatedIds);
     if (input.register) await registerLocked(tx, s, await visibleDocument(tx, s, id, true));
@@ -282,6 +341,21 @@ export async function getDocument(
   return documentOut(ctx.db, caller, s, await visibleDocument(ctx.db, s, id));
 }
 
+/**
+ * The author's hold on a document they may change: a draft (incoming), or an outgoing letter or memo
+ * while it is with them (draft, changes requested, rejected). Others who see it get 404 for a draft and
+ * 403 otherwise; a document in its circuit or filed is 422.
+ */
+async function authorsDocument(tx: Tx, caller: AuthContext, s: Scope, id: number, action: DocumentAction) {
+  const doc = await visibleDocument(tx, s, id, true);
+  const open =
+    doc.direction === 'in' ? doc.state === 'draft' : (AUTHOR_STATES as readonly string[]).includes(doc.state);
+  if (!open) throw rule(doc.state === 'approving' ? 'inCircuit' : 'notDraft');
+  if (Number(doc.created_by) !== s.userId && !s.isAdmin) throw notFound();
+  await requireOnDirection(tx, caller, doc.direction, action);
+  return doc;
+}
+
 /** PUT /correspondence/documents/{id}: drafts only, by their creator. */
 export async function updateDocument(
   ctx: ServerContext,
@@ -291,13 +365,13 @@ export async function updateDocument(
 ): Promise<Document> {
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
-    const doc = await visibleDocument(tx, s, id, true);
-    if (doc.state !== 'draft') throw rule('notDraft');
-    if (doc.created_by !== s.userId && !s.isAdmin) throw notFound();
+    const doc = await authorsDocument(tx, caller, s, id, 'editDraft');
     const values = await columnsOf(tx, {
       ...input,
       direction: doc.direction as CreateDocumentRequest['direction'],
     });
+    const recipients = await recipientsOf(tx, doc.direction, input.recipientIds);
+    if (recipients) await q.setRecipients(tx, id, recipients);
     await q.updateDocument(tx, id, values);
     await q.appendEvent(tx, id, 'updated', s.userId, { fields: Object.keys(input) });
   });
@@ -308,9 +382,7 @@ export async function updateDocument(
 export async function deleteDraft(ctx: ServerContext, caller: AuthContext, id: number): Promise<void> {
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
-    const doc = await visibleDocument(tx, s, id, true);
-    if (doc.state !== 'draft') throw rule('notDraft');
-    if (doc.created_by !== s.userId && !s.isAdmin) throw notFound();
+    await authorsDocument(tx, caller, s, id, 'deleteDraft');
     await q.deleteDocument(tx, id);
   });
 }
@@ -324,7 +396,9 @@ export async function registerDocument(
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
     const doc = await visibleDocument(tx, s, id, true);
-    await requireAddPermission(tx, caller, doc.direction);
+    await requireOnDirection(tx, caller, doc.direction, 'create');
+    // Outgoing letters and memos are numbered by their signatory's approval, never registered directly.
+    if (CIRCUIT_DIRECTIONS.includes(doc.direction)) throw rule('circuitRequired');
     await registerLocked(tx, s, doc);
   });
   return getDocument(ctx, caller, id, s);
@@ -352,7 +426,7 @@ export async function addRelated(
 ): Promise<RelatedDocument[]> {
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
-    await visibleDocument(tx, s, id, true);
+    await requireLinking(tx, caller, await visibleDocument(tx, s, id, true));
     await link(tx, s, id, documentIds);
   });
   return (await q.relatedOf(ctx.db, s, id)).map(relatedOut);
@@ -362,7 +436,7 @@ export async function addRelated(
 export async function removeRelated(ctx: ServerContext, caller: AuthContext, id: number, relatedId: number) {
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
-    await visibleDocument(tx, s, id, true);
+    await requireLinking(tx, caller, await visibleDocument(tx, s, id, true));
     // Both ends must be visible: unlinking writes into the other document's timeline too.
     if ((await q.visibleIds(tx, s, [relatedId])).length === 0) throw notFound();
     if (!(await q.unrelate(tx, id, relatedId))) throw notFound();
@@ -373,10 +447,39 @@ export async function removeRelated(ctx: ServerContext, caller: AuthContext, id:
 
 // ---------------------------------------------------------------- attachments
 
-/** May the caller change this document's attachments? Drafts: the creator; registered: the archive office. */
-function mayFile(s: Scope, doc: q.DocumentRow): boolean {
-  if (doc.state === 'draft') return s.isAdmin || doc.created_by === s.userId;
-  return holds(s, doc);
+/**
+ * Whether the document is its author's to change (a draft; an outgoing letter or memo back with them),
+ * filed (a record), or in its circuit (frozen: approvals name a version).
+ */
+function phaseOf(doc: q.DocumentRow): 'author' | 'filed' | 'circuit' {
+  if (
+    doc.direction === 'in' ? doc.state === 'draft' : (AUTHOR_STATES as readonly string[]).includes(doc.state)
+  )
+    return 'author';
+  return doc.state === 'approving' ? 'circuit' : 'filed';
+}
+
+/**
+ * May the caller change this document's attachments? The author while it is theirs (with the draft
+ * permissions of its direction); once filed, its archive office (with `edit` on its direction's list).
+ */
+async function requireFiling(tx: Tx, caller: AuthContext, s: Scope, doc: q.DocumentRow) {
+  const phase = phaseOf(doc);
+  if (phase === 'circuit') throw rule('inCircuit');
+  if (phase === 'author') {
+    if (!s.isAdmin && Number(doc.created_by) !== s.userId) throw rule('notArchiveOffice');
+    await requireOnDirection(tx, caller, doc.direction, 'editDraft');
+  } else {
+    await requireOnDirection(tx, caller, doc.direction, 'editFiled');
+    if (!holds(s, doc)) throw rule('notArchiveOffice');
+  }
+}
+
+/** Linking documents: the author while it is theirs, or whoever may edit filed documents of its direction. */
+async function requireLinking(tx: Tx, caller: AuthContext, doc: q.DocumentRow) {
+  const phase = phaseOf(doc);
+  if (phase === 'circuit') throw rule('inCircuit');
+  await requireOnDirection(tx, caller, doc.direction, phase === 'author' ? 'editDraft' : 'editFiled');
 }
 
 /** GET /correspondence/documents/{id}/attachments. */
@@ -398,14 +501,14 @@ export async function addAttachment(
   file: { fileName: string | undefined; bytes: Buffer },
 ): Promise<Attachment> {
   const s = await scope(ctx, caller);
-  const doc = await visibleDocument(ctx.db, s, id);
-  if (!mayFile(s, doc)) throw rule('notArchiveOffice');
+  await requireFiling(ctx.db, caller, s, await visibleDocument(ctx.db, s, id));
   assertSize(file.bytes, ctx.config.UPLOAD_MAX_BYTES);
   await assertPdf(file.bytes);
   const stored = await ctx.files.put(file.bytes);
   const fileName = cleanFileName(file.fileName, `document-${stored.sha256.slice(0, 8)}.pdf`);
   const attachmentId = await ctx.db.transaction(async (tx) => {
-    await visibleDocument(tx, s, id, true);
+    // Checked again under the lock: the document may have moved on while the file was stored.
+    await requireFiling(tx, caller, s, await visibleDocument(tx, s, id, true));
     const attachmentId = await q.insertAttachment(tx, {
       documentId: id,
       sha256: stored.sha256,
@@ -414,6 +517,7 @@ export async function addAttachment(
       mime: 'application/pdf',
       userId: s.userId,
     });
+    await q.bumpVersion(tx, id);
     await q.appendEvent(tx, id, 'attachmentAdded', s.userId, { attachmentId, fileName, size: stored.size });
     return attachmentId;
   });
@@ -445,9 +549,10 @@ export async function removeAttachment(
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
     const doc = await visibleDocument(tx, s, id, true);
-    if (!mayFile(s, doc)) throw rule('notArchiveOffice');
-    if (doc.state !== 'draft') throw rule('notDraft');
+    await requireFiling(tx, caller, s, doc);
+    if (phaseOf(doc) !== 'author') throw rule('notDraft');
     if (!(await q.deleteAttachment(tx, id, attachmentId))) throw notFound();
+    await q.bumpVersion(tx, id);
     await q.appendEvent(tx, id, 'attachmentRemoved', s.userId, { attachmentId });
   });
 }

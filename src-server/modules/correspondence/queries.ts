@@ -73,6 +73,20 @@ export interface DocumentRow {
   updated_at: string;
   distributed: boolean;
   followed: boolean;
+  version: number;
+  submitted_version: number | null;
+  current_step: number | null;
+  submitted_at: string | null;
+  approved_at: string | null;
+  dispatched_at: string | null;
+  dispatched_by: number | null;
+  dispatched_by_ar: string | null;
+  dispatched_by_en: string | null;
+  dispatch_medium_id: number | null;
+  dispatch_medium_ar: string | null;
+  dispatch_medium_en: string | null;
+  dispatch_date: string | null;
+  delivered: boolean | null;
 }
 
 /** Documents with every display column, visible to `scope`, by id. */
@@ -103,7 +117,12 @@ export async function documentsByIds(
       ${iso('d.created_at')} as created_at, ${iso('d.registered_at')} as registered_at,
       ${iso('d.completed_at')} as completed_at, ${iso('d.updated_at')} as updated_at,
       exists (select 1 from distributions x where x.document_id = d.id) as distributed,
-      exists (select 1 from document_follows f where f.document_id = d.id and f.user_id = ${scope.userId}) as followed
+      exists (select 1 from document_follows f where f.document_id = d.id and f.user_id = ${scope.userId}) as followed,
+      d.version, d.submitted_version, d.current_step, ${iso('d.submitted_at')} as submitted_at,
+      ${iso('d.approved_at')} as approved_at, ${iso('d.dispatched_at')} as dispatched_at,
+      d.dispatched_by, du.name_ar as dispatched_by_ar, du.name_en as dispatched_by_en,
+      d.dispatch_medium_id, dmd.name_ar as dispatch_medium_ar, dmd.name_en as dispatch_medium_en,
+      ${day('d.dispatch_date')} as dispatch_date, d.delivered
     from documents d
     left join departments snd on snd.id = d.sender_department_id
     left join correspondence_settings cod on cod.id = d.codification_id
@@ -114,6 +133,8 @@ export async function documentsByIds(
     left join correspondence_settings med on med.id = d.medium_id
     left join users cu on cu.id = d.created_by
     left join users ru on ru.id = d.registered_by
+    left join users du on du.id = d.dispatched_by
+    left join correspondence_settings dmd on dmd.id = d.dispatch_medium_id
     where d.id in ${inList(ids)} and ${visibleTo(scope)}
     ${forUpdate ? sql`for update of d` : sql``}`,
   );
@@ -252,10 +273,46 @@ export async function insertDocument(db: Tx, values: DocumentValues): Promise<nu
   return Number(row!.id);
 }
 
+/** Changes a document's fields; the version rises (approvals are given to a version). */
 export async function updateDocument(db: Tx, id: number, values: DocumentValues): Promise<void> {
   const set = assignments(values);
-  if (!set.length) return;
-  await db.execute(sql`update documents set ${sql.join(set, sql`, `)}, updated_at = now() where id = ${id}`);
+  await db.execute(
+    sql`update documents set ${set.length ? sql`${sql.join(set, sql`, `)}, ` : sql``}version = version + 1,
+        updated_at = now() where id = ${id}`,
+  );
+}
+
+/** Raises a document's version (an attachment added or removed). */
+export async function bumpVersion(db: Tx, id: number): Promise<void> {
+  await db.execute(sql`update documents set version = version + 1, updated_at = now() where id = ${id}`);
+}
+
+// ---------------------------------------------------------------- recipients
+
+/** The receivers (outgoing) or recipient departments (memos) of documents, in the author's order. */
+export async function recipientsListOf(db: Tx, documentIds: readonly number[]) {
+  if (!documentIds.length) return [];
+  return rows<{ document_id: number; id: number; name_ar: string; name_en: string; type: string }>(
+    db,
+    sql`select r.document_id, dep.id, dep.name_ar, dep.name_en, dep.type
+        from document_recipients r join departments dep on dep.id = r.department_id
+        where r.document_id in ${inList(documentIds)} order by r.document_id, r.position`,
+  );
+}
+
+/** Replaces a document's recipients (answers whether they changed). */
+export async function setRecipients(db: Tx, documentId: number, departmentIds: readonly number[]) {
+  const before = (await recipientsListOf(db, [documentId])).map((r) => Number(r.id));
+  if (before.length === departmentIds.length && before.every((id, i) => id === departmentIds[i]))
+    return false;
+  await db.execute(sql`delete from document_recipients where document_id = ${documentId}`);
+  if (departmentIds.length)
+    await db.execute(sql`insert into document_recipients (document_id, department_id, position)
+      values ${sql.join(
+        departmentIds.map((id, i) => sql`(${documentId}, ${id}, ${i})`),
+        sql`, `,
+      )}`);
+  return true;
 }
 
 /**
@@ -477,8 +534,9 @@ export async function insertDistribution(
   const [row] = await rows<{ id: number }>(
     db,
     sql`insert into distributions (document_id, department_id, type, notes, registered_at, security_rank,
-          distributed_by, completed_at)
+          distributed_by, direction, completed_at)
         select d.id, ${v.departmentId}, ${v.type}, ${v.notes}, d.registered_at, d.security_rank, ${v.userId},
+          case when d.direction = 'internal' then 'memo' else d.direction end,
           case when ${v.type} = 'forKnowledge' then now() end
         from documents d where d.id = ${v.documentId}
         on conflict (document_id, department_id) do nothing returning id`,

@@ -1,5 +1,8 @@
 /**
- * HTTP routes of the correspondence core (API.md, "Correspondence"): documents, boxes (one route per box,
+ * HTTP routes of the correspondence core. Actions on a document declare `authenticated`: the page and
+ * permission they need follow the document's direction (common.ts `pagesFor`), which only the service knows
+ * once it has read the document; it answers 404 for a document the caller may not see, then 403.
+ * (API.md, "Correspondence"): documents, boxes (one route per box,
  * each on its page), and under a document: register, distribution, tasks, follow, timeline, attachments,
  * related; plus the calendar's events. Reads of one document are `authenticated`: whether the caller may
  * see it is the visibility predicate's answer (404 when not), whatever page they came from.
@@ -8,6 +11,16 @@ import { z } from 'zod';
 import { envelopeOf, pageOf } from '../../../src-shared/api/envelope';
 import {
   BOXES,
+  approvalRequestSchema,
+  approverOptionSchema,
+  approverQuerySchema,
+  boxCountsSchema,
+  circuitProposalSchema,
+  circuitTemplateParamsSchema,
+  circuitTemplateRequestSchema,
+  circuitTemplateSchema,
+  dispatchRequestSchema,
+  submitRequestSchema,
   attachmentParamsSchema,
   attachmentSchema,
   boxItemSchema,
@@ -38,6 +51,7 @@ import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
 import { readSingleUpload } from '../../http/upload';
+import * as approvals from './approvals';
 import * as corr from './service';
 import { PAGES } from '../../../src-shared/pages';
 
@@ -58,6 +72,9 @@ export const BOX_PAGES: Record<Box, string> = {
   'requiring-changes': PAGES.outboxAwaitingApproval,
   'approved-memos': PAGES.approvedMemos,
   'memo-drafts': PAGES.memoDrafts,
+  'memos-awaiting-approval': PAGES.memosAwaitingApproval,
+  'memos-requiring-approval': PAGES.memosRequiringApproval,
+  'memos-requiring-changes': PAGES.memosAwaitingApproval,
 };
 
 /** Registers the correspondence routes. */
@@ -82,6 +99,153 @@ export function correspondenceRoutes(ctx: ServerContext) {
         async (request) => envelope(request, await corr.listBox(ctx, callerOf(request), box, request.query)),
       );
     }
+
+    app.get(
+      '/correspondence/boxes/counts',
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: "The menu's counts: what requires the caller's approval and changes",
+          response: { 200: envelopeOf(boxCountsSchema) },
+        },
+      },
+      async (request) => envelope(request, await approvals.boxCounts(ctx, callerOf(request))),
+    );
+
+    // ------------------------------------------------------------ approval circuits
+    app.get(
+      `${base}/:id/circuit/proposal`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'The circuit proposed for an outgoing letter or memo (template, or managers up the tree)',
+          params: idParamsSchema,
+          response: { 200: envelopeOf(circuitProposalSchema) },
+        },
+      },
+      async (request) =>
+        envelope(request, await approvals.circuitProposal(ctx, callerOf(request), request.params.id)),
+    );
+    app.get(
+      '/correspondence/approvers',
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'People who may be put in a circuit (active accounts)',
+          querystring: approverQuerySchema,
+          response: { 200: envelopeOf(z.array(approverOptionSchema)) },
+        },
+      },
+      async (request) => envelope(request, await approvals.approverOptions(ctx, request.query.q)),
+    );
+    app.post(
+      `${base}/:id/submit`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'Submit (or resubmit) an outgoing letter or memo into its approval circuit',
+          params: idParamsSchema,
+          body: submitRequestSchema,
+          response: { 200: envelopeOf(documentSchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await approvals.submitDocument(ctx, callerOf(request), request.params.id, request.body),
+          'correspondence.messages.submitted',
+        ),
+    );
+    app.post(
+      `${base}/:id/approval`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'Approve, reject or request changes (the person whose turn it is)',
+          params: idParamsSchema,
+          body: approvalRequestSchema,
+          response: { 200: envelopeOf(documentSchema) },
+        },
+      },
+      async (request) => {
+        const doc = await approvals.decideDocument(ctx, callerOf(request), request.params.id, request.body);
+        const key = {
+          approve:
+            doc.state === 'approved'
+              ? 'correspondence.messages.approvedNumbered'
+              : 'correspondence.messages.approved',
+          reject: 'correspondence.messages.rejected',
+          requestChanges: 'correspondence.messages.changesRequested',
+        }[request.body.action];
+        return envelope(request, doc, key, { docNumber: doc.docNumber });
+      },
+    );
+    app.post(
+      `${base}/:id/dispatch`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'Record the dispatch of an approved outgoing letter (its archive office)',
+          params: idParamsSchema,
+          body: dispatchRequestSchema,
+          response: { 200: envelopeOf(documentSchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await approvals.dispatchDocument(ctx, callerOf(request), request.params.id, request.body),
+          'correspondence.messages.dispatched',
+        ),
+    );
+    app.get(
+      '/correspondence/circuit-templates/:departmentId/:direction',
+      {
+        config: on(PAGES.departments, 'view'),
+        schema: {
+          ...docs,
+          summary: "A department's saved approval circuit",
+          params: circuitTemplateParamsSchema,
+          response: { 200: envelopeOf(circuitTemplateSchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await approvals.getTemplate(ctx, request.params.departmentId, request.params.direction),
+        ),
+    );
+    app.put(
+      '/correspondence/circuit-templates/:departmentId/:direction',
+      {
+        config: on(PAGES.departments, 'edit'),
+        schema: {
+          ...docs,
+          summary: "Save a department's approval circuit (proposed to its authors)",
+          params: circuitTemplateParamsSchema,
+          body: circuitTemplateRequestSchema,
+          response: { 200: envelopeOf(circuitTemplateSchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await approvals.saveTemplate(
+            ctx,
+            callerOf(request),
+            request.params.departmentId,
+            request.params.direction,
+            request.body,
+          ),
+          'correspondence.messages.templateSaved',
+        ),
+    );
 
     // ------------------------------------------------------------ documents
     app.post(
@@ -127,7 +291,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.put(
       `${base}/:id`,
       {
-        config: on(PAGES.inboxDrafts, 'edit'),
+        config: authenticated,
         schema: {
           ...docs,
           summary: 'Edit a draft',
@@ -146,7 +310,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.delete(
       `${base}/:id`,
       {
-        config: on(PAGES.inboxDrafts, 'delete'),
+        config: authenticated,
         schema: {
           ...docs,
           summary: 'Delete a draft',
@@ -194,7 +358,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.post(
       `${base}/:id/related`,
       {
-        config: on(PAGES.incoming, 'edit'),
+        config: authenticated,
         schema: {
           ...docs,
           summary: 'Link documents (both directions)',
@@ -213,7 +377,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.delete(
       `${base}/:id/related/:relatedId`,
       {
-        config: on(PAGES.incoming, 'edit'),
+        config: authenticated,
         schema: {
           ...docs,
           summary: 'Unlink a document',
@@ -245,7 +409,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.post(
       `${base}/:id/attachments`,
       {
-        config: on(PAGES.inboxAdd, 'add'),
+        config: authenticated,
         schema: {
           ...docs,
           summary: 'Attach a PDF (multipart/form-data, field "file"; PDF by content, size limit)',
@@ -293,7 +457,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.delete(
       `${base}/:id/attachments/:attachmentId`,
       {
-        config: on(PAGES.inboxAdd, 'add'),
+        config: authenticated,
         schema: {
           ...docs,
           summary: "Remove a draft's attachment",
@@ -325,7 +489,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.post(
       `${base}/:id/distribution`,
       {
-        config: on(PAGES.incoming, 'distribute'),
+        config: authenticated,
         schema: {
           ...docs,
           summary: 'Distribute to departments for action (Main) or knowledge',
@@ -376,7 +540,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
     app.post(
       `${base}/:id/tasks`,
       {
-        config: on(PAGES.incoming, 'edit'),
+        config: authenticated,
         schema: {
           ...docs,
           summary: "Task an employee (the receiving department's manager or secretary)",

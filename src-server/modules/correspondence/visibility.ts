@@ -4,7 +4,9 @@
  * most their clearance and they are:
  * - an administrator (the built-in role: everything, whatever the clearance);
  * - its creator (drafts are seen by their creator only);
- * - once registered: a clerk of the archive office holding it (documents.archive_department_id is the
+ * - once submitted to an approval circuit (outgoing, memos): every person of the circuit, the signatory
+ *   included, whatever step they are at;
+ * - once filed (registered incoming, approved outgoing and memos): a clerk of the archive office holding it (documents.archive_department_id is the
  *   caller's department); the manager or the secretary of a department it was distributed to (for
  *   action or knowledge); a member of a department it was distributed to for knowledge (action items
  *   reach members through their tasks); an employee tasked on it.
@@ -89,7 +91,9 @@ export function visibleTo(scope: Scope, alias = 'd'): SQL {
     registered.push(sql`exists (select 1 from tasks vt where vt.document_id = ${d}.id
       and vt.employee_id = ${scope.employeeId})`);
   const others = registered.length
-    ? sql` or (${d}.state = 'registered' and (${sql.join(registered, sql` or `)}))`
+    ? sql` or (${d}.state in ('registered', 'approved') and (${sql.join(registered, sql` or `)}))`
     : sql``;
-  return sql`(${d}.security_rank <= ${scope.clearance} and (${d}.created_by = ${scope.userId}${others}))`;
+  const circuit = sql` or (${d}.state <> 'draft' and exists (select 1 from approval_members va
+      where va.user_id = ${scope.userId} and va.document_id = ${d}.id))`;
+  return sql`(${d}.security_rank <= ${scope.clearance} and (${d}.created_by = ${scope.userId}${others}${circuit}))`;
 }

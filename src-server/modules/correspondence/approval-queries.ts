@@ -1,0 +1,296 @@
+/**
+ * SQL of the approval circuits (approval_members, approval_templates) and of the menu's counts. The
+ * circuit's rows are one per person and step; `pending` marks whose turn it is.
+ */
+import { sql } from 'drizzle-orm';
+import type { Tx } from '../auth/queries';
+import { iso, rows } from './queries';
+import { inList } from './visibility';
+
+/** The box family of a direction: outgoing letters, or memos (internal correspondence files with memos). */
+export const familyOf = (direction: string): 'out' | 'memo' => (direction === 'out' ? 'out' : 'memo');
+
+export interface MemberRow {
+  id: number;
+  position: number;
+  kind: string;
+  user_id: number;
+  name_ar: string;
+  name_en: string;
+  department_id: number | null;
+  department_ar: string | null;
+  department_en: string | null;
+  pending: boolean;
+  decision: string | null;
+  comment: string | null;
+  decided_at: string | null;
+  decided_version: number | null;
+}
+
+/** The circuit of a document, step by step. */
+export async function membersOf(db: Tx, documentId: number): Promise<MemberRow[]> {
+  return rows<MemberRow>(
+    db,
+    sql`select m.id, m.position, m.kind, m.user_id, u.name_ar, u.name_en, e.department_id,
+          dep.name_ar as department_ar, dep.name_en as department_en, m.pending, m.decision, m.comment,
+          ${iso('m.decided_at')} as decided_at, m.decided_version
+        from approval_members m join users u on u.id = m.user_id
+        left join employees e on e.id = u.employee_id
+        left join departments dep on dep.id = e.department_id
+        where m.document_id = ${documentId} order by m.position, m.id`,
+  );
+}
+
+/** Replaces the circuit of a document (every answer of the round is cleared). */
+export async function replaceCircuit(
+  db: Tx,
+  doc: { id: number; direction: string; security_rank: number },
+  steps: readonly { kind: string; userIds: readonly number[] }[],
+) {
+  await db.execute(sql`delete from approval_members where document_id = ${doc.id}`);
+  const values = steps.flatMap((step, i) =>
+    step.userIds.map(
+      (userId) =>
+        sql`(${doc.id}, ${i + 1}, ${step.kind}, ${userId}, (select employee_id from users where id = ${userId}),
+          ${familyOf(doc.direction)}, ${doc.security_rank})`,
+    ),
+  );
+  if (values.length)
+    await db.execute(sql`insert into approval_members (document_id, position, kind, user_id, employee_id,
+        direction, security_rank) values ${sql.join(values, sql`, `)}`);
+}
+
+/**
+ * Gives the turn to the people of a step who have not approved in this round (all of them on a fresh
+ * step; on a resubmission without changes, those who asked for changes or had not answered yet).
+ */
+export async function activateStep(db: Tx, documentId: number, position: number) {
+  await db.execute(sql`update approval_members set pending = true, activated_at = now(), decision = null,
+      comment = null, decided_at = null, decided_version = null
+    where document_id = ${documentId} and position = ${position} and decision is distinct from 'approved'`);
+}
+
+/** Takes the turn from everyone (the circuit ended or went back to its author). */
+export async function clearPending(db: Tx, documentId: number) {
+  await db.execute(
+    sql`update approval_members set pending = false where document_id = ${documentId} and pending`,
+  );
+}
+
+/** Records a person's answer; false when it was no longer their turn (a second click, a race). */
+export async function decide(
+  db: Tx,
+  memberId: number,
+  v: { decision: string; comment: string | null; version: number },
+): Promise<boolean> {
+  const updated = await rows(
+    db,
+    sql`update approval_members set pending = false, decision = ${v.decision}, comment = ${v.comment},
+          decided_at = now(), decided_version = ${v.version}
+        where id = ${memberId} and pending returning id`,
+  );
+  return updated.length > 0;
+}
+
+/** Whether everyone of a step has approved. */
+export async function stepApproved(db: Tx, documentId: number, position: number): Promise<boolean> {
+  const [row] = await rows<{ open: number }>(
+    db,
+    sql`select count(*)::int as open from approval_members where document_id = ${documentId}
+          and position = ${position} and decision is distinct from 'approved'`,
+  );
+  return Number(row?.open ?? 0) === 0;
+}
+
+/** The position of the next step after `position`, if any. */
+export async function nextStep(db: Tx, documentId: number, position: number): Promise<number | null> {
+  const [row] = await rows<{ p: number | null }>(
+    db,
+    sql`select min(position) as p from approval_members where document_id = ${documentId} and position > ${position}`,
+  );
+  return row?.p == null ? null : Number(row.p);
+}
+
+/** Active accounts among `userIds` with their clearance (the highest rank they may see). */
+export async function accountsOf(db: Tx, userIds: readonly number[]) {
+  if (!userIds.length) return [];
+  return rows<{ id: number; clearance: number }>(
+    db,
+    sql`select u.id, coalesce((select s.level from user_clearances c
+                   join correspondence_settings s on s.id = c.security_level_id where c.user_id = u.id),
+                 (select min(s.level) from correspondence_settings s
+                   where s.list = 'security-levels' and s.active), 0)::int as clearance
+        from users u where u.id in ${inList(userIds)} and u.active`,
+  );
+}
+
+export interface ApproverRow {
+  user_id: number;
+  name_ar: string;
+  name_en: string;
+  department_id: number | null;
+  department_ar: string | null;
+  department_en: string | null;
+  manager: boolean;
+}
+
+const approverColumns = sql`u.id as user_id, u.name_ar, u.name_en, e.department_id,
+  dep.name_ar as department_ar, dep.name_en as department_en,
+  exists (select 1 from departments m where m.manager_employee_id = e.id and m.active) as manager`;
+
+/** People who may be put in a circuit: active accounts, searched by name or username. */
+export async function approverOptions(db: Tx, q: string, limit = 50): Promise<ApproverRow[]> {
+  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return rows<ApproverRow>(
+    db,
+    sql`select ${approverColumns}
+        from users u left join employees e on e.id = u.employee_id and e.active
+        left join departments dep on dep.id = e.department_id
+        where u.active and (${q} = '' or u.name_ar ilike ${like} or u.name_en ilike ${like} or u.username ilike ${like})
+        order by manager desc, u.name_en, u.id limit ${limit}`,
+  );
+}
+
+/** The same, by user id (for a proposal or a template), in the order given. */
+export async function approversByIds(db: Tx, userIds: readonly number[]): Promise<ApproverRow[]> {
+  if (!userIds.length) return [];
+  const found = await rows<ApproverRow>(
+    db,
+    sql`select ${approverColumns}
+        from users u left join employees e on e.id = u.employee_id and e.active
+        left join departments dep on dep.id = e.department_id
+        where u.active and u.id in ${inList(userIds)}`,
+  );
+  const byId = new Map(found.map((r) => [Number(r.user_id), r]));
+  return userIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+}
+
+/**
+ * The managers up a department's tree, from the department itself to the first department that is an
+ * entity (or the root), each with the account of its manager (null when the manager has none).
+ */
+export async function managersUp(db: Tx, departmentId: number) {
+  return rows<{ department_id: number; is_entity: boolean; user_id: number | null; depth: number }>(
+    db,
+    sql`with recursive up as (
+          select d.id, d.parent_id, d.is_entity, d.manager_employee_id, 0 as depth
+            from departments d where d.id = ${departmentId}
+          union all
+          select p.id, p.parent_id, p.is_entity, p.manager_employee_id, up.depth + 1
+            from departments p join up on p.id = up.parent_id
+           where not up.is_entity and up.depth < 50
+        )
+        select up.id as department_id, up.is_entity, u.id as user_id, up.depth
+          from up left join users u on u.employee_id = up.manager_employee_id and u.active
+         order by up.depth`,
+  );
+}
+
+/** The archive office serving a department: its own, or the nearest up the tree (a department of type inOut). */
+export async function archiveOfficeFor(db: Tx, departmentId: number): Promise<number | null> {
+  const [row] = await rows<{ id: number }>(
+    db,
+    sql`with recursive up as (
+          select d.id, d.parent_id, d.archive_type, d.archive_office_id, 0 as depth
+            from departments d where d.id = ${departmentId}
+          union all
+          select p.id, p.parent_id, p.archive_type, p.archive_office_id, up.depth + 1
+            from departments p join up on p.id = up.parent_id
+           where up.archive_office_id is null and up.archive_type <> 'inOut' and up.depth < 50
+        )
+        select coalesce(archive_office_id, case when archive_type = 'inOut' then id end) as id
+          from up where archive_office_id is not null or archive_type = 'inOut'
+         order by depth limit 1`,
+  );
+  return row?.id == null ? null : Number(row.id);
+}
+
+export async function templateOf(db: Tx, departmentId: number, direction: string) {
+  const [row] = await rows<{ steps: { kind: string; userIds: number[] }[] | string; updated_at: string }>(
+    db,
+    sql`select steps, ${iso('updated_at')} as updated_at from approval_templates
+        where department_id = ${departmentId} and direction = ${direction}`,
+  );
+  if (!row) return null;
+  const steps = typeof row.steps === 'string' ? JSON.parse(row.steps) : row.steps;
+  return { steps: steps as { kind: string; userIds: number[] }[], updatedAt: row.updated_at };
+}
+
+export async function saveTemplate(
+  db: Tx,
+  v: {
+    departmentId: number;
+    direction: string;
+    steps: { kind: string; userIds: number[] }[];
+    userId: number;
+  },
+) {
+  await db.execute(sql`insert into approval_templates (department_id, direction, steps, updated_by)
+    values (${v.departmentId}, ${v.direction}, ${JSON.stringify(v.steps)}::jsonb, ${v.userId})
+    on conflict (department_id, direction) do update set steps = excluded.steps,
+      updated_by = excluded.updated_by, updated_at = now()`);
+}
+
+/** The menu's counts: what waits for the caller's approval and what came back to them, per family. */
+export async function countsFor(db: Tx, userId: number, clearance: number | null) {
+  const rank = clearance === null ? sql`true` : sql`m.security_rank <= ${clearance}`;
+  const drank = clearance === null ? sql`true` : sql`d.security_rank <= ${clearance}`;
+  const [row] = await rows<Record<string, number>>(
+    db,
+    sql`select
+          (select count(*) from approval_members m where m.user_id = ${userId} and m.pending
+             and m.direction = 'out' and ${rank})::int as out_approval,
+          (select count(*) from approval_members m where m.user_id = ${userId} and m.pending
+             and m.direction = 'memo' and ${rank})::int as memo_approval,
+          (select count(*) from documents d where d.created_by = ${userId} and d.direction = 'out'
+             and d.state in ('changesRequested', 'rejected') and ${drank})::int as out_changes,
+          (select count(*) from documents d where d.created_by = ${userId} and d.direction in ('memo', 'internal')
+             and d.state in ('changesRequested', 'rejected') and ${drank})::int as memo_changes`,
+  );
+  return {
+    outboxRequiringApproval: Number(row?.out_approval ?? 0),
+    memosRequiringApproval: Number(row?.memo_approval ?? 0),
+    outboxRequiringChanges: Number(row?.out_changes ?? 0),
+    memosRequiringChanges: Number(row?.memo_changes ?? 0),
+  };
+}
+
+/** Marks a document approved and numbered (the signatory's approval), filed with its archive office. */
+export async function markApproved(
+  db: Tx,
+  id: number,
+  v: {
+    sequence: number;
+    year: number;
+    docNumber: string;
+    userId: number;
+    archiveDepartmentId: number | null;
+  },
+) {
+  await db.execute(sql`update documents set state = 'approved', sequence = ${v.sequence}, year = ${v.year},
+    doc_number = ${v.docNumber}, approved_at = now(), registered_at = now(), registered_by = ${v.userId},
+    current_step = null, archive_department_id = coalesce(${v.archiveDepartmentId}, archive_department_id),
+    updated_at = now() where id = ${id}`);
+}
+
+export async function setCircuitState(
+  db: Tx,
+  id: number,
+  v: { state: string; currentStep?: number | null; submitted?: boolean },
+) {
+  await db.execute(sql`update documents set state = ${v.state},
+    current_step = ${v.currentStep === undefined ? sql`current_step` : v.currentStep},
+    submitted_at = ${v.submitted ? sql`now()` : sql`submitted_at`},
+    submitted_version = ${v.submitted ? sql`version` : sql`submitted_version`},
+    updated_at = now() where id = ${id}`);
+}
+
+export async function setDispatch(
+  db: Tx,
+  id: number,
+  v: { mediumId: number; date: string; delivered: boolean; userId: number },
+) {
+  await db.execute(sql`update documents set dispatched_at = now(), dispatched_by = ${v.userId},
+    dispatch_medium_id = ${v.mediumId}, dispatch_date = ${v.date}, delivered = ${v.delivered}, updated_at = now()
+    where id = ${id}`);
+}

@@ -1,0 +1,458 @@
+/**
+ * Approval circuits of outgoing letters and memos: the proposed circuit, submission, the approvers'
+ * answers, numbering at the signatory's approval, a memo's distribution to its recipients, and the
+ * dispatch of an approved letter. Decisions where the issue was silent:
+ * - The proposal is the department's saved template when there is one; otherwise the managers up the
+ *   author's department tree, one opinion step each, to the first department that is an entity, whose
+ *   manager signs. The author never gives an opinion on their own document; they may be the signatory
+ *   (a director signing their own letter).
+ * - The author edits only while the document is with them (draft, changes requested, rejected); while it
+ *   is approving it is frozen, so an approval always names the version the approver saw.
+ * - A resubmission after changes continues from the step that asked when neither the document (its
+ *   version) nor the circuit changed; otherwise every approval of the round is void and the circuit starts
+ *   from its first step (the timeline keeps who approved which version). A rejected document restarts.
+ * - Someone acting out of turn: 403 when they may see the document (404 when not); acting again on a step
+ *   they already answered, or on a version that changed, is 409.
+ */
+import {
+  AUTHOR_STATES,
+  type Approval,
+  type ApprovalAction,
+  type ApprovalRequest,
+  type ApproverOption,
+  type BoxCounts,
+  type CircuitProposal,
+  type CircuitTemplate,
+  type CircuitTemplateRequest,
+  type Document,
+  type DispatchRequest,
+  type SubmitRequest,
+} from '../../../src-shared/api/correspondence';
+import { formatRegistrationNumber } from '../../../src-shared/numbering';
+import type { ServerContext } from '../../context';
+import type { AuthContext } from '../../http/access';
+import { HttpProblem, type FieldMessage } from '../../http/problem';
+import type { Tx } from '../auth/queries';
+import * as aq from './approval-queries';
+import {
+  badField,
+  holds,
+  mayOnDirection,
+  notFound,
+  requireOnDirection,
+  rule,
+  scope,
+  visibleDocument,
+} from './common';
+import { getDocument } from './documents';
+import * as q from './queries';
+import type { Scope } from './visibility';
+
+/** Directions that pass an approval circuit. */
+export const CIRCUIT_DIRECTIONS: readonly string[] = ['out', 'memo', 'internal'];
+
+const conflict = (key: string) =>
+  new HttpProblem('conflict', { detailKey: `correspondence.${key}`, code: `correspondence.${key}` });
+const forbidden = (key: string) =>
+  new HttpProblem('forbidden', { detailKey: `correspondence.${key}`, code: `correspondence.${key}` });
+
+const DECISION_OF: Record<ApprovalAction, 'approved' | 'rejected' | 'changesRequested'> = {
+  approve: 'approved',
+  reject: 'rejected',
+  requestChanges: 'changesRequested',
+};
+
+function optionOut(r: aq.ApproverRow): ApproverOption {
+  return {
+    userId: Number(r.user_id),
+    nameAr: r.name_ar,
+    nameEn: r.name_en,
+    department:
+      r.department_id === null
+        ? null
+        : { id: Number(r.department_id), nameAr: r.department_ar ?? '', nameEn: r.department_en ?? '' },
+    manager: !!r.manager,
+  };
+}
+
+/** The circuit as the document shows it. */
+export async function approvalOf(db: Tx, row: q.DocumentRow): Promise<Approval | null> {
+  if (!CIRCUIT_DIRECTIONS.includes(row.direction)) return null;
+  const members = await aq.membersOf(db, Number(row.id));
+  const steps: Approval['steps'] = [];
+  for (const m of members) {
+    let step = steps.find((s) => s.position === Number(m.position));
+    if (!step) {
+      step = { position: Number(m.position), kind: m.kind as 'opinion' | 'sign', members: [] };
+      steps.push(step);
+    }
+    step.members.push({
+      userId: Number(m.user_id),
+      nameAr: m.name_ar,
+      nameEn: m.name_en,
+      department:
+        m.department_id === null
+          ? null
+          : { id: Number(m.department_id), nameAr: m.department_ar ?? '', nameEn: m.department_en ?? '' },
+      pending: !!m.pending,
+      decision: (m.decision as Approval['steps'][number]['members'][number]['decision']) ?? null,
+      comment: m.comment,
+      decidedAt: m.decided_at,
+      decidedVersion: m.decided_version === null ? null : Number(m.decided_version),
+    });
+  }
+  const status: Approval['status'] =
+    row.state === 'draft'
+      ? 'new'
+      : row.state === 'registered'
+        ? 'approved'
+        : (row.state as Approval['status']);
+  return {
+    status,
+    currentStep: row.state === 'approving' && row.current_step !== null ? Number(row.current_step) : null,
+    submittedAt: row.submitted_at,
+    approvedAt: row.approved_at,
+    steps,
+  };
+}
+
+/** Whether it is the caller's turn on the document (and their role lets them answer). */
+export async function isCallersTurn(db: Tx, caller: AuthContext, s: Scope, row: q.DocumentRow) {
+  if (row.state !== 'approving') return false;
+  const members = await aq.membersOf(db, Number(row.id));
+  const mine = members.some((m) => Number(m.user_id) === s.userId && m.pending);
+  return mine && (await mayOnDirection(db, caller, row.direction, 'decide'));
+}
+
+// ---------------------------------------------------------------- proposal
+
+async function proposalFor(db: Tx, s: Scope, doc: q.DocumentRow): Promise<CircuitProposal> {
+  const departmentId = doc.department_id ?? s.departmentId;
+  if (departmentId !== null) {
+    const template = await aq.templateOf(db, Number(departmentId), aq.familyOf(doc.direction));
+    if (template) {
+      const steps: CircuitProposal['steps'] = [];
+      for (const [i, step] of template.steps.entries()) {
+        const members = (await aq.approversByIds(db, step.userIds)).map(optionOut);
+        if (members.length)
+          steps.push({ kind: i === template.steps.length - 1 ? 'sign' : 'opinion', members });
+      }
+      if (steps.length) {
+        steps[steps.length - 1]!.kind = 'sign';
+        return { steps, source: 'template' };
+      }
+    }
+  }
+  const users: { userId: number; entity: boolean }[] = [];
+  if (departmentId !== null)
+    for (const r of await aq.managersUp(db, Number(departmentId)))
+      if (r.user_id !== null && !users.some((u) => u.userId === Number(r.user_id)))
+        users.push({ userId: Number(r.user_id), entity: !!r.is_entity });
+  // The author gives no opinion on their own document; they may sign it (the last manager up the tree).
+  const last = users.at(-1);
+  const opinions = users.slice(0, -1).filter((u) => u.userId !== s.userId);
+  const ids = [...opinions.map((u) => u.userId), ...(last ? [last.userId] : [])];
+  const byId = new Map((await aq.approversByIds(db, ids)).map((r) => [Number(r.user_id), optionOut(r)]));
+  const steps: CircuitProposal['steps'] = ids.flatMap((id, i) =>
+    byId.has(id)
+      ? [{ kind: i === ids.length - 1 ? ('sign' as const) : ('opinion' as const), members: [byId.get(id)!] }]
+      : [],
+  );
+  return { steps, source: 'managers' };
+}
+
+/** GET /correspondence/documents/{id}/circuit/proposal. */
+export async function circuitProposal(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+): Promise<CircuitProposal> {
+  const s = await scope(ctx, caller);
+  const doc = await visibleDocument(ctx.db, s, id);
+  if (!CIRCUIT_DIRECTIONS.includes(doc.direction)) throw rule('noCircuit');
+  // A document that already has a circuit proposes it again (the author may change it before resubmitting).
+  if (doc.state !== 'draft') {
+    const current = await approvalOf(ctx.db, doc);
+    if (current && current.steps.length) {
+      const ids = current.steps.flatMap((st) => st.members.map((m) => m.userId));
+      const byId = new Map(
+        (await aq.approversByIds(ctx.db, ids)).map((r) => [Number(r.user_id), optionOut(r)]),
+      );
+      return {
+        source: 'current',
+        steps: current.steps.map((st) => ({
+          kind: st.kind,
+          members: st.members.flatMap((m) => (byId.has(m.userId) ? [byId.get(m.userId)!] : [])),
+        })),
+      };
+    }
+  }
+  return proposalFor(ctx.db, s, doc);
+}
+
+/** GET /correspondence/approvers?q=. */
+export async function approverOptions(
+  ctx: ServerContext,
+  query: string | undefined,
+): Promise<ApproverOption[]> {
+  return (await aq.approverOptions(ctx.db, (query ?? '').trim())).map(optionOut);
+}
+
+// ---------------------------------------------------------------- submission
+
+/** Checks a circuit chosen by the author: active accounts who may see the document, each once. */
+async function checkedCircuit(tx: Tx, s: Scope, doc: q.DocumentRow, steps: { userIds: number[] }[]) {
+  const all = steps.flatMap((st) => st.userIds);
+  if (new Set(all).size !== all.length) throw badField('steps', 'validation.duplicate');
+  const last = steps.at(-1)!;
+  if (last.userIds.length !== 1)
+    throw rule('oneSignatory', { steps: [{ key: 'correspondence.oneSignatory' }] });
+  const opinions = steps.slice(0, -1).flatMap((st) => st.userIds);
+  if (opinions.includes(s.userId))
+    throw rule('authorInCircuit', { steps: [{ key: 'correspondence.authorInCircuit' }] });
+  const accounts = new Map((await aq.accountsOf(tx, all)).map((a) => [Number(a.id), Number(a.clearance)]));
+  for (const id of all) {
+    if (!accounts.has(id)) throw badField('steps');
+    if (accounts.get(id)! < Number(doc.security_rank))
+      throw rule('approverCannotSee', { steps: [{ key: 'correspondence.approverCannotSee' }] });
+  }
+  return steps.map((st, i) => ({ kind: i === steps.length - 1 ? 'sign' : 'opinion', userIds: st.userIds }));
+}
+
+function requireComplete(doc: q.DocumentRow, recipients: number) {
+  const missing: Record<string, FieldMessage[]> = {};
+  const need = (field: string, ok: boolean) => {
+    if (!ok) missing[field] = [{ key: 'validation.required' }];
+  };
+  need('codificationId', doc.codification_id !== null);
+  need('departmentId', doc.department_id !== null);
+  need('recipientIds', recipients > 0);
+  if (Object.keys(missing).length) throw rule('incomplete', missing);
+  if (doc.codification_direction !== doc.direction)
+    throw rule('incomplete', { codificationId: [{ key: 'validation.choice' }] });
+}
+
+/** POST /correspondence/documents/{id}/submit. */
+export async function submitDocument(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  input: SubmitRequest,
+): Promise<Document> {
+  const s = await scope(ctx, caller);
+  await ctx.db.transaction(async (tx) => {
+    const doc = await visibleDocument(tx, s, id, true);
+    if (!CIRCUIT_DIRECTIONS.includes(doc.direction)) throw rule('noCircuit');
+    if (Number(doc.created_by) !== s.userId) throw forbidden('notAuthor');
+    await requireOnDirection(tx, caller, doc.direction, 'editDraft');
+    if (!(AUTHOR_STATES as readonly string[]).includes(doc.state)) throw conflict('documentChanged');
+    if (input.version !== Number(doc.version)) throw conflict('documentChanged');
+    requireComplete(doc, (await q.recipientsListOf(tx, [id])).length);
+
+    const current = await aq.membersOf(tx, id);
+    const currentSteps = [...new Set(current.map((m) => Number(m.position)))].map((p) => ({
+      userIds: current.filter((m) => Number(m.position) === p).map((m) => Number(m.user_id)),
+    }));
+    let wanted = input.steps;
+    if (!wanted) {
+      if (doc.state !== 'draft' && currentSteps.length) wanted = currentSteps;
+      else {
+        const proposal = await proposalFor(tx, s, doc);
+        wanted = proposal.steps.map((st) => ({ userIds: st.members.map((m) => m.userId) }));
+      }
+    }
+    if (!wanted.length) throw rule('noApprovers', { steps: [{ key: 'correspondence.noApprovers' }] });
+    const steps = await checkedCircuit(tx, s, doc, wanted);
+    const sameCircuit =
+      JSON.stringify(steps.map((st) => st.userIds)) === JSON.stringify(currentSteps.map((st) => st.userIds));
+    const unchanged = doc.submitted_version !== null && Number(doc.submitted_version) === Number(doc.version);
+    const resume = doc.state === 'changesRequested' && sameCircuit && unchanged && doc.current_step !== null;
+    if (resume) {
+      await aq.activateStep(tx, id, Number(doc.current_step));
+      await aq.setCircuitState(tx, id, { state: 'approving', submitted: true });
+    } else {
+      const voided = current.filter((m) => m.decision === 'approved').length;
+      await aq.replaceCircuit(tx, doc, steps);
+      await aq.activateStep(tx, id, 1);
+      await aq.setCircuitState(tx, id, { state: 'approving', currentStep: 1, submitted: true });
+      if (voided)
+        await q.appendEvent(tx, id, 'circuitRestarted', s.userId, { voided, version: Number(doc.version) });
+    }
+    await q.appendEvent(tx, id, 'submitted', s.userId, {
+      version: Number(doc.version),
+      resumed: resume,
+      step: resume ? Number(doc.current_step) : 1,
+    });
+  });
+  return getDocument(ctx, caller, id, s);
+}
+
+// ---------------------------------------------------------------- decisions
+
+/** The number an approved document takes: its codification, the year, the next sequence. */
+async function numberLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
+  const year = await q.currentYear(tx);
+  const sequence = await q.takeSequence(tx, Number(doc.codification_id), year);
+  const docNumber = formatRegistrationNumber(doc.codification_prefix ?? 'X', year, sequence);
+  const archive =
+    doc.department_id === null ? null : await aq.archiveOfficeFor(tx, Number(doc.department_id));
+  await aq.markApproved(tx, doc.id, {
+    sequence,
+    year,
+    docNumber,
+    userId: s.userId,
+    archiveDepartmentId: archive,
+  });
+  await q.appendEvent(tx, doc.id, 'numbered', s.userId, { docNumber });
+  // A memo reaches its recipient departments for action as soon as it is approved.
+  if (doc.direction !== 'out')
+    for (const r of await q.recipientsListOf(tx, [doc.id])) {
+      const distributionId = await q.insertDistribution(tx, {
+        documentId: doc.id,
+        departmentId: Number(r.id),
+        type: 'forAction',
+        notes: null,
+        userId: s.userId,
+      });
+      if (distributionId !== null)
+        await q.appendEvent(tx, doc.id, 'distributed', s.userId, {
+          distributionId,
+          departmentId: Number(r.id),
+          departmentNameAr: r.name_ar,
+          departmentNameEn: r.name_en,
+          type: 'forAction',
+          notes: null,
+        });
+    }
+}
+
+/** POST /correspondence/documents/{id}/approval. */
+export async function decideDocument(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  input: ApprovalRequest,
+): Promise<Document> {
+  const s = await scope(ctx, caller);
+  const comment = input.comment?.trim() ? input.comment.trim() : null;
+  if (input.action !== 'approve' && !comment)
+    throw new HttpProblem('badRequest', { fields: { comment: [{ key: 'validation.required' }] } });
+  await ctx.db.transaction(async (tx) => {
+    const doc = await visibleDocument(tx, s, id, true);
+    if (!CIRCUIT_DIRECTIONS.includes(doc.direction)) throw rule('noCircuit');
+    const members = await aq.membersOf(tx, id);
+    const mine = members.filter((m) => Number(m.user_id) === s.userId);
+    if (!mine.length) throw forbidden('notYourTurn');
+    await requireOnDirection(tx, caller, doc.direction, 'decide');
+    const turn = mine.find((m) => m.pending);
+    if (!turn || doc.state !== 'approving') {
+      // They answered already (a second click, another desk) or the circuit moved on: stale, not forbidden.
+      const answered = mine.some((m) => m.decision !== null) || doc.state !== 'approving';
+      throw answered ? conflict('approvalChanged') : forbidden('notYourTurn');
+    }
+    if (input.version !== Number(doc.version)) throw conflict('documentChanged');
+    const decision = DECISION_OF[input.action];
+    if (!(await aq.decide(tx, Number(turn.id), { decision, comment, version: Number(doc.version) })))
+      throw conflict('approvalChanged');
+    const position = Number(turn.position);
+    await q.appendEvent(tx, id, decision, s.userId, {
+      version: Number(doc.version),
+      step: position,
+      kind: turn.kind,
+      ...(comment ? { comment } : {}),
+    });
+    if (decision !== 'approved') {
+      await aq.clearPending(tx, id);
+      await aq.setCircuitState(tx, id, { state: decision });
+      return;
+    }
+    if (!(await aq.stepApproved(tx, id, position))) return; // others of this step still to answer
+    const next = await aq.nextStep(tx, id, position);
+    if (next !== null) {
+      await aq.activateStep(tx, id, next);
+      await aq.setCircuitState(tx, id, { state: 'approving', currentStep: next });
+    } else await numberLocked(tx, s, doc);
+  });
+  return getDocument(ctx, caller, id, s);
+}
+
+// ---------------------------------------------------------------- dispatch
+
+/** POST /correspondence/documents/{id}/dispatch: the archive office records how an approved letter left. */
+export async function dispatchDocument(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  input: DispatchRequest,
+): Promise<Document> {
+  const s = await scope(ctx, caller);
+  await ctx.db.transaction(async (tx) => {
+    const doc = await visibleDocument(tx, s, id, true);
+    if (doc.direction !== 'out') throw rule('notOutgoing');
+    await requireOnDirection(tx, caller, doc.direction, 'dispatch');
+    if (doc.state !== 'approved') throw rule('notApproved');
+    if (!holds(s, doc)) throw rule('notArchiveOffice');
+    const medium = await q.settingOf(tx, 'mediums', input.mediumId);
+    if (!medium) throw badField('mediumId');
+    await aq.setDispatch(tx, id, {
+      mediumId: input.mediumId,
+      date: input.dispatchDate,
+      delivered: input.delivered,
+      userId: s.userId,
+    });
+    await q.appendEvent(tx, id, 'dispatched', s.userId, {
+      mediumId: input.mediumId,
+      dispatchDate: input.dispatchDate,
+      delivered: input.delivered,
+    });
+  });
+  return getDocument(ctx, caller, id, s);
+}
+
+// ---------------------------------------------------------------- templates and counts
+
+/** GET /correspondence/circuit-templates/{departmentId}/{direction}. */
+export async function getTemplate(
+  ctx: ServerContext,
+  departmentId: number,
+  direction: 'out' | 'memo',
+): Promise<CircuitTemplate> {
+  if (!(await q.departmentOf(ctx.db, departmentId))) throw notFound();
+  const t = await aq.templateOf(ctx.db, departmentId, direction);
+  const steps: CircuitTemplate['steps'] = [];
+  for (const st of t?.steps ?? [])
+    steps.push({ members: (await aq.approversByIds(ctx.db, st.userIds)).map(optionOut) });
+  return { departmentId, direction, steps, updatedAt: t?.updatedAt ?? null };
+}
+
+/** PUT /correspondence/circuit-templates/{departmentId}/{direction}. */
+export async function saveTemplate(
+  ctx: ServerContext,
+  caller: AuthContext,
+  departmentId: number,
+  direction: 'out' | 'memo',
+  input: CircuitTemplateRequest,
+): Promise<CircuitTemplate> {
+  if (!(await q.departmentOf(ctx.db, departmentId))) throw notFound();
+  const all = input.steps.flatMap((st) => st.userIds);
+  if (new Set(all).size !== all.length) throw badField('steps', 'validation.duplicate');
+  if (input.steps.at(-1)!.userIds.length !== 1)
+    throw rule('oneSignatory', { steps: [{ key: 'correspondence.oneSignatory' }] });
+  if ((await aq.accountsOf(ctx.db, all)).length !== all.length) throw badField('steps');
+  await aq.saveTemplate(ctx.db, {
+    departmentId,
+    direction,
+    steps: input.steps.map((st, i) => ({
+      kind: i === input.steps.length - 1 ? 'sign' : 'opinion',
+      userIds: st.userIds,
+    })),
+    userId: caller.userId,
+  });
+  return getTemplate(ctx, departmentId, direction);
+}
+
+/** GET /correspondence/boxes/counts. */
+export async function boxCounts(ctx: ServerContext, caller: AuthContext): Promise<BoxCounts> {
+  const s = await scope(ctx, caller);
+  return aq.countsFor(ctx.db, s.userId, s.isAdmin ? null : s.clearance);
+}
