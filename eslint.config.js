@@ -1,5 +1,6 @@
 // ESLint flat config. Besides style, it machine-checks the import table of ARCHITECTURE.md:
 // which runtime folder may import which, so nobody has to remember the rules.
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
@@ -22,6 +23,20 @@ const nodeBuiltins = [
   'events',
   'worker_threads',
 ].map((name) => (name.startsWith('node:') ? name : `/${name}`)); // anchored: a bare `http` would also match `../lib/http`
+
+const rendererForbidden = [
+  ...nodeBuiltins,
+  'electron',
+  '**/src-main/**',
+  '**/src-server/**',
+  '**/src-preload/**',
+];
+const rendererMessage =
+  'The renderer never touches Node, Electron, main, preload or the server: it asks main through the bridge.';
+/** The feature folders of the renderer (each a vertical slice). */
+const FEATURES = readdirSync(new URL('./src-renderer/features/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 /** One `no-restricted-imports` rule from plain lists of forbidden module patterns. */
 function forbid(groups, message) {
@@ -120,10 +135,34 @@ export default tseslint.config(
     files: ['src-renderer/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      'no-restricted-imports': forbid(
-        [...nodeBuiltins, 'electron', '**/src-main/**', '**/src-server/**', '**/src-preload/**'],
-        'The renderer never touches Node, Electron, main, preload or the server: it asks main through the bridge.',
-      ),
+      'no-restricted-imports': forbid(rendererForbidden, rendererMessage),
     },
   },
+  // A feature imports src-renderer/lib, components and app, never another feature: what two features
+  // share moves to lib/ or components/. (A later block replaces the rule for its files, so each repeats
+  // the renderer's own patterns.)
+  ...FEATURES.map((feature) => ({
+    files: [`src-renderer/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: rendererForbidden, message: rendererMessage },
+            {
+              group: FEATURES.filter((other) => other !== feature).flatMap((other) => [
+                `**/features/${other}`,
+                `**/features/${other}/**`,
+                `../${other}`,
+                `../${other}/**`,
+                `../../${other}`,
+                `../../${other}/**`,
+              ]),
+              message: `src-renderer/features/${feature} may not import another feature: move what they share to src-renderer/lib or src-renderer/components.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
 );

@@ -32,6 +32,19 @@ describe('import rules', () => {
       "import { buildApp } from '../../src-server/app';\nexport const b = buildApp;\n",
     ],
     ['src-preload/x.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n"],
+    // One feature never imports another.
+    [
+      'src-renderer/features/correspondence/shared/x.tsx',
+      "import { adminKeys } from '../../admin/api';\nexport const k = adminKeys;\n",
+    ],
+    [
+      'src-renderer/features/directory/x.tsx',
+      "import { CalendarPage } from '../calendar/CalendarPage';\nexport const c = CalendarPage;\n",
+    ],
+    [
+      'src-renderer/features/calendar/x.tsx',
+      "import { x } from '../../features/user/UserSettingsPage';\nexport const c = x;\n",
+    ],
   ])('%s may not import that', async (file, code) => {
     expect(await restrictedImports(file, code)).toBeGreaterThan(0);
   });
@@ -47,6 +60,10 @@ describe('import rules', () => {
       "import { buildApp } from '../../src-server/app';\nexport const b = buildApp;\n",
     ],
     ['src-preload/x.ts', "import { contextBridge } from 'electron';\nexport const c = contextBridge;\n"],
+    [
+      'src-renderer/features/correspondence/shared/x.tsx',
+      "import { localName } from '../../../lib/names';\nimport { BoxListScreen } from './BoxListScreen';\nexport const a = [localName, BoxListScreen];\n",
+    ],
   ])('%s may import that', async (file, code) => {
     expect(await restrictedImports(file, code)).toBe(0);
   });

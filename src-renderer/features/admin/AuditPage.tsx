@@ -12,7 +12,7 @@ import type { Filters } from '../../../src-shared/filters';
 import type { Permission } from '../../../src-shared/permissions';
 import { DATE_FORMAT, DataTable, formatDateTime, type DataTableColumn } from '../../components/DataTable';
 import { AdminScreen } from './AdminScreen';
-import { ENDPOINTS, adminKeys } from './api';
+import { ENDPOINTS, adminKeys } from '../../lib/admin-api';
 
 /**
  * The `at` bounds of a date range, inclusive of both whole days in the user's time zone: `gte` the

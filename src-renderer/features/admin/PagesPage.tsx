@@ -26,10 +26,10 @@ import { createPageRequestSchema, type AdminPage, type AdminSection } from '../.
 import { PERMISSIONS, type Permission } from '../../../src-shared/permissions';
 import { PAGE_ICONS, PageIcon } from '../../components/PageIcon';
 import { AdminScreen } from './AdminScreen';
-import { adminApi, adminKeys } from './api';
-import { applyServerErrors, zodRule } from './forms';
-import { localName } from './names';
-import { useCan } from './usePermission';
+import { adminApi, adminKeys } from '../../lib/admin-api';
+import { applyServerErrors, zodRule } from '../../lib/forms';
+import { localName } from '../../lib/names';
+import { useCan } from '../../lib/usePermission';
 
 const fields = createPageRequestSchema.shape;
 

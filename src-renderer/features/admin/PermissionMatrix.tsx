@@ -11,7 +11,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { AdminPage, AdminSection, Role } from '../../../src-shared/api/admin';
 import { PERMISSIONS, type Permission } from '../../../src-shared/permissions';
-import { adminApi, adminKeys } from './api';
+import { adminApi, adminKeys } from '../../lib/admin-api';
 import {
   columnState,
   entriesOf,
@@ -26,7 +26,7 @@ import {
   type CheckState,
   type Matrix,
 } from './matrix';
-import { localName } from './names';
+import { localName } from '../../lib/names';
 
 type MatrixRow =
   | { kind: 'section'; key: string; section: AdminSection }

@@ -19,11 +19,11 @@ import { createRoleRequestSchema, type CreateRoleRequest, type Role } from '../.
 import type { Permission } from '../../../src-shared/permissions';
 import { DataTable, formatDate, type DataTableColumn } from '../../components/DataTable';
 import { AdminScreen } from './AdminScreen';
-import { ENDPOINTS, adminApi, adminKeys } from './api';
-import { applyServerErrors, zodRule } from './forms';
-import { localName } from './names';
+import { ENDPOINTS, adminApi, adminKeys } from '../../lib/admin-api';
+import { applyServerErrors, zodRule } from '../../lib/forms';
+import { localName } from '../../lib/names';
 import { PermissionMatrixModal } from './PermissionMatrix';
-import { useCan } from './usePermission';
+import { useCan } from '../../lib/usePermission';
 
 const fields = createRoleRequestSchema.shape;
 

@@ -14,9 +14,9 @@ import {
 } from '../../../src-shared/api/admin';
 import { PASSWORD_MIN } from '../../../src-shared/api/fields';
 import { LOCALES } from '../../../src-shared/locale';
-import { adminApi, adminKeys } from './api';
-import { applyServerErrors, confirmationRule, zodRule } from './forms';
-import { localName } from './names';
+import { adminApi, adminKeys } from '../../lib/admin-api';
+import { applyServerErrors, confirmationRule, zodRule } from '../../lib/forms';
+import { localName } from '../../lib/names';
 
 const fields = createUserRequestSchema.shape;
 

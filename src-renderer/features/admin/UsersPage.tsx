@@ -21,9 +21,9 @@ import type { User } from '../../../src-shared/api/admin';
 import type { Permission } from '../../../src-shared/permissions';
 import { DataTable, formatDate, formatDateTime, type DataTableColumn } from '../../components/DataTable';
 import { AdminScreen } from './AdminScreen';
-import { ENDPOINTS, adminApi, adminKeys } from './api';
-import { localName } from './names';
-import { useCan } from './usePermission';
+import { ENDPOINTS, adminApi, adminKeys } from '../../lib/admin-api';
+import { localName } from '../../lib/names';
+import { useCan } from '../../lib/usePermission';
 import { TemporaryPasswordModal, UserFormModal, UserPasswordModal } from './UserDialogs';
 
 /** The users screen. `permissions` overrides the current page permissions (tests, embedding). */

@@ -15,7 +15,7 @@ import { toast } from '../../lib/toast';
 import { i18n } from '../../lib/i18n';
 import { refreshSession, sessionActions, useSession } from '../../app/session';
 import { LOGIN_PATH } from '../../app/guard';
-import { RecoveryCodesDialog } from '../user/RecoveryCodes';
+import { RecoveryCodesDialog } from '../../components/RecoveryCodes';
 import { followSignIn } from './signIn';
 
 export function Component() {

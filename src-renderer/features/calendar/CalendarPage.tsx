@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import dayjs, { type Dayjs } from 'dayjs';
-import { CorrespondenceScreen } from '../correspondence/shared/CorrespondenceScreen';
+import { CorrespondenceScreen } from '../../components/CorrespondenceScreen';
 import { calendarApi, calendarKeys, type CalendarEntry } from './api';
 import { formatNumber, localizeDigits } from '../../lib/format';
 import { formatHijri, hijriSpan } from './hijri';

@@ -41,7 +41,7 @@ import { DepartmentPicker } from '../../components/DepartmentPicker';
 import { isImageBytes, readBytes, formatSize } from '../../components/upload/transfer';
 import { http } from '../../lib/http';
 import { toast } from '../../lib/toast';
-import { adminApi, adminKeys } from '../admin/api';
+import { adminApi, adminKeys } from '../../lib/admin-api';
 import { PHOTO_MAX_BYTES, directoryApi, directoryKeys, localName } from './api';
 import { EmployeeAttachments } from './EmployeeAttachments';
 import { applyServerErrors, confirmationRule, directoryRule, requiredRule } from './forms';

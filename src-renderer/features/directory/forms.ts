@@ -7,10 +7,10 @@
 import type { Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import type { z } from 'zod';
-import { issueMessage } from '../admin/forms';
+import { issueMessage } from '../../lib/forms';
 import { i18n } from '../../lib/i18n';
 
-export { applyServerErrors, confirmationRule } from '../admin/forms';
+export { applyServerErrors, confirmationRule } from '../../lib/forms';
 
 /** The message of a failed value: the directory's own wording when it has one. */
 export function directoryIssueMessage(issue: z.core.$ZodIssue, t: TFunction, value: unknown): string {

@@ -27,7 +27,7 @@ import { ApiError, http } from '../../lib/http';
 import { toast } from '../../lib/toast';
 import { useLocale } from '../../app/locale';
 import { sessionActions, useSession } from '../../app/session';
-import { RecoveryCodesDialog } from './RecoveryCodes';
+import { RecoveryCodesDialog } from '../../components/RecoveryCodes';
 import { digitStyle, formatNumber, setDigitStyle, type DigitStyle } from '../../lib/format';
 
 /** How numbers read in Arabic: Western (123, the default) or Arabic-Indic (١٢٣) digits, on this desk. */

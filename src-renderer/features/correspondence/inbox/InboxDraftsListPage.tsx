@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
 import { formatDateTime, type DataTableColumn } from '../../../components/DataTable';
-import { useCan } from '../../admin/usePermission';
+import { useCan } from '../../../lib/usePermission';
 import { BoxListScreen, commonColumns } from '../shared/BoxListScreen';
 import { corrKeys, documentsApi } from '../shared/api';
 import { PAGES } from '../../../../src-shared/pages';

@@ -6,7 +6,7 @@
 import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
 import { formatDate, type DataTableColumn } from '../../../components/DataTable';
-import { localName } from '../../admin/names';
+import { localName } from '../../../lib/names';
 import { BoxListScreen, commonColumns, DistributionTypeTag, StateTags } from '../shared/BoxListScreen';
 
 /** The route's screen. */

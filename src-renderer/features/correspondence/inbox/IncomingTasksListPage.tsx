@@ -7,7 +7,7 @@ import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
 import { formatDate, type DataTableColumn } from '../../../components/DataTable';
-import { localName } from '../../admin/names';
+import { localName } from '../../../lib/names';
 import { BoxListScreen, commonColumns } from '../shared/BoxListScreen';
 import { TaskStateTag } from '../shared/TaskStateTag';
 

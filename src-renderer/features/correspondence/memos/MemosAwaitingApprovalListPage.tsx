@@ -1,5 +1,5 @@
 /** Memos: awaiting approval (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../common/PlaceholderPage';
+import { PlaceholderPage } from '../../../components/PlaceholderPage';
 
 export function Component() {
   return <PlaceholderPage empty="noAwaitingApproval" />;

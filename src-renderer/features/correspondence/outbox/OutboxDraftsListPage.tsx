@@ -1,5 +1,5 @@
 /** Outbox: drafts (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../common/PlaceholderPage';
+import { PlaceholderPage } from '../../../components/PlaceholderPage';
 
 export function Component() {
   return <PlaceholderPage empty="noDrafts" />;

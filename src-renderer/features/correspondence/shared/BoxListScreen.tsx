@@ -12,8 +12,8 @@ import type { Dayjs } from 'dayjs';
 import type { Box, BoxItem, BoxView } from '../../../../src-shared/api/correspondence';
 import { DataTable, DATE_FORMAT, formatDate, type DataTableColumn } from '../../../components/DataTable';
 import { defaultListFetcher } from '../../../components/data-table/useServerList';
-import { localName } from '../../admin/names';
-import { CorrespondenceScreen } from './CorrespondenceScreen';
+import { localName } from '../../../lib/names';
+import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
 import { boxEndpoint, corrKeys } from './api';
 import { dateRangeQuery, defaultDateRange, type DateRange } from './dateRange';
 

@@ -52,9 +52,9 @@ import type {
 import { DATE_FORMAT, formatDate, formatDateTime } from '../../../components/DataTable';
 import { formatSize, saveDownloaded } from '../../../components/upload/transfer';
 import { useSession } from '../../../app/session';
-import { applyServerErrors } from '../../admin/forms';
-import { localName } from '../../admin/names';
-import { CorrespondenceScreen } from './CorrespondenceScreen';
+import { applyServerErrors } from '../../../lib/forms';
+import { localName } from '../../../lib/names';
+import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
 import { DistributionTypeTag, StateTags } from './BoxListScreen';
 import { DocumentTimeline } from './Timeline';
 import { TaskStateTag } from './TaskStateTag';

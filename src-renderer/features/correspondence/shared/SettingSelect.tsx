@@ -7,7 +7,7 @@ import { Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Direction, SettingsList } from '../../../../src-shared/api/correspondence';
-import { localName } from '../../admin/names';
+import { localName } from '../../../lib/names';
 import { corrKeys, settingsApi } from './api';
 
 /**

@@ -6,7 +6,7 @@ import { Timeline as AntTimeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TimelineEntry } from '../../../../src-shared/api/correspondence';
 import { formatDateTime } from '../../../components/DataTable';
-import { localName } from '../../admin/names';
+import { localName } from '../../../lib/names';
 
 const COLORS: Partial<Record<TimelineEntry['event'], string>> = {
   registered: 'green',

@@ -4,8 +4,8 @@
  * shell's guard owns them (app/permissions.tsx); a screen may also be handed them explicitly (tests,
  * or a screen embedded elsewhere), which wins.
  */
-import type { Permission } from '../../../src-shared/permissions';
-import { usePagePermissions as useCurrentPagePermissions } from '../../app/permissions';
+import type { Permission } from '../../src-shared/permissions';
+import { usePagePermissions as useCurrentPagePermissions } from '../app/permissions';
 
 /** The current page permissions: the explicit ones if given, else the guard's for this route. */
 export function usePagePermissions(explicit?: readonly Permission[]): readonly Permission[] {

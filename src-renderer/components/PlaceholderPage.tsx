@@ -4,8 +4,8 @@
  */
 import { Card, Empty, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useLocale } from '../../app/locale';
-import { useCurrentPage } from '../../app/permissions';
+import { useLocale } from '../app/locale';
+import { useCurrentPage } from '../app/permissions';
 
 /** The empty-state messages of the specification (section 2), plus a generic one. */
 export type EmptyState =

@@ -5,9 +5,9 @@
 import type { ReactNode } from 'react';
 import { Flex, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useCurrentPage } from '../../../app/permissions';
-import { localName } from '../../admin/names';
-import './correspondence.css';
+import { useCurrentPage } from '../app/permissions';
+import { localName } from '../lib/names';
+import '../styles/correspondence.css';
 
 /** A titled correspondence screen; `title` overrides the page tree's name. */
 export function CorrespondenceScreen({

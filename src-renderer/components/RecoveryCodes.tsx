@@ -2,7 +2,7 @@
 import { Alert, Button, Flex, Modal, Typography } from 'antd';
 import { CopyOutlined, PrinterOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { toast } from '../../lib/toast';
+import { toast } from '../lib/toast';
 
 export function RecoveryCodesDialog({ codes, onClose }: { codes: string[] | null; onClose: () => void }) {
   const { t } = useTranslation('user');

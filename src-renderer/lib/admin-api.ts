@@ -19,8 +19,8 @@ import type {
   UpdateRoleRequest,
   UpdateUserRequest,
   User,
-} from '../../../src-shared/api/admin';
-import { http } from '../../lib/http';
+} from '../../src-shared/api/admin';
+import { http } from './http';
 
 /** Cache keys: a screen's list lives under its key; invalidate the key after a change. */
 export const adminKeys = {

@@ -7,7 +7,7 @@ import type { FormInstance } from 'antd';
 import type { Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import type { z } from 'zod';
-import type { ApiError } from '../../lib/http';
+import type { ApiError } from './http';
 
 /** The specification's message for a zod issue, in the admin namespace. */
 export function issueMessage(issue: z.core.$ZodIssue, t: TFunction, value: unknown): string {
