@@ -67,7 +67,10 @@ const doc = (id: number) => `/correspondence/documents/${id}`;
 
 beforeAll(async () => {
   h = await startHarness();
-  const role = await makeRole(h, { ...OUTBOX_AND_MEMOS, ...INBOX_ONLY } as unknown as Record<string, ('view' | 'add')[]>);
+  const role = await makeRole(h, { ...OUTBOX_AND_MEMOS, ...INBOX_ONLY } as unknown as Record<
+    string,
+    ('view' | 'add')[]
+  >);
   const inboxRole = await makeRole(h, INBOX_ONLY as unknown as Record<string, ('view' | 'add')[]>);
   const admin = await actor(h, 'admin', null);
   const archive = await department(h, 'الأرشيف', { archive: true });

@@ -226,7 +226,11 @@ describe('distribution, tasks and completion', () => {
     // Each says what it may do, by the rules the actions enforce.
     const abilities = async (who: typeof org.clerk) =>
       (await get(who, `/correspondence/documents/${id}`)).json.data.abilities;
-    expect(await abilities(org.clerk)).toMatchObject({ distribute: true, assignTasks: false, assignTasksFor: [] });
+    expect(await abilities(org.clerk)).toMatchObject({
+      distribute: true,
+      assignTasks: false,
+      assignTasksFor: [],
+    });
     expect(await abilities(org.managerA)).toMatchObject({
       distribute: false,
       assignTasks: true,
