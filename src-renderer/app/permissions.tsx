@@ -4,7 +4,8 @@
  */
 import { createContext, useContext, type ReactNode } from 'react';
 import type { Permission } from '../../src-shared/permissions';
-import type { PageNode } from './guard';
+import { findNode, type PageNode } from './guard';
+import { useSession } from './session';
 
 const CurrentPageContext = createContext<PageNode | null>(null);
 
@@ -25,4 +26,10 @@ export function usePagePermissions(): readonly Permission[] {
 /** Whether the current page allows an action (`view`, `add`, `edit`, `delete`, `activate`, …). */
 export function useCan(permission: Permission): boolean {
   return usePagePermissions().includes(permission);
+}
+
+/** Whether the signed-in user's role allows `permission` on another page of their tree (e.g. "Reply"). */
+export function useCanOn(path: string, permission: Permission): boolean {
+  const sections = useSession().sections;
+  return findNode(sections, path)?.permissions.includes(permission) ?? false;
 }

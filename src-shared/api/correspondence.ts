@@ -429,6 +429,13 @@ export type UpdateDocumentRequest = z.infer<typeof updateDocumentRequestSchema>;
 /** POST /correspondence/documents/{id}/related: link documents (both directions). */
 export const relateRequestSchema = z.object({ documentIds: z.array(refIdField).min(1).max(50) }).strict();
 export type RelateRequest = z.infer<typeof relateRequestSchema>;
+/**
+ * GET /correspondence/documents/lookup?q=: documents the caller may see, of any direction, to link as
+ * related (by number, sender's number or subject; newest first; at most 20). Drafts are the caller's own.
+ */
+export const lookupQuerySchema = z.object({ q: text(0, 100).optional() }).strict();
+export type LookupQuery = z.infer<typeof lookupQuerySchema>;
+
 /** DELETE /correspondence/documents/{id}/related/{relatedId}. */
 export const relatedParamsSchema = z.object({ id: decimalParam(1), relatedId: decimalParam(1) }).strict();
 
@@ -533,6 +540,8 @@ export const boxItemSchema = z.object({
    * distributed to and how, action first; empty when it was not distributed (or on any other row).
    */
   recipients: z.array(z.object({ department: namedRefSchema, type: z.enum(DISTRIBUTION_TYPES) })),
+  /** Outgoing letters and memos: the receivers (external entities) or recipient departments. */
+  addressees: z.array(namedRefSchema),
   /** Distributed / not distributed. */
   distributed: z.boolean(),
   completed: z.boolean(),

@@ -5,7 +5,10 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { Alert, Avatar, Button, Dropdown, Flex, Layout, Menu, Typography, type MenuProps } from 'antd';
+import { Alert, Avatar, Badge, Button, Dropdown, Flex, Layout, Menu, Typography, type MenuProps } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import type { BoxCounts } from '../../../src-shared/api/correspondence';
+import { approvalsApi, corrKeys } from '../../features/correspondence/shared/api';
 import { GlobalOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PageSection } from '../../../src-shared/api/auth';
@@ -35,7 +38,21 @@ export function MainLayout() {
   }, [signedIn]);
 
   const sections = session.sections ?? [];
-  const items = useMemo(() => menuItems(sections, locale), [sections, locale]);
+  // What waits for the user in the approval circuits, on the menu items of those lists.
+  const hasCircuitPages = sections.some((s) =>
+    s.children.some((c) => Object.keys(COUNT_OF_PAGE).includes(c.path)),
+  );
+  const counts = useQuery({
+    queryKey: corrKeys.counts,
+    queryFn: approvalsApi.counts,
+    enabled: signedIn && hasCircuitPages,
+    refetchInterval: 60_000,
+    staleTime: 15_000,
+  });
+  const items = useMemo(
+    () => menuItems(sections, locale, counts.data ?? null),
+    [sections, locale, counts.data],
+  );
   const selected = current?.path ?? location.pathname;
   const currentSection = sections.find((s) => s.children.some((c) => c.path === selected)) ?? null;
   const sectionOfSelected = currentSection?.path;
@@ -149,8 +166,24 @@ export function MainLayout() {
   );
 }
 
+/** The menu items that carry a count: what requires the user's approval, and what came back to them. */
+const COUNT_OF_PAGE: Record<string, keyof BoxCounts> = {
+  [PAGES.outboxRequiringApproval]: 'outboxRequiringApproval',
+  [PAGES.outboxAwaitingApproval]: 'outboxRequiringChanges',
+  [PAGES.memosRequiringApproval]: 'memosRequiringApproval',
+  [PAGES.memosAwaitingApproval]: 'memosRequiringChanges',
+};
+
 /** Sections as submenus, pages as items; keys are paths. */
-function menuItems(sections: readonly PageSection[], locale: string): MenuProps['items'] {
+function menuItems(
+  sections: readonly PageSection[],
+  locale: string,
+  counts: BoxCounts | null,
+): MenuProps['items'] {
+  const countOf = (path: string) => {
+    const key = COUNT_OF_PAGE[path];
+    return key && counts ? counts[key] : 0;
+  };
   return sections
     .filter((section) => section.children.length > 0)
     .map((section) => ({
@@ -160,7 +193,22 @@ function menuItems(sections: readonly PageSection[], locale: string): MenuProps[
       children: section.children.map((page) => ({
         key: page.path,
         icon: <PageIcon name={page.icon} />,
-        label: locale === 'ar' ? page.nameAr : page.nameEn,
+        label:
+          countOf(page.path) > 0 ? (
+            <Flex justify="space-between" align="center" gap={6}>
+              <span>{locale === 'ar' ? page.nameAr : page.nameEn}</span>
+              <Badge
+                count={countOf(page.path)}
+                size="small"
+                color={COUNT_OF_PAGE[page.path]!.endsWith('Changes') ? 'orange' : undefined}
+                data-testid={`menu-count-${COUNT_OF_PAGE[page.path]}`}
+              />
+            </Flex>
+          ) : locale === 'ar' ? (
+            page.nameAr
+          ) : (
+            page.nameEn
+          ),
       })),
     }));
 }

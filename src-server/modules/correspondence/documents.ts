@@ -37,6 +37,8 @@ import { cleanFileName } from '../../http/upload';
 import { assertPdf, assertSize } from '../../storage/validate';
 import type { Tx } from '../auth/queries';
 import * as q from './queries';
+import { lookup as q_lookup } from './queries';
+import { normalizeArabic } from '../../../src-shared/arabic';
 import { type Scope } from './visibility';
 
 import { CIRCUIT_DIRECTIONS, approvalOf, isCallersTurn } from './approvals';
@@ -415,6 +417,17 @@ export async function listRelated(
   const s = await scope(ctx, caller);
   await visibleDocument(ctx.db, s, id);
   return (await q.relatedOf(ctx.db, s, id)).map(relatedOut);
+}
+
+/** GET /correspondence/documents/lookup?q=. */
+export async function lookupDocuments(
+  ctx: ServerContext,
+  caller: AuthContext,
+  query: string | undefined,
+): Promise<RelatedDocument[]> {
+  const s = await scope(ctx, caller);
+  const q = normalizeArabic((query ?? '').trim());
+  return (await q_lookup(ctx.db, s, q)).map(relatedOut);
 }
 
 /** POST /correspondence/documents/{id}/related. */

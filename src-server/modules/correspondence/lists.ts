@@ -47,6 +47,13 @@ export async function listBox(
     taskIds.length ? q.tasksOf(ctx.db, sql`t.id in ${inList(taskIds)}`) : Promise.resolve([]),
     box === 'incoming' ? q.recipientsOf(ctx.db, [...new Set(archiveRows)]) : Promise.resolve([]),
   ]);
+  const addressees = new Map<number, BoxItem['addressees']>();
+  const circuitDocs = docs.filter((d) => d.direction !== 'in').map((d) => Number(d.id));
+  for (const r of await q.recipientsListOf(ctx.db, circuitDocs)) {
+    const list = addressees.get(Number(r.document_id)) ?? [];
+    list.push({ id: Number(r.id), nameAr: r.name_ar, nameEn: r.name_en });
+    addressees.set(Number(r.document_id), list);
+  }
   const recipients = new Map<number, BoxItem['recipients']>();
   for (const r of recipientRows) {
     const list = recipients.get(Number(r.document_id)) ?? [];
@@ -96,6 +103,7 @@ export async function listBox(
           }
         : null,
       recipients: k.dist_id === null ? (recipients.get(Number(d.id)) ?? []) : [],
+      addressees: addressees.get(Number(d.id)) ?? [],
       distributed: !!d.distributed,
       completed: !!k.done,
       task: t

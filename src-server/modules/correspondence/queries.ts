@@ -405,6 +405,26 @@ export async function relatedOf(db: Tx, scope: Scope, documentId: number) {
   );
 }
 
+/** Documents the caller may see matching a typed text (number, sender's number, normalised subject). */
+export async function lookup(db: Tx, scope: Scope, q: string, limit = 20) {
+  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return rows<{
+    id: number;
+    direction: string;
+    state: string;
+    doc_number: string | null;
+    subject: string;
+    document_date: string | null;
+  }>(
+    db,
+    sql`select d.id, d.direction, d.state, d.doc_number, d.subject, ${day('d.document_date')} as document_date
+        from documents d
+        where ${visibleTo(scope)} and (${q} = '' or d.subject_search like ${like} or d.doc_number ilike ${like}
+          or d.sender_document_number ilike ${like})
+        order by coalesce(d.registered_at, d.created_at) desc, d.id desc limit ${limit}`,
+  );
+}
+
 /** Links two documents both ways; answers whether the link is new. */
 export async function relate(db: Tx, a: number, b: number, userId: number): Promise<boolean> {
   const inserted = await rows(

@@ -35,6 +35,7 @@ import {
   followRequestSchema,
   followSchema,
   idParamsSchema,
+  lookupQuerySchema,
   relateRequestSchema,
   relatedDocumentSchema,
   relatedParamsSchema,
@@ -274,6 +275,20 @@ export function correspondenceRoutes(ctx: ServerContext) {
             ),
           );
       },
+    );
+    app.get(
+      `${base}/lookup`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: 'Documents the caller may see, to link as related (number, sender number, subject)',
+          querystring: lookupQuerySchema,
+          response: { 200: envelopeOf(z.array(relatedDocumentSchema)) },
+        },
+      },
+      async (request) =>
+        envelope(request, await corr.lookupDocuments(ctx, callerOf(request), request.query.q)),
     );
     app.get(
       `${base}/:id`,

@@ -1,6 +1,7 @@
-/** Memos: write an internal memo (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+/** Memos — write an internal memo (/correspondence/memos/add): the shared document form, memo family. */
+import { DocumentForm } from '../shared/DocumentForm';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noDocuments" />;
+  return <DocumentForm family="memo" />;
 }

@@ -1,6 +1,48 @@
-/** Memos: approved memos (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+/**
+ * Memos — approved memos (/correspondence/memos/approved-memos): memos numbered at their signatory's
+ * approval, as their recipient departments received them (for action) and as their authors and the
+ * archive office keep them; completed when every receiving department has completed its tasks.
+ */
+import { useTranslation } from 'react-i18next';
+import type { BoxItem } from '../../../../src-shared/api/correspondence';
+import { formatDateTime, type DataTableColumn } from '../../../components/DataTable';
+import { localName } from '../../../lib/names';
+import { BoxListScreen, StateTags, commonColumns } from '../shared/BoxListScreen';
+import { addresseesColumn } from '../shared/DraftsListScreen';
+import { FAMILIES } from '../shared/directions';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noDocuments" />;
+  const { t, i18n } = useTranslation('correspondence');
+  const columns: DataTableColumn<BoxItem>[] = [
+    ...commonColumns(t, i18n.language).filter((c) => c.key !== 'sender'),
+    addresseesColumn(i18n.language),
+    {
+      key: 'receivedBy',
+      title: 'correspondence:fields.receivedBy',
+      render: (row) => (row.distribution ? localName(row.distribution.department, i18n.language) : '—'),
+    },
+    {
+      key: 'boxDate',
+      title: 'correspondence:fields.approvedAt',
+      sortable: true,
+      filter: { type: 'date' },
+      render: (row) => <bdi>{formatDateTime(row.boxDate)}</bdi>,
+    },
+    {
+      key: 'completed',
+      title: 'correspondence:fields.state',
+      render: (row) => <StateTags distributed={row.distributed} completed={row.completed} />,
+    },
+  ];
+  return (
+    <BoxListScreen
+      box="approved-memos"
+      testId="approved-memos-list"
+      columns={columns}
+      emptyKey="correspondence:empty.approvedMemos"
+      views
+      detailPath={(row) => `${FAMILIES.memo.listPath}/${row.documentId}`}
+    />
+  );
 }

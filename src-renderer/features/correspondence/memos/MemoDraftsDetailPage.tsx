@@ -1,6 +1,9 @@
-/** Memos: drafts — one document (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+/** Memos — one draft (/correspondence/memos/draft/{id}): the document form continuing it. */
+import { useParams } from 'react-router-dom';
+import { DocumentForm } from '../shared/DocumentForm';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noDocuments" detail />;
+  const { id } = useParams();
+  return <DocumentForm key={id} family="memo" draftId={Number(id)} />;
 }

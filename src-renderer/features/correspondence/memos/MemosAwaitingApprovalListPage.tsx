@@ -1,6 +1,7 @@
-/** Memos: awaiting approval (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+/** Memos — awaiting approval and requiring changes (/correspondence/memos/awaiting-approval). */
+import { AwaitingApprovalScreen } from '../shared/CircuitListScreens';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noAwaitingApproval" />;
+  return <AwaitingApprovalScreen family="memo" />;
 }

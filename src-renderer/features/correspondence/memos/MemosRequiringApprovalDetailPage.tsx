@@ -1,6 +1,9 @@
-/** Memos: requiring approval — one document (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+/** Memos — a memo waiting for my answer (/correspondence/memos/requiring-approval/{id}): the shared document detail. */
+import { useParams } from 'react-router-dom';
+import { DocumentDetail } from '../shared/DocumentDetail';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noDocuments" detail />;
+  const { id } = useParams();
+  return <DocumentDetail key={id} id={Number(id)} context="memos-requiring" />;
 }

@@ -1,6 +1,7 @@
-/** Memos: requiring approval (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+/** Memos — requiring my approval (/correspondence/memos/requiring-approval). */
+import { RequiringApprovalScreen } from '../shared/CircuitListScreens';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noRequiringApproval" />;
+  return <RequiringApprovalScreen family="memo" />;
 }

@@ -1,6 +1,12 @@
-/** Outbox: compose an outgoing document (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+/**
+ * Outbox — write an outgoing letter (/correspondence/outbox/add; ?replyTo={id} answers an incoming
+ * letter): the shared document form, outgoing family.
+ */
+import { useSearchParams } from 'react-router-dom';
+import { DocumentForm } from '../shared/DocumentForm';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noDocuments" />;
+  const [params] = useSearchParams();
+  return <DocumentForm key={params.get('replyTo') ?? 'new'} family="out" />;
 }

@@ -1,6 +1,7 @@
-/** Outbox: awaiting approval (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+/** Outbox — awaiting approval and requiring changes (/correspondence/outbox/awaiting-approval). */
+import { AwaitingApprovalScreen } from '../shared/CircuitListScreens';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noAwaitingApproval" />;
+  return <AwaitingApprovalScreen family="out" />;
 }

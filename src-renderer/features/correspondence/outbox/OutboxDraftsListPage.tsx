@@ -1,6 +1,7 @@
-/** Outbox: drafts (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+/** Outbox — drafts (/correspondence/outbox/draft). */
+import { DraftsListScreen } from '../shared/DraftsListScreen';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noDrafts" />;
+  return <DraftsListScreen family="out" />;
 }

@@ -1,6 +1,9 @@
-/** Outbox: outgoing correspondence — one document (placeholder until its issue lands: the page-tree title and its empty state). */
-import { PlaceholderPage } from '../../../components/PlaceholderPage';
+/** Outbox — one outgoing letter (/correspondence/outbox/outgoing/{id}): the shared document detail. */
+import { useParams } from 'react-router-dom';
+import { DocumentDetail } from '../shared/DocumentDetail';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noDocuments" detail />;
+  const { id } = useParams();
+  return <DocumentDetail key={id} id={Number(id)} context="outgoing" />;
 }

@@ -77,6 +77,8 @@ export function BoxListScreen({
   defaultSort = '-boxDate',
   toolbar,
   rowActions,
+  viewLabels,
+  head,
 }: {
   box: Box;
   testId: string;
@@ -91,6 +93,10 @@ export function BoxListScreen({
   defaultSort?: string;
   toolbar?: ReactNode;
   rowActions?: (row: BoxItem) => ReactNode;
+  /** The views' own words (outgoing: awaiting dispatch / dispatched). */
+  viewLabels?: Partial<Record<BoxView, string>>;
+  /** Shown before the views and the date range (e.g. a switch between two boxes of one page). */
+  head?: ReactNode;
 }) {
   const { t } = useTranslation('correspondence');
   const navigate = useNavigate();
@@ -106,6 +112,7 @@ export function BoxListScreen({
       testId={testId}
       extra={
         <Flex gap={8} wrap align="center">
+          {head}
           {views && (
             <Segmented<BoxView>
               value={view}
@@ -113,9 +120,9 @@ export function BoxListScreen({
               aria-label={t('views.label')}
               data-testid={`${testId}-view`}
               options={[
-                { value: 'all', label: t('views.all') },
-                { value: 'notCompleted', label: t('views.notCompleted') },
-                { value: 'completed', label: t('views.completed') },
+                { value: 'all', label: viewLabels?.all ?? t('views.all') },
+                { value: 'notCompleted', label: viewLabels?.notCompleted ?? t('views.notCompleted') },
+                { value: 'completed', label: viewLabels?.completed ?? t('views.completed') },
               ]}
             />
           )}
@@ -136,6 +143,7 @@ export function BoxListScreen({
     >
       <DataTable<BoxItem>
         testId={`${testId}-table`}
+        key={box}
         queryKey={[...corrKeys.box(box), extra]}
         endpoint={boxEndpoint(box)}
         fetcher={(path, query) => defaultListFetcher<BoxItem>(path, { ...query, ...extra })}

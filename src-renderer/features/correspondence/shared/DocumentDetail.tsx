@@ -32,6 +32,7 @@ import {
   FilePdfOutlined,
   MinusCircleOutlined,
   PlusOutlined,
+  RollbackOutlined,
   SendOutlined,
   StarFilled,
   StarOutlined,
@@ -40,7 +41,7 @@ import {
 } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import type { Dayjs } from 'dayjs';
 import type {
   Attachment,
@@ -61,9 +62,23 @@ import { TaskStateTag } from './TaskStateTag';
 import { corrKeys, documentsApi, settingsApi } from './api';
 import { DepartmentSelect, EmployeePicker } from './pickers';
 import { PAGES } from '../../../../src-shared/pages';
+import { useCanOn } from '../../../app/permissions';
+import { ApprovalPanel } from './ApprovalPanel';
+import { ApprovalStatusTag } from './CircuitListScreens';
+import { DispatchPanel } from './DispatchPanel';
+import { documentPath, familyOf, type Family } from './directions';
 
 /** Which list the detail was opened from (its back link). */
-export type DetailContext = 'incoming' | 'follow-ups' | 'incoming-tasks';
+export type DetailContext =
+  | 'incoming'
+  | 'follow-ups'
+  | 'incoming-tasks'
+  | 'outgoing'
+  | 'outbox-awaiting'
+  | 'outbox-requiring'
+  | 'approved-memos'
+  | 'memos-awaiting'
+  | 'memos-requiring';
 
 const day = (value: Dayjs | null | undefined) => (value ? value.format('YYYY-MM-DD') : null);
 
@@ -676,6 +691,68 @@ const BACK: Record<DetailContext, string> = {
   incoming: PAGES.incoming,
   'follow-ups': PAGES.followUps,
   'incoming-tasks': PAGES.incomingTasks,
+  outgoing: PAGES.outgoing,
+  'outbox-awaiting': PAGES.outboxAwaitingApproval,
+  'outbox-requiring': PAGES.outboxRequiringApproval,
+  'approved-memos': PAGES.approvedMemos,
+  'memos-awaiting': PAGES.memosAwaitingApproval,
+  'memos-requiring': PAGES.memosRequiringApproval,
+};
+
+/** Which fields the detail shows for each family (the rest are the incoming letter's). */
+const FAMILY_FIELDS: Record<Family, readonly string[]> = {
+  in: [
+    'docNumber',
+    'codification',
+    'year',
+    'direction',
+    'sender',
+    'senderDocumentNumber',
+    'documentDate',
+    'receivedDate',
+    'recipientDepartment',
+    'receiver',
+    'department',
+    'securityLevel',
+    'priority',
+    'medium',
+    'grouping',
+    'registered',
+    'summary',
+  ],
+  out: [
+    'docNumber',
+    'codification',
+    'year',
+    'direction',
+    'department',
+    'recipients',
+    'receiver',
+    'documentDate',
+    'securityLevel',
+    'priority',
+    'medium',
+    'grouping',
+    'createdBy',
+    'approvedAt',
+    'summary',
+  ],
+  memo: [
+    'docNumber',
+    'codification',
+    'year',
+    'direction',
+    'department',
+    'recipients',
+    'documentDate',
+    'securityLevel',
+    'priority',
+    'medium',
+    'grouping',
+    'createdBy',
+    'approvedAt',
+    'summary',
+  ],
 };
 
 /** The detail screen of one incoming document. */
@@ -683,6 +760,8 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
   const { t, i18n } = useTranslation('correspondence');
   const queryClient = useQueryClient();
   const doc = useQuery({ queryKey: corrKeys.document(id), queryFn: () => documentsApi.get(id) });
+  const navigate = useNavigate();
+  const mayReply = useCanOn(PAGES.outboxAdd, 'add');
   const distribution = useQuery({
     queryKey: corrKeys.distribution(id),
     queryFn: () => documentsApi.distribution(id),
@@ -702,6 +781,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
     void queryClient.invalidateQueries({ queryKey: corrKeys.document(id) });
     void queryClient.invalidateQueries({ queryKey: corrKeys.boxes });
     void queryClient.invalidateQueries({ queryKey: ['calendar'] });
+    void queryClient.invalidateQueries({ queryKey: corrKeys.timeline(id) });
   };
 
   if (doc.isLoading) return <Spin className="corr-spin" />;
@@ -759,11 +839,35 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
       label: t('fields.recipientDepartment'),
       value: name(d.recipientDepartment),
     },
-    { key: 'receiver', label: t('fields.receiver'), value: d.receiver || '—' },
-    { key: 'department', label: t('fields.department'), value: name(d.department) },
+    {
+      key: 'receiver',
+      label: d.direction === 'out' ? t('fields.addressee') : t('fields.receiver'),
+      value: d.receiver || '—',
+    },
+    {
+      key: 'department',
+      label: d.direction === 'in' ? t('fields.department') : t('fields.senderDepartment'),
+      value: name(d.department),
+    },
+    {
+      key: 'recipients',
+      label: d.direction === 'out' ? t('fields.receivers') : t('fields.recipientDepartments'),
+      value: d.recipients.length ? d.recipients.map((r) => name(r)).join('، ') : '—',
+      wide: true,
+    },
+    { key: 'createdBy', label: t('fields.author'), value: name(d.createdBy) },
+    {
+      key: 'approvedAt',
+      label: t('fields.approvedAt'),
+      value: d.approval?.approvedAt ? <bdi>{formatDateTime(d.approval.approvedAt)}</bdi> : '—',
+    },
     { key: 'securityLevel', label: t('fields.securityLevel'), value: name(d.securityLevel) },
     { key: 'priority', label: t('fields.priority'), value: name(d.priority) },
-    { key: 'medium', label: t('fields.medium'), value: name(d.medium) },
+    {
+      key: 'medium',
+      label: d.direction === 'in' ? t('fields.medium') : t('fields.mediumOut'),
+      value: name(d.medium),
+    },
     { key: 'grouping', label: t('fields.grouping'), value: d.grouping || '—' },
     {
       key: 'registered',
@@ -772,11 +876,14 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
     },
     {
       key: 'summary',
-      label: t('fields.summary'),
+      label: d.direction === 'in' ? t('fields.summary') : t('fields.body'),
       value: <span className="corr-timeline-notes">{d.summary || '—'}</span>,
       wide: true,
     },
   ];
+  const family = familyOf(d.direction);
+  const shown = fields.filter((f) => FAMILY_FIELDS[family].includes(f.key));
+  const filed = d.state === 'registered' || d.state === 'approved';
   return (
     <CorrespondenceScreen
       testId="document-detail"
@@ -789,8 +896,18 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
       subtitle={<Link to={BACK[context]}>{t('detail.back')}</Link>}
       extra={
         <>
-          <StateTags distributed={d.distributed} completed={d.completed} />
-          <FollowButton doc={d} onChanged={refresh} />
+          {family !== 'in' && <ApprovalStatusTag state={d.state} />}
+          {family !== 'out' && filed && <StateTags distributed={d.distributed} completed={d.completed} />}
+          {family === 'in' && filed && mayReply && (
+            <Button
+              icon={<RollbackOutlined />}
+              onClick={() => void navigate(`${PAGES.outboxAdd}?replyTo=${d.id}`)}
+              data-testid="reply"
+            >
+              {t('reply.action')}
+            </Button>
+          )}
+          {filed && <FollowButton doc={d} onChanged={refresh} />}
         </>
       }
     >
@@ -800,7 +917,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
             <Descriptions
               size="small"
               column={{ xs: 1, md: 2 }}
-              items={fields.map((f) => ({
+              items={shown.map((f) => ({
                 key: f.key,
                 label: f.label,
                 children: f.value,
@@ -818,7 +935,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
               dataSource={d.related}
               renderItem={(r) => (
                 <List.Item>
-                  <Link to={`/correspondence/inbox/incoming/${r.id}`}>
+                  <Link to={documentPath(r.direction, r.state, r.id)}>
                     {r.docNumber ? <bdi className="corr-number">{r.docNumber}</bdi> : t('document.noNumber')}{' '}
                     — {r.subject}
                   </Link>
@@ -828,13 +945,19 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
           </Card>
         </div>
         <div className="corr-stack">
-          <DistributionPanel doc={d} distributions={distribution.data ?? []} onChanged={refresh} />
-          <TasksPanel
-            doc={d}
-            tasks={tasks.data ?? []}
-            distributions={distribution.data ?? []}
-            onChanged={refresh}
-          />
+          {family !== 'in' && <ApprovalPanel doc={d} onChanged={refresh} />}
+          <DispatchPanel doc={d} onChanged={refresh} />
+          {family !== 'out' && filed && (
+            <>
+              <DistributionPanel doc={d} distributions={distribution.data ?? []} onChanged={refresh} />
+              <TasksPanel
+                doc={d}
+                tasks={tasks.data ?? []}
+                distributions={distribution.data ?? []}
+                onChanged={refresh}
+              />
+            </>
+          )}
           <Card size="small" title={t('detail.timeline')} data-testid="timeline-panel">
             <DocumentTimeline entries={timeline.data ?? []} />
           </Card>

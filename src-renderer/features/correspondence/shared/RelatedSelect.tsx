@@ -1,15 +1,14 @@
 /**
- * Search and link related documents: a select searching the incoming box on the server (subject,
- * numbers, sender's number) as the user types; value is the chosen documents' ids.
+ * Search and link related documents: a select searching, as the user types, every document the user may
+ * see (GET /correspondence/documents/lookup: subject, numbers, sender's number; any direction — a reply
+ * links the incoming letter it answers); value is the chosen documents' ids.
  */
 import { useEffect, useState } from 'react';
 import { Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { BoxItem } from '../../../../src-shared/api/correspondence';
-import type { ListPage } from '../../../components/DataTable';
-import { http } from '../../../lib/http';
-import { boxEndpoint, corrKeys } from './api';
+import type { RelatedDocument } from '../../../../src-shared/api/correspondence';
+import { corrKeys, documentsApi } from './api';
 
 /** A multiple select of documents to relate (form control: `value`/`onChange`), `excludeId` left out. */
 export function RelatedSelect({
@@ -18,7 +17,10 @@ export function RelatedSelect({
   excludeId,
   id,
   testId,
+  initial,
 }: {
+  /** Documents already linked (their labels before any search). */
+  initial?: readonly RelatedDocument[];
   value?: number[];
   onChange?: (value: number[]) => void;
   excludeId?: number;
@@ -35,15 +37,15 @@ export function RelatedSelect({
   }, [typed]);
   const found = useQuery({
     queryKey: corrKeys.search(q),
-    queryFn: () =>
-      http.get<ListPage<BoxItem>>(boxEndpoint('incoming'), {
-        query: { page: 1, pageSize: 20, ...(q ? { q } : {}), sort: '-boxDate' },
-      }),
+    queryFn: () => documentsApi.lookup(q),
   });
-  const label = (item: BoxItem) => `${item.docNumber ?? t('document.noNumber')} — ${item.subject}`;
-  const options = new Map<number, string>(known);
-  for (const item of found.data?.items ?? []) {
-    if (item.documentId !== excludeId) options.set(item.documentId, label(item));
+  const label = (item: RelatedDocument) => `${item.docNumber ?? t('document.noNumber')} — ${item.subject}`;
+  const options = new Map<number, string>([
+    ...(initial ?? []).map((r) => [r.id, label(r)] as const),
+    ...known,
+  ]);
+  for (const item of found.data ?? []) {
+    if (item.id !== excludeId) options.set(item.id, label(item));
   }
   return (
     <Select<number[]>

@@ -5,7 +5,7 @@
 import { Timeline as AntTimeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TimelineEntry } from '../../../../src-shared/api/correspondence';
-import { formatDateTime } from '../../../components/DataTable';
+import { formatDate, formatDateTime } from '../../../components/DataTable';
 import { localName } from '../../../lib/names';
 
 const COLORS: Partial<Record<TimelineEntry['event'], string>> = {
@@ -17,6 +17,13 @@ const COLORS: Partial<Record<TimelineEntry['event'], string>> = {
   completed: 'green',
   attachmentRemoved: 'red',
   unrelated: 'gray',
+  submitted: 'blue',
+  approved: 'green',
+  numbered: 'green',
+  dispatched: 'green',
+  rejected: 'red',
+  changesRequested: 'orange',
+  circuitRestarted: 'orange',
 };
 
 const str = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
@@ -36,7 +43,10 @@ export function timelineText(
     type: d.type === 'forAction' || d.type === 'forKnowledge' ? t(`distributionType.${d.type}`) : '',
     number: str(d.docNumber),
     fileName: str(d.fileName),
-    date: str(d.taskDate),
+    date: formatDate(str(d.taskDate ?? d.dispatchDate)) || str(d.taskDate ?? d.dispatchDate),
+    version: str(d.version),
+    step: str(d.step),
+    count: typeof d.voided === 'number' ? d.voided : 0,
   });
 }
 
@@ -55,6 +65,11 @@ export function DocumentTimeline({ entries }: { entries: readonly TimelineEntry[
             <span className="corr-timeline-text">{timelineText(entry, t, i18n.language)}</span>
             {typeof entry.details.notes === 'string' && entry.details.notes && (
               <span className="corr-timeline-notes">{entry.details.notes}</span>
+            )}
+            {typeof entry.details.comment === 'string' && entry.details.comment && (
+              <span className="corr-timeline-notes" data-testid="timeline-comment">
+                {entry.details.comment}
+              </span>
             )}
             <span className="corr-timeline-meta">
               {entry.actor ? localName(entry.actor, i18n.language) : t('timeline.system')} ·{' '}

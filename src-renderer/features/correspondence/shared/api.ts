@@ -5,6 +5,13 @@
  * keys the screens invalidate after a change.
  */
 import type {
+  RelatedDocument,
+  ApprovalRequest,
+  ApproverOption,
+  BoxCounts,
+  CircuitProposal,
+  DispatchRequest,
+  SubmitRequest,
   Attachment,
   Box,
   CreateDocumentRequest,
@@ -50,6 +57,8 @@ export const corrKeys = {
   tasks: (id: number) => ['correspondence', 'document', id, 'tasks'] as const,
   timeline: (id: number) => ['correspondence', 'document', id, 'timeline'] as const,
   search: (q: string) => ['correspondence', 'search', q] as const,
+  counts: ['correspondence', 'boxes', 'counts'] as const,
+  approvers: (q: string) => ['correspondence', 'approvers', q] as const,
 };
 
 export const settingsApi = {
@@ -72,6 +81,8 @@ export const documentsApi = {
   register: (id: number) => http.post<Document>(`${DOCUMENTS}/${id}/register`),
   removeDraft: (id: number) => http.delete<void>(`${DOCUMENTS}/${id}`),
 
+  /** Documents the user may see, to link as related. */
+  lookup: (q: string) => http.get<RelatedDocument[]>(`${DOCUMENTS}/lookup`, { query: q ? { q } : {} }),
   relate: (id: number, documentIds: number[]) =>
     http.post<Document>(`${DOCUMENTS}/${id}/related`, { documentIds }),
   unrelate: (id: number, relatedId: number) => http.delete<void>(`${DOCUMENTS}/${id}/related/${relatedId}`),
@@ -97,6 +108,19 @@ export const documentsApi = {
   unfollow: (id: number) => http.delete<void>(`${DOCUMENTS}/${id}/follow`),
 
   timeline: (id: number) => http.get<TimelineEntry[]>(`${DOCUMENTS}/${id}/timeline`),
+
+  /** The circuit proposed for a draft (or its current one). */
+  proposal: (id: number) => http.get<CircuitProposal>(`${DOCUMENTS}/${id}/circuit/proposal`),
+  submit: (id: number, body: SubmitRequest) => http.post<Document>(`${DOCUMENTS}/${id}/submit`, body),
+  decide: (id: number, body: ApprovalRequest) => http.post<Document>(`${DOCUMENTS}/${id}/approval`, body),
+  dispatch: (id: number, body: DispatchRequest) => http.post<Document>(`${DOCUMENTS}/${id}/dispatch`, body),
+};
+
+export const approvalsApi = {
+  /** People who may be put in a circuit, searched by name. */
+  approvers: (q: string) =>
+    http.get<ApproverOption[]>('/correspondence/approvers', { query: q ? { q } : {} }),
+  counts: () => http.get<BoxCounts>('/correspondence/boxes/counts'),
 };
 
 /** Unwraps a list answer that may come as an array or as a page. */

@@ -35,3 +35,32 @@ export function DepartmentSelect({
     />
   );
 }
+
+/** Several departments for a form field (value: department ids in the order chosen). */
+export function DepartmentsSelect({
+  value,
+  onChange,
+  testId,
+  placeholder,
+  type,
+  id,
+}: {
+  value?: number[] | null;
+  onChange?: (value: number[]) => void;
+  testId?: string;
+  placeholder?: string;
+  type?: DepartmentType;
+  id?: string;
+}) {
+  return (
+    <DepartmentPicker
+      id={id}
+      multiple
+      value={value ?? []}
+      onChange={(next) => onChange?.(Array.isArray(next) ? next : typeof next === 'number' ? [next] : [])}
+      type={type}
+      placeholder={placeholder}
+      data-testid={testId}
+    />
+  );
+}

@@ -1,0 +1,594 @@
+/**
+ * The one form of a correspondence document, for every direction (what differs is declared in
+ * directions.ts): incoming mail (/correspondence/inbox/add, a draft continued with ?draft={id}), outgoing
+ * letters (/correspondence/outbox/add, a draft at /correspondence/outbox/draft/{id}, a reply to an incoming
+ * letter with ?replyTo={id}) and memos (/correspondence/memos/add, /correspondence/memos/draft/{id}).
+ * "Save draft" keeps it without a number. Incoming is finished by "Register" (the archive office gives its
+ * number); outgoing letters and memos by "Submit for approval", which shows the proposed circuit for the
+ * author to adjust, then sends it. Attachments are PDFs checked by content and size before they are sent.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { App, Button, Card, DatePicker, Form, Input, List, Result, Space, Typography, Upload } from 'antd';
+import type { Rule } from 'antd/es/form';
+import {
+  AuditOutlined,
+  DeleteOutlined,
+  FilePdfOutlined,
+  PaperClipOutlined,
+  SaveOutlined,
+  SendOutlined,
+} from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import dayjs, { type Dayjs } from 'dayjs';
+import type { CreateDocumentRequest, Document } from '../../../../src-shared/api/correspondence';
+import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
+import { DATE_FORMAT } from '../../../components/DataTable';
+import { formatSize, pdfFileProblem } from '../../../components/upload/transfer';
+import { applyServerErrors } from '../../../lib/forms';
+import { useCan } from '../../../lib/usePermission';
+import { ATTACHMENT_MAX_BYTES } from './attachments';
+import { CircuitDialog } from './CircuitDialog';
+import { corrKeys, documentsApi } from './api';
+import { FAMILIES, type Family, type FormField } from './directions';
+import { DepartmentSelect, DepartmentsSelect } from './pickers';
+import { RelatedSelect } from './RelatedSelect';
+import { SettingSelect } from './SettingSelect';
+
+export interface DocumentFormValues {
+  codificationId?: number | null;
+  subject?: string;
+  summary?: string;
+  senderDepartmentId?: number | null;
+  senderDocumentNumber?: string;
+  receiver?: string;
+  documentDate?: Dayjs | null;
+  receivedDate?: Dayjs | null;
+  recipientDepartmentId?: number | null;
+  departmentId?: number | null;
+  recipientIds?: number[];
+  securityLevelId?: number | null;
+  priorityId?: number | null;
+  mediumId?: number | null;
+  grouping?: string;
+  relatedIds?: number[];
+}
+
+const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
+const day = (value: Dayjs | null | undefined) => (value ? value.format('YYYY-MM-DD') : null);
+
+/** The form's values as the API's document fields, for the fields the family uses. */
+export function toDocumentFields(values: DocumentFormValues, family: Family = 'in') {
+  const common = {
+    subject: values.subject?.trim() ?? '',
+    summary: text(values.summary),
+    documentDate: day(values.documentDate),
+    codificationId: values.codificationId ?? null,
+    securityLevelId: values.securityLevelId ?? null,
+    priorityId: values.priorityId ?? null,
+    mediumId: values.mediumId ?? null,
+    grouping: text(values.grouping),
+  };
+  if (family === 'in')
+    return {
+      ...common,
+      senderDepartmentId: values.senderDepartmentId ?? null,
+      senderDocumentNumber: text(values.senderDocumentNumber),
+      receiver: text(values.receiver),
+      receivedDate: day(values.receivedDate),
+      recipientDepartmentId: values.recipientDepartmentId ?? null,
+    };
+  return {
+    ...common,
+    // Unchosen, the server takes the author's own department.
+    ...(values.departmentId != null ? { departmentId: values.departmentId } : {}),
+    recipientIds: values.recipientIds ?? [],
+    ...(family === 'out' ? { receiver: text(values.receiver) } : {}),
+  };
+}
+
+/** A document's fields as the form's values (continuing a draft). */
+function toFormValues(doc: Document): DocumentFormValues {
+  return {
+    codificationId: doc.codification?.id ?? null,
+    subject: doc.subject,
+    summary: doc.summary ?? '',
+    senderDepartmentId: doc.sender?.id ?? null,
+    senderDocumentNumber: doc.senderDocumentNumber ?? '',
+    receiver: doc.receiver ?? '',
+    documentDate: doc.documentDate ? dayjs(doc.documentDate) : null,
+    receivedDate: doc.receivedDate ? dayjs(doc.receivedDate) : null,
+    recipientDepartmentId: doc.recipientDepartment?.id ?? null,
+    departmentId: doc.department?.id ?? null,
+    recipientIds: doc.recipients.map((r) => r.id),
+    securityLevelId: doc.securityLevel?.id ?? null,
+    priorityId: doc.priority?.id ?? null,
+    mediumId: doc.medium?.id ?? null,
+    grouping: doc.grouping ?? '',
+    relatedIds: doc.related.map((r) => r.id),
+  };
+}
+
+/** The form screen of a family; `draftId` continues a draft (else ?draft= for incoming). */
+export function DocumentForm({ family, draftId: givenDraftId }: { family: Family; draftId?: number }) {
+  const spec = FAMILIES[family];
+  const { t, i18n } = useTranslation('correspondence');
+  const { message } = App.useApp();
+  const can = useCan();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useSearchParams();
+  const [createdId, setCreatedId] = useState<number | null>(null);
+  const draftId = givenDraftId ?? (Number(params.get('draft')) || createdId || null);
+  const replyTo = Number(params.get('replyTo')) || null;
+  const [form] = Form.useForm<DocumentFormValues>();
+  const finishing = useRef(false);
+  const [busy, setBusy] = useState<'draft' | 'finish' | null>(null);
+  const [pending, setPending] = useState<File[]>([]);
+  const [finished, setFinished] = useState<Document | null>(null);
+  const [circuitFor, setCircuitFor] = useState<Document | null>(null);
+
+  const draft = useQuery({
+    queryKey: corrKeys.document(draftId ?? 0),
+    queryFn: () => documentsApi.get(draftId!),
+    enabled: draftId !== null,
+  });
+  // A reply starts from the incoming letter: related to it, addressed to its sender.
+  const original = useQuery({
+    queryKey: corrKeys.document(replyTo ?? 0),
+    queryFn: () => documentsApi.get(replyTo!),
+    enabled: replyTo !== null && draftId === null,
+  });
+  useEffect(() => {
+    if (draft.data) form.setFieldsValue(toFormValues(draft.data));
+  }, [draft.data, form]);
+  useEffect(() => {
+    if (draftId === null) {
+      form.resetFields();
+      form.setFieldsValue(family === 'in' ? { receivedDate: dayjs() } : { documentDate: dayjs() });
+    }
+  }, [draftId, form, family]);
+  useEffect(() => {
+    if (original.data && draftId === null)
+      form.setFieldsValue({
+        subject: t('reply.subject', { subject: original.data.subject }),
+        relatedIds: [original.data.id],
+        recipientIds: original.data.sender ? [original.data.sender.id] : [],
+      });
+  }, [original.data, draftId, form, t]);
+
+  // Required always (subject) or only when finishing (the family's required fields).
+  const requiredRule = (always = false): Rule => ({
+    validator: async (_rule, value: unknown) => {
+      if (!always && !finishing.current) return;
+      const blank =
+        value === undefined ||
+        value === null ||
+        (typeof value === 'string' && !value.trim()) ||
+        (Array.isArray(value) && value.length === 0);
+      if (blank) throw new Error(t('validation.required'));
+    },
+  });
+  const maxRule = (max: number): Rule => ({ max, message: t('validation.maxLength', { max }) });
+  const needed = (field: FormField) => spec.required.includes(field);
+  const rulesOf = (field: FormField, max?: number): Rule[] => [
+    ...(needed(field) ? [requiredRule()] : []),
+    ...(max ? [maxRule(max)] : []),
+  ];
+
+  const chooseFile = async (file: File) => {
+    const problem = await pdfFileProblem(file, ATTACHMENT_MAX_BYTES, i18n.language);
+    if (problem) {
+      void message.error(problem);
+    } else {
+      setPending((files) => [...files, file]);
+    }
+    return Upload.LIST_IGNORE;
+  };
+
+  /** Saves the draft (creating it the first time) with its attachments; answers it. */
+  const saveDraft = async (values: DocumentFormValues): Promise<Document> => {
+    const fields = toDocumentFields(values, family);
+    let doc: Document;
+    if (draftId) {
+      doc = await documentsApi.update(draftId, fields);
+      const before = new Set(draft.data?.related.map((r) => r.id));
+      const added = (values.relatedIds ?? []).filter((id) => !before.has(id));
+      if (added.length > 0) await documentsApi.relate(draftId, added);
+    } else {
+      const body: CreateDocumentRequest = {
+        direction: spec.direction,
+        ...fields,
+        relatedIds: values.relatedIds ?? [],
+        register: false,
+      };
+      doc = await documentsApi.create(body);
+    }
+    for (const file of pending) await documentsApi.uploadAttachment(doc.id, file);
+    setPending([]);
+    return pending.length ? documentsApi.get(doc.id) : doc;
+  };
+
+  const save = async (finish: boolean) => {
+    finishing.current = finish;
+    try {
+      await form.validateFields();
+    } catch {
+      return;
+    } finally {
+      finishing.current = false;
+    }
+    const values = form.getFieldsValue(true) as DocumentFormValues;
+    setBusy(finish ? 'finish' : 'draft');
+    try {
+      let doc = await saveDraft(values);
+      if (finish && spec.finish === 'register') {
+        doc = await documentsApi.register(doc.id);
+        setFinished(doc);
+      } else if (finish) {
+        setCircuitFor(doc);
+      }
+      if (!draftId && !finished) {
+        if (family === 'in') setParams({ draft: String(doc.id) }, { replace: true });
+        else if (!finish) void navigate(spec.draftPath(doc.id), { replace: true });
+        else setCreatedId(doc.id);
+      }
+      void queryClient.invalidateQueries({ queryKey: corrKeys.all });
+    } catch (error) {
+      applyServerErrors(form, error);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  if (finished) {
+    const submitted = finished.state !== 'registered';
+    return (
+      <CorrespondenceScreen testId={spec.screenTestId}>
+        <Card>
+          <Result
+            status="success"
+            title={submitted ? t('circuit.submittedTitle') : t('add.registeredTitle')}
+            subTitle={
+              submitted ? (
+                <span data-testid="submitted-note">{t('circuit.submittedNote')}</span>
+              ) : (
+                <span data-testid="registered-number">
+                  {t('add.registeredNumber')} <bdi className="corr-number">{finished.docNumber}</bdi>
+                </span>
+              )
+            }
+            extra={[
+              <Button
+                key="open"
+                type="primary"
+                onClick={() =>
+                  void navigate(
+                    submitted ? `${spec.awaitingPath}/${finished.id}` : `${spec.listPath}/${finished.id}`,
+                  )
+                }
+                data-testid="registered-open"
+              >
+                {t('add.openDocument')}
+              </Button>,
+              <Button
+                key="another"
+                onClick={() => {
+                  setFinished(null);
+                  setCreatedId(null);
+                  if (family === 'in') setParams({}, { replace: true });
+                  else void navigate(spec.addPath);
+                  form.resetFields();
+                }}
+              >
+                {t('add.another')}
+              </Button>,
+            ]}
+          />
+        </Card>
+      </CorrespondenceScreen>
+    );
+  }
+
+  const attachments = draft.data?.attachments ?? [];
+  const returned = draft.data?.approval?.steps
+    .flatMap((s) => s.members)
+    .filter((m) => m.decision === 'changesRequested' || m.decision === 'rejected');
+  const field = (name: FormField) => {
+    switch (name) {
+      case 'senderDepartmentId':
+        return (
+          <Form.Item key={name} name={name} label={t('fields.sender')} required rules={rulesOf(name)}>
+            <DepartmentSelect
+              type="external"
+              testId="field-sender"
+              placeholder={t('form.senderPlaceholder')}
+            />
+          </Form.Item>
+        );
+      case 'senderDocumentNumber':
+        return (
+          <Form.Item
+            key={name}
+            name={name}
+            label={t('fields.senderDocumentNumber')}
+            rules={rulesOf(name, 100)}
+          >
+            <Input dir="auto" data-testid="field-sender-number" />
+          </Form.Item>
+        );
+      case 'recipientDepartmentId':
+        return (
+          <Form.Item
+            key={name}
+            name={name}
+            label={t('fields.recipientDepartment')}
+            required
+            rules={rulesOf(name)}
+          >
+            <DepartmentSelect
+              type="internal"
+              testId="field-recipient"
+              placeholder={t('form.recipientPlaceholder')}
+            />
+          </Form.Item>
+        );
+      case 'receiver':
+        return (
+          <Form.Item
+            key={name}
+            name={name}
+            label={t(family === 'out' ? 'fields.addressee' : 'fields.receiver')}
+            rules={rulesOf(name, 200)}
+          >
+            <Input data-testid="field-receiver" />
+          </Form.Item>
+        );
+      case 'departmentId':
+        return (
+          <Form.Item
+            key={name}
+            name={name}
+            label={t('fields.senderDepartment')}
+            extra={t('form.departmentDefault')}
+            rules={rulesOf(name)}
+          >
+            <DepartmentSelect
+              type="internal"
+              testId="field-department"
+              placeholder={t('form.ownDepartment')}
+            />
+          </Form.Item>
+        );
+      case 'recipientIds':
+        return (
+          <Form.Item
+            key={name}
+            name={name}
+            label={t(family === 'out' ? 'fields.receivers' : 'fields.recipientDepartments')}
+            required
+            rules={rulesOf(name)}
+            className="corr-form-wide"
+          >
+            <DepartmentsSelect
+              type={spec.recipients ?? undefined}
+              testId="field-recipients"
+              placeholder={t(family === 'out' ? 'form.receiversPlaceholder' : 'form.recipientsPlaceholder')}
+            />
+          </Form.Item>
+        );
+      default:
+        return null;
+    }
+  };
+
+  return (
+    <CorrespondenceScreen
+      testId={spec.screenTestId}
+      title={draftId ? t(`add.draftTitle_${family}`) : undefined}
+      subtitle={t(`add.description_${family}`)}
+    >
+      {returned && returned.length > 0 && draft.data && (
+        <Card size="small" className="corr-card corr-returned" data-testid="returned-note">
+          <Typography.Text strong>
+            {t(draft.data.state === 'rejected' ? 'circuit.rejectedNote' : 'circuit.changesNote')}
+          </Typography.Text>
+          {returned.map((m) => (
+            <Typography.Paragraph key={m.userId} className="corr-timeline-notes">
+              <bdi>{i18n.language === 'ar' ? m.nameAr : m.nameEn}</bdi>: {m.comment}
+            </Typography.Paragraph>
+          ))}
+        </Card>
+      )}
+      <Form
+        form={form}
+        layout="vertical"
+        data-testid={spec.formTestId}
+        disabled={draftId !== null && draft.isLoading}
+      >
+        <Card title={t('add.sections.document')} className="corr-card">
+          <div className="corr-form-grid">
+            <Form.Item
+              name="codificationId"
+              label={t('fields.codification')}
+              required
+              rules={rulesOf('codificationId')}
+            >
+              <SettingSelect
+                list="codifications"
+                direction={spec.direction}
+                testId="field-codification"
+                required
+              />
+            </Form.Item>
+            <Form.Item
+              name="documentDate"
+              label={t('fields.documentDate')}
+              required={needed('documentDate')}
+              rules={rulesOf('documentDate')}
+            >
+              <DatePicker format={DATE_FORMAT} className="corr-full" data-testid="field-document-date" />
+            </Form.Item>
+            {family === 'in' && (
+              <Form.Item name="receivedDate" label={t('fields.receivedDate')}>
+                <DatePicker format={DATE_FORMAT} className="corr-full" data-testid="field-received-date" />
+              </Form.Item>
+            )}
+            <Form.Item
+              name="subject"
+              label={t('fields.subject')}
+              required
+              rules={[requiredRule(true), maxRule(500)]}
+              className="corr-form-wide"
+            >
+              <Input data-testid="field-subject" />
+            </Form.Item>
+            <Form.Item
+              name="summary"
+              label={t(family === 'in' ? 'fields.summary' : 'fields.body')}
+              className="corr-form-wide"
+              rules={[maxRule(10000)]}
+            >
+              <Input.TextArea autoSize={{ minRows: 3, maxRows: 10 }} data-testid="field-summary" />
+            </Form.Item>
+          </div>
+        </Card>
+        <Card title={t(`add.sections.parties_${family}`)} className="corr-card">
+          <div className="corr-form-grid">{spec.parties.map(field)}</div>
+        </Card>
+        <Card title={t('add.sections.classification')} className="corr-card">
+          <div className="corr-form-grid">
+            <Form.Item name="securityLevelId" label={t('fields.securityLevel')}>
+              <SettingSelect list="security-levels" testId="field-security-level" />
+            </Form.Item>
+            <Form.Item name="priorityId" label={t('fields.priority')}>
+              <SettingSelect list="priorities" testId="field-priority" />
+            </Form.Item>
+            <Form.Item name="mediumId" label={t(family === 'in' ? 'fields.medium' : 'fields.mediumOut')}>
+              <SettingSelect list="mediums" testId="field-medium" />
+            </Form.Item>
+            <Form.Item name="grouping" label={t('fields.grouping')} rules={[maxRule(200)]}>
+              <Input data-testid="field-grouping" />
+            </Form.Item>
+            <Form.Item name="relatedIds" label={t('fields.related')} className="corr-form-wide">
+              <RelatedSelect
+                excludeId={draftId ?? undefined}
+                testId="field-related"
+                initial={draft.data?.related ?? (original.data ? [{ ...original.data }] : [])}
+              />
+            </Form.Item>
+          </div>
+        </Card>
+        <Card title={t('fields.attachments')} className="corr-card">
+          <Upload
+            accept="application/pdf,.pdf"
+            multiple
+            showUploadList={false}
+            beforeUpload={(file) => chooseFile(file)}
+          >
+            <Button icon={<PaperClipOutlined />} data-testid="attachment-choose">
+              {t('add.chooseFile')}
+            </Button>
+          </Upload>
+          <Typography.Paragraph type="secondary" className="corr-hint">
+            {t('add.attachmentHint', { maxSize: formatSize(ATTACHMENT_MAX_BYTES, i18n.language) })}
+          </Typography.Paragraph>
+          <List
+            size="small"
+            locale={{ emptyText: t('empty.attachments') }}
+            dataSource={[
+              ...attachments.map((a) => ({ key: `a${a.id}`, name: a.fileName, size: a.size, saved: a.id })),
+              ...pending.map((f, i) => ({
+                key: `p${i}`,
+                name: f.name,
+                size: f.size,
+                saved: null as number | null,
+              })),
+            ]}
+            renderItem={(row) => (
+              <List.Item
+                data-testid="attachment-row"
+                actions={[
+                  <Button
+                    key="remove"
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={t('add.removeFile', { name: row.name })}
+                    onClick={async () => {
+                      if (row.saved !== null && draftId) {
+                        await documentsApi.removeAttachment(draftId, row.saved);
+                        void draft.refetch();
+                      } else {
+                        setPending((files) => files.filter((f, i) => `p${i}` !== row.key));
+                      }
+                    }}
+                  />,
+                ]}
+              >
+                <span className="corr-attachment">
+                  <FilePdfOutlined />
+                  <bdi>{row.name}</bdi>
+                  <Typography.Text type="secondary">{formatSize(row.size, i18n.language)}</Typography.Text>
+                  {row.saved === null && (
+                    <Typography.Text type="warning">{t('add.notSentYet')}</Typography.Text>
+                  )}
+                </span>
+              </List.Item>
+            )}
+          />
+        </Card>
+        <Space className="corr-form-actions" wrap>
+          <Button
+            icon={<SaveOutlined />}
+            loading={busy === 'draft'}
+            disabled={busy !== null}
+            onClick={() => void save(false)}
+            data-testid="save-draft"
+          >
+            {t('add.saveDraft')}
+          </Button>
+          {spec.finish === 'register' && can('add') && (
+            <Button
+              type="primary"
+              icon={<SendOutlined />}
+              loading={busy === 'finish'}
+              disabled={busy !== null}
+              onClick={() => void save(true)}
+              data-testid="register"
+            >
+              {t('add.register')}
+            </Button>
+          )}
+          {spec.finish === 'submit' && (
+            <Button
+              type="primary"
+              icon={<AuditOutlined />}
+              loading={busy === 'finish'}
+              disabled={busy !== null}
+              onClick={() => void save(true)}
+              data-testid="submit-for-approval"
+            >
+              {t('circuit.submit')}
+            </Button>
+          )}
+          {draftId !== null && family !== 'in' && draft.data && draft.data.state !== 'draft' && (
+            <Link to={`${spec.awaitingPath}/${draftId}`}>{t('circuit.viewCircuit')}</Link>
+          )}
+        </Space>
+      </Form>
+      {circuitFor && (
+        <CircuitDialog
+          doc={circuitFor}
+          onClose={() => setCircuitFor(null)}
+          onSubmitted={(doc) => {
+            setCircuitFor(null);
+            setFinished(doc);
+            void queryClient.invalidateQueries({ queryKey: corrKeys.all });
+          }}
+        />
+      )}
+    </CorrespondenceScreen>
+  );
+}
