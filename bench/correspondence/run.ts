@@ -50,6 +50,9 @@ const EMPLOYEES = 3000;
 const CLERK_EMPLOYEES = [301, 901, 1201, 1501, 1801, 302, 303];
 /** The manager measured: employee 10 manages department 10. */
 const MANAGER_EMPLOYEE = 10;
+/** The busy signatory (signs every outgoing letter and memo) and an author of a fifth of them. */
+const SIGNATORY_EMPLOYEE = 3;
+const AUTHOR_EMPLOYEE = 1000;
 /** Five years of mail, oldest first (ids grow with time, as they do in production). */
 const SPAN_SECONDS = 5 * 365 * 86400;
 
@@ -166,6 +169,25 @@ async function organisation(db: pg.Client, passwordHash: string, adminRoleId: nu
   };
   for (const [i, e] of CLERK_EMPLOYEES.entries()) await make(i === 0 ? 'bench-clerk' : `clerk-${e}`, e);
   await make('bench-manager', MANAGER_EMPLOYEE);
+  await make('bench-signatory', SIGNATORY_EMPLOYEE);
+  await make('bench-author', AUTHOR_EMPLOYEE);
+  // Every department manager has an account: they give their opinion in the circuits of their department.
+  await db.query(
+    `insert into users (username, email, password_hash, name_ar, name_en, role_id, locale, active, employee_id,
+       two_factor_skipped_at)
+     select 'manager-' || e.id, 'manager-' || e.id || '@example.com', $1, 'مدير ' || e.id, 'Manager ' || e.id, $2,
+       'ar', true, e.id, now()
+     from employees e where e.id between 4 and ${INTERNAL} and e.id <> ${MANAGER_EMPLOYEE}`,
+    [passwordHash, roleId],
+  );
+  await db.query(
+    `update employees e set user_id = u.id from users u where u.employee_id = e.id and e.user_id is null`,
+  );
+  await db.query(
+    `insert into user_clearances (user_id, security_level_id)
+     select u.id, s.id from users u, correspondence_settings s
+     where u.username in ('bench-signatory', 'bench-author') and s.list = 'security-levels' and s.level = 3`,
+  );
   // Clearance: the clerk and the manager see confidential mail (level 2), not top secret.
   await db.query(
     `insert into user_clearances (user_id, security_level_id)
@@ -192,7 +214,7 @@ async function insertUserSql(db: pg.Client, username: string, passwordHash: stri
  * incoming mail: one for action to the recipient department, 60% also one for knowledge, 20% a second for
  * action. Tasks: 70% of the action distributions, to an employee of the receiving department.
  */
-async function mail(db: pg.Client, clerks: number[]) {
+async function mail(db: pg.Client, clerks: number[], signatory: number, author: number) {
   const main = clerks.slice(0, 5);
   const [office2, office3] = [clerks[5]!, clerks[6]!];
   const step = SPAN_SECONDS / DOCUMENTS;
@@ -201,13 +223,16 @@ async function mail(db: pg.Client, clerks: number[]) {
     select list, coalesce(prefix, level::text, name_en) as k, id from correspondence_settings`);
   await db.query(`create temp table bench_docs as
     select g, dir, st, ra, yr,
-      case when st = 'registered' then row_number() over (partition by dir, st, yr order by g) end as seq
+      case when st in ('registered', 'approved') then row_number() over (partition by dir, st, yr order by g) end as seq
     from (
       select g, dir, st, ra, extract(year from ra)::int as yr
       from (
         select g,
           case when g % 20 < 15 then 'in' when g % 20 < 19 then 'out' else 'memo' end as dir,
-          case when g % 100 = 37 then 'draft' else 'registered' end as st,
+          case when g % 100 = 37 then 'draft' when g % 20 < 15 then 'registered'
+               when g % 40 = 16 or (g > ${DOCUMENTS} * 59 / 60 and g % 4 = 1) then 'approving'
+               when g % 200 = 17 then 'changesRequested'
+               else 'approved' end as st,
           now() - make_interval(secs => (${DOCUMENTS} - g) * ${step} + ${h(7919)} % 600) as ra
         from generate_series(1, ${DOCUMENTS}) g
       ) a
@@ -216,7 +241,7 @@ async function mail(db: pg.Client, clerks: number[]) {
       sender_document_number, subject, summary, sender_department_id, receiver, received_date, document_date,
       security_level_id, security_rank, priority_id, priority_rank, department_id, recipient_department_id,
       medium_id, archive_department_id, created_by, registered_by, created_at, registered_at, completed_at,
-      updated_at) overriding system value
+      updated_at, submitted_at, approved_at, current_step, submitted_version, dispatched_at) overriding system value
     select g, dir, st, cod.id,
       case when reg then yr end, seq,
       case when reg then cod.k || '-' || yr || '-' || lpad(seq::text, ${SEQUENCE_DIGITS}, '0') end,
@@ -232,11 +257,17 @@ async function mail(db: pg.Client, clerks: number[]) {
       ra - make_interval(mins => (g % 600)::int), case when reg then ra end,
       case when reg and dir = 'in' and ra < now() - interval '45 days' and g % 10 <> 0
         then ra + make_interval(days => (g % 20)::int) end,
-      ra
+      ra,
+      case when dir <> 'in' and st <> 'draft' then ra - interval '1 day' end,
+      case when st = 'approved' then ra end,
+      case when st in ('approving', 'changesRequested') then 1 + g % 2 end,
+      case when dir <> 'in' and st <> 'draft' then 1 end,
+      case when st = 'approved' and dir = 'out' and ra < now() - interval '3 days' then ra + interval '1 day' end
     from (
-      select d.*, st = 'registered' as reg,
+      select d.*, st in ('registered', 'approved') as reg,
         case when g % 10 < 8 then 1 when g % 10 = 8 then 2 else 3 end as office,
-        case when g % 10 < 8 then (array[${main.join(',')}])[1 + (g / 10) % 5]
+        case when dir <> 'in' and g % 5 = 0 then ${author}
+             when g % 10 < 8 then (array[${main.join(',')}])[1 + (g / 10) % 5]
              when g % 10 = 8 then ${office2} else ${office3} end as creator,
         case when g % 50 = 0 then 3 when g % 12 = 0 then 2 else 1 end as sec_rank,
         case when g % 20 = 0 then 3 when g % 4 = 0 then 2 else 1 end as pri_rank,
@@ -252,8 +283,29 @@ async function mail(db: pg.Client, clerks: number[]) {
     join bench_settings med on med.list = 'mediums'
       and med.k = (array['Post','Fax','Email','By hand'])[1 + g % 4]`);
   await db.query(`insert into document_counters (codification_id, year, next)
-    select codification_id, year, max(sequence) + 1 from documents where state = 'registered'
+    select codification_id, year, max(sequence) + 1 from documents where state in ('registered', 'approved')
     group by codification_id, year`);
+  // Circuits of outgoing letters and memos: the manager of the sending department gives an opinion, the
+  // busy signatory signs; approved ones have both answers, approving ones wait at their current step.
+  await db.query(`insert into approval_members (document_id, position, kind, user_id, employee_id, pending,
+      activated_at, decision, decided_at, decided_version, direction, security_rank)
+    select d.id, s.pos, s.kind, s.uid, null,
+      d.state = 'approving' and d.current_step = s.pos,
+      d.submitted_at + make_interval(hours => s.pos),
+      case when d.state = 'approved' or (d.current_step is not null and s.pos < d.current_step) then 'approved'
+           when d.state = 'changesRequested' and s.pos = d.current_step then 'changesRequested' end,
+      case when d.state = 'approved' or (d.current_step is not null and s.pos <= d.current_step and d.state <> 'approving')
+             or (d.current_step is not null and s.pos < d.current_step)
+           then d.submitted_at + make_interval(hours => s.pos + 1) end,
+      case when d.state = 'approved' or (d.current_step is not null and s.pos < d.current_step) then 1 end,
+      case when d.direction = 'out' then 'out' else 'memo' end, d.security_rank
+    from documents d
+    join users mu on mu.employee_id = d.department_id
+    cross join lateral (values (1, 'opinion', mu.id), (2, 'sign', ${signatory})) s(pos, kind, uid)
+    where d.direction in ('out', 'memo') and d.state <> 'draft'`);
+  await db.query(`insert into document_recipients (document_id, department_id, position)
+    select d.id, case when d.direction = 'out' then ${INTERNAL + 1} + d.id % ${EXTERNALS} else 4 + (d.id * 7) % ${INTERNAL - 3} end, 0
+    from documents d where d.direction in ('out', 'memo')`);
   // Distributions: action to the recipient, knowledge to another (60%), a second action (20%).
   await db.query(`insert into distributions (document_id, department_id, type, notes, registered_at,
       security_rank, distributed_by, distributed_at, completed_at)
@@ -302,8 +354,8 @@ async function generate(url: string, passwordHash: string, adminRoleId: number) 
     await db.query(`set session_replication_role = replica`);
     const users = await organisation(db, passwordHash, adminRoleId);
     const clerks = CLERK_EMPLOYEES.map((e, i) => users[i === 0 ? 'bench-clerk' : `clerk-${e}`]!);
-    const indexes = await dropIndexes(db, ['documents', 'distributions', 'tasks']);
-    await mail(db, clerks);
+    const indexes = await dropIndexes(db, ['documents', 'distributions', 'tasks', 'approval_members']);
+    await mail(db, clerks, users['bench-signatory']!, users['bench-author']!);
     for (const def of indexes) await db.query(def);
     await db.query(`set session_replication_role = origin`);
     await db.query('vacuum analyze');
@@ -406,9 +458,10 @@ async function main() {
     try {
       const r = await c.query<{ n: string; users: string }>(
         `select (select count(*) from documents) as n,
-           (select count(*) from users where username in ('bench-clerk', 'bench-manager')) as users`,
+           (select count(*) from users where username in ('bench-clerk', 'bench-manager', 'bench-signatory',
+             'bench-author')) as users`,
       );
-      reuse = Number(r.rows[0]!.n) === DOCUMENTS && Number(r.rows[0]!.users) === 2;
+      reuse = Number(r.rows[0]!.n) === DOCUMENTS && Number(r.rows[0]!.users) === 4;
     } catch {
       reuse = false;
     } finally {
@@ -452,6 +505,12 @@ async function main() {
           `select (select count(*) from documents) as documents,
              (select count(*) from documents where direction = 'in') as incoming,
              (select count(*) from distributions) as distributions, (select count(*) from tasks) as tasks,
+             (select count(*) from documents where direction <> 'in') as outgoing_and_memos,
+             (select count(*) from approval_members) as circuit_rows,
+             (select count(*) from approval_members m join users u on u.id = m.user_id
+               where u.username = 'bench-signatory' and m.pending) as signatory_pending,
+             (select count(*) from documents d join users u on u.id = d.created_by
+               where u.username = 'bench-author' and d.state = 'approving') as author_approving,
              (select count(*) from departments) as departments`,
         )
       ).rows[0]!;
@@ -481,12 +540,45 @@ async function main() {
         },
       ];
       const users = [
-        { who: 'clerk', login: 'bench-clerk' },
-        { who: 'manager', login: 'bench-manager' },
+        { who: 'clerk', login: 'bench-clerk', queries },
+        { who: 'manager', login: 'bench-manager', queries },
+        // Issue 12: the requiring-approval box of a busy signatory, the awaiting-approval box of an author.
+        {
+          who: 'signatory',
+          login: 'bench-signatory',
+          queries: [
+            {
+              name: 'requiring approval',
+              path: '/correspondence/boxes/requiring-approval?page=1&pageSize=20',
+              target: 30,
+            },
+            {
+              name: 'memos requiring approval',
+              path: '/correspondence/boxes/memos-requiring-approval?page=1&pageSize=20',
+              target: 30,
+            },
+          ],
+        },
+        {
+          who: 'author',
+          login: 'bench-author',
+          queries: [
+            {
+              name: 'awaiting approval',
+              path: '/correspondence/boxes/awaiting-approval?page=1&pageSize=20',
+              target: 30,
+            },
+            {
+              name: 'outbox drafts',
+              path: '/correspondence/boxes/outbox-drafts?page=1&pageSize=20',
+              target: 30,
+            },
+          ],
+        },
       ];
       for (const u of users) {
         const token = await signIn(u.login);
-        for (const s of queries) {
+        for (const s of u.queries) {
           const route = `${u.who}: ${s.name}`;
           capture = [];
           const check = await fetch(server.url + s.path, { headers: { authorization: `Bearer ${token}` } });

@@ -470,8 +470,8 @@ export const DEFAULT_DATE_RANGE_DAYS = 30;
 
 /**
  * GET /correspondence/boxes/{box}: the common list query plus the date range (`fromDate`, `toDate`,
- * inclusive; default the last 30 days — follow-ups have no default lower bound, since what is still to
- * follow does not expire) and the completed view. `q` searches subject (Arabic-normalised), numbers and
+ * inclusive; default the last 30 days — follow-ups and the approval boxes have no default lower bound,
+ * since what is still to do does not expire) and the completed view. `q` searches subject (Arabic-normalised), numbers and
  * sender document number. The range applies to the box's date: registration (incoming, follow-ups),
  * the task date's assignment (incoming-tasks), creation (drafts).
  */

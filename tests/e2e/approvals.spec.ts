@@ -259,8 +259,10 @@ test('a memo approved by its signatory reaches another department', async ({ pag
   await app.signOut();
 
   await app.signIn('minister', PASSWORD);
-  await expect(page.getByTestId('menu-count-memosRequiringApproval')).toContainText('1');
+  // The collapsed Memos section says something waits inside; the page's own item says what.
+  await expect(page.getByTestId('menu-section-count-memos')).toContainText('1');
   await app.goTo(shell.url, PAGES.memosRequiringApproval);
+  await expect(page.getByTestId('menu-count-memosRequiringApproval')).toContainText('1');
   await page.getByTestId('requiring-list-table').getByText(subject).click();
   await page.getByTestId('approve').click();
   await page.getByRole('dialog').getByRole('button', { name: 'اعتماد' }).click();

@@ -189,7 +189,21 @@ function menuItems(
     .map((section) => ({
       key: section.path,
       icon: <PageIcon name={section.icon} />,
-      label: locale === 'ar' ? section.nameAr : section.nameEn,
+      // A collapsed section still says that something inside waits for the user.
+      label: section.children.some((page) => countOf(page.path) > 0) ? (
+        <Flex justify="space-between" align="center" gap={6}>
+          <span>{locale === 'ar' ? section.nameAr : section.nameEn}</span>
+          <Badge
+            count={section.children.reduce((sum, page) => sum + countOf(page.path), 0)}
+            size="small"
+            data-testid={`menu-section-count-${section.path.split('/').pop()}`}
+          />
+        </Flex>
+      ) : locale === 'ar' ? (
+        section.nameAr
+      ) : (
+        section.nameEn
+      ),
       children: section.children.map((page) => ({
         key: page.path,
         icon: <PageIcon name={page.icon} />,

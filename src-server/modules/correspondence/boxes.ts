@@ -93,6 +93,17 @@ function inList2(values: readonly string[]): SQL {
   )})`;
 }
 
+/** Boxes of work still to do, listed whatever its age unless the user picks a range. */
+const OPEN_ENDED: ReadonlySet<Box> = new Set<Box>([
+  'follow-ups',
+  'awaiting-approval',
+  'requiring-approval',
+  'requiring-changes',
+  'memos-awaiting-approval',
+  'memos-requiring-approval',
+  'memos-requiring-changes',
+]);
+
 /** Reads the keys of one page of a box. */
 export async function boxKeys(db: Tx, scope: Scope, box: Box, query: BoxQuery): Promise<BoxKeys> {
   const filters = normaliseFilters(query.filters);
@@ -109,10 +120,11 @@ export async function boxKeys(db: Tx, scope: Scope, box: Box, query: BoxQuery): 
   const q = query.q?.trim() ? normalizeArabic(query.q.trim()) : '';
   const needsDoc = !!q || sortField.doc || filterFields.some((f) => ownEntry(FIELDS, f)?.doc);
 
-  // Date range: [fromDate, toDate] inclusive; default the last 30 days (follow-ups: no lower bound).
+  // Date range: [fromDate, toDate] inclusive; default the last 30 days. What is still to do does not
+  // expire: follow-ups and the approval boxes have no default lower bound.
   const from = query.fromDate
     ? sql`${query.fromDate}::date::timestamptz`
-    : box === 'follow-ups'
+    : OPEN_ENDED.has(box)
       ? null
       : sql`(current_date - ${DEFAULT_DATE_RANGE_DAYS}::int)::timestamptz`;
   const to = query.toDate ? sql`(${query.toDate}::date + 1)::timestamptz` : null;

@@ -75,6 +75,7 @@ export function AwaitingApprovalScreen({ family }: { family: Family }) {
     <BoxListScreen
       box={box}
       testId="awaiting-list"
+      rangeByDefault={false}
       columns={circuitColumns(t, i18n.language, 'correspondence:fields.submittedAt')}
       emptyKey={
         which === 'awaiting'
@@ -114,6 +115,7 @@ export function RequiringApprovalScreen({ family }: { family: Family }) {
     <BoxListScreen
       box={family === 'out' ? 'requiring-approval' : 'memos-requiring-approval'}
       testId="requiring-list"
+      rangeByDefault={false}
       columns={circuitColumns(t, i18n.language, 'correspondence:fields.waitingSince')}
       emptyKey="correspondence:empty.requiringApproval"
       detailPath={(row) => `${spec.requiringPath}/${row.documentId}`}

@@ -407,7 +407,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
         data-testid={spec.formTestId}
         disabled={draftId !== null && draft.isLoading}
       >
-        <Card title={t('add.sections.document')} className="corr-card">
+        <Card title={t(`add.sections.document_${family}`)} className="corr-card">
           <div className="corr-form-grid">
             <Form.Item
               name="codificationId"
