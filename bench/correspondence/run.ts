@@ -230,8 +230,8 @@ async function mail(db: pg.Client, clerks: number[], signatory: number, author: 
         select g,
           case when g % 20 < 15 then 'in' when g % 20 < 19 then 'out' else 'memo' end as dir,
           case when g % 100 = 37 then 'draft' when g % 20 < 15 then 'registered'
-               when g % 40 = 16 or (g > ${DOCUMENTS} * 59 / 60 and g % 4 = 1) then 'approving'
-               when g % 200 = 17 then 'changesRequested'
+               when ${h(7907)} % 40 = 0 or (g > ${DOCUMENTS} * 59 / 60 and ${h(7907)} % 4 = 0) then 'approving'
+               when ${h(7907)} % 200 = 1 then 'changesRequested'
                else 'approved' end as st,
           now() - make_interval(secs => (${DOCUMENTS} - g) * ${step} + ${h(7919)} % 600) as ra
         from generate_series(1, ${DOCUMENTS}) g
@@ -266,7 +266,7 @@ async function mail(db: pg.Client, clerks: number[], signatory: number, author: 
     from (
       select d.*, st in ('registered', 'approved') as reg,
         case when g % 10 < 8 then 1 when g % 10 = 8 then 2 else 3 end as office,
-        case when dir <> 'in' and g % 5 = 0 then ${author}
+        case when dir <> 'in' and ${h(7877)} % 5 = 0 then ${author}
              when g % 10 < 8 then (array[${main.join(',')}])[1 + (g / 10) % 5]
              when g % 10 = 8 then ${office2} else ${office3} end as creator,
         case when g % 50 = 0 then 3 when g % 12 = 0 then 2 else 1 end as sec_rank,

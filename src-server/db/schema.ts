@@ -446,8 +446,8 @@ export const documents = pgTable(
   'documents',
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    direction: text('direction').notNull(),
-    state: text('state').notNull().default('draft'),
+    direction: text('direction', { enum: DIRECTIONS }).notNull(),
+    state: text('state', { enum: DOCUMENT_STATES }).notNull().default('draft'),
     codificationId: integer('codification_id').references(() => correspondenceSettings.id),
     year: integer('year'),
     sequence: integer('sequence'),
@@ -549,9 +549,9 @@ export const distributions = pgTable(
     departmentId: integer('department_id')
       .notNull()
       .references(() => departments.id),
-    type: text('type').notNull(),
+    type: text('type', { enum: DISTRIBUTION_TYPES }).notNull(),
     /** The document's direction (incoming mail and approved memos are separate boxes of one department). */
-    direction: text('direction').notNull().default('in'),
+    direction: text('direction', { enum: DIRECTIONS }).notNull().default('in'),
     notes: text('notes'),
     registeredAt: tstz('registered_at').notNull(),
     securityRank: integer('security_rank').notNull().default(0),
@@ -590,13 +590,13 @@ export const tasks = pgTable(
     departmentId: integer('department_id')
       .notNull()
       .references(() => departments.id),
-    type: text('type').notNull(),
+    type: text('type', { enum: DISTRIBUTION_TYPES }).notNull(),
     employeeId: integer('employee_id')
       .notNull()
       .references(() => employees.id),
     taskDate: date('task_date', { mode: 'string' }),
     notes: text('notes'),
-    state: text('state').notNull().default('new'),
+    state: text('state', { enum: TASK_STATES }).notNull().default('new'),
     assignedBy: integer('assigned_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: created(),
     startedAt: tstz('started_at'),
@@ -715,19 +715,19 @@ export const approvalMembers = pgTable(
       .notNull()
       .references(() => documents.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
-    kind: text('kind').notNull(),
+    kind: text('kind', { enum: APPROVAL_STEP_KINDS }).notNull(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id),
     employeeId: integer('employee_id').references(() => employees.id),
     pending: boolean('pending').notNull().default(false),
     activatedAt: tstz('activated_at'),
-    decision: text('decision'),
+    decision: text('decision', { enum: APPROVAL_DECISIONS }),
     comment: text('comment'),
     decidedAt: tstz('decided_at'),
     decidedVersion: integer('decided_version'),
     /** Copied from the document so the box reads one index (as distributions do). */
-    direction: text('direction').notNull(),
+    direction: text('direction', { enum: DIRECTIONS }).notNull(),
     securityRank: integer('security_rank').notNull().default(0),
   },
   (t) => [
@@ -753,7 +753,7 @@ export const approvalTemplates = pgTable(
     departmentId: integer('department_id')
       .notNull()
       .references(() => departments.id, { onDelete: 'cascade' }),
-    direction: text('direction').notNull(),
+    direction: text('direction', { enum: DIRECTIONS }).notNull(),
     steps: jsonb('steps').$type<{ kind: string; userIds: number[] }[]>().notNull(),
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
     updatedAt: updated(),

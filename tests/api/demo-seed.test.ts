@@ -161,7 +161,9 @@ describe('seed-demo correspondence', () => {
     expect(incoming.items.some((i) => i.completed)).toBe(true);
     expect(incoming.items.some((i) => !i.completed)).toBe(true);
     const drafts = await box(token, 'inbox-drafts');
-    expect(drafts.total).toBe(await n(`select count(*)::int as n from documents where state = 'draft'`));
+    expect(drafts.total).toBe(
+      await n(`select count(*)::int as n from documents where state = 'draft' and direction = 'in'`),
+    );
     expect((await box(token, 'follow-ups')).total).toBeGreaterThan(0);
   });
 
@@ -177,7 +179,7 @@ describe('seed-demo correspondence', () => {
       const token = await tokenOf(m.username);
       const incoming = await box(token, 'incoming');
       const expected = await h.query<{ id: number }>(
-        `select x.id from distributions x where x.department_id = ${m.department_id}
+        `select x.id from distributions x where x.department_id = ${m.department_id} and x.direction = 'in'
            and x.security_rank <= (select s.level from user_clearances c
              join correspondence_settings s on s.id = c.security_level_id
              join users u on u.id = c.user_id where u.username = '${m.username}')`,
@@ -189,6 +191,10 @@ describe('seed-demo correspondence', () => {
         .sort((a, b) => a - b);
       expect(seen).toEqual(expected.map((x) => Number(x.id)).sort((a, b) => a - b));
     }
+    // Memos reach departments as approved memos, not as incoming mail.
+    expect(await n(`select count(*)::int as n from distributions where direction = 'memo'`)).toBeGreaterThan(
+      0,
+    );
     // The manager of Financial Affairs has action items to follow, some overdue.
     const followUps = await box(await tokenOf('manager'), 'follow-ups');
     expect(followUps.items.some((i) => i.followReason === 'action' && i.overdue)).toBe(true);
@@ -238,6 +244,49 @@ describe('seed-demo correspondence', () => {
     }
   });
 
+  it('holds outgoing letters and memos in every state, with something for the manager to approve', async () => {
+    const states = await h.query<{ direction: string; state: string; n: number }>(
+      `select direction, state, count(*)::int as n from documents where direction <> 'in'
+       group by direction, state order by direction, state`,
+    );
+    const of = (direction: string, state: string) =>
+      states.find((r) => r.direction === direction && r.state === state)?.n ?? 0;
+    for (const state of ['draft', 'approving', 'changesRequested', 'rejected', 'approved'])
+      expect(of('out', state), `out ${state}`).toBeGreaterThan(0);
+    for (const state of ['draft', 'approving', 'changesRequested', 'approved'])
+      expect(of('memo', state), `memo ${state}`).toBeGreaterThan(0);
+    // Approved letters carry their numbers; some are dispatched, some await dispatch.
+    expect(
+      await n(`select count(*)::int as n from documents where direction = 'out' and state = 'approved'
+               and doc_number like 'OUT-%'`),
+    ).toBe(of('out', 'approved'));
+    expect(
+      await n(`select count(*)::int as n from documents where dispatched_at is not null`),
+    ).toBeGreaterThan(0);
+    expect(
+      await n(`select count(*)::int as n from documents where direction = 'out' and state = 'approved'
+               and dispatched_at is null`),
+    ).toBeGreaterThan(0);
+    // A newcomer signing in as the manager finds letters and a memo to approve, and the counts say so.
+    const manager = await tokenOf('manager');
+    expect((await box(manager, 'requiring-approval')).total).toBeGreaterThanOrEqual(2);
+    expect((await box(manager, 'memos-requiring-approval')).total).toBeGreaterThanOrEqual(1);
+    const counts = await call(h, { method: 'GET', url: '/correspondence/boxes/counts', token: manager });
+    expect(counts.json.data.outboxRequiringApproval).toBeGreaterThanOrEqual(2);
+    // An employee finds what came back to them, and the one waiting on their opinion.
+    const employee2 = await tokenOf('employee2');
+    expect((await box(employee2, 'requiring-changes')).total).toBeGreaterThanOrEqual(1);
+    const employee3 = await tokenOf('employee3');
+    expect((await box(employee3, 'requiring-approval')).total).toBeGreaterThanOrEqual(1);
+    // The clerk holds the approved letters for dispatch; the memo reached Financial Affairs as a task.
+    const clerk = await tokenOf('clerk');
+    expect((await box(clerk, 'outgoing', '&view=notCompleted')).total).toBeGreaterThan(0);
+    expect(
+      await n(`select count(*)::int as n from tasks t join documents d on d.id = t.document_id
+               where d.direction = 'memo'`),
+    ).toBe(1);
+  });
+
   it('a second run creates nothing', async () => {
     const tables = [
       'correspondence_settings',
@@ -247,6 +296,8 @@ describe('seed-demo correspondence', () => {
       'distributions',
       'tasks',
       'document_follows',
+      'approval_members',
+      'document_recipients',
       'user_clearances',
       'users',
       'employees',

@@ -8,7 +8,8 @@
  * Screenshots of each screen go to test-results/screens/approvals-*.png.
  */
 import { expect, test } from './fixtures';
-import { Api } from './support/api';
+import { ADMIN, Api } from './support/api';
+import { DirectoryDepartmentsScreen } from './pages/DirectoryScreens';
 import { chooseOption } from './support/select';
 import { AdminShell } from './pages/AdminScreens';
 import { PAGES } from '../../src-shared/pages';
@@ -282,4 +283,42 @@ test('a memo approved by its signatory reaches another department', async ({ pag
   await list.getByText(subject).click();
   await expect(page.getByTestId('distribution-panel')).toContainText('Human Resources');
   await page.screenshot({ path: `${SCREENS}/approvals-memo-detail-en.png`, fullPage: true });
+});
+
+test('an administrator saves the approval circuit of a department, which its authors are then proposed', async ({
+  page,
+  shell,
+}) => {
+  test.setTimeout(180_000);
+  const app = new AdminShell(page);
+  const departments = new DirectoryDepartmentsScreen(page);
+  await app.open(shell.url);
+  await app.signIn(ADMIN.username, ADMIN.password);
+  await app.goTo(shell.url, PAGES.departments);
+  await departments.select('Budget Department');
+  await page.getByTestId('department-circuit').click();
+  const dialog = page.getByTestId('circuit-template-dialog');
+  await expect(dialog).toBeVisible();
+  // No saved circuit yet: one step, the minister alone signs what Budget writes.
+  await dialog.getByTestId('circuit-add-step').click();
+  await chooseOption(page, dialog.getByTestId('circuit-add-1'), 'فيصل');
+  await expect(dialog.getByTestId('circuit-person')).toContainText('فيصل القحطاني');
+  await app.closeToasts();
+  await page.screenshot({ path: `${SCREENS}/approvals-template-ar.png` });
+  await page.getByTestId('template-save').click();
+  await expect(dialog).toBeHidden();
+  await app.signOut();
+
+  // The officer of Budget is now proposed that circuit.
+  await app.signIn('officer', PASSWORD);
+  await app.goTo(shell.url, PAGES.outboxAdd);
+  await chooseOption(page, page.getByTestId('field-codification'), 'صادر عام');
+  await page.getByTestId('field-subject').fill('خطاب بمسار الإدارة المحفوظ');
+  await chooseOption(page, page.getByTestId('field-recipients'), 'وزارة الصحة');
+  await page.keyboard.press('Tab');
+  await page.getByTestId('submit-for-approval').click();
+  const circuit = page.getByTestId('circuit-dialog');
+  await expect(circuit.getByTestId('circuit-step')).toHaveCount(1);
+  await expect(circuit.getByTestId('circuit-step')).toContainText('فيصل القحطاني');
+  await expect(circuit).toContainText('المسار المحفوظ');
 });

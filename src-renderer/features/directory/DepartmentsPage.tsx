@@ -24,6 +24,7 @@ import {
   Typography,
 } from 'antd';
 import {
+  AuditOutlined,
   ApartmentOutlined,
   BankOutlined,
   CheckCircleOutlined,
@@ -37,6 +38,7 @@ import { useTranslation } from 'react-i18next';
 import type { DepartmentTreeNode, DepartmentType } from '../../../src-shared/api/directory';
 import type { Permission } from '../../../src-shared/permissions';
 import { directoryApi, directoryKeys, localName, otherName } from './api';
+import { CircuitTemplateModal } from './CircuitTemplateModal';
 import { ConfigureDepartmentModal, DepartmentFormModal, type DepartmentFormMode } from './DepartmentDialogs';
 import { DirectoryScreen } from './DirectoryScreen';
 import { useDirectoryCan } from './usePermission';
@@ -77,6 +79,7 @@ export function DepartmentsPage({ permissions }: { permissions?: readonly Permis
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [formMode, setFormMode] = useState<DepartmentFormMode | null>(null);
   const [configuring, setConfiguring] = useState<number | null>(null);
+  const [circuitOf, setCircuitOf] = useState<number | null>(null);
   const [expanded, setExpanded] = useState<number[] | null>(null);
 
   useEffect(() => {
@@ -272,6 +275,15 @@ export function DepartmentsPage({ permissions }: { permissions?: readonly Permis
                     {t('actions.configure')}
                   </Button>
                 )}
+                {can('edit') && selected.type === 'internal' && (
+                  <Button
+                    icon={<AuditOutlined />}
+                    onClick={() => setCircuitOf(selected.id)}
+                    data-testid="department-circuit"
+                  >
+                    {t('correspondence:circuit.templateAction')}
+                  </Button>
+                )}
                 {can('activate') && (
                   <Button
                     danger={selected.active}
@@ -338,6 +350,7 @@ export function DepartmentsPage({ permissions }: { permissions?: readonly Permis
           refresh();
         }}
       />
+      <CircuitTemplateModal departmentId={circuitOf} onClose={() => setCircuitOf(null)} />
       <ConfigureDepartmentModal
         departmentId={configuring}
         onClose={() => setConfiguring(null)}

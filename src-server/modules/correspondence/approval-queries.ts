@@ -3,6 +3,8 @@
  * circuit's rows are one per person and step; `pending` marks whose turn it is.
  */
 import { sql } from 'drizzle-orm';
+import type { RowOf } from '../../db/rows';
+import type { approvalMembers } from '../../db/schema';
 import type { Tx } from '../auth/queries';
 import { iso, rows } from './queries';
 import { inList } from './visibility';
@@ -10,22 +12,25 @@ import { inList } from './visibility';
 /** The box family of a direction: outgoing letters, or memos (internal correspondence files with memos). */
 export const familyOf = (direction: string): 'out' | 'memo' => (direction === 'out' ? 'out' : 'memo');
 
-export interface MemberRow {
-  id: number;
-  position: number;
-  kind: string;
-  user_id: number;
+/** A person of a circuit with their names and department. */
+export type MemberRow = Pick<
+  RowOf<typeof approvalMembers.$inferSelect>,
+  | 'id'
+  | 'position'
+  | 'kind'
+  | 'user_id'
+  | 'pending'
+  | 'decision'
+  | 'comment'
+  | 'decided_at'
+  | 'decided_version'
+> & {
   name_ar: string;
   name_en: string;
   department_id: number | null;
   department_ar: string | null;
   department_en: string | null;
-  pending: boolean;
-  decision: string | null;
-  comment: string | null;
-  decided_at: string | null;
-  decided_version: number | null;
-}
+};
 
 /** The circuit of a document, step by step. */
 export async function membersOf(db: Tx, documentId: number): Promise<MemberRow[]> {

@@ -83,7 +83,7 @@ export async function approvalOf(db: Tx, row: q.DocumentRow): Promise<Approval |
   for (const m of members) {
     let step = steps.find((s) => s.position === Number(m.position));
     if (!step) {
-      step = { position: Number(m.position), kind: m.kind as 'opinion' | 'sign', members: [] };
+      step = { position: Number(m.position), kind: m.kind, members: [] };
       steps.push(step);
     }
     step.members.push({
@@ -95,7 +95,7 @@ export async function approvalOf(db: Tx, row: q.DocumentRow): Promise<Approval |
           ? null
           : { id: Number(m.department_id), nameAr: m.department_ar ?? '', nameEn: m.department_en ?? '' },
       pending: !!m.pending,
-      decision: (m.decision as Approval['steps'][number]['members'][number]['decision']) ?? null,
+      decision: m.decision ?? null,
       comment: m.comment,
       decidedAt: m.decided_at,
       decidedVersion: m.decided_version === null ? null : Number(m.decided_version),

@@ -6,6 +6,8 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../auth/queries';
+import type { distributions, documentAttachments, documents, tasks } from '../../db/schema';
+import type { RowOf } from '../../db/rows';
 import { inList, visibleTo, type Scope } from './visibility';
 
 /** Runs SQL and answers its rows. */
@@ -20,74 +22,47 @@ export const iso = (column: string) =>
 /** A date as `YYYY-MM-DD` text. */
 export const day = (column: string) => sql.raw(`to_char(${column}, 'YYYY-MM-DD')`);
 
-export interface DocumentRow {
-  id: number;
-  direction: string;
-  state: string;
-  doc_number: string | null;
-  sequence: number | null;
-  year: number | null;
-  sender_document_number: string | null;
-  subject: string;
-  summary: string | null;
+/** The documents table's columns, as SQL answers them (schema.ts). */
+type DocumentColumns = RowOf<typeof documents.$inferSelect>;
+
+/**
+ * A document with every display column: its own columns (the sender and recipient departments under the
+ * names `sender_id` and `recipient_id`) and the names of what it refers to.
+ */
+export type DocumentRow = Omit<
+  DocumentColumns,
+  'subject_search' | 'sender_department_id' | 'recipient_department_id'
+> & {
   sender_id: number | null;
   sender_ar: string | null;
   sender_en: string | null;
-  receiver: string | null;
-  received_date: string | null;
-  document_date: string | null;
-  codification_id: number | null;
   codification_ar: string | null;
   codification_en: string | null;
   codification_prefix: string | null;
   codification_direction: string | null;
-  security_level_id: number | null;
   security_ar: string | null;
   security_en: string | null;
-  security_rank: number;
-  priority_id: number | null;
   priority_ar: string | null;
   priority_en: string | null;
-  priority_rank: number;
-  department_id: number | null;
   department_ar: string | null;
   department_en: string | null;
   recipient_id: number | null;
   recipient_ar: string | null;
   recipient_en: string | null;
   recipient_archive_office_id: number | null;
-  medium_id: number | null;
   medium_ar: string | null;
   medium_en: string | null;
-  grouping: string | null;
-  archive_department_id: number | null;
-  created_by: number | null;
   created_by_ar: string | null;
   created_by_en: string | null;
-  registered_by: number | null;
   registered_by_ar: string | null;
   registered_by_en: string | null;
-  created_at: string;
-  registered_at: string | null;
-  completed_at: string | null;
-  updated_at: string;
   distributed: boolean;
   followed: boolean;
-  version: number;
-  submitted_version: number | null;
-  current_step: number | null;
-  submitted_at: string | null;
-  approved_at: string | null;
-  dispatched_at: string | null;
-  dispatched_by: number | null;
   dispatched_by_ar: string | null;
   dispatched_by_en: string | null;
-  dispatch_medium_id: number | null;
   dispatch_medium_ar: string | null;
   dispatch_medium_en: string | null;
-  dispatch_date: string | null;
-  delivered: boolean | null;
-}
+};
 
 /** Documents with every display column, visible to `scope`, by id. */
 export async function documentsByIds(
@@ -446,18 +421,11 @@ export async function unrelate(db: Tx, a: number, b: number): Promise<boolean> {
 
 // ---------------------------------------------------------------- attachments
 
-export interface AttachmentRow {
-  id: number;
-  document_id: number;
-  sha256: string;
-  file_name: string;
-  size: number;
-  mime: string;
-  uploaded_by: number | null;
-  uploaded_by_ar: string | null;
-  uploaded_by_en: string | null;
-  uploaded_at: string;
-}
+/** An attachment with who uploaded it. */
+export type AttachmentRow = Pick<
+  RowOf<typeof documentAttachments.$inferSelect>,
+  'id' | 'document_id' | 'sha256' | 'file_name' | 'size' | 'mime' | 'uploaded_by' | 'uploaded_at'
+> & { uploaded_by_ar: string | null; uploaded_by_en: string | null };
 
 export async function attachmentsOf(db: Tx, documentIds: readonly number[], attachmentId?: number) {
   if (!documentIds.length) return [];
@@ -494,20 +462,23 @@ export async function deleteAttachment(db: Tx, documentId: number, id: number): 
 
 // ---------------------------------------------------------------- distributions and tasks
 
-export interface DistributionRow {
-  id: number;
-  document_id: number;
-  department_id: number;
+/** A distribution with its department's and distributor's names. */
+export type DistributionRow = Pick<
+  RowOf<typeof distributions.$inferSelect>,
+  | 'id'
+  | 'document_id'
+  | 'department_id'
+  | 'type'
+  | 'notes'
+  | 'completed_at'
+  | 'distributed_by'
+  | 'distributed_at'
+> & {
   department_ar: string;
   department_en: string;
-  type: string;
-  notes: string | null;
-  completed_at: string | null;
-  distributed_by: number | null;
   distributed_by_ar: string | null;
   distributed_by_en: string | null;
-  distributed_at: string;
-}
+};
 
 export async function distributionsOf(db: Tx, documentId: number, distributionIds?: readonly number[]) {
   return rows<DistributionRow>(
@@ -564,30 +535,19 @@ export async function insertDistribution(
   return row ? Number(row.id) : null;
 }
 
-export interface TaskRow {
-  id: number;
-  document_id: number;
-  distribution_id: number;
-  department_id: number;
+/** A task with its department, tasker, assigner and document. */
+export type TaskRow = Omit<RowOf<typeof tasks.$inferSelect>, 'assigned_by'> & {
+  assigned_by: number | null;
   department_ar: string;
   department_en: string;
-  type: string;
-  employee_id: number;
   employee_ar: string;
   employee_en: string;
-  task_date: string | null;
-  notes: string | null;
-  state: string;
-  assigned_by: number | null;
   assigned_by_ar: string | null;
   assigned_by_en: string | null;
-  created_at: string;
-  started_at: string | null;
-  completed_at: string | null;
   overdue: boolean;
   doc_number: string | null;
   subject: string;
-}
+};
 
 export async function tasksOf(db: Tx, where: SQL) {
   return rows<TaskRow>(
@@ -699,4 +659,47 @@ export async function unfollow(db: Tx, userId: number, documentId: number): Prom
     sql`delete from document_follows where user_id = ${userId} and document_id = ${documentId} returning user_id`,
   );
   return deleted.length > 0;
+}
+
+// ---------------------------------------------------------------- calendar
+
+/** The caller's tasks, their follow-up dates and the tasks of departments they lead, between two dates. */
+export async function calendarOf(db: Tx, scope: Scope, from: string, to: string) {
+  // A manager or secretary follows the tasks of the departments they lead, by their task dates.
+  const led = scope.leadDepartmentIds.length
+    ? sql`t.department_id in ${inList(scope.leadDepartmentIds)}`
+    : sql`false`;
+  return rows<{
+    kind: 'task' | 'followUp';
+    key: string;
+    date: string;
+    document_id: number;
+    doc_number: string | null;
+    subject: string;
+    task_id: number | null;
+    task_state: string | null;
+    overdue: boolean;
+  }>(
+    db,
+    sql`select 'task' as kind, 'task:' || t.id as key, to_char(t.task_date, 'YYYY-MM-DD') as date, d.id as document_id,
+          d.doc_number, d.subject, t.id as task_id, t.state as task_state,
+          (t.state <> 'completed' and t.task_date < current_date) as overdue
+        from tasks t join documents d on d.id = t.document_id
+        where t.employee_id = ${scope.employeeId ?? 0} and t.task_date between ${from}::date and ${to}::date
+          and ${visibleTo(scope)}
+        union all
+        select 'followUp', 'follow:' || d.id, to_char(f.due_date, 'YYYY-MM-DD'), d.id, d.doc_number, d.subject,
+          null, null, (d.completed_at is null and f.due_date < current_date)
+        from document_follows f join documents d on d.id = f.document_id
+        where f.user_id = ${scope.userId} and f.due_date between ${from}::date and ${to}::date
+          and ${visibleTo(scope)}
+        union all
+        select 'followUp', 'assigned:' || t.id, to_char(t.task_date, 'YYYY-MM-DD'), d.id, d.doc_number, d.subject,
+          t.id, t.state, (t.state <> 'completed' and t.task_date < current_date)
+        from tasks t join documents d on d.id = t.document_id
+        where ${led} and t.employee_id <> ${scope.employeeId ?? 0}
+          and t.task_date between ${from}::date and ${to}::date
+          and ${visibleTo(scope)}
+        order by date, key`,
+  );
 }

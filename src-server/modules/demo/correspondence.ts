@@ -33,6 +33,7 @@ import type { Tx } from '../auth/queries';
 import { authContextOf } from '../auth/service';
 import { linkUser } from '../directory/queries';
 import { rows } from '../correspondence/queries';
+import * as approvals from '../correspondence/approvals';
 import * as corr from '../correspondence/service';
 
 const MEDIUMS: [string, string][] = [
@@ -153,6 +154,7 @@ export async function seedDemoCorrespondence(ctx: ServerContext): Promise<string
     // The service opens its own transactions: inside this one they become savepoints.
     const letters = await seedLetters({ ...ctx, db: tx as unknown as Db }, tx);
     created.push(...letters);
+    created.push(...(await seedCircuits({ ...ctx, db: tx as unknown as Db }, tx)));
   });
   return created;
 }
@@ -473,4 +475,233 @@ async function seedLetters(ctx: ServerContext, tx: Tx): Promise<string[]> {
     `${stats.follows} follow-ups of clerk`,
   );
   return created;
+}
+
+/**
+ * Outgoing letters and memos in every state, through the real circuit code as the demo users: drafts;
+ * letters waiting for the `manager` now (alone, after one opinion, after a parallel opinion step of two
+ * employees where one has answered); one sent back for changes and one rejected, with their comments;
+ * approved and numbered letters, dispatched by the clerk (delivered or not) or awaiting dispatch, one a
+ * reply to an incoming letter; memos drafted, approving, returned, and approved — distributed to the
+ * departments they address, one of them tasked by its manager.
+ */
+async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
+  const [existing] = await rows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from documents where direction <> 'in'`,
+  );
+  if (Number(existing?.n ?? 0) > 0) return ['outgoing letters and memos already present (left as is)'];
+  const people = {
+    manager: await callerFor(tx, 'manager'),
+    clerk: await callerFor(tx, 'clerk'),
+    e1: await callerFor(tx, 'employee1'),
+    e2: await callerFor(tx, 'employee2'),
+    e3: await callerFor(tx, 'employee3'),
+    e4: await callerFor(tx, 'employee4'),
+  };
+  if (Object.values(people).some((p) => p === null) || !people.manager!.profile)
+    return ['no demo outgoing letters or memos: the demo users are missing'];
+  const { manager, clerk, e1, e2, e3, e4 } = people as Record<keyof typeof people, AuthContext>;
+  const cod = async (prefix: string) =>
+    (
+      await rows<{ id: number }>(
+        tx,
+        sql`select id from correspondence_settings where list = 'codifications' and prefix = ${prefix} and active`,
+      )
+    )[0]?.id;
+  const dept = async (nameEn: string, type: 'internal' | 'external') =>
+    (
+      await rows<{ id: number }>(
+        tx,
+        sql`select id from departments where name_en = ${nameEn} and type = ${type} and active`,
+      )
+    )[0]?.id;
+  const out = await cod('OUT');
+  const memo = await cod('MEMO');
+  const mail = (
+    await rows<{ id: number }>(
+      tx,
+      sql`select id from correspondence_settings where list = 'mediums' and name_en = 'Mail' and active`,
+    )
+  )[0]?.id;
+  const finance = await dept('General Directorate of Financial Affairs', 'internal');
+  const hr = await dept('Human Resources Department', 'internal');
+  const it = await dept('Information Technology Department', 'internal');
+  const receivers = await Promise.all(
+    ['Ministry of Finance', 'General Audit Bureau', 'Ministry of Health', 'Council of Ministers'].map((n) =>
+      dept(n, 'external'),
+    ),
+  );
+  if (!out || !memo || !finance || !hr || !it || receivers.some((r) => r === undefined))
+    return ['no demo outgoing letters or memos: the demo settings or departments are missing'];
+  const [reply] = await rows<{ id: number }>(
+    tx,
+    sql`select id from documents where direction = 'in' and state = 'registered' order by id limit 1`,
+  );
+  const userOf = (a: AuthContext) => a.userId;
+  const stats: Record<string, number> = {};
+  const count = (k: string) => (stats[k] = (stats[k] ?? 0) + 1);
+
+  /** Writes a document; then sends it through `steps` and plays the answers given. */
+  const play = async (
+    author: AuthContext,
+    body: Omit<CreateDocumentRequest, 'register'>,
+    steps: AuthContext[][] | null,
+    answers: [AuthContext, 'approve' | 'reject' | 'requestChanges', string?][] = [],
+    dispatch?: { delivered: boolean; daysAgo: number },
+  ) => {
+    const doc = await corr.createDocument(ctx, author, { ...body, register: false });
+    if (!steps) return count(`${body.direction} draft`);
+    await approvals.submitDocument(ctx, author, doc.id, {
+      steps: steps.map((st) => ({ userIds: st.map(userOf) })),
+      version: doc.version,
+    });
+    let last = doc;
+    for (const [who, action, comment] of answers)
+      last = await approvals.decideDocument(ctx, who, doc.id, {
+        action,
+        comment: comment ?? null,
+        version: doc.version,
+      });
+    if (dispatch)
+      await approvals.dispatchDocument(ctx, clerk, doc.id, {
+        mediumId: mail!,
+        dispatchDate: dayFrom(-dispatch.daysAgo),
+        delivered: dispatch.delivered,
+      });
+    count(`${body.direction} ${last.state}${dispatch ? ' dispatched' : ''}`);
+  };
+  const letter = (subject: string, receiver: number, extra: Partial<CreateDocumentRequest> = {}) => ({
+    direction: 'out' as const,
+    subject,
+    summary: `نفيدكم بشأن ${subject.replace(/^(الرد على|خطاب)\s*/, '')}، ونأمل الاطلاع والإفادة.`,
+    codificationId: out,
+    documentDate: dayFrom(-2),
+    recipientIds: [receiver],
+    mediumId: mail ?? null,
+    ...extra,
+  });
+  const toMemo = (subject: string, recipients: number[]) => ({
+    direction: 'memo' as const,
+    subject,
+    summary: `يُعمَّم ${subject} على الإدارات المعنية للعمل بموجبه.`,
+    codificationId: memo,
+    documentDate: dayFrom(-1),
+    recipientIds: recipients,
+  });
+  const [mof, audit, health, council] = receivers as number[];
+
+  // Outgoing letters.
+  await play(e1, letter('مسودة خطاب بشأن تحديث بيانات الموردين', mof!), null);
+  await play(e2, letter('مسودة رد على استفسار وزارة الصحة', health!), null);
+  await play(
+    e1,
+    letter(
+      'الرد على طلب اعتماد ميزانية المشاريع للربع القادم',
+      mof!,
+      reply ? { relatedIds: [reply.id] } : {},
+    ),
+    [[manager]],
+  );
+  await play(e3, letter('إفادة بشأن ملاحظات ديوان المحاسبة', audit!), [[manager]]);
+  await play(
+    e1,
+    letter('طلب تمديد مهلة تقديم الحسابات الختامية', audit!),
+    [[e2], [manager]],
+    [[e2, 'approve']],
+  );
+  await play(
+    e1,
+    letter('خطاب بشأن المشاركة في اللجنة الوزارية المشتركة', council!),
+    [[e2, e3], [manager]],
+    [[e2, 'approve']],
+  );
+  await play(
+    e2,
+    letter('تقرير الإنجازات الربعية للإدارة', council!),
+    [[manager]],
+    [[manager, 'requestChanges', 'يرجى إضافة نسب الإنجاز لكل مشروع وإرفاق الجدول الزمني المحدث']],
+  );
+  await play(
+    e3,
+    letter('طلب تعزيز بند المكافآت', mof!),
+    [[manager]],
+    [[manager, 'reject', 'سبق الرفع بهذا الطلب في الربع الماضي ولا حاجة لتكراره']],
+  );
+  await play(
+    e1,
+    letter('إفادة بتسوية مستحقات التأمينات الاجتماعية', mof!),
+    [[e3], [manager]],
+    [
+      [e3, 'approve'],
+      [manager, 'approve'],
+    ],
+    { delivered: true, daysAgo: 5 },
+  );
+  await play(
+    e2,
+    letter('الرد على طلب البيانات الإحصائية السنوية', council!),
+    [[manager]],
+    [[manager, 'approve']],
+    {
+      delivered: false,
+      daysAgo: 1,
+    },
+  );
+  await play(
+    e1,
+    letter('خطاب شكر على التعاون في الفعالية الوطنية', health!),
+    [[manager]],
+    [[manager, 'approve']],
+  );
+  await play(
+    e3,
+    letter('طلب نسخ العقود المبرمة خلال العام المالي', audit!),
+    [[e2], [manager]],
+    [
+      [e2, 'approve'],
+      [manager, 'approve'],
+    ],
+  );
+
+  // Memos.
+  await play(e1, toMemo('مسودة تعميم بشأن ترشيد استهلاك الطاقة', [hr!, it!]), null);
+  await play(e2, toMemo('تعميم بشأن مواعيد رفع طلبات الإجازات', [hr!]), [[manager]]);
+  await play(
+    e3,
+    toMemo('تعميم بشأن تحديث كلمات المرور', [it!]),
+    [[manager]],
+    [[manager, 'requestChanges', 'يرجى توضيح موعد التطبيق والجهة المسؤولة عن المتابعة']],
+  );
+  await play(
+    e1,
+    toMemo('تعميم بشأن حضور ورشة التحول الرقمي', [hr!, it!]),
+    [[manager]],
+    [[manager, 'approve']],
+  );
+  await play(
+    e4,
+    toMemo('مذكرة بشأن تسوية عهد الموظفين قبل نهاية العام', [finance]),
+    [[manager]],
+    [[manager, 'approve']],
+  );
+  // The finance manager tasks an employee with the memo that reached the directorate.
+  const [received] = await rows<{ document_id: number; id: number }>(
+    tx,
+    sql`select x.document_id, x.id from distributions x where x.direction = 'memo' and x.department_id = ${finance}
+        order by x.id desc limit 1`,
+  );
+  if (received && e1.profile.employee) {
+    await corr.assignTask(ctx, manager, Number(received.document_id), {
+      distributionId: Number(received.id),
+      employeeId: e1.profile.employee.id,
+      taskDate: dayFrom(7),
+      notes: 'يرجى حصر العهد القائمة في الإدارة',
+    });
+    count('memo task');
+  }
+  const summary = Object.entries(stats)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ');
+  return [`outgoing letters and memos through their approval circuits: ${summary}`];
 }

@@ -51,6 +51,16 @@ const MANAGER: Record<string, Permission[]> = {
 const EMPLOYEE: Record<string, Permission[]> = {
   [PAGES.incomingTasks]: ['view', 'edit'],
   [PAGES.followUps]: ['view', 'edit'],
+  // Employees write outgoing letters and memos, and give their opinion when a circuit asks them.
+  [PAGES.outboxDrafts]: ['view', 'add', 'edit', 'delete'],
+  [PAGES.outboxAdd]: ['view', 'add'],
+  [PAGES.outboxAwaitingApproval]: ['view'],
+  [PAGES.outboxRequiringApproval]: ['view', 'approve'],
+  [PAGES.memoDrafts]: ['view', 'add', 'edit', 'delete'],
+  [PAGES.memoAdd]: ['view', 'add'],
+  [PAGES.memosAwaitingApproval]: ['view'],
+  [PAGES.memosRequiringApproval]: ['view', 'approve'],
+  [PAGES.approvedMemos]: ['view'],
 };
 
 /** Loads the demo roles and users; `password` is every demo user's password. Returns what was created. */
