@@ -13,14 +13,19 @@ export const APP_HOST = 'sijill';
 /** The URL the window opens. */
 export const APP_START_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
 
-/** The policy of every page: our own scripts only, no plugins, no framing, no form posts, API calls through main. */
+/**
+ * The policy of every page: our own scripts only, no plugins, no frames in or out, no form posts, API calls
+ * through main, files only from our own file source (same origin, /files).
+ */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  "script-src 'self'", // no eval, no WebAssembly: pdf.js decodes images with its JavaScript fallbacks
   "style-src 'self' 'unsafe-inline'", // antd's CSS-in-JS injects <style> elements
   "img-src 'self' data: blob:",
   "font-src 'self' data:",
-  "connect-src 'self'",
+  "connect-src 'self'", // the API goes through main; files through our own /files source
+  "worker-src 'self'", // pdf.js's worker, from our own bundle
+  "frame-src 'none'",
   "object-src 'none'",
   "base-uri 'none'",
   "frame-ancestors 'none'",

@@ -98,7 +98,7 @@ async function start(): Promise<void> {
   });
 
   installAppGuards(isOwnUrl);
-  serveRenderer(RENDERER_DIR);
+  serveRenderer(RENDERER_DIR, (path, forward) => api.openFile(path, forward));
   cleanups.push(
     registerIpc(
       dispatch,

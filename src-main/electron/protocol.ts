@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { protocol } from 'electron';
+import { FILE_REQUEST_HEADERS, FILE_SOURCE_PREFIX } from '../../src-shared/files';
 import { APP_HOST, APP_SCHEME, MIME_TYPES, appResponseHeaders, resolveInside } from './app-url';
 
 /** Re-exported so main imports the protocol from one place. */
@@ -20,18 +21,35 @@ export function registerAppScheme(): void {
   protocol.registerSchemesAsPrivileged([
     {
       scheme: APP_SCHEME,
-      privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
+      privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true, stream: true },
     },
   ]);
 }
 
-/** Serves the files of `rendererDir` at `app://sijill/…` (after the app is ready). */
-export function serveRenderer(rendererDir: string): void {
+/** Opens one of our files through main (ApiClient.openFile): the file source's other half. */
+export type OpenFile = (path: string, forward: Record<string, string | undefined>) => Promise<Response>;
+
+/**
+ * Serves the files of `rendererDir` at `app://sijill/…` (after the app is ready), and the file source at
+ * `app://sijill/files/…`: our attachments streamed from the API with the session's token (which the
+ * renderer never holds) and their byte ranges. Only our own pages reach the app: scheme.
+ */
+export function serveRenderer(rendererDir: string, openFile?: OpenFile): void {
   const root = resolve(rendererDir);
   protocol.handle(APP_SCHEME, async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return respond(405, 'Method not allowed');
     const url = new URL(request.url);
     if (url.host !== APP_HOST) return respond(404, 'Not found');
+    if (openFile && url.pathname.startsWith(`${FILE_SOURCE_PREFIX}/`)) {
+      const forward = Object.fromEntries(
+        FILE_REQUEST_HEADERS.map((name) => [name, request.headers.get(name) ?? undefined]),
+      );
+      const answer = await openFile(url.pathname.slice(FILE_SOURCE_PREFIX.length), forward);
+      const headers = new Headers(answer.headers);
+      for (const [name, value] of Object.entries(appResponseHeaders('application/octet-stream')))
+        if (name.toLowerCase() !== 'content-type') headers.set(name, value);
+      return new Response(answer.body, { status: answer.status, headers });
+    }
     const file = await resolveInside(root, url.pathname);
     if (!file) return respond(404, 'Not found');
     const body = await readFile(file);

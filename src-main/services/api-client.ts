@@ -11,6 +11,7 @@
  * multipart/form-data built here from the bytes the renderer read, a download comes back as base64,
  * because the renderer may not touch the file system and the web shell's bridge carries JSON only.
  */
+import { FILE_REQUEST_HEADERS, FILE_RESPONSE_HEADERS, isFilePath } from '../../src-shared/files';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import type {
   ApiDownload,
@@ -127,6 +128,34 @@ export class ApiClient {
         base64: bytes.toString('base64'),
       },
     };
+  }
+
+  /**
+   * Opens one of our files as a stream (the file source, src-shared/files.ts): GET `path` with the
+   * session's token and the given Range headers, answered with the API's status, the allowed headers
+   * and the body as a web stream. Paths outside the file source's list are refused (404) unread.
+   */
+  async openFile(path: string, forward: Record<string, string | undefined>): Promise<Response> {
+    if (!isFilePath(path)) return new Response(null, { status: 404 });
+    const url = resolveApiUrl(this.options.baseUrl(), path);
+    const headers: Record<string, string> = { ...this.headers(), Accept: '*/*' };
+    for (const name of FILE_REQUEST_HEADERS) {
+      const value = forward[name];
+      if (value) headers[name] = value;
+    }
+    let response: Response;
+    try {
+      response = await fetch(url, { headers, redirect: 'error' });
+    } catch {
+      return new Response(null, { status: 502 });
+    }
+    if (response.status === 401) this.expireSession();
+    const out = new Headers();
+    for (const name of FILE_RESPONSE_HEADERS) {
+      const value = response.headers.get(name);
+      if (value !== null) out.set(name, value);
+    }
+    return new Response(response.body, { status: response.status, headers: out });
   }
 
   /** The specification's headers: JSON, the selected language and the stored token (never the renderer's). */

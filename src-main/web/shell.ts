@@ -7,6 +7,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import Fastify from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
@@ -24,6 +26,7 @@ import {
   type WireEvent,
   type WireRequest,
 } from '../../src-shared/ipc/wire';
+import { FILE_REQUEST_HEADERS, FILE_SOURCE_KEY_HEADER, FILE_SOURCE_PREFIX } from '../../src-shared/files';
 import { createDispatch } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
 import { ApiClient } from '../services/api-client';
@@ -58,11 +61,14 @@ export function webShellCsp(origin: string): string {
   const ws = origin.replace(/^http/, 'ws');
   return [
     "default-src 'self'",
+    // No eval, no WebAssembly: pdf.js decodes images with its JavaScript fallbacks.
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src 'self' ${ws}`,
+    "worker-src 'self'",
+    "frame-src 'none'",
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
@@ -161,6 +167,19 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
         });
       });
     });
+  });
+  // The file source (src-shared/files.ts): our attachments, streamed with their ranges, for this launch only.
+  app.get(`${FILE_SOURCE_PREFIX}/*`, async (request, reply) => {
+    const key = request.headers[FILE_SOURCE_KEY_HEADER];
+    if (typeof key !== 'string' || !sameSecret(key, secret)) return reply.code(403).send('Forbidden');
+    const path = `/${(request.params as { '*': string })['*']}`;
+    const forward = Object.fromEntries(
+      FILE_REQUEST_HEADERS.map((name) => [name, request.headers[name] as string | undefined]),
+    );
+    const answer = await api.openFile(path, forward);
+    reply.code(answer.status);
+    answer.headers.forEach((value, name) => void reply.header(name, value));
+    return reply.send(answer.body ? Readable.fromWeb(answer.body as WebReadableStream) : null);
   });
   await app.register(fastifyStatic, { root: resolve(options.rendererDir), index: ['index.html'] });
 

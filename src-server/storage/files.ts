@@ -15,8 +15,11 @@ import type { Readable } from 'node:stream';
 export interface FileStore {
   /** Stores bytes (once per content) and answers their SHA-256 (hex) and size. */
   put(bytes: Buffer): Promise<{ sha256: string; size: number }>;
-  /** Streams stored bytes; the stream errors when the file is missing. */
-  open(sha256: string): Readable;
+  /**
+   * Streams stored bytes, or the inclusive byte range `[start, end]` of them (a viewer reading a large
+   * PDF a piece at a time); the stream errors when the file is missing.
+   */
+  open(sha256: string, range?: { start: number; end: number }): Readable;
   /** Reads stored bytes whole (small files: photos). */
   get(sha256: string): Promise<Buffer>;
   /** Whether bytes with this hash are stored. */
@@ -62,7 +65,8 @@ export function createLocalFileStore(dir: string): FileStore {
       }
       return { sha256, size: bytes.length };
     },
-    open: (sha256) => createReadStream(pathOf(sha256)),
+    open: (sha256, range) =>
+      createReadStream(pathOf(sha256), range ? { start: range.start, end: range.end } : undefined),
     get: (sha256) => readFile(pathOf(sha256)),
     has: (sha256) => exists(pathOf(sha256)),
   };

@@ -40,9 +40,14 @@ describe('app:// URLs', () => {
       "base-uri 'none'",
       "frame-ancestors 'none'",
       "form-action 'none'",
+      // Files come from our own file source (same origin) only: nothing is framed, workers are ours.
+      "connect-src 'self'",
+      "frame-src 'none'",
+      "worker-src 'self'",
     ]) {
       expect(csp).toContain(directive);
     }
+    expect(csp).not.toMatch(/blob:[^;]*;?\s*(connect|frame|worker)-src|(connect|frame|worker)-src[^;]*blob:/);
     expect(csp).not.toContain('unsafe-eval');
   });
 });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import WebSocket from 'ws';
 import { startWebShell, type WebShell } from '../../src-main/web/shell';
+import { minimalPdf } from '../api/support/files';
 
 let shell: WebShell;
 let dir: string;
@@ -144,6 +145,62 @@ describe('web shell', () => {
     // Not signed in: the server itself answered, so the whole frame crossed the socket.
     expect(answer).toMatchObject({ ok: true, data: { status: 401 } });
     expect(socket!.readyState).toBe(WebSocket.OPEN);
+    socket!.close();
+  }, 60_000);
+
+  it('streams our files through /files with the launch secret, a byte range at a time, and nothing else', async () => {
+    const files = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`${origin}${path}`, { headers });
+    const attachment = '/files/correspondence/documents/1/attachments/1/content';
+    expect((await files(attachment)).status).toBe(403);
+    expect((await files(attachment, { 'x-sijill-key': 'not-the-key' })).status).toBe(403);
+    // Only attachment paths: the rest of the API is not a file.
+    expect((await files('/files/auth/profile', { 'x-sijill-key': key })).status).toBe(404);
+    expect((await files('/files/correspondence/documents/1', { 'x-sijill-key': key })).status).toBe(404);
+    // Not signed in: the server's own answer comes back.
+    expect((await files(attachment, { 'x-sijill-key': key })).status).toBe(401);
+
+    // Signed in through the bridge (main keeps the token), a real attachment reads in ranges.
+    const { socket } = await connect(key, origin);
+    const setup = await call(socket!, 'setup:create', {
+      username: 'admin',
+      email: 'admin@example.com',
+      password: 'Admin#2025',
+    });
+    expect(setup).toMatchObject({ ok: true });
+    // The first sign-in offers two-factor enrolment: skip it, as a person may.
+    if ((setup as { data: { result: string } }).data.result === 'twoFactor')
+      expect(await call(socket!, 'session:two-factor-skip')).toMatchObject({
+        ok: true,
+        data: { result: 'signedIn' },
+      });
+    const created = (await call(socket!, 'api:request', {
+      method: 'POST',
+      path: '/correspondence/documents',
+      body: { direction: 'in', subject: 'ملف للعرض' },
+    })) as { ok: boolean; data: { status: number; body: { data: { id: number } } } };
+    expect(created.data.status).toBe(201);
+    const id = created.data.body.data.id;
+    const pdf = minimalPdf('file source');
+    const uploaded = (await call(socket!, 'api:upload', {
+      path: `/correspondence/documents/${id}/attachments`,
+      field: 'file',
+      fileName: 'letter.pdf',
+      mime: 'application/pdf',
+      base64: pdf.toString('base64'),
+    })) as { ok: boolean; data: { status: number; body: { data: { id: number } } } };
+    expect(uploaded.data.status).toBe(201);
+    const path = `/files/correspondence/documents/${id}/attachments/${uploaded.data.body.data.id}/content`;
+    const whole = await files(path, { 'x-sijill-key': key });
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    expect(Buffer.from(await whole.arrayBuffer()).equals(pdf)).toBe(true);
+    const part = await files(path, { 'x-sijill-key': key, range: 'bytes=0-7' });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 0-7/${pdf.length}`);
+    expect(Buffer.from(await part.arrayBuffer()).toString('latin1')).toBe('%PDF-1.4');
+    // The token never reaches the page: no header of the answer carries it.
+    expect([...part.headers.keys()]).not.toContain('authorization');
     socket!.close();
   }, 60_000);
 });

@@ -544,12 +544,12 @@ export async function openAttachment(
   caller: AuthContext,
   id: number,
   attachmentId: number,
-): Promise<{ attachment: Attachment; stream: Readable }> {
+): Promise<{ attachment: Attachment; open: (range?: { start: number; end: number }) => Readable }> {
   const s = await scope(ctx, caller);
   await visibleDocument(ctx.db, s, id);
   const [row] = await q.attachmentsOf(ctx.db, [id], attachmentId);
   if (!row) throw notFound();
-  return { attachment: attachmentOut(row), stream: ctx.files.open(row.sha256) };
+  return { attachment: attachmentOut(row), open: (range) => ctx.files.open(row.sha256, range) };
 }
 
 /** DELETE …/attachments/{attachmentId}: drafts only. */

@@ -51,6 +51,7 @@ import type { App } from '../../app';
 import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
+import { sendStoredFile } from '../../http/send-file';
 import { readSingleUpload } from '../../http/upload';
 import * as approvals from './approvals';
 import * as corr from './service';
@@ -452,21 +453,13 @@ export function correspondenceRoutes(ctx: ServerContext) {
         },
       },
       async (request, reply) => {
-        const { attachment, stream } = await corr.openAttachment(
+        const { attachment, open } = await corr.openAttachment(
           ctx,
           callerOf(request),
           request.params.id,
           request.params.attachmentId,
         );
-        return reply
-          .header('content-type', attachment.contentType)
-          .header('content-length', String(attachment.size))
-          .header(
-            'content-disposition',
-            `inline; filename*=UTF-8''${encodeURIComponent(attachment.fileName)}`,
-          )
-          .header('x-content-type-options', 'nosniff')
-          .send(stream);
+        return sendStoredFile(request, reply, { ...attachment, disposition: 'inline' }, open);
       },
     );
     app.delete(

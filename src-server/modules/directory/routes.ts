@@ -46,6 +46,7 @@ import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
 import { metaOf } from '../auth/service';
+import { sendStoredFile } from '../../http/send-file';
 import { readSingleUpload } from '../../http/upload';
 import * as dir from './service';
 
@@ -57,10 +58,6 @@ const EMPLOYEES = PAGES.employees;
 const OFFICES = PAGES.secretaryOffices;
 
 /** `Content-Disposition` with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987), e.g. Arabic names. */
-export function contentDisposition(kind: 'attachment' | 'inline', fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
 
 const multipartBody = { consumes: ['multipart/form-data'] };
 
@@ -560,13 +557,13 @@ export function directoryRoutes(ctx: ServerContext) {
         },
       },
       async (request, reply) => {
-        const { attachment, stream } = await dir.openAttachment(ctx, request.params);
-        return reply
-          .type('application/pdf')
-          .header('content-length', String(attachment.size))
-          .header('content-disposition', contentDisposition('attachment', attachment.fileName))
-          .header('x-content-type-options', 'nosniff')
-          .send(stream);
+        const { attachment, open } = await dir.openAttachment(ctx, request.params);
+        return sendStoredFile(
+          request,
+          reply,
+          { ...attachment, contentType: 'application/pdf', disposition: 'attachment' },
+          open,
+        );
       },
     );
     app.delete(

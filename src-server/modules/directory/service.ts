@@ -912,10 +912,13 @@ export async function addAttachment(
 export async function openAttachment(
   ctx: ServerContext,
   params: AttachmentParams,
-): Promise<{ attachment: EmployeeAttachment; stream: Readable }> {
+): Promise<{ attachment: EmployeeAttachment; open: (range?: { start: number; end: number }) => Readable }> {
   const row = await q.getAttachment(ctx.db, params.id, params.attachmentId);
   if (!row || !(await ctx.files.has(row.sha256))) throw notFound();
-  return { attachment: attachmentOut(row), stream: ctx.files.open(row.sha256) };
+  return {
+    attachment: attachmentOut(row),
+    open: (range?: { start: number; end: number }) => ctx.files.open(row.sha256, range),
+  };
 }
 
 /** DELETE /ec/employees/{id}/attachments/{attachmentId}. The bytes stay (another row may share them). */

@@ -1,0 +1,37 @@
+/**
+ * The file source: how the renderer reads our files (attachments) as a stream, a piece at a time,
+ * without their bytes crossing IPC. Both hosts serve it on the renderer's own origin under `/files`
+ * (`app://sijill/files/…` in Electron, `http://127.0.0.1:<port>/files/…` in the web shell, which also
+ * wants the launch secret in a header): main forwards the request — with the session's token, which the
+ * renderer never holds, and the Range headers — to one of the API paths below, and streams the answer
+ * back. Nothing else may be read through it.
+ */
+
+/** The URL prefix of the file source on the renderer's origin. */
+export const FILE_SOURCE_PREFIX = '/files';
+/** The header carrying the web shell's launch secret on file requests. */
+export const FILE_SOURCE_KEY_HEADER = 'x-sijill-key';
+
+/** The API paths whose bytes the file source serves: the attachments of documents and employees. */
+const FILE_PATHS: readonly RegExp[] = [
+  /^\/correspondence\/documents\/[1-9]\d{0,9}\/attachments\/[1-9]\d{0,9}\/content$/,
+  /^\/ec\/employees\/[1-9]\d{0,9}\/attachments\/[1-9]\d{0,9}$/,
+];
+
+/** Whether an API path may be read through the file source. */
+export function isFilePath(path: string): boolean {
+  return FILE_PATHS.some((pattern) => pattern.test(path));
+}
+
+/** Request headers passed on to the API (ranges and revalidation), lower-case. */
+export const FILE_REQUEST_HEADERS = ['range', 'if-range', 'if-none-match'] as const;
+/** Response headers passed back to the renderer, lower-case. */
+export const FILE_RESPONSE_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-range',
+  'accept-ranges',
+  'etag',
+  'cache-control',
+  'content-disposition',
+] as const;
