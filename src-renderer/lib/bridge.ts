@@ -29,7 +29,7 @@ declare global {
 const KEY_STORAGE = 'sijill.webShellKey';
 
 /** Reads the web shell's secret from the URL (first load) or this tab's session storage (reloads). */
-function webShellKey(): string | null {
+export function webShellKey(): string | null {
   const fromUrl = new URLSearchParams(window.location.search).get(WEB_SHELL_KEY_PARAM);
   if (fromUrl) {
     sessionStorage.setItem(KEY_STORAGE, fromUrl);

@@ -63,6 +63,8 @@ import { corrKeys, documentsApi, settingsApi } from './api';
 import { DepartmentSelect, EmployeePicker } from './pickers';
 import { PAGES } from '../../../../src-shared/pages';
 import { useCanOn } from '../../../app/permissions';
+import { PdfPreview } from '../../../components/pdf/PdfPreview';
+import { fileSource } from '../../../lib/files';
 import { ApprovalPanel } from './ApprovalPanel';
 import { ApprovalStatusTag } from './CircuitListScreens';
 import { DispatchPanel } from './DispatchPanel';
@@ -85,12 +87,14 @@ const day = (value: Dayjs | null | undefined) => (value ? value.format('YYYY-MM-
 /** The attachments with open (a Blob URL in a frame) and save. */
 function Attachments({ doc }: { doc: Document }) {
   const { t, i18n } = useTranslation('correspondence');
-  const [preview, setPreview] = useState<{ name: string; url: string } | null>(null);
-  useEffect(() => () => (preview ? URL.revokeObjectURL(preview.url) : undefined), [preview]);
-  const open = async (a: Attachment) => {
-    const file = await documentsApi.downloadAttachment(doc.id, a.id);
-    setPreview({ name: file.fileName, url: URL.createObjectURL(file.blob) });
-  };
+  const [preview, setPreview] = useState<Attachment | null>(null);
+  // The viewer reads the file from our file source, a range at a time.
+  const source = useMemo(
+    () =>
+      preview ? fileSource(`/correspondence/documents/${doc.id}/attachments/${preview.id}/content`) : null,
+    [doc.id, preview],
+  );
+  const open = (a: Attachment) => setPreview(a);
   const save = async (a: Attachment) => saveDownloaded(await documentsApi.downloadAttachment(doc.id, a.id));
   return (
     <>
@@ -106,7 +110,8 @@ function Attachments({ doc }: { doc: Document }) {
                 key="open"
                 type="text"
                 icon={<EyeOutlined />}
-                onClick={() => void open(a)}
+                onClick={() => open(a)}
+                data-testid="attachment-open"
                 aria-label={t('detail.open', { name: a.fileName })}
               />,
               <Button
@@ -126,16 +131,13 @@ function Attachments({ doc }: { doc: Document }) {
           </List.Item>
         )}
       />
-      <Modal
+      <PdfPreview
         open={preview !== null}
-        title={preview?.name}
-        footer={null}
-        width="80vw"
-        onCancel={() => setPreview(null)}
-        destroyOnHidden
-      >
-        {preview && <iframe title={preview.name} src={preview.url} className="corr-preview" />}
-      </Modal>
+        source={source}
+        fileName={preview?.fileName ?? ''}
+        onClose={() => setPreview(null)}
+        onDownload={preview ? () => void save(preview) : undefined}
+      />
     </>
   );
 }

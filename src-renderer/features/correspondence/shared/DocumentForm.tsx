@@ -481,16 +481,22 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
           </div>
         </Card>
         <Card title={t('fields.attachments')} className="corr-card">
-          <Upload
+          {/* Drop PDFs here from the desktop or a scanner's folder, or choose them (several at once). */}
+          <Upload.Dragger
             accept="application/pdf,.pdf"
             multiple
             showUploadList={false}
             beforeUpload={(file) => chooseFile(file)}
+            className="corr-drop"
           >
-            <Button icon={<PaperClipOutlined />} data-testid="attachment-choose">
-              {t('add.chooseFile')}
-            </Button>
-          </Upload>
+            <div data-testid="attachment-drop" className="corr-drop-inner">
+              <PaperClipOutlined className="corr-drop-icon" />
+              <Typography.Text>{t('add.dropFiles')}</Typography.Text>
+              <Button icon={<PaperClipOutlined />} data-testid="attachment-choose">
+                {t('add.chooseFile')}
+              </Button>
+            </div>
+          </Upload.Dragger>
           <Typography.Paragraph type="secondary" className="corr-hint">
             {t('add.attachmentHint', { maxSize: formatSize(ATTACHMENT_MAX_BYTES, i18n.language) })}
           </Typography.Paragraph>

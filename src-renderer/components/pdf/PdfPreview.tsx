@@ -1,0 +1,39 @@
+/**
+ * A PDF shown in a dialog with the viewer (loaded on demand: pdf.js stays out of the first screens).
+ */
+import { lazy, Suspense } from 'react';
+import { Modal, Spin } from 'antd';
+import type { PdfSource } from './PdfViewer';
+
+const PdfViewer = lazy(async () => ({ default: (await import('./PdfViewer')).PdfViewer }));
+
+export function PdfPreview({
+  open,
+  source,
+  fileName,
+  onClose,
+  onDownload,
+}: {
+  open: boolean;
+  source: PdfSource | null;
+  fileName: string;
+  onClose: () => void;
+  onDownload?: () => void;
+}) {
+  return (
+    <Modal
+      open={open}
+      title={<bdi>{fileName}</bdi>}
+      footer={null}
+      width="min(1200px, 94vw)"
+      style={{ top: 24 }}
+      onCancel={onClose}
+      destroyOnHidden
+      data-testid="pdf-preview"
+    >
+      <Suspense fallback={<Spin />}>
+        {source && <PdfViewer source={source} fileName={fileName} onDownload={onDownload} height="78vh" />}
+      </Suspense>
+    </Modal>
+  );
+}

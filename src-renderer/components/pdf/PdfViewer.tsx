@@ -1,0 +1,384 @@
+/**
+ * The inline PDF viewer (pdf.js's own viewer components: PDFViewer renders only the pages in view and
+ * keeps a text layer for selection and find; PDFFindController finds and highlights in Arabic and English).
+ * A file is read from our file source a range at a time (never whole into memory) or from bytes the user
+ * picked. Thumbnails render lazily as they scroll into view. Page number and count, zoom (fit width, fit
+ * page, steps), rotate, find, print, download, and the shortcuts of ordinary PDF viewers: Ctrl+F find,
+ * Enter / Shift+Enter next / previous match, Ctrl + / - / 0 zoom, R / Shift+R rotate, N / J and P / K,
+ * Home / End. The page area is always left-to-right, inside right-to-left screens too.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Button, Flex, Input, InputNumber, Select, Spin, Tooltip, Typography } from 'antd';
+import {
+  DownloadOutlined,
+  LeftOutlined,
+  MenuOutlined,
+  PrinterOutlined,
+  RotateRightOutlined,
+  RightOutlined,
+  SearchOutlined,
+  RotateLeftOutlined,
+  ZoomInOutlined,
+  ZoomOutOutlined,
+} from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { PDFDocumentProxy } from 'pdfjs-dist';
+import { pdfjs, viewerModule } from './pdfjs';
+import { Thumbnails } from './Thumbnails';
+import { printDocument } from './print';
+import './pdf-viewer.css';
+
+/** Where the bytes come from: our file source (a URL read in ranges) or bytes already here. */
+export type PdfSource = { url: string; httpHeaders?: Record<string, string> } | { data: Uint8Array };
+
+/**
+ * What to look for: the words as typed, and for Arabic also in visual order. Many PDF producers (Chromium
+ * and Word's "print to PDF" among them) store Arabic glyph by glyph from left to right, so a page's text
+ * reads reversed; pdf.js folds the presentation forms back to letters, and the reversed query finds it.
+ */
+export function findQueries(query: string): string | string[] {
+  const q = query.trim();
+  if (!/[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/.test(q)) return q;
+  const reversed = [...q].reverse().join('');
+  return reversed === q ? q : [q, reversed];
+}
+
+const ZOOMS = ['page-width', 'page-fit', '0.5', '0.75', '1', '1.25', '1.5', '2', '3'] as const;
+
+export interface PdfViewerProps {
+  source: PdfSource;
+  fileName: string;
+  onDownload?: () => void;
+  /** Height of the viewer (CSS length). */
+  height?: string;
+}
+
+export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: PdfViewerProps) {
+  const { t } = useTranslation('common');
+  const containerRef = useRef<HTMLDivElement>(null);
+  const viewerRef = useRef<HTMLDivElement>(null);
+  const findRef = useRef<HTMLInputElement>(null);
+  const [doc, setDoc] = useState<PDFDocumentProxy | null>(null);
+  const [error, setError] = useState<'encrypted' | 'broken' | null>(null);
+  const [page, setPage] = useState(1);
+  const [zoom, setZoom] = useState<string>('page-width');
+  const [rotation, setRotation] = useState(0);
+  const [thumbs, setThumbs] = useState(true);
+  const [query, setQuery] = useState('');
+  const [matches, setMatches] = useState<{ current: number; total: number } | null>(null);
+  const [printing, setPrinting] = useState(false);
+  const tools = useRef<{
+    viewer: InstanceType<Awaited<typeof viewerModule>['PDFViewer']>;
+    eventBus: InstanceType<Awaited<typeof viewerModule>['EventBus']>;
+  } | null>(null);
+
+  // Open the document and the viewer once per source.
+  useEffect(() => {
+    let cancelled = false;
+    const task = pdfjs.getDocument({
+      ...('url' in source
+        ? { url: source.url, httpHeaders: source.httpHeaders, withCredentials: false }
+        : { data: source.data }),
+      // Read what the pages in view need, in ranges, never the whole file ahead of time.
+      disableAutoFetch: true,
+      rangeChunkSize: 256 * 1024,
+      isEvalSupported: false,
+      cMapUrl: new URL('pdfjs/cmaps/', document.baseURI).href,
+      cMapPacked: true,
+      standardFontDataUrl: new URL('pdfjs/standard_fonts/', document.baseURI).href,
+    });
+    let opened: PDFDocumentProxy | null = null;
+    void (async () => {
+      const { EventBus, PDFLinkService, PDFFindController, PDFViewer: Viewer } = await viewerModule;
+      try {
+        opened = await task.promise;
+      } catch (e) {
+        if (!cancelled)
+          setError((e as { name?: string }).name === 'PasswordException' ? 'encrypted' : 'broken');
+        return;
+      }
+      if (cancelled || !containerRef.current || !viewerRef.current) return;
+      const eventBus = new EventBus();
+      const linkService = new PDFLinkService({ eventBus });
+      const findController = new PDFFindController({ eventBus, linkService });
+      const viewer = new Viewer({
+        container: containerRef.current,
+        viewer: viewerRef.current,
+        eventBus,
+        linkService,
+        findController,
+        textLayerMode: 1,
+        annotationMode: 0, // no forms or links that could act: an archive shows what was filed
+        removePageBorders: false,
+      });
+      linkService.setViewer(viewer);
+      eventBus.on('pagesinit', () => {
+        viewer.currentScaleValue = 'page-width';
+      });
+      eventBus.on('pagechanging', (e: { pageNumber: number }) => setPage(e.pageNumber));
+      eventBus.on('updatefindmatchescount', (e: { matchesCount: { current: number; total: number } }) =>
+        setMatches(e.matchesCount),
+      );
+      eventBus.on('updatefindcontrolstate', (e: { matchesCount?: { current: number; total: number } }) => {
+        if (e.matchesCount) setMatches(e.matchesCount);
+      });
+      viewer.setDocument(opened);
+      linkService.setDocument(opened, null);
+      tools.current = { viewer, eventBus };
+      setDoc(opened);
+    })();
+    return () => {
+      cancelled = true;
+      tools.current?.viewer.setDocument(null as never);
+      tools.current = null;
+      void task.destroy();
+      void opened?.destroy();
+    };
+  }, [source]);
+
+  const goTo = useCallback(
+    (n: number) => {
+      if (!tools.current || !doc) return;
+      tools.current.viewer.currentPageNumber = Math.min(Math.max(1, n), doc.numPages);
+    },
+    [doc],
+  );
+  const applyZoom = useCallback((value: string) => {
+    if (!tools.current) return;
+    tools.current.viewer.currentScaleValue = value;
+    setZoom(value);
+  }, []);
+  const step = useCallback(
+    (by: number) => {
+      if (!tools.current) return;
+      const next = Math.min(
+        5,
+        Math.max(0.25, Math.round((tools.current.viewer.currentScale + by) * 100) / 100),
+      );
+      applyZoom(String(next));
+    },
+    [applyZoom],
+  );
+  const rotate = useCallback((by: number) => {
+    if (!tools.current) return;
+    const next = (((tools.current.viewer.pagesRotation + by) % 360) + 360) % 360;
+    tools.current.viewer.pagesRotation = next;
+    setRotation(next);
+  }, []);
+  const find = useCallback(
+    (again: boolean, previous = false) => {
+      tools.current?.eventBus.dispatch('find', {
+        source: null,
+        type: again ? 'again' : '',
+        query: findQueries(query),
+        caseSensitive: false,
+        entireWord: false,
+        highlightAll: true,
+        findPrevious: previous,
+        matchDiacritics: false,
+      });
+    },
+    [query],
+  );
+  useEffect(() => {
+    if (!doc) return;
+    if (!query) {
+      setMatches(null);
+      tools.current?.eventBus.dispatch('findbarclose', { source: null });
+      return;
+    }
+    const timer = setTimeout(() => find(false), 250);
+    return () => clearTimeout(timer);
+  }, [query, doc, find]);
+
+  const print = async () => {
+    if (!doc) return;
+    setPrinting(true);
+    try {
+      await printDocument(doc, fileName);
+    } finally {
+      setPrinting(false);
+    }
+  };
+
+  const onKeyDown = (e: React.KeyboardEvent) => {
+    const mod = e.ctrlKey || e.metaKey;
+    const inField = (e.target as HTMLElement).tagName === 'INPUT';
+    if (mod && e.key.toLowerCase() === 'f') {
+      e.preventDefault();
+      findRef.current?.focus();
+      findRef.current?.select();
+    } else if (mod && (e.key === '+' || e.key === '=')) {
+      e.preventDefault();
+      step(0.1);
+    } else if (mod && e.key === '-') {
+      e.preventDefault();
+      step(-0.1);
+    } else if (mod && e.key === '0') {
+      e.preventDefault();
+      applyZoom('page-width');
+    } else if (mod && e.key.toLowerCase() === 'p') {
+      e.preventDefault();
+      void print();
+    } else if (!inField && !mod && e.key.toLowerCase() === 'r') {
+      rotate(e.shiftKey ? -90 : 90);
+    } else if (!inField && !mod && ['n', 'j'].includes(e.key.toLowerCase())) {
+      goTo(page + 1);
+    } else if (!inField && !mod && ['p', 'k'].includes(e.key.toLowerCase())) {
+      goTo(page - 1);
+    } else if (!inField && e.key === 'Home') {
+      goTo(1);
+    } else if (!inField && e.key === 'End' && doc) {
+      goTo(doc.numPages);
+    }
+  };
+
+  const zoomOptions = useMemo(
+    () =>
+      ZOOMS.map((z) => ({
+        value: z,
+        label:
+          z === 'page-width'
+            ? t('pdf.fitWidth')
+            : z === 'page-fit'
+              ? t('pdf.fitPage')
+              : `${Math.round(Number(z) * 100)}%`,
+      })),
+    [t],
+  );
+  const zoomValue = ZOOMS.includes(zoom as (typeof ZOOMS)[number]) ? zoom : null;
+
+  if (error)
+    return (
+      <Alert
+        type="error"
+        showIcon
+        message={t(error === 'encrypted' ? 'pdf.encrypted' : 'pdf.broken', { name: fileName })}
+        data-testid="pdf-error"
+      />
+    );
+
+  return (
+    <div className="pdfv" onKeyDown={onKeyDown} data-testid="pdf-viewer">
+      <Flex className="pdfv-toolbar" gap={6} wrap align="center">
+        <Tooltip title={t('pdf.thumbnails')}>
+          <Button
+            type={thumbs ? 'primary' : 'default'}
+            ghost={thumbs}
+            icon={<MenuOutlined />}
+            onClick={() => setThumbs((v) => !v)}
+            aria-label={t('pdf.thumbnails')}
+            aria-pressed={thumbs}
+          />
+        </Tooltip>
+        <Flex gap={4} align="center" className="pdfv-pages">
+          <Button
+            icon={<RightOutlined className="pdfv-prev" />}
+            onClick={() => goTo(page - 1)}
+            disabled={!doc || page <= 1}
+            aria-label={t('pdf.previousPage')}
+          />
+          <InputNumber
+            size="middle"
+            min={1}
+            max={doc?.numPages ?? 1}
+            value={page}
+            onChange={(v) => v && goTo(Number(v))}
+            className="pdfv-page-input"
+            aria-label={t('pdf.page')}
+            data-testid="pdf-page"
+          />
+          <Typography.Text data-testid="pdf-page-count">
+            {t('pdf.of', { count: doc?.numPages ?? 0 })}
+          </Typography.Text>
+          <Button
+            icon={<LeftOutlined className="pdfv-next" />}
+            onClick={() => goTo(page + 1)}
+            disabled={!doc || page >= (doc?.numPages ?? 1)}
+            aria-label={t('pdf.nextPage')}
+          />
+        </Flex>
+        <Flex gap={4} align="center">
+          <Button icon={<ZoomOutOutlined />} onClick={() => step(-0.1)} aria-label={t('pdf.zoomOut')} />
+          <Select
+            value={zoomValue}
+            placeholder={`${Math.round((tools.current?.viewer.currentScale ?? 1) * 100)}%`}
+            options={zoomOptions}
+            onChange={applyZoom}
+            className="pdfv-zoom"
+            aria-label={t('pdf.zoom')}
+            data-testid="pdf-zoom"
+          />
+          <Button icon={<ZoomInOutlined />} onClick={() => step(0.1)} aria-label={t('pdf.zoomIn')} />
+        </Flex>
+        <Flex gap={4} align="center">
+          <Tooltip title={t('pdf.rotateLeft')}>
+            <Button
+              icon={<RotateLeftOutlined />}
+              onClick={() => rotate(-90)}
+              aria-label={t('pdf.rotateLeft')}
+            />
+          </Tooltip>
+          <Tooltip title={t('pdf.rotateRight')}>
+            <Button
+              icon={<RotateRightOutlined />}
+              onClick={() => rotate(90)}
+              aria-label={t('pdf.rotateRight')}
+              data-testid="pdf-rotate"
+            />
+          </Tooltip>
+        </Flex>
+        <Input
+          ref={(el) => {
+            findRef.current = el?.input ?? null;
+          }}
+          prefix={<SearchOutlined />}
+          allowClear
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onPressEnter={(e) => find(true, e.shiftKey)}
+          placeholder={t('pdf.find')}
+          aria-label={t('pdf.find')}
+          className="pdfv-find"
+          data-testid="pdf-find"
+          suffix={
+            matches && query ? (
+              <Typography.Text type={matches.total ? 'secondary' : 'danger'} data-testid="pdf-matches">
+                {matches.total
+                  ? t('pdf.matchOf', { current: matches.current, total: matches.total })
+                  : t('pdf.noMatch')}
+              </Typography.Text>
+            ) : null
+          }
+        />
+        <Flex gap={4} className="pdfv-end">
+          <Tooltip title={t('pdf.print')}>
+            <Button
+              icon={<PrinterOutlined />}
+              loading={printing}
+              onClick={() => void print()}
+              disabled={!doc}
+              aria-label={t('pdf.print')}
+              data-testid="pdf-print"
+            />
+          </Tooltip>
+          {onDownload && (
+            <Tooltip title={t('pdf.download')}>
+              <Button icon={<DownloadOutlined />} onClick={onDownload} aria-label={t('pdf.download')} />
+            </Tooltip>
+          )}
+        </Flex>
+      </Flex>
+      {/* The page area reads left to right whatever the screen's direction (pdf.js lays text out so). */}
+      <div className="pdfv-body" dir="ltr" style={{ height }}>
+        {thumbs && doc && <Thumbnails doc={doc} current={page} rotation={rotation} onPick={goTo} />}
+        <div className="pdfv-stage">
+          {!doc && <Spin className="pdfv-spin" />}
+          <div ref={containerRef} className="pdfv-container" tabIndex={0} data-testid="pdf-pages">
+            <div ref={viewerRef} className="pdfViewer" />
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

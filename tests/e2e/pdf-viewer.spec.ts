@@ -1,0 +1,194 @@
+/**
+ * The inline PDF viewer, in Chromium, on PDFs Chromium itself printed (real fonts, a real Arabic text
+ * layer): a clerk drops two PDFs on the add form, registers the letter, opens an attachment in the viewer
+ * (pages drawn, thumbnails, page count), finds an Arabic word (highlighted, counted), rotates, and prints
+ * to PDF (the print holds every page and nothing of the screen). Screenshots in both languages.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import { Api } from './support/api';
+import { chooseOption } from './support/select';
+import { AdminShell } from './pages/AdminScreens';
+import { PAGES } from '../../src-shared/pages';
+
+const SCREENS = 'test-results/screens';
+const PASSWORD = 'View#2025';
+
+/** A PDF of `pages` pages printed by Chromium from Arabic (and some English) text. */
+async function arabicPdf(page: Page, pages: number, title: string): Promise<Buffer> {
+  const html = Array.from(
+    { length: pages },
+    (_, i) => `<section style="page-break-after: always; padding: 40px; font-size: 20px">
+      <h1>${title} — صفحة ${i + 1}</h1>
+      <p>تفيد الوزارة بأن اجتماع اللجنة الفنية سيعقد يوم الأحد القادم لمناقشة الميزانية التشغيلية.</p>
+      <p>Budget review meeting, page ${i + 1}.</p></section>`,
+  ).join('');
+  const scratch = await page.context().newPage();
+  await scratch.setContent(`<html dir="rtl" lang="ar"><body>${html}</body></html>`);
+  const pdf = await scratch.pdf({ format: 'A4' });
+  await scratch.close();
+  return pdf;
+}
+
+/** Drops files on an element the way a person drags them from the desktop. */
+async function dropFiles(page: Page, testId: string, files: { name: string; bytes: Buffer }[]) {
+  const transfer = await page.evaluateHandle(
+    (list) => {
+      const dt = new DataTransfer();
+      for (const f of list)
+        dt.items.add(new File([new Uint8Array(f.bytes)], f.name, { type: 'application/pdf' }));
+      return dt;
+    },
+    files.map((f) => ({ name: f.name, bytes: [...f.bytes] })),
+  );
+  const target = page.getByTestId(testId);
+  await target.dispatchEvent('dragenter', { dataTransfer: transfer });
+  await target.dispatchEvent('dragover', { dataTransfer: transfer });
+  await target.dispatchEvent('drop', { dataTransfer: transfer });
+}
+
+test('a clerk drops two PDFs, opens one, finds an Arabic word, rotates and prints it', async ({
+  page,
+  shell,
+}) => {
+  test.setTimeout(240_000);
+  const api = await Api.administrator(shell.apiBaseUrl);
+  const archive = await api.ok<{ id: number }>('POST', '/ec/departments', {
+    nameAr: 'مكتب الأرشيف',
+    nameEn: 'Archive Office',
+    archiveType: 'inOut',
+  });
+  await api.ok('POST', '/ec/departments', {
+    nameAr: 'الشؤون المالية',
+    nameEn: 'Finance',
+    archiveOfficeId: archive.id,
+  });
+  await api.ok('POST', '/ec/departments', {
+    nameAr: 'وزارة الصحة',
+    nameEn: 'Ministry of Health',
+    type: 'external',
+  });
+  await api.ok('POST', '/correspondence/settings/codifications', {
+    nameAr: 'وارد عام',
+    nameEn: 'General incoming',
+    prefix: 'IN',
+    direction: 'in',
+  });
+  const job = await api.ok<{ id: number }>('POST', '/ec/jobs', {
+    nameAr: 'موظف',
+    nameEn: 'Officer',
+    isManager: false,
+  });
+  const role = await api.createRole('Archive Clerk', {
+    [PAGES.inboxAdd]: ['add'],
+    [PAGES.inboxDrafts]: ['add', 'edit', 'delete'],
+    [PAGES.incoming]: ['edit', 'distribute'],
+  });
+  await api.ok('POST', '/ec/employees', {
+    firstNameAr: 'سعد',
+    lastNameAr: 'الحربي',
+    firstNameEn: 'Saad',
+    lastNameEn: 'Alharbi',
+    departmentId: archive.id,
+    jobId: job.id,
+    user: { username: 'clerk', email: 'clerk@sijill.test', roleId: role, password: PASSWORD },
+  });
+  const letter = await arabicPdf(page, 3, 'خطاب وزارة الصحة');
+  const annex = await arabicPdf(page, 2, 'مرفق الميزانية');
+
+  const app = new AdminShell(page);
+  await app.open(shell.url);
+  await app.signIn('clerk', PASSWORD);
+  await app.goTo(shell.url, PAGES.inboxAdd);
+  await chooseOption(page, page.getByTestId('field-codification'), 'وارد عام');
+  await page.getByTestId('field-subject').fill('دعوة لاجتماع اللجنة الفنية');
+  await chooseOption(page, page.getByTestId('field-sender'), 'وزارة الصحة');
+  await chooseOption(page, page.getByTestId('field-recipient'), 'الشؤون المالية');
+  const date = new Date().toLocaleDateString('en-US', { month: '2-digit', day: '2-digit', year: '2-digit' });
+  const dateInput = page
+    .getByTestId('field-document-date')
+    .locator('input')
+    .first()
+    .or(page.locator('input[data-testid="field-document-date"]'));
+  await dateInput.first().click();
+  await dateInput.first().fill(date);
+  await page.keyboard.press('Enter');
+  await dropFiles(page, 'attachment-drop', [
+    { name: 'letter.pdf', bytes: letter },
+    { name: 'annex.pdf', bytes: annex },
+  ]);
+  await expect(page.getByTestId('attachment-row')).toHaveCount(2);
+  await page.getByTestId('register').click();
+  await page.getByTestId('registered-open').click();
+  await expect(page.getByTestId('attachments-panel').getByTestId('attachment-row')).toHaveCount(2);
+
+  // The viewer opens the letter: pages, page count, thumbnails.
+  await page
+    .getByTestId('attachments-panel')
+    .getByTestId('attachment-row')
+    .filter({ hasText: 'letter.pdf' })
+    .getByTestId('attachment-open')
+    .click();
+  const viewer = page.getByTestId('pdf-viewer');
+  await expect(viewer.getByTestId('pdf-page-count')).toContainText('3');
+  await expect(viewer.locator('.page canvas').first()).toBeVisible();
+  await expect(viewer.getByTestId('pdf-thumbnails').locator('canvas').first()).toBeVisible();
+  await expect(viewer.locator('[dir="ltr"]').first()).toBeVisible();
+
+  // Find an Arabic word: every page has it once in its paragraph.
+  await viewer
+    .locator('input[data-testid="pdf-find"], [data-testid="pdf-find"] input')
+    .first()
+    .fill('الميزانية');
+  await expect(viewer.getByTestId('pdf-matches')).toContainText(/1 من [1-9]/);
+  await expect(viewer.locator('.textLayer .highlight').first()).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/pdf-viewer-find-ar.png` });
+
+  // Rotate: the page turns on its side.
+  const before = await viewer.locator('.page').first().boundingBox();
+  await viewer.getByTestId('pdf-rotate').click();
+  await expect
+    .poll(async () => {
+      const after = await viewer.locator('.page').first().boundingBox();
+      return after && before ? after.width > after.height === before.height > before.width : false;
+    })
+    .toBe(true);
+
+  // Print to PDF: the print holds the three pages and nothing of the screen.
+  await page.evaluate(() => {
+    (window as unknown as { print: () => void }).print = () => {
+      document.body.dataset.printed = String(document.querySelectorAll('#pdfv-print img').length);
+    };
+  });
+  await viewer.getByTestId('pdf-print').click();
+  await expect(page.locator('body')).toHaveAttribute('data-printed', '3');
+  const printed = await page.pdf({ format: 'A4' });
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const printedDoc = await pdfjs.getDocument({ data: new Uint8Array(printed) }).promise;
+  expect(printedDoc.numPages).toBe(3);
+  // The print is the pages only: none of the screen's text.
+  const firstPrinted = await (await printedDoc.getPage(1)).getTextContent();
+  expect(firstPrinted.items.length).toBe(0);
+  await printedDoc.destroy();
+  await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+  await expect(page.locator('#pdfv-print')).toHaveCount(0);
+
+  // The same viewer in English.
+  await page.locator('.ant-modal-close').click();
+  await expect(page.getByTestId('pdf-viewer')).toHaveCount(0);
+  await app.switchLanguage();
+  await page
+    .getByTestId('attachments-panel')
+    .getByTestId('attachment-row')
+    .filter({ hasText: 'annex.pdf' })
+    .getByTestId('attachment-open')
+    .click();
+  await expect(page.getByTestId('pdf-viewer').getByTestId('pdf-page-count')).toContainText('of 2');
+  await page
+    .getByTestId('pdf-viewer')
+    .locator('input[data-testid="pdf-find"], [data-testid="pdf-find"] input')
+    .first()
+    .fill('Budget');
+  await expect(page.getByTestId('pdf-viewer').getByTestId('pdf-matches')).toContainText(/1 of [1-9]/);
+  await page.screenshot({ path: `${SCREENS}/pdf-viewer-en.png` });
+});
