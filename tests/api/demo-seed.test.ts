@@ -250,11 +250,71 @@ describe('seed-demo correspondence', () => {
        group by direction, state order by direction, state`,
     );
     const of = (direction: string, state: string) =>
-      states.find((r) => r.direction === direction && r.state === state)?.n ?? 0;
-    for (const state of ['draft', 'approving', 'changesRequested', 'rejected', 'approved'])
-      expect(of('out', state), `out ${state}`).toBeGreaterThan(0);
-    for (const state of ['draft', 'approving', 'changesRequested', 'approved'])
-      expect(of('memo', state), `memo ${state}`).toBeGreaterThan(0);
+      Number(states.find((r) => r.direction === direction && r.state === state)?.n ?? 0);
+    expect(Object.fromEntries(states.map((r) => [`${r.direction} ${r.state}`, Number(r.n)]))).toEqual({
+      'memo approved': 2,
+      'memo approving': 2,
+      'memo changesRequested': 1,
+      'memo draft': 2,
+      'out approved': 4,
+      'out approving': 4,
+      'out changesRequested': 1,
+      'out draft': 2,
+      'out rejected': 1,
+    });
+    // Drafts have no number and no circuit; every submitted document has one.
+    expect(
+      await n(`select count(*)::int as n from documents where direction <> 'in' and state = 'draft'
+               and (doc_number is not null or exists (select 1 from approval_members m where m.document_id = documents.id))`),
+    ).toBe(0);
+    expect(
+      await n(`select count(*)::int as n from documents d where direction <> 'in' and state <> 'draft'
+               and not exists (select 1 from approval_members m where m.document_id = d.id)`),
+    ).toBe(0);
+    // Approving letters at the first step and further on, one in a parallel opinion step of two people.
+    expect(
+      await n(`select count(*)::int as n from documents where direction = 'out' and state = 'approving'
+               and current_step = 1`),
+    ).toBeGreaterThan(0);
+    expect(
+      await n(`select count(*)::int as n from documents where direction = 'out' and state = 'approving'
+               and current_step > 1`),
+    ).toBeGreaterThan(0);
+    expect(
+      await n(`select count(*)::int as n from (select 1 from approval_members m
+                 join documents d on d.id = m.document_id and d.state = 'approving' and d.current_step = m.position
+               where m.direction = 'out' group by m.document_id, m.position having count(*) = 2) parallel`),
+    ).toBe(1);
+    // What was returned or rejected says why, in Arabic.
+    const answers = await h.query<{ direction: string; decision: string; comment: string | null }>(
+      `select m.direction, m.decision, m.comment from approval_members m
+       where m.decision in ('rejected', 'changesRequested') order by m.direction, m.decision`,
+    );
+    expect(answers.map((a) => `${a.direction} ${a.decision}`)).toEqual([
+      'memo changesRequested',
+      'out changesRequested',
+      'out rejected',
+    ]);
+    expect(answers.every((a) => /[\u0600-\u06FF]/.test(a.comment ?? ''))).toBe(true);
+    // Replies: outgoing letters linked to the incoming letters they answer, one of them approved.
+    const replies = await h.query<{ state: string }>(
+      `select o.state from document_relations r join documents o on o.id = r.document_id and o.direction = 'out'
+       join documents i on i.id = r.related_id and i.direction = 'in' order by o.state`,
+    );
+    expect(replies.map((r) => r.state)).toEqual(['approved', 'approving']);
+    // Dispatched letters, delivered and not.
+    expect(
+      (
+        await h.query<{ delivered: boolean }>(
+          `select delivered from documents where direction = 'out' and dispatched_at is not null order by delivered`,
+        )
+      ).map((r) => r.delivered),
+    ).toEqual([false, true]);
+    // Approved memos carry their numbers too.
+    expect(
+      await n(`select count(*)::int as n from documents where direction = 'memo' and state = 'approved'
+               and doc_number like 'MEMO-%'`),
+    ).toBe(of('memo', 'approved'));
     // Approved letters carry their numbers; some are dispatched, some await dispatch.
     expect(
       await n(`select count(*)::int as n from documents where direction = 'out' and state = 'approved'
@@ -269,8 +329,15 @@ describe('seed-demo correspondence', () => {
     ).toBeGreaterThan(0);
     // A newcomer signing in as the manager finds letters and a memo to approve, and the counts say so.
     const manager = await tokenOf('manager');
-    expect((await box(manager, 'requiring-approval')).total).toBeGreaterThanOrEqual(2);
-    expect((await box(manager, 'memos-requiring-approval')).total).toBeGreaterThanOrEqual(1);
+    const waiting = (direction: string) =>
+      n(`select count(*)::int as n from approval_members m join users u on u.id = m.user_id
+         where u.username = 'manager' and m.pending and m.direction = '${direction}'`);
+    const letters = await box(manager, 'requiring-approval');
+    expect(letters.total).toBeGreaterThanOrEqual(3);
+    expect(letters.total).toBe(await waiting('out'));
+    const memos = await box(manager, 'memos-requiring-approval');
+    expect(memos.total).toBeGreaterThanOrEqual(2);
+    expect(memos.total).toBe(await waiting('memo'));
     const counts = await call(h, { method: 'GET', url: '/correspondence/boxes/counts', token: manager });
     expect(counts.json.data.outboxRequiringApproval).toBeGreaterThanOrEqual(2);
     // An employee finds what came back to them, and the one waiting on their opinion.

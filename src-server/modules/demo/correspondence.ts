@@ -479,10 +479,11 @@ async function seedLetters(ctx: ServerContext, tx: Tx): Promise<string[]> {
 
 /**
  * Outgoing letters and memos in every state, through the real circuit code as the demo users: drafts;
- * letters waiting for the `manager` now (alone, after one opinion, after a parallel opinion step of two
- * employees where one has answered); one sent back for changes and one rejected, with their comments;
- * approved and numbered letters, dispatched by the clerk (delivered or not) or awaiting dispatch, one a
- * reply to an incoming letter; memos drafted, approving, returned, and approved — distributed to the
+ * letters waiting for the `manager` now (alone — one a reply to an incoming letter — or after one
+ * opinion) and one in a parallel opinion step of two employees where one has answered (the other's
+ * turn); one sent back for changes and one rejected, with their comments; approved and numbered letters,
+ * dispatched by the clerk (delivered or not) or awaiting dispatch, one a reply; memos drafted, approving
+ * (waiting for the `manager`, alone or after an opinion), returned, and approved — distributed to the
  * departments they address, one of them tasked by its manager.
  */
 async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
@@ -527,17 +528,30 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
   const finance = await dept('General Directorate of Financial Affairs', 'internal');
   const hr = await dept('Human Resources Department', 'internal');
   const it = await dept('Information Technology Department', 'internal');
-  const receivers = await Promise.all(
-    ['Ministry of Finance', 'General Audit Bureau', 'Ministry of Health', 'Council of Ministers'].map((n) =>
-      dept(n, 'external'),
-    ),
-  );
+  // One query at a time: a transaction's connection runs them in turn.
+  const receivers: (number | undefined)[] = [];
+  for (const n of [
+    'Ministry of Finance',
+    'General Audit Bureau',
+    'Ministry of Health',
+    'Council of Ministers',
+  ])
+    receivers.push(await dept(n, 'external'));
   if (!out || !memo || !finance || !hr || !it || receivers.some((r) => r === undefined))
     return ['no demo outgoing letters or memos: the demo settings or departments are missing'];
-  const [reply] = await rows<{ id: number }>(
-    tx,
-    sql`select id from documents where direction = 'in' and state = 'registered' order by id limit 1`,
-  );
+  // The incoming letters some outgoing ones answer (by subject; a reply links to its letter).
+  const incoming = async (subject: string) =>
+    (
+      await rows<{ id: number }>(
+        tx,
+        sql`select id from documents where direction = 'in' and state = 'registered' and subject = ${subject}
+            order by id limit 1`,
+      )
+    )[0]?.id;
+  const replyTo = async (subject: string): Promise<Partial<CreateDocumentRequest>> => {
+    const id = await incoming(subject);
+    return id === undefined ? {} : { relatedIds: [Number(id)] };
+  };
   const userOf = (a: AuthContext) => a.userId;
   const stats: Record<string, number> = {};
   const count = (k: string) => (stats[k] = (stats[k] ?? 0) + 1);
@@ -599,7 +613,7 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
     letter(
       'الرد على طلب اعتماد ميزانية المشاريع للربع القادم',
       mof!,
-      reply ? { relatedIds: [reply.id] } : {},
+      await replyTo('طلب اعتماد ميزانية المشاريع للربع القادم'),
     ),
     [[manager]],
   );
@@ -640,7 +654,11 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
   );
   await play(
     e2,
-    letter('الرد على طلب البيانات الإحصائية السنوية', council!),
+    letter(
+      'الرد على طلب البيانات الإحصائية السنوية',
+      council!,
+      await replyTo('طلب تزويدنا بالبيانات الإحصائية السنوية'),
+    ),
     [[manager]],
     [[manager, 'approve']],
     {
@@ -666,7 +684,14 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
 
   // Memos.
   await play(e1, toMemo('مسودة تعميم بشأن ترشيد استهلاك الطاقة', [hr!, it!]), null);
+  await play(e3, toMemo('مسودة مذكرة بشأن جرد الأصول الثابتة', [finance, it!]), null);
   await play(e2, toMemo('تعميم بشأن مواعيد رفع طلبات الإجازات', [hr!]), [[manager]]);
+  await play(
+    e2,
+    toMemo('مذكرة بشأن إغلاق الحسابات المالية للعام الحالي', [finance, hr!]),
+    [[e3], [manager]],
+    [[e3, 'approve', 'لا مانع، مع مراعاة مواعيد الإقفال المعتمدة من وزارة المالية']],
+  );
   await play(
     e3,
     toMemo('تعميم بشأن تحديث كلمات المرور', [it!]),
