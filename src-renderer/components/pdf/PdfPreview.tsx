@@ -7,6 +7,14 @@ import type { PdfSource } from './PdfViewer';
 
 const PdfViewer = lazy(async () => ({ default: (await import('./PdfViewer')).PdfViewer }));
 
+/**
+ * Gets the viewer ready while the user looks at a list of attachments: its code loaded and pdf.js's
+ * worker started, so opening a file only reads and draws it.
+ */
+export function warmPdfViewer(): void {
+  void import('./PdfViewer').then(async () => (await import('./pdfjs')).sharedWorker());
+}
+
 export function PdfPreview({
   open,
   source,

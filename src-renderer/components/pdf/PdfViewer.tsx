@@ -23,7 +23,7 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
-import { pdfjs, viewerModule } from './pdfjs';
+import { pdfjs, sharedWorker, viewerModule } from './pdfjs';
 import { Thumbnails } from './Thumbnails';
 import { printDocument } from './print';
 import './pdf-viewer.css';
@@ -79,9 +79,12 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
       ...('url' in source
         ? { url: source.url, httpHeaders: source.httpHeaders, withCredentials: false }
         : { data: source.data }),
-      // Read what the pages in view need, in ranges, never the whole file ahead of time.
+      // Read what the pages in view need, in ranges, never the whole file ahead of time: no streaming
+      // of the whole file, no fetching of the rest in the background.
       disableAutoFetch: true,
-      rangeChunkSize: 256 * 1024,
+      disableStream: true,
+      worker: sharedWorker(),
+      rangeChunkSize: 128 * 1024,
       isEvalSupported: false,
       cMapUrl: new URL('pdfjs/cmaps/', document.baseURI).href,
       cMapPacked: true,

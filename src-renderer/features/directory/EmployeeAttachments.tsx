@@ -3,8 +3,8 @@
  * bytes must be `%PDF-` — and by size, with the specification's messages), the list with sizes,
  * preview in a dialog, download, and delete. Read-only without the page's `edit`.
  */
-import { useEffect, useState } from 'react';
-import { Alert, App, Button, Flex, Modal, Table, Tooltip, Upload, Typography } from 'antd';
+import { useState } from 'react';
+import { Alert, App, Button, Flex, Table, Tooltip, Upload, Typography } from 'antd';
 import {
   DeleteOutlined,
   DownloadOutlined,
@@ -18,6 +18,8 @@ import type { EmployeeAttachment } from '../../../src-shared/api/directory';
 import { formatDateTime } from '../../components/DataTable';
 import { formatSize, pdfFileProblem, saveDownloaded } from '../../components/upload/transfer';
 import { ATTACHMENT_MAX_BYTES, directoryApi, directoryKeys } from './api';
+import { PdfPreview } from '../../components/pdf/PdfPreview';
+import { fileSource } from '../../lib/files';
 
 /** The attachments of one employee. */
 export function EmployeeAttachments({ employeeId, editable }: { employeeId: number; editable: boolean }) {
@@ -26,14 +28,12 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
-  const [preview, setPreview] = useState<{ name: string; url: string } | null>(null);
+  const [preview, setPreview] = useState<EmployeeAttachment | null>(null);
   const list = useQuery({
     queryKey: directoryKeys.attachments(employeeId),
     queryFn: () => directoryApi.attachments(employeeId),
   });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: directoryKeys.employee(employeeId) });
-
-  useEffect(() => () => (preview ? URL.revokeObjectURL(preview.url) : undefined), [preview]);
 
   const upload = async (file: File) => {
     setProblem(null);
@@ -54,9 +54,9 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
   };
 
   const open = async (row: EmployeeAttachment, save: boolean) => {
+    if (!save) return setPreview(row);
     const file = await directoryApi.downloadAttachment(employeeId, row.id);
-    if (save) saveDownloaded({ ...file, fileName: file.fileName === 'file' ? row.fileName : file.fileName });
-    else setPreview({ name: row.fileName, url: URL.createObjectURL(file.blob) });
+    saveDownloaded({ ...file, fileName: file.fileName === 'file' ? row.fileName : file.fileName });
   };
 
   const confirmDelete = (row: EmployeeAttachment) =>
@@ -171,16 +171,14 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
           },
         ]}
       />
-      <Modal
+      {/* The viewer reads the file from our file source, a range at a time. */}
+      <PdfPreview
         open={preview !== null}
-        title={preview ? t('attachments.previewTitle', { name: preview.name }) : ''}
-        onCancel={() => setPreview(null)}
-        footer={null}
-        width="80vw"
-        destroyOnHidden
-      >
-        {preview && <iframe className="directory-preview" src={preview.url} title={preview.name} />}
-      </Modal>
+        source={preview ? fileSource(`/ec/employees/${employeeId}/attachments/${preview.id}`) : null}
+        fileName={preview?.fileName ?? ''}
+        onClose={() => setPreview(null)}
+        onDownload={preview ? () => void open(preview, true).catch(() => undefined) : undefined}
+      />
     </div>
   );
 }

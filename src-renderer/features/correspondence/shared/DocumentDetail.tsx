@@ -63,7 +63,7 @@ import { corrKeys, documentsApi, settingsApi } from './api';
 import { DepartmentSelect, EmployeePicker } from './pickers';
 import { PAGES } from '../../../../src-shared/pages';
 import { useCanOn } from '../../../app/permissions';
-import { PdfPreview } from '../../../components/pdf/PdfPreview';
+import { PdfPreview, warmPdfViewer } from '../../../components/pdf/PdfPreview';
 import { fileSource } from '../../../lib/files';
 import { ApprovalPanel } from './ApprovalPanel';
 import { ApprovalStatusTag } from './CircuitListScreens';
@@ -95,6 +95,10 @@ function Attachments({ doc }: { doc: Document }) {
     [doc.id, preview],
   );
   const open = (a: Attachment) => setPreview(a);
+  const hasFiles = doc.attachments.length > 0;
+  useEffect(() => {
+    if (hasFiles) warmPdfViewer();
+  }, [hasFiles]);
   const save = async (a: Attachment) => saveDownloaded(await documentsApi.downloadAttachment(doc.id, a.id));
   return (
     <>

@@ -13,6 +13,7 @@ import type { Rule } from 'antd/es/form';
 import {
   AuditOutlined,
   DeleteOutlined,
+  EyeOutlined,
   FilePdfOutlined,
   PaperClipOutlined,
   SaveOutlined,
@@ -24,6 +25,9 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { CreateDocumentRequest, Document } from '../../../../src-shared/api/correspondence';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
+import { PdfPreview, warmPdfViewer } from '../../../components/pdf/PdfPreview';
+import type { PdfSource } from '../../../components/pdf/PdfViewer';
+import { fileSource } from '../../../lib/files';
 import { DATE_FORMAT } from '../../../components/DataTable';
 import { formatSize, pdfFileProblem } from '../../../components/upload/transfer';
 import { applyServerErrors } from '../../../lib/forms';
@@ -128,6 +132,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const [pending, setPending] = useState<File[]>([]);
   const [finished, setFinished] = useState<Document | null>(null);
   const [circuitFor, setCircuitFor] = useState<Document | null>(null);
+  const [viewing, setViewing] = useState<{ name: string; source: PdfSource } | null>(null);
 
   const draft = useQuery({
     queryKey: corrKeys.document(draftId ?? 0),
@@ -242,6 +247,11 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     }
   };
 
+  const hasFiles = (draft.data?.attachments.length ?? 0) > 0 || pending.length > 0;
+  useEffect(() => {
+    if (hasFiles) warmPdfViewer();
+  }, [hasFiles]);
+
   if (finished) {
     const submitted = finished.state !== 'registered';
     return (
@@ -292,6 +302,18 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   }
 
   const attachments = draft.data?.attachments ?? [];
+  /** Opens an attachment in the viewer: a saved one from the file source, a chosen one from its bytes. */
+  const show = async (row: { key: string; name: string; saved: number | null }) => {
+    if (row.saved !== null && draftId)
+      setViewing({
+        name: row.name,
+        source: fileSource(`/correspondence/documents/${draftId}/attachments/${row.saved}/content`),
+      });
+    else {
+      const file = pending[Number(row.key.slice(1))];
+      if (file) setViewing({ name: row.name, source: { data: new Uint8Array(await file.arrayBuffer()) } });
+    }
+  };
   const returned = draft.data?.approval?.steps
     .flatMap((s) => s.members)
     .filter((m) => m.decision === 'changesRequested' || m.decision === 'rejected');
@@ -517,6 +539,14 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                 data-testid="attachment-row"
                 actions={[
                   <Button
+                    key="open"
+                    type="text"
+                    icon={<EyeOutlined />}
+                    aria-label={t('detail.open', { name: row.name })}
+                    data-testid="attachment-open"
+                    onClick={() => void show(row)}
+                  />,
+                  <Button
                     key="remove"
                     type="text"
                     danger
@@ -584,6 +614,12 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
           )}
         </Space>
       </Form>
+      <PdfPreview
+        open={viewing !== null}
+        source={viewing?.source ?? null}
+        fileName={viewing?.name ?? ''}
+        onClose={() => setViewing(null)}
+      />
       {circuitFor && (
         <CircuitDialog
           doc={circuitFor}

@@ -1,0 +1,226 @@
+/**
+ * PDF viewer benchmark (issue 13, b): `npx tsx bench/pdf-viewer/run.ts` builds the renderer (unless
+ * --no-build and out/renderer exists), starts the web shell on a fresh data folder, creates the first
+ * administrator, stores a 300-page PDF (printed by Chromium from Arabic and English text) on a draft, and
+ * in Chromium measures:
+ * - the first page shown: from the click on the attachment until pdf.js has drawn page 1 (median of
+ *   BENCH_RUNS openings, each a fresh viewer), target < 400 ms;
+ * - what crossed to the renderer for it: the bytes of the file source's range answers, beside the file's size;
+ * - the renderer's JavaScript heap while scrolling through all 300 pages (CDP Performance metrics: before
+ *   opening, after the first page, peak while scrolling).
+ * Prints one JSON object.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { CHROMIUM_ARGS } from '../../playwright.config';
+import { startWebShell } from '../../src-main/web/shell';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const RENDERER = process.env.SIJILL_BENCH_RENDERER ?? join(ROOT, 'out/renderer');
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const PAGES = Number(process.env.BENCH_PAGES ?? 300);
+const TARGET_FIRST_PAGE_MS = 400;
+/** Side of each page's image in pixels (the file's weight: about 3 bytes a pixel). */
+const IMAGE_SIDE = Number(process.env.BENCH_IMAGE_SIDE ?? 140);
+
+function build() {
+  if (process.argv.includes('--no-build') && existsSync(join(RENDERER, 'index.html'))) return;
+  const result = spawnSync(
+    'npx',
+    ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn', '--outDir', RENDERER],
+    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  if (result.status !== 0) throw new Error('renderer build failed');
+}
+
+/**
+ * A PDF of `pages` pages that Chromium prints from Arabic and English text, each page with its own
+ * photograph-like image (noise, which does not compress), so the file weighs what a scanned file does.
+ */
+async function bigPdf(page: Page, pages: number): Promise<Buffer> {
+  const body = Array.from(
+    { length: pages },
+    (_, i) => `<section style="page-break-after: always; padding: 48px; font-size: 16px; line-height: 1.8">
+      <h1>محضر اجتماع اللجنة الفنية — صفحة ${i + 1}</h1>
+      ${'<p>ناقشت اللجنة الميزانية التشغيلية للعام المالي وخطة صيانة المباني وأوصت بما يلي. The committee reviewed the operating budget and the maintenance plan.</p>'.repeat(4)}
+      <canvas width="${IMAGE_SIDE}" height="${IMAGE_SIDE}" style="width: 60%"></canvas>
+    </section>`,
+  ).join('');
+  await page.setContent(`<html dir="rtl" lang="ar"><body>${body}</body></html>`);
+  await page.evaluate(`for (const c of document.querySelectorAll('canvas')) {
+    const ctx = c.getContext('2d');
+    const img = ctx.createImageData(c.width, c.height);
+    for (let k = 0; k < img.data.length; k++) img.data[k] = k % 4 === 3 ? 255 : (Math.random() * 256) | 0;
+    ctx.putImageData(img, 0, 0);
+  }`);
+  return page.pdf({ format: 'A4' });
+}
+
+async function main() {
+  build();
+  const dataDir = mkdtempSync(join(tmpdir(), 'sijill-bench-pdf-'));
+  const shell = await startWebShell({ dataDir, rendererDir: RENDERER });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
+    const page = await context.newPage();
+    const scratch = await context.newPage();
+    const pdf = await bigPdf(scratch, PAGES);
+    await scratch.close();
+
+    await page.goto(shell.url);
+    await page.getByTestId('first-run').waitFor();
+    await page.getByTestId('first-run-username').fill('admin');
+    await page.getByTestId('first-run-email').fill('admin@sijill.test');
+    await page.getByTestId('first-run-password').fill('Admin#2025');
+    await page.getByTestId('first-run-password-confirmation').fill('Admin#2025');
+    await page.getByTestId('first-run-submit').click();
+    await page.getByTestId('two-factor-skip').click();
+    await page.getByTestId('side-menu').waitFor();
+
+    // The draft and its PDF, through the API as the administrator.
+    const login = await fetch(`${shell.apiBaseUrl}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ login: 'admin', password: 'Admin#2025' }),
+    });
+    const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
+    const auth = { authorization: `Bearer ${token}` };
+    const created = await fetch(`${shell.apiBaseUrl}/correspondence/documents`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ direction: 'in', subject: 'محضر من 300 صفحة' }),
+    });
+    const id = ((await created.json()) as { data: { id: number } }).data.id;
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'minutes-300.pdf');
+    const uploaded = await fetch(`${shell.apiBaseUrl}/correspondence/documents/${id}/attachments`, {
+      method: 'POST',
+      headers: auth,
+      body: form,
+    });
+    if (uploaded.status !== 201) throw new Error(`upload: ${uploaded.status} ${await uploaded.text()}`);
+
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    const heapMB = async () => {
+      await cdp.send('HeapProfiler.collectGarbage').catch(() => undefined);
+      const { metrics } = (await cdp.send('Performance.getMetrics')) as {
+        metrics: { name: string; value: number }[];
+      };
+      return +(metrics.find((m) => m.name === 'JSHeapUsedSize')!.value / 1024 / 1024).toFixed(1);
+    };
+    const rawHeapMB = async () => {
+      const { metrics } = (await cdp.send('Performance.getMetrics')) as {
+        metrics: { name: string; value: number }[];
+      };
+      return +(metrics.find((m) => m.name === 'JSHeapUsedSize')!.value / 1024 / 1024).toFixed(1);
+    };
+    // The bytes that really arrived from the file source (a cancelled request counts what came before).
+    let fetched = 0;
+    const fileRequests = new Set<string>();
+    await cdp.send('Network.enable');
+    cdp.on('Network.requestWillBeSent', (e: { requestId: string; request: { url: string } }) => {
+      if (e.request.url.includes('/files/')) fileRequests.add(e.requestId);
+    });
+    cdp.on('Network.dataReceived', (e: { requestId: string; dataLength: number }) => {
+      if (fileRequests.has(e.requestId)) fetched += e.dataLength;
+    });
+
+    await page.evaluate(`window.location.hash = '/correspondence/inbox/add?draft=${id}'`);
+    const open = page.getByTestId('attachment-open').first();
+    await open.waitFor();
+    // The form warms the viewer up while the user looks at it (its code, pdf.js's worker).
+    await page.waitForTimeout(1500);
+    const heapBefore = await heapMB();
+    const firstPage: number[] = [];
+    const bytesFirst: number[] = [];
+    let heapAfterFirst = 0;
+    let peakWhileScrolling = 0;
+    let pagesDrawn = 0;
+    for (let run = 0; run < RUNS; run++) {
+      fetched = 0;
+      // Scripts as text: they run in the page (no DOM types here, no bundler helpers there).
+      await page.evaluate('window.t0 = performance.now()');
+      await open.click();
+      const ms = (await page.evaluate(`new Promise((done) => {
+        const tick = () => {
+          const first = document.querySelector('.pdfViewer .page[data-page-number="1"] canvas');
+          if (first && first.width > 0 && first.closest('.page').getAttribute('data-loaded'))
+            done(performance.now() - window.t0);
+          else requestAnimationFrame(tick);
+        };
+        tick();
+      })`)) as number;
+      firstPage.push(Math.round(ms));
+      if (process.env.BENCH_TRACE)
+        console.error(
+          JSON.stringify(
+            await page.evaluate(`performance.getEntriesByType('resource')
+              .filter((e) => e.startTime >= window.t0)
+              .map((e) => [e.name.replace(/^.*?\\/(files|assets|pdfjs)/, '$1').slice(0, 60), Math.round(e.startTime - window.t0), Math.round(e.duration), e.transferSize])`),
+          ),
+        );
+      await page.waitForTimeout(300);
+      bytesFirst.push(fetched);
+      if (run === RUNS - 1) {
+        heapAfterFirst = await heapMB();
+        // Scroll through every page, sampling the heap.
+        const container = page.getByTestId('pdf-pages');
+        const height = await container.evaluate((el) => el.scrollHeight);
+        for (let y = 0; y < height; y += 1600) {
+          await container.evaluate((el, top) => (el.scrollTop = top), y);
+          await page.waitForTimeout(40);
+          if (y % 16000 === 0) peakWhileScrolling = Math.max(peakWhileScrolling, await rawHeapMB());
+        }
+        await page.waitForTimeout(500);
+        peakWhileScrolling = Math.max(peakWhileScrolling, await rawHeapMB());
+        pagesDrawn = (await page.evaluate(
+          "document.querySelectorAll('.pdfViewer .page canvas').length",
+        )) as number;
+      }
+      await page.locator('.ant-modal-close').click();
+      await page.getByTestId('pdf-viewer').waitFor({ state: 'detached' });
+    }
+    const sorted = [...firstPage].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    console.log(
+      JSON.stringify(
+        {
+          bench: 'pdf-viewer',
+          pdf: { pages: PAGES, bytes: pdf.length, megabytes: +(pdf.length / 1024 / 1024).toFixed(2) },
+          firstPageShown: {
+            runsMs: firstPage,
+            medianMs: median,
+            targetMs: TARGET_FIRST_PAGE_MS,
+            ok: median < TARGET_FIRST_PAGE_MS,
+          },
+          bytesReadForFirstPage: {
+            perRun: bytesFirst,
+            shareOfFile: +(Math.max(...bytesFirst) / pdf.length).toFixed(3),
+          },
+          rendererHeapMB: {
+            beforeOpening: heapBefore,
+            afterFirstPage: heapAfterFirst,
+            peakWhileScrollingAllPages: peakWhileScrolling,
+            canvasesAliveAfterScrolling: pagesDrawn,
+          },
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await browser.close();
+    await shell.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
