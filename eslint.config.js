@@ -138,6 +138,25 @@ export default tseslint.config(
       'no-restricted-imports': forbid(rendererForbidden, rendererMessage),
     },
   },
+  // Shared renderer code (lib, components) serves the features and never depends on one of them.
+  {
+    files: ['src-renderer/lib/**/*.{ts,tsx}', 'src-renderer/components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: rendererForbidden, message: rendererMessage },
+            {
+              group: ['**/features/**', '**/features'],
+              message:
+                'src-renderer/lib and src-renderer/components are shared by the features: they may not import one. Move what they need here.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // A feature imports src-renderer/lib, components and app, never another feature: what two features
   // share moves to lib/ or components/. (A later block replaces the rule for its files, so each repeats
   // the renderer's own patterns.)

@@ -12,7 +12,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { DepartmentOption, DepartmentType } from '../../src-shared/api/directory';
 import { normalizeArabic } from '../../src-shared/arabic';
-import { directoryApi, directoryKeys, localName } from '../features/directory/api';
+import { directoryApi, directoryKeys, localName } from '../lib/directory-api';
 
 /** A tree-select node; `search` holds both names normalised, so filtering is one `includes`. */
 export interface DepartmentPickerNode {

@@ -8,7 +8,7 @@ import { Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { EmployeeOption, NamedRef } from '../../src-shared/api/directory';
-import { directoryApi, directoryKeys, localName } from '../features/directory/api';
+import { directoryApi, directoryKeys, localName } from '../lib/directory-api';
 
 const SEARCH_DEBOUNCE_MS = 300;
 

@@ -8,3 +8,11 @@ export function localName(
   if (!item) return '';
   return language === 'en' ? item.nameEn || item.nameAr : item.nameAr || item.nameEn;
 }
+
+/** The other language's name, to show beside the local one (with its own `lang` and `dir`). */
+export function otherName(item: { nameAr: string; nameEn: string } | null | undefined, language: string) {
+  if (!item) return { text: '', lang: 'en', dir: 'ltr' as const };
+  return language === 'en'
+    ? { text: item.nameAr, lang: 'ar', dir: 'rtl' as const }
+    : { text: item.nameEn, lang: 'en', dir: 'ltr' as const };
+}

@@ -41,6 +41,15 @@ describe('import rules', () => {
       'src-renderer/features/directory/x.tsx',
       "import { CalendarPage } from '../calendar/CalendarPage';\nexport const c = CalendarPage;\n",
     ],
+    // Shared code depends on no feature.
+    [
+      'src-renderer/components/x.tsx',
+      "import { directoryApi } from '../features/directory/api';\nexport const d = directoryApi;\n",
+    ],
+    [
+      'src-renderer/lib/x.ts',
+      "import { corrKeys } from '../features/correspondence/shared/api';\nexport const k = corrKeys;\n",
+    ],
     [
       'src-renderer/features/calendar/x.tsx',
       "import { x } from '../../features/user/UserSettingsPage';\nexport const c = x;\n",

@@ -18,7 +18,7 @@ import {
 } from '../../../src-shared/api/directory';
 import { DepartmentPicker } from '../../components/DepartmentPicker';
 import { EmployeePicker } from '../../components/EmployeePicker';
-import { directoryApi, directoryKeys, localName } from './api';
+import { directoryApi, directoryKeys, localName } from '../../lib/directory-api';
 import { applyServerErrors, directoryRule } from './forms';
 
 const fields = createDepartmentRequestSchema.shape;

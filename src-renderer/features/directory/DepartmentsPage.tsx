@@ -37,7 +37,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { DepartmentTreeNode, DepartmentType } from '../../../src-shared/api/directory';
 import type { Permission } from '../../../src-shared/permissions';
-import { directoryApi, directoryKeys, localName, otherName } from './api';
+import { directoryApi, directoryKeys, localName, otherName } from '../../lib/directory-api';
 import { CircuitTemplateModal } from './CircuitTemplateModal';
 import { ConfigureDepartmentModal, DepartmentFormModal, type DepartmentFormMode } from './DepartmentDialogs';
 import { DirectoryScreen } from './DirectoryScreen';

@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import type { EmployeeAttachment } from '../../../src-shared/api/directory';
 import { formatDateTime } from '../../components/DataTable';
 import { formatSize, pdfFileProblem, saveDownloaded } from '../../components/upload/transfer';
-import { ATTACHMENT_MAX_BYTES, directoryApi, directoryKeys } from './api';
+import { ATTACHMENT_MAX_BYTES, directoryApi, directoryKeys } from '../../lib/directory-api';
 import { PdfPreview } from '../../components/pdf/PdfPreview';
 import { fileSource } from '../../lib/files';
 

@@ -42,7 +42,7 @@ import { isImageBytes, readBytes, formatSize } from '../../components/upload/tra
 import { http } from '../../lib/http';
 import { toast } from '../../lib/toast';
 import { adminApi, adminKeys } from '../../lib/admin-api';
-import { PHOTO_MAX_BYTES, directoryApi, directoryKeys, localName } from './api';
+import { PHOTO_MAX_BYTES, directoryApi, directoryKeys, localName } from '../../lib/directory-api';
 import { EmployeeAttachments } from './EmployeeAttachments';
 import { applyServerErrors, confirmationRule, directoryRule, requiredRule } from './forms';
 import { DATE_FORMAT } from '../../lib/format';

@@ -23,7 +23,7 @@ import {
 } from '../../../src-shared/api/directory';
 import type { Permission } from '../../../src-shared/permissions';
 import { DataTable, formatDate, type DataTableColumn } from '../../components/DataTable';
-import { DIRECTORY_ENDPOINTS, directoryApi, directoryKeys, localName } from './api';
+import { DIRECTORY_ENDPOINTS, directoryApi, directoryKeys, localName } from '../../lib/directory-api';
 import { DirectoryScreen } from './DirectoryScreen';
 import type { EmployeeDrawerState } from './EmployeeDrawer';
 import { useDirectoryCan } from './usePermission';

@@ -10,7 +10,13 @@ import { useTranslation } from 'react-i18next';
 import { createJobRequestSchema, type Job } from '../../../src-shared/api/directory';
 import type { Permission } from '../../../src-shared/permissions';
 import { DataTable, formatDate, type DataTableColumn } from '../../components/DataTable';
-import { DIRECTORY_ENDPOINTS, directoryApi, directoryKeys, localName, otherName } from './api';
+import {
+  DIRECTORY_ENDPOINTS,
+  directoryApi,
+  directoryKeys,
+  localName,
+  otherName,
+} from '../../lib/directory-api';
 import { DirectoryScreen } from './DirectoryScreen';
 import { applyServerErrors, directoryRule } from './forms';
 import { useDirectoryCan } from './usePermission';

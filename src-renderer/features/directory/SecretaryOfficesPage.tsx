@@ -12,7 +12,7 @@ import type { Permission } from '../../../src-shared/permissions';
 import { DataTable, formatDate, type DataTableColumn } from '../../components/DataTable';
 import { DepartmentPicker } from '../../components/DepartmentPicker';
 import { EmployeePicker } from '../../components/EmployeePicker';
-import { DIRECTORY_ENDPOINTS, directoryApi, directoryKeys, localName } from './api';
+import { DIRECTORY_ENDPOINTS, directoryApi, directoryKeys, localName } from '../../lib/directory-api';
 import { DirectoryScreen } from './DirectoryScreen';
 import { applyServerErrors, requiredRule } from './forms';
 import { useDirectoryCan } from './usePermission';

@@ -26,9 +26,9 @@ import type {
   UpdateEmployeeRequest,
   UpdateJobRequest,
   UpdateSecretaryOfficeRequest,
-} from '../../../src-shared/api/directory';
-import { http } from '../../lib/http';
-import { downloadFile, uploadFile } from '../../components/upload/transfer';
+} from '../../src-shared/api/directory';
+import { http } from './http';
+import { downloadFile, uploadFile } from '../components/upload/transfer';
 
 /** Cache keys: invalidate `directoryKeys.all` after a change that others may show (names, trees). */
 export const directoryKeys = {
@@ -136,19 +136,4 @@ export const directoryApi = {
     http.put<SecretaryOffice>(`${E.secretaryOffices}/${id}/active`, { active }),
 };
 
-/** The name in the interface language's script, falling back to the other when empty. */
-export function localName(
-  item: { nameAr: string; nameEn: string } | null | undefined,
-  language: string,
-): string {
-  if (!item) return '';
-  return language === 'en' ? item.nameEn || item.nameAr : item.nameAr || item.nameEn;
-}
-
-/** The other language's name, to show beside the local one (with its own `lang` and `dir`). */
-export function otherName(item: { nameAr: string; nameEn: string } | null | undefined, language: string) {
-  if (!item) return { text: '', lang: 'en', dir: 'ltr' as const };
-  return language === 'en'
-    ? { text: item.nameAr, lang: 'ar', dir: 'rtl' as const }
-    : { text: item.nameEn, lang: 'en', dir: 'ltr' as const };
-}
+export { localName, otherName } from './names';
