@@ -35,3 +35,20 @@ export const FILE_RESPONSE_HEADERS = [
   'cache-control',
   'content-disposition',
 ] as const;
+
+/**
+ * The API paths a file may be sent to through the file source (POST, the file as the body): the
+ * attachments of documents and employees. Main wraps the body into the multipart request the API takes.
+ */
+const UPLOAD_PATHS: readonly RegExp[] = [
+  /^\/correspondence\/documents\/[1-9]\d{0,9}\/attachments$/,
+  /^\/ec\/employees\/[1-9]\d{0,9}\/attachments$/,
+];
+
+/** Whether an API path may receive a file through the file source. */
+export function isUploadPath(path: string): boolean {
+  return UPLOAD_PATHS.some((pattern) => pattern.test(path));
+}
+
+/** The header carrying the uploaded file's name (URI-encoded: names are Arabic as often as not). */
+export const FILE_NAME_HEADER = 'x-sijill-file-name';

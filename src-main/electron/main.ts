@@ -98,7 +98,11 @@ async function start(): Promise<void> {
   });
 
   installAppGuards(isOwnUrl);
-  serveRenderer(RENDERER_DIR, (path, forward) => api.openFile(path, forward));
+  serveRenderer(
+    RENDERER_DIR,
+    (path, forward) => api.openFile(path, forward),
+    (path, body, fileName, type) => api.uploadFile(path, body, fileName, type),
+  );
   cleanups.push(
     registerIpc(
       dispatch,

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { protocol } from 'electron';
-import { FILE_REQUEST_HEADERS, FILE_SOURCE_PREFIX } from '../../src-shared/files';
+import { FILE_NAME_HEADER, FILE_REQUEST_HEADERS, FILE_SOURCE_PREFIX } from '../../src-shared/files';
 import { APP_HOST, APP_SCHEME, MIME_TYPES, appResponseHeaders, resolveInside } from './app-url';
 
 /** Re-exported so main imports the protocol from one place. */
@@ -28,18 +28,40 @@ export function registerAppScheme(): void {
 
 /** Opens one of our files through main (ApiClient.openFile): the file source's other half. */
 export type OpenFile = (path: string, forward: Record<string, string | undefined>) => Promise<Response>;
+/** Sends a file to the API through main (ApiClient.uploadFile), streaming. */
+export type SendFile = (
+  path: string,
+  body: ReadableStream<Uint8Array> | null,
+  fileName: string,
+  contentType: string,
+) => Promise<Response>;
 
 /**
  * Serves the files of `rendererDir` at `app://sijill/…` (after the app is ready), and the file source at
  * `app://sijill/files/…`: our attachments streamed from the API with the session's token (which the
  * renderer never holds) and their byte ranges. Only our own pages reach the app: scheme.
  */
-export function serveRenderer(rendererDir: string, openFile?: OpenFile): void {
+export function serveRenderer(rendererDir: string, openFile?: OpenFile, sendFile?: SendFile): void {
   const root = resolve(rendererDir);
   protocol.handle(APP_SCHEME, async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return respond(405, 'Method not allowed');
     const url = new URL(request.url);
     if (url.host !== APP_HOST) return respond(404, 'Not found');
+    if (request.method === 'POST' && sendFile && url.pathname.startsWith(`${FILE_SOURCE_PREFIX}/`)) {
+      let fileName = 'file';
+      try {
+        fileName = decodeURIComponent(request.headers.get(FILE_NAME_HEADER) ?? '') || 'file';
+      } catch {
+        fileName = 'file';
+      }
+      const answer = await sendFile(
+        url.pathname.slice(FILE_SOURCE_PREFIX.length),
+        request.body,
+        fileName,
+        request.headers.get('content-type') ?? 'application/octet-stream',
+      );
+      return new Response(answer.body, { status: answer.status, headers: answer.headers });
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') return respond(405, 'Method not allowed');
     if (openFile && url.pathname.startsWith(`${FILE_SOURCE_PREFIX}/`)) {
       const forward = Object.fromEntries(
         FILE_REQUEST_HEADERS.map((name) => [name, request.headers.get(name) ?? undefined]),

@@ -11,7 +11,13 @@
  * multipart/form-data built here from the bytes the renderer read, a download comes back as base64,
  * because the renderer may not touch the file system and the web shell's bridge carries JSON only.
  */
-import { FILE_REQUEST_HEADERS, FILE_RESPONSE_HEADERS, isFilePath } from '../../src-shared/files';
+import {
+  FILE_REQUEST_HEADERS,
+  FILE_RESPONSE_HEADERS,
+  isFilePath,
+  isUploadPath,
+} from '../../src-shared/files';
+import { randomBytes } from 'node:crypto';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import type {
   ApiDownload,
@@ -156,6 +162,69 @@ export class ApiClient {
       if (value !== null) out.set(name, value);
     }
     return new Response(response.body, { status: response.status, headers: out });
+  }
+
+  /**
+   * Sends one file to an upload path of the file source as the API's multipart request, streaming: the
+   * body is passed through as it arrives (never held whole, never base64), wrapped between the multipart
+   * head and tail. Answers the API's status, headers and JSON body as they came.
+   */
+  async uploadFile(
+    path: string,
+    body: ReadableStream<Uint8Array> | null,
+    fileName: string,
+    contentType: string,
+  ): Promise<Response> {
+    if (!isUploadPath(path) || !body) return new Response(null, { status: 404 });
+    const url = resolveApiUrl(this.options.baseUrl(), path);
+    const boundary = `----sijill${randomBytes(12).toString('hex')}`;
+    const safeName = fileName.replace(/["\r\n\\]/g, '_');
+    const head = new TextEncoder().encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"; ` +
+        `filename*=UTF-8''${encodeURIComponent(fileName)}\r\nContent-Type: ${contentType}\r\n\r\n`,
+    );
+    const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`);
+    const reader = body.getReader();
+    let sentHead = false;
+    let done = false;
+    const multipart = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (!sentHead) {
+          sentHead = true;
+          controller.enqueue(head);
+          return;
+        }
+        if (done) return;
+        const chunk = await reader.read();
+        if (chunk.done) {
+          done = true;
+          controller.enqueue(tail);
+          controller.close();
+        } else controller.enqueue(chunk.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          ...this.headers(),
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        },
+        body: multipart,
+        // Node's fetch streams a request body half-duplex only.
+        duplex: 'half',
+        redirect: 'error',
+      });
+    } catch {
+      return new Response(null, { status: 502 });
+    }
+    if (response.status === 401) this.expireSession();
+    return new Response(response.body, {
+      status: response.status,
+      headers: { 'content-type': response.headers.get('content-type') ?? 'application/json' },
+    });
   }
 
   /** The specification's headers: JSON, the selected language and the stored token (never the renderer's). */

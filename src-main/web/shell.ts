@@ -26,7 +26,12 @@ import {
   type WireEvent,
   type WireRequest,
 } from '../../src-shared/ipc/wire';
-import { FILE_REQUEST_HEADERS, FILE_SOURCE_KEY_HEADER, FILE_SOURCE_PREFIX } from '../../src-shared/files';
+import {
+  FILE_NAME_HEADER,
+  FILE_REQUEST_HEADERS,
+  FILE_SOURCE_KEY_HEADER,
+  FILE_SOURCE_PREFIX,
+} from '../../src-shared/files';
 import { createDispatch } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
 import { ApiClient } from '../services/api-client';
@@ -180,6 +185,33 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     reply.code(answer.status);
     answer.headers.forEach((value, name) => void reply.header(name, value));
     return reply.send(answer.body ? Readable.fromWeb(answer.body as WebReadableStream) : null);
+  });
+  // Files sent through the file source: the body streams through main to the API, never held whole.
+  app.register(async (scope) => {
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    scope.post(`${FILE_SOURCE_PREFIX}/*`, async (request, reply) => {
+      const key = request.headers[FILE_SOURCE_KEY_HEADER];
+      if (typeof key !== 'string' || !sameSecret(key, secret)) return reply.code(403).send('Forbidden');
+      const path = `/${(request.params as { '*': string })['*']}`;
+      const name = String(request.headers[FILE_NAME_HEADER] ?? '');
+      let fileName = 'file';
+      try {
+        fileName = decodeURIComponent(name) || 'file';
+      } catch {
+        fileName = 'file';
+      }
+      const body = request.body as Readable | undefined;
+      const answer = await api.uploadFile(
+        path,
+        body ? (Readable.toWeb(body) as ReadableStream<Uint8Array>) : null,
+        fileName,
+        String(request.headers['content-type'] ?? 'application/octet-stream'),
+      );
+      reply
+        .code(answer.status)
+        .header('content-type', answer.headers.get('content-type') ?? 'application/json');
+      return reply.send(answer.body ? Readable.fromWeb(answer.body as WebReadableStream) : null);
+    });
   });
   await app.register(fastifyStatic, { root: resolve(options.rendererDir), index: ['index.html'] });
 

@@ -283,6 +283,8 @@ test('a memo approved by its signatory reaches another department', async ({ pag
   await list.getByText(subject).click();
   await expect(page.getByTestId('distribution-panel')).toContainText('Human Resources');
   await page.screenshot({ path: `${SCREENS}/approvals-memo-detail-en.png`, fullPage: true });
+  await app.switchLanguage();
+  await app.signOut();
 });
 
 test('an administrator saves the approval circuit of a department, which its authors are then proposed', async ({
@@ -298,7 +300,9 @@ test('an administrator saves the approval circuit of a department, which its aut
   await departments.select('Budget Department');
   await page.getByTestId('department-circuit').click();
   const dialog = page.getByTestId('circuit-template-dialog');
-  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('template-family')).toBeVisible();
+  // One way to add a step (the editor is shared with the author's circuit dialog).
+  await expect(dialog.getByTestId('circuit-add-step')).toHaveCount(1);
   // No saved circuit yet: one step, the minister alone signs what Budget writes.
   await dialog.getByTestId('circuit-add-step').click();
   // The person search empties itself after a pick (the person joins the step as a tag).

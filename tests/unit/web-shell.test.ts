@@ -148,7 +148,7 @@ describe('web shell', () => {
     socket!.close();
   }, 60_000);
 
-  it('streams our files through /files with the launch secret, a byte range at a time, and nothing else', async () => {
+  it('streams our files through /files both ways with the launch secret, a byte range at a time, and nothing else', async () => {
     const files = (path: string, headers: Record<string, string> = {}) =>
       fetch(`${origin}${path}`, { headers });
     const attachment = '/files/correspondence/documents/1/attachments/1/content';
@@ -201,6 +201,30 @@ describe('web shell', () => {
     expect(Buffer.from(await part.arrayBuffer()).toString('latin1')).toBe('%PDF-1.4');
     // The token never reaches the page: no header of the answer carries it.
     expect([...part.headers.keys()]).not.toContain('authorization');
+
+    // A file sent through the file source streams into the API's multipart upload (no base64, no bridge).
+    const send = (to: string, headers: Record<string, string>) =>
+      fetch(`${origin}${to}`, { method: 'POST', headers, body: pdf });
+    const target = `/files/correspondence/documents/${id}/attachments`;
+    expect((await send(target, { 'content-type': 'application/pdf' })).status).toBe(403);
+    expect(
+      (await send('/files/auth/users', { 'x-sijill-key': key, 'content-type': 'application/pdf' })).status,
+    ).toBe(404);
+    const sent = await send(target, {
+      'x-sijill-key': key,
+      'content-type': 'application/pdf',
+      'x-sijill-file-name': encodeURIComponent('خطاب الوزارة.pdf'),
+    });
+    expect(sent.status).toBe(201);
+    const saved = (await sent.json()) as { data: { id: number; fileName: string; size: number } };
+    expect(saved.data).toMatchObject({ fileName: 'خطاب الوزارة.pdf', size: pdf.length });
+    // Refused by content as the API refuses any upload: not a PDF is 415, whatever its name.
+    const notPdf = await fetch(`${origin}${target}`, {
+      method: 'POST',
+      headers: { 'x-sijill-key': key, 'content-type': 'application/pdf', 'x-sijill-file-name': 'x.pdf' },
+      body: 'plain text, not a PDF',
+    });
+    expect(notPdf.status).toBe(415);
     socket!.close();
   }, 60_000);
 });

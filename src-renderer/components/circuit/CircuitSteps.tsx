@@ -162,13 +162,6 @@ export function CircuitSteps({
       >
         {t('circuit.addStep')}
       </Button>
-      <Button
-        icon={<PlusOutlined />}
-        onClick={() => update((s) => [...s.slice(0, Math.max(0, s.length - 1)), [], ...s.slice(-1)])}
-        data-testid="circuit-add-step"
-      >
-        {t('circuit.addStep')}
-      </Button>
     </Flex>
   );
 }

@@ -11,6 +11,8 @@ import { ApiError, errorText } from '../../lib/http';
 import { i18n } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
 import { formatSize } from '../../lib/format';
+import { fileSource } from '../../lib/files';
+import { FILE_NAME_HEADER, isUploadPath } from '../../../src-shared/files';
 
 /** The magic bytes every PDF starts with (`%PDF-`). */
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d];
@@ -68,6 +70,8 @@ export interface UploadOptions {
   field?: string;
   /** Plain text fields sent with it. */
   fields?: Record<string, string>;
+  /** Called as the file's bytes leave (bytes sent, total). */
+  onProgress?: (sent: number, total: number) => void;
 }
 
 function fail(status: number, body: unknown): never {
@@ -102,6 +106,9 @@ export async function pdfFileProblem(
 }
 
 export async function uploadFile<T>(path: string, file: File, options: UploadOptions = {}): Promise<T> {
+  // An attachment streams through the file source (no base64, no size cap of the bridge, progress).
+  if (isUploadPath(path) && !options.fields && (options.method ?? 'POST') === 'POST')
+    return streamUpload<T>(path, file, options.onProgress);
   const bytes = await readBytes(file);
   const result = await getBridge().apiUpload({
     method: options.method ?? 'POST',
@@ -122,6 +129,50 @@ export async function uploadFile<T>(path: string, file: File, options: UploadOpt
   const envelope = (body ?? {}) as { data: T; returnMessage?: string };
   if (envelope.returnMessage) toast({ severity: 'success', detail: envelope.returnMessage });
   return envelope.data;
+}
+
+/**
+ * Sends a file as the body of a POST to the file source (src-shared/files.ts): main streams it into the
+ * API's multipart request. XMLHttpRequest, not fetch, because it reports the upload's progress.
+ */
+function streamUpload<T>(
+  path: string,
+  file: File,
+  onProgress?: (sent: number, total: number) => void,
+): Promise<T> {
+  const { url, httpHeaders } = fileSource(path);
+  return new Promise<T>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    for (const [name, value] of Object.entries(httpHeaders ?? {})) xhr.setRequestHeader(name, value);
+    xhr.setRequestHeader('content-type', file.type || 'application/octet-stream');
+    xhr.setRequestHeader(FILE_NAME_HEADER, encodeURIComponent(file.name.replace(/[\\/]/g, '_') || 'file'));
+    xhr.setRequestHeader('accept', 'application/json');
+    if (onProgress)
+      xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size);
+    xhr.onerror = () => {
+      const detail = i18n.t('ipc.serverUnreachable', { defaultValue: i18n.t('errors.unexpected') });
+      toast({ severity: 'error', detail });
+      reject(new ApiError(0, { detail, code: 'ipc.serverUnreachable' }));
+    };
+    xhr.onload = () => {
+      let body: unknown = null;
+      try {
+        body = xhr.responseText ? JSON.parse(xhr.responseText) : null;
+      } catch {
+        body = null;
+      }
+      try {
+        if (xhr.status < 200 || xhr.status >= 300) fail(xhr.status, body);
+        const envelope = (body ?? {}) as { data: T; returnMessage?: string };
+        if (envelope.returnMessage) toast({ severity: 'success', detail: envelope.returnMessage });
+        resolve(envelope.data);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    xhr.send(file);
+  });
 }
 
 /** A downloaded file: its name and a Blob (make a URL with URL.createObjectURL, revoke it after use). */

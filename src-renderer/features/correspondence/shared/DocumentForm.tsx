@@ -8,7 +8,20 @@
  * author to adjust, then sends it. Attachments are PDFs checked by content and size before they are sent.
  */
 import { useEffect, useRef, useState } from 'react';
-import { App, Button, Card, DatePicker, Form, Input, List, Result, Space, Typography, Upload } from 'antd';
+import {
+  App,
+  Button,
+  Card,
+  DatePicker,
+  Form,
+  Input,
+  List,
+  Progress,
+  Result,
+  Space,
+  Typography,
+  Upload,
+} from 'antd';
 import type { Rule } from 'antd/es/form';
 import {
   AuditOutlined,
@@ -130,6 +143,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const finishing = useRef(false);
   const [busy, setBusy] = useState<'draft' | 'finish' | null>(null);
   const [pending, setPending] = useState<File[]>([]);
+  const [progress, setProgress] = useState<Map<File, number>>(new Map());
   const [finished, setFinished] = useState<Document | null>(null);
   const [circuitFor, setCircuitFor] = useState<Document | null>(null);
   const [viewing, setViewing] = useState<{ name: string; source: PdfSource } | null>(null);
@@ -210,9 +224,21 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       };
       doc = await documentsApi.create(body);
     }
-    for (const file of pending) await documentsApi.uploadAttachment(doc.id, file);
-    setPending([]);
-    return pending.length ? documentsApi.get(doc.id) : doc;
+    // One file after another, each with its progress; a file sent leaves the list at once, so a failure
+    // (the server names it) keeps only what is still to send, and trying again never sends a file twice.
+    const sending = [...pending];
+    for (const file of sending) {
+      await documentsApi.uploadAttachment(doc.id, file, (sent, total) =>
+        setProgress((p) => new Map(p).set(file, total ? Math.round((sent * 100) / total) : 0)),
+      );
+      setPending((files) => files.filter((f) => f !== file));
+      setProgress((p) => {
+        const next = new Map(p);
+        next.delete(file);
+        return next;
+      });
+    }
+    return sending.length ? documentsApi.get(doc.id) : doc;
   };
 
   const save = async (finish: boolean) => {
@@ -526,12 +552,19 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
             size="small"
             locale={{ emptyText: t('empty.attachments') }}
             dataSource={[
-              ...attachments.map((a) => ({ key: `a${a.id}`, name: a.fileName, size: a.size, saved: a.id })),
+              ...attachments.map((a) => ({
+                key: `a${a.id}`,
+                name: a.fileName,
+                size: a.size,
+                saved: a.id as number | null,
+                file: null as File | null,
+              })),
               ...pending.map((f, i) => ({
                 key: `p${i}`,
                 name: f.name,
                 size: f.size,
                 saved: null as number | null,
+                file: f as File | null,
               })),
             ]}
             renderItem={(row) => (
@@ -567,9 +600,17 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                   <FilePdfOutlined />
                   <bdi>{row.name}</bdi>
                   <Typography.Text type="secondary">{formatSize(row.size, i18n.language)}</Typography.Text>
-                  {row.saved === null && (
-                    <Typography.Text type="warning">{t('add.notSentYet')}</Typography.Text>
-                  )}
+                  {row.saved === null &&
+                    (row.file && progress.has(row.file) ? (
+                      <Progress
+                        percent={progress.get(row.file)}
+                        size="small"
+                        className="corr-upload-progress"
+                        data-testid="attachment-progress"
+                      />
+                    ) : (
+                      <Typography.Text type="warning">{t('add.notSentYet')}</Typography.Text>
+                    ))}
                 </span>
               </List.Item>
             )}

@@ -87,8 +87,8 @@ export const documentsApi = {
     http.post<Document>(`${DOCUMENTS}/${id}/related`, { documentIds }),
   unrelate: (id: number, relatedId: number) => http.delete<void>(`${DOCUMENTS}/${id}/related/${relatedId}`),
 
-  uploadAttachment: (id: number, file: File) =>
-    uploadFile<Attachment>(`${DOCUMENTS}/${id}/attachments`, file),
+  uploadAttachment: (id: number, file: File, onProgress?: (sent: number, total: number) => void) =>
+    uploadFile<Attachment>(`${DOCUMENTS}/${id}/attachments`, file, onProgress ? { onProgress } : {}),
   removeAttachment: (id: number, attachmentId: number) =>
     http.delete<void>(`${DOCUMENTS}/${id}/attachments/${attachmentId}`),
   /** The attachment's bytes through `api:download` (a Blob to show or save). */
