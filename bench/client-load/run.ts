@@ -19,6 +19,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { startWebShell } from '../../src-main/web/shell';
+import { createFirstAdmin } from '../browser';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RENDERER = process.env.SIJILL_BENCH_RENDERER ?? join(ROOT, 'out/renderer');
@@ -82,15 +83,7 @@ async function main() {
     // The first administrator, signed in through the client (so the session lives in the shell's main).
     const context = await browser.newContext({ viewport: { width: 1366, height: 800 } });
     const page = await context.newPage();
-    await page.goto(shell.url);
-    await page.getByTestId('first-run').waitFor();
-    await page.getByTestId('first-run-username').fill('admin');
-    await page.getByTestId('first-run-email').fill('admin@sijill.test');
-    await page.getByTestId('first-run-password').fill('Admin#2025');
-    await page.getByTestId('first-run-password-confirmation').fill('Admin#2025');
-    await page.getByTestId('first-run-submit').click();
-    await page.getByTestId('two-factor-skip').click();
-    await page.getByTestId('side-menu').waitFor();
+    await createFirstAdmin(page, shell.url);
     await context.close();
 
     // Cold loads (a new browser context each time: no HTTP cache) of the signed-in client.

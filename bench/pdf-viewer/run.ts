@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { startWebShell } from '../../src-main/web/shell';
+import { BENCH_ADMIN, createFirstAdmin } from '../browser';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const RENDERER = process.env.SIJILL_BENCH_RENDERER ?? join(ROOT, 'out/renderer');
@@ -74,21 +75,13 @@ async function main() {
     const pdf = await bigPdf(scratch, PAGES);
     await scratch.close();
 
-    await page.goto(shell.url);
-    await page.getByTestId('first-run').waitFor();
-    await page.getByTestId('first-run-username').fill('admin');
-    await page.getByTestId('first-run-email').fill('admin@sijill.test');
-    await page.getByTestId('first-run-password').fill('Admin#2025');
-    await page.getByTestId('first-run-password-confirmation').fill('Admin#2025');
-    await page.getByTestId('first-run-submit').click();
-    await page.getByTestId('two-factor-skip').click();
-    await page.getByTestId('side-menu').waitFor();
+    await createFirstAdmin(page, shell.url);
 
     // The draft and its PDF, through the API as the administrator.
     const login = await fetch(`${shell.apiBaseUrl}/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ login: 'admin', password: 'Admin#2025' }),
+      body: JSON.stringify({ login: BENCH_ADMIN.username, password: BENCH_ADMIN.password }),
     });
     const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
     const auth = { authorization: `Bearer ${token}` };

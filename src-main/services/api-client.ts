@@ -206,17 +206,18 @@ export class ApiClient {
     });
     let response: Response;
     try {
-      response = await fetch(url, {
+      // Node's fetch streams a request body half-duplex only (`duplex` is not in the DOM typings).
+      const init: RequestInit & { duplex: 'half' } = {
         method: 'POST',
         headers: {
           ...this.headers(),
           'Content-Type': `multipart/form-data; boundary=${boundary}`,
         },
         body: multipart,
-        // Node's fetch streams a request body half-duplex only.
         duplex: 'half',
         redirect: 'error',
-      });
+      };
+      response = await fetch(url, init);
     } catch {
       return new Response(null, { status: 502 });
     }

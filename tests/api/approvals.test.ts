@@ -168,6 +168,18 @@ async function outgoingDraft(extra: Record<string, unknown> = {}): Promise<numbe
   return res.json.data.id as number;
 }
 
+/** Attaches a small PDF to a document as `who`; answers the status. */
+async function attach(who: Actor, id: number, name: string): Promise<number> {
+  const file = multipart(minimalPdf(name), name, 'application/pdf');
+  const res = await h.app.inject({
+    method: 'POST',
+    url: `${doc(id)}/attachments`,
+    headers: { ...file.headers, authorization: `Bearer ${who.token}` },
+    payload: file.payload,
+  });
+  return res.statusCode;
+}
+
 const version = async (id: number) => (await get(w.author, doc(id))).json.data.version as number;
 const decide = async (who: Actor, id: number, action: string, comment?: string, v?: number) =>
   post(who, `${doc(id)}/approval`, {
@@ -327,14 +339,7 @@ describe('returns to the author', () => {
     ).toBeGreaterThan(0);
     // The author edits (the version rises) and attaches the letter: both are changes.
     expect((await put(w.author, doc(id), { subject: 'الرد على طلب الميزانية رقم ٤٥' })).status).toBe(200);
-    const file = multipart(minimalPdf('letter'), 'letter.pdf', 'application/pdf');
-    const attached = await h.app.inject({
-      method: 'POST',
-      url: `${doc(id)}/attachments`,
-      headers: { ...file.headers, authorization: `Bearer ${w.author.token}` },
-      payload: file.payload,
-    });
-    expect(attached.statusCode).toBe(201);
+    expect(await attach(w.author, id, 'letter.pdf')).toBe(201);
     const v = await version(id);
     expect(v).toBe(3);
     const again = await post(w.author, `${doc(id)}/submit`, { version: v });
@@ -456,14 +461,7 @@ describe('the page of the document’s direction', () => {
   it('an outbox clerk edits, attaches to and deletes their own outgoing draft; inbox rights reach no outgoing document', async () => {
     const id = await outgoingDraft();
     expect((await put(w.author, doc(id), { summary: 'ملخص' })).status).toBe(200);
-    const file = multipart(minimalPdf('x'), 'x.pdf', 'application/pdf');
-    const attached = await h.app.inject({
-      method: 'POST',
-      url: `${doc(id)}/attachments`,
-      headers: { ...file.headers, authorization: `Bearer ${w.author.token}` },
-      payload: file.payload,
-    });
-    expect(attached.statusCode).toBe(201);
+    expect(await attach(w.author, id, 'x.pdf')).toBe(201);
     expect((await call(h, { method: 'DELETE', url: doc(id), token: w.author.token })).status).toBe(200);
     // Inbox rights create no outgoing letter, and an outgoing draft is never registered past its circuit.
     const refused = await post(w.inboxClerk, '/correspondence/documents', { direction: 'out', subject: 'x' });

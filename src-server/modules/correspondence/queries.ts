@@ -364,17 +364,19 @@ export async function timeline(db: Tx, documentId: number) {
 
 // ---------------------------------------------------------------- relations
 
+/** A document as another one lists it (related documents, the related-documents lookup). */
+export type DocumentLinkRow = Pick<
+  DocumentColumns,
+  'id' | 'direction' | 'state' | 'doc_number' | 'subject' | 'document_date'
+>;
+const LINK_COLUMNS = sql.raw(
+  `d.id, d.direction, d.state, d.doc_number, d.subject, to_char(d.document_date, 'YYYY-MM-DD') as document_date`,
+);
+
 export async function relatedOf(db: Tx, scope: Scope, documentId: number) {
-  return rows<{
-    id: number;
-    direction: string;
-    state: string;
-    doc_number: string | null;
-    subject: string;
-    document_date: string | null;
-  }>(
+  return rows<DocumentLinkRow>(
     db,
-    sql`select d.id, d.direction, d.state, d.doc_number, d.subject, ${day('d.document_date')} as document_date
+    sql`select ${LINK_COLUMNS}
         from document_relations r join documents d on d.id = r.related_id
         where r.document_id = ${documentId} and ${visibleTo(scope)} order by d.id`,
   );
@@ -383,16 +385,9 @@ export async function relatedOf(db: Tx, scope: Scope, documentId: number) {
 /** Documents the caller may see matching a typed text (number, sender's number, normalised subject). */
 export async function lookup(db: Tx, scope: Scope, q: string, limit = 20) {
   const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return rows<{
-    id: number;
-    direction: string;
-    state: string;
-    doc_number: string | null;
-    subject: string;
-    document_date: string | null;
-  }>(
+  return rows<DocumentLinkRow>(
     db,
-    sql`select d.id, d.direction, d.state, d.doc_number, d.subject, ${day('d.document_date')} as document_date
+    sql`select ${LINK_COLUMNS}
         from documents d
         where ${visibleTo(scope)} and (${q} = '' or d.subject_search like ${like} or d.doc_number ilike ${like}
           or d.sender_document_number ilike ${like})
