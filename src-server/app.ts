@@ -222,7 +222,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         response: { 200: envelopeOf(healthSchema) },
       },
     },
-    async () => ({ data: { status: 'ok' as const, version: VERSION } }),
+    async () => ({
+      data: { status: 'ok' as const, version: VERSION, uploadMaxBytes: config.UPLOAD_MAX_BYTES },
+    }),
   );
 
   await authRoutes(ctx)(app);

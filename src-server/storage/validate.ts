@@ -4,6 +4,8 @@
  * hidden after the image. Failures are problems the client shows as the specification words them
  * (415 'Please select a valid PDF file', 413 'File size must be less than {maxSize}').
  */
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,16 +43,46 @@ const notPdf = () => new HttpProblem('unsupportedMediaType', { code: 'upload.not
 
 /**
  * Refuses (415) anything that is not a PDF pdf.js can open: the `%PDF-` signature within the first
- * kilobyte (as readers accept it) and a document with at least one page; refuses (422) a PDF carrying
+ * kilobyte (as readers accept it) and a document with at least one page (an encrypted PDF without its
+ * password does not open, so it is refused too); refuses (422) a PDF carrying
  * active content (scripts, launch actions, form submission, rich media, XFA). Answers the page count.
  */
 export async function assertPdf(bytes: Buffer): Promise<{ pages: number }> {
-  const head = bytes.subarray(0, 1024).toString('latin1');
-  if (!head.includes('%PDF-')) throw notPdf();
+  assertPdfHead(bytes);
+  // pdf.js takes ownership of (and may detach) the buffer it is given: hand it a copy.
+  return openPdf({ data: new Uint8Array(bytes) }, async () => activeContentIn(bytes));
+}
+
+/** 415 unless the first kilobyte carries the `%PDF-` signature (as readers accept it). */
+export function assertPdfHead(head: Buffer): void {
+  if (!head.subarray(0, 1024).toString('latin1').includes('%PDF-')) throw notPdf();
+}
+
+/**
+ * `assertPdf` for a file on disk (a streamed upload): pdf.js reads only the ranges it needs, and the
+ * active-content scan reads the file a window at a time, so a 200 MB scan is checked in flat memory.
+ */
+export async function assertPdfFile(path: string): Promise<{ pages: number }> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(1024);
+    const { bytesRead } = await handle.read(head, 0, 1024, 0);
+    assertPdfHead(head.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+  return openPdf({ url: pathToFileURL(path).href, disableAutoFetch: true, disableStream: true }, () =>
+    activeContentInFile(path),
+  );
+}
+
+async function openPdf(
+  source: { data: Uint8Array } | { url: string; disableAutoFetch: boolean; disableStream: boolean },
+  scan: () => Promise<string | null>,
+): Promise<{ pages: number }> {
   const { lib, root } = await loadPdfJs();
   const task = lib.getDocument({
-    // pdf.js takes ownership of (and may detach) the buffer it is given: hand it a copy.
-    data: new Uint8Array(bytes),
+    ...source,
     isEvalSupported: false,
     useSystemFonts: false,
     disableFontFace: true,
@@ -66,7 +98,7 @@ export async function assertPdf(bytes: Buffer): Promise<{ pages: number }> {
     if (pages < 1) throw notPdf();
     await doc.getPage(1);
     if (doc.getJSActions && (await doc.getJSActions())) throw activeContent();
-    const scanned = activeContentIn(bytes);
+    const scanned = await scan();
     if (scanned) throw activeContent(scanned);
     return { pages };
   } catch (error) {
@@ -99,35 +131,109 @@ function decodeNames(text: string): string {
 }
 
 /**
- * The first active-content name in a PDF's objects, or null: the file as written and the objects packed
- * in compressed object streams (`/Type /ObjStm`, Flate), where a plain byte search would miss them.
- * Content streams are not searched (they draw; they cannot act).
+ * Finds active-content names in a PDF read front to back, a chunk at a time, in memory that does not
+ * grow with the file: the object text between streams is searched (names decoded, so
+ * `/J#61vaScript` is `/JavaScript`), stream contents are skipped (they draw; they cannot act) except
+ * compressed object streams (`/Type /ObjStm`, Flate), which pack objects and are inflated and searched.
+ * The state (inside a stream or not, the object stream being gathered) carries across chunks, so a
+ * scan's random image bytes are never mistaken for names, however the chunks fall.
  */
-export function activeContentIn(bytes: Buffer): string | null {
-  const raw = bytes.toString('latin1');
-  const hit = (text: string) => ACTIVE_NAMES.exec(decodeNames(text))?.[1] ?? null;
-  const direct = hit(raw.replace(/stream\r?\n[\s\S]*?endstream/g, 'stream endstream'));
-  if (direct) return direct;
-  const objectStream =
-    /<<((?:(?!>>\s*stream)[\s\S]){0,2000}?\/Type\s*\/ObjStm[\s\S]{0,2000}?)>>\s*stream\r?\n/g;
-  let budget = 64 * 1024 * 1024;
-  for (let m = objectStream.exec(raw); m; m = objectStream.exec(raw)) {
-    const dict = decodeNames(m[1]!);
-    if (!/\/FlateDecode/.test(dict)) continue;
-    const start = m.index + m[0].length;
-    const end = raw.indexOf('endstream', start);
-    if (end < 0) break;
+export class ActiveContentScanner {
+  private carry = '';
+  private inStream = false;
+  private objectStream: string[] | null = null;
+  private objectStreamLength = 0;
+  private budget = 64 * 1024 * 1024;
+  private found: string | null = null;
+
+  /** Feeds the next bytes; answers the first active-content name found so far, or null. */
+  feed(chunk: Buffer): string | null {
+    if (this.found) return this.found;
+    const text = this.carry + chunk.toString('latin1');
+    this.carry = '';
+    const streamStart = /(?<![A-Za-z])stream\r?\n/g;
+    let i = 0;
+    while (i < text.length && !this.found) {
+      if (this.inStream) {
+        const end = text.indexOf('endstream', i);
+        // Keep the last bytes: `endstream` may straddle this chunk and the next.
+        const upTo = end < 0 ? Math.max(i, text.length - 8) : end;
+        this.gather(text.slice(i, upTo));
+        if (end < 0) {
+          this.carry = text.slice(upTo);
+          return null;
+        }
+        this.finishObjectStream();
+        this.inStream = false;
+        i = end + 'endstream'.length;
+        continue;
+      }
+      streamStart.lastIndex = i;
+      const m = streamStart.exec(text);
+      const objectText = text.slice(i, m ? m.index : text.length);
+      this.found = hit(objectText);
+      if (!m) {
+        // A name or a `stream` keyword may straddle chunks: search the tail again with the next one.
+        this.carry = text.slice(Math.max(i, text.length - 2048));
+        return this.found;
+      }
+      // The dictionary of the object this stream belongs to: from its `N G obj` on.
+      const tail = objectText.slice(-4000);
+      const starts = [...tail.matchAll(/\d+\s+\d+\s+obj\b/g)];
+      const dict = decodeNames(tail.slice(starts.at(-1)?.index ?? 0));
+      const packed = /\/Type\s*\/ObjStm/.test(dict) && /\/FlateDecode/.test(dict);
+      this.objectStream = packed && this.budget > 0 ? [] : null;
+      this.objectStreamLength = 0;
+      this.inStream = true;
+      i = m.index + m[0].length;
+    }
+    return this.found;
+  }
+
+  /** Ends the scan (the rest of a file that did not end its last stream is searched as it is). */
+  end(): string | null {
+    if (!this.found && this.inStream) this.finishObjectStream();
+    else if (!this.found) this.found = hit(this.carry);
+    return this.found;
+  }
+
+  private gather(data: string) {
+    if (!this.objectStream) return;
+    this.objectStreamLength += data.length;
+    if (this.objectStreamLength > this.budget) this.objectStream = null;
+    else this.objectStream.push(data);
+  }
+
+  private finishObjectStream() {
+    if (!this.objectStream) return;
+    const bytes = Buffer.from(this.objectStream.join(''), 'latin1');
+    this.objectStream = null;
     try {
-      const inflated = inflateSync(bytes.subarray(start, end), { maxOutputLength: budget });
-      budget -= inflated.length;
-      const found = hit(inflated.toString('latin1'));
-      if (found) return found;
+      const inflated = inflateSync(bytes, { maxOutputLength: this.budget });
+      this.budget -= inflated.length;
+      this.found = hit(inflated.toString('latin1'));
     } catch {
       // A stream that does not inflate holds nothing pdf.js could act on either.
     }
-    if (budget <= 0) break;
   }
-  return null;
+}
+
+const hit = (text: string) => ACTIVE_NAMES.exec(decodeNames(text))?.[1] ?? null;
+
+/** The first active-content name in a PDF held in memory, or null (see ActiveContentScanner). */
+export function activeContentIn(bytes: Buffer): string | null {
+  const scanner = new ActiveContentScanner();
+  return scanner.feed(bytes) ?? scanner.end();
+}
+
+/** The first active-content name in a PDF file, read a megabyte at a time, or null. */
+export async function activeContentInFile(path: string): Promise<string | null> {
+  const scanner = new ActiveContentScanner();
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
+    const found = scanner.feed(chunk as Buffer);
+    if (found) return found;
+  }
+  return scanner.end();
 }
 
 /** Image formats accepted for a profile picture. */

@@ -31,5 +31,10 @@ export function pageOf<T extends z.ZodType>(item: T) {
   });
 }
 
-export const healthSchema = z.object({ status: z.literal('ok'), version: z.string() });
+export const healthSchema = z.object({
+  status: z.literal('ok'),
+  version: z.string(),
+  /** The largest file the server accepts (clients check before sending and show it in messages). */
+  uploadMaxBytes: z.number().int().positive(),
+});
 export type Health = z.infer<typeof healthSchema>;

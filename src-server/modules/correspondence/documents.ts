@@ -31,10 +31,10 @@ import {
 } from '../../../src-shared/api/correspondence';
 import { formatRegistrationNumber } from '../../../src-shared/numbering';
 import type { ServerContext } from '../../context';
+import type { ReceivedFile } from '../../http/upload';
 import type { AuthContext } from '../../http/access';
 import { type FieldMessage } from '../../http/problem';
 import { cleanFileName } from '../../http/upload';
-import { assertPdf, assertSize } from '../../storage/validate';
 import type { Tx } from '../auth/queries';
 import * as q from './queries';
 import { lookup as q_lookup } from './queries';
@@ -511,13 +511,14 @@ export async function addAttachment(
   ctx: ServerContext,
   caller: AuthContext,
   id: number,
-  file: { fileName: string | undefined; bytes: Buffer },
+  receive: () => Promise<ReceivedFile>,
 ): Promise<Attachment> {
   const s = await scope(ctx, caller);
+  // Checked before a byte is read: nothing is received for a document the caller may not file on.
   await requireFiling(ctx.db, caller, s, await visibleDocument(ctx.db, s, id));
-  assertSize(file.bytes, ctx.config.UPLOAD_MAX_BYTES);
-  await assertPdf(file.bytes);
-  const stored = await ctx.files.put(file.bytes);
+  const file = await receive();
+  const stored = { sha256: file.sha256, size: file.size };
+  await ctx.files.putFile(file.path, file.sha256);
   const fileName = cleanFileName(file.fileName, `document-${stored.sha256.slice(0, 8)}.pdf`);
   const attachmentId = await ctx.db.transaction(async (tx) => {
     // Checked again under the lock: the document may have moved on while the file was stored.

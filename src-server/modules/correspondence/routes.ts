@@ -52,7 +52,7 @@ import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
 import { sendStoredFile } from '../../http/send-file';
-import { readSingleUpload } from '../../http/upload';
+import { pdfReceiver } from '../../http/upload';
 import * as approvals from './approvals';
 import * as corr from './service';
 import { PAGES } from '../../../src-shared/pages';
@@ -435,8 +435,10 @@ export function correspondenceRoutes(ctx: ServerContext) {
         },
       },
       async (request, reply) => {
-        const file = await readSingleUpload(request);
-        const attachment = await corr.addAttachment(ctx, callerOf(request), request.params.id, file);
+        const pdf = pdfReceiver(request, ctx);
+        const attachment = await corr
+          .addAttachment(ctx, callerOf(request), request.params.id, pdf.receive)
+          .finally(pdf.discard);
         return reply
           .status(201)
           .send(envelope(request, attachment, 'correspondence.messages.attachmentAdded'));

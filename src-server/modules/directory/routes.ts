@@ -47,7 +47,7 @@ import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
 import { metaOf } from '../auth/service';
 import { sendStoredFile } from '../../http/send-file';
-import { readSingleUpload } from '../../http/upload';
+import { pdfReceiver, readSingleUpload } from '../../http/upload';
 import * as dir from './service';
 
 const security = [{ bearer: [] }];
@@ -535,14 +535,10 @@ export function directoryRoutes(ctx: ServerContext) {
         },
       },
       async (request, reply) => {
-        const file = await readSingleUpload(request);
-        const saved = await dir.addAttachment(
-          ctx,
-          callerOf(request),
-          request.params.id,
-          file,
-          metaOf(request),
-        );
+        const pdf = pdfReceiver(request, ctx);
+        const saved = await dir
+          .addAttachment(ctx, callerOf(request), request.params.id, pdf.receive, metaOf(request))
+          .finally(pdf.discard);
         return reply.status(201).send(envelope(request, saved, 'messages.attachmentAdded'));
       },
     );

@@ -47,7 +47,8 @@ import { constraintOf, isUniqueViolation } from '../../db/errors';
 import { listClauses } from '../../db/list';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem, type FieldMessage } from '../../http/problem';
-import { assertImage, assertPdf, assertSize } from '../../storage/validate';
+import { assertImage, assertSize } from '../../storage/validate';
+import type { ReceivedFile } from '../../http/upload';
 import { cleanFileName } from '../../http/upload';
 import * as authq from '../auth/queries';
 import { assertMayGrantRole, assertMayManageUser } from '../admin/privilege';
@@ -879,13 +880,13 @@ export async function addAttachment(
   ctx: ServerContext,
   caller: AuthContext,
   id: number,
-  file: { bytes: Buffer; fileName: string | undefined },
+  receive: () => Promise<ReceivedFile>,
   meta: RequestMeta,
 ): Promise<EmployeeAttachment> {
   if (!(await q.employeeCore(ctx.db, id))) throw notFound();
-  assertSize(file.bytes, ctx.config.UPLOAD_MAX_BYTES);
-  await assertPdf(file.bytes);
-  const stored = await ctx.files.put(file.bytes);
+  const file = await receive();
+  const stored = { sha256: file.sha256, size: file.size };
+  await ctx.files.putFile(file.path, file.sha256);
   const fileName = cleanFileName(file.fileName, `attachment-${stored.sha256.slice(0, 8)}.pdf`);
   const attachmentId = await ctx.db.transaction(async (tx) => {
     const attachmentId = await q.insertAttachment(tx, {

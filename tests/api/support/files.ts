@@ -16,7 +16,7 @@ export function minimalPdf(note = 'Sijill'): Buffer {
  * for PDFs carrying actions: e.g. `{ catalog: '/OpenAction 5 0 R', objects: ['<< /S /JavaScript /JS (x) >>'] }`.
  */
 export function pdfWith(
-  opts: { note?: string; catalog?: string; page?: string; objects?: string[] } = {},
+  opts: { note?: string; catalog?: string; page?: string; objects?: string[]; trailer?: string } = {},
 ): Buffer {
   const note = opts.note ?? 'Sijill';
   const objects = [
@@ -36,7 +36,7 @@ export function pdfWith(
   const xref = Buffer.byteLength(body, 'latin1');
   body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${opts.trailer ?? ''} >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
 }
 
@@ -78,4 +78,28 @@ export function multipart(
     payload: Buffer.concat([head, bytes, tail]),
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
+}
+
+/**
+ * A PDF encrypted with the standard security handler and a user password nobody knows: readers (and
+ * pdf.js) ask for the password, so it cannot be opened or checked.
+ */
+export function encryptedPdf(): Buffer {
+  const hex = (n: number) => randomBytes(n).toString('hex');
+  return pdfWith({
+    objects: [`<< /Filter /Standard /V 1 /R 2 /O <${hex(32)}> /U <${hex(32)}> /P -44 >>`],
+    trailer: `/Encrypt 5 0 R /ID [<${hex(16)}> <${hex(16)}>]`,
+  });
+}
+
+/**
+ * A valid PDF of about `megabytes` MB: a page plus an unused stream object of random bytes (a scan's
+ * image weighs the same), then `tail` objects after it — an action placed there sits megabytes into the file.
+ */
+export function largePdf(megabytes: number, opts: { catalog?: string; tail?: string[] } = {}): Buffer {
+  const filler = randomBytes(Math.round(megabytes * 1024 * 1024)).toString('latin1');
+  return pdfWith({
+    catalog: opts.catalog,
+    objects: [`<< /Length ${filler.length} >>\nstream\n${filler}\nendstream`, ...(opts.tail ?? [])],
+  });
 }
