@@ -663,7 +663,35 @@ export const documentAttachments = pgTable(
     uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
     uploadedAt: tstz('uploaded_at').notNull().defaultNow(),
   },
-  (t) => [index('document_attachments_document_idx').on(t.documentId)],
+  (t) => [
+    index('document_attachments_document_idx').on(t.documentId),
+    // A file already in the archive is found by its content (the duplicate check of uploads and intake).
+    index('document_attachments_sha256_idx').on(t.sha256),
+  ],
+);
+
+/**
+ * Files received by intake (a scanning station's watched folder): each upload carries its sender's
+ * idempotency key, so a retried upload (the station crashed or lost the answer) is answered with what
+ * the first one made instead of registering the file twice. Keys are per user.
+ */
+export const intakeReceipts = pgTable(
+  'intake_receipts',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    sha256: text('sha256').notNull(),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    attachmentId: integer('attachment_id').references(() => documentAttachments.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
 
 /** The timeline: every state change of a document, appended in the change's transaction. */

@@ -279,6 +279,32 @@ export const relatedDocumentSchema = z.object({
 export type RelatedDocument = z.infer<typeof relatedDocumentSchema>;
 
 /**
+ * An uploaded attachment as the upload answers it: with the other documents (the caller may see) that
+ * already hold the same file by content, so the clerk can relate them instead of keeping a second copy.
+ */
+export const uploadedAttachmentSchema = attachmentSchema.extend({
+  alsoIn: z.array(relatedDocumentSchema),
+});
+export type UploadedAttachment = z.infer<typeof uploadedAttachmentSchema>;
+
+/**
+ * POST /correspondence/intake (a scanning station): one PDF in, as a new incoming draft or, when
+ * `number` names a document, as an attachment of it. `Idempotency-Key` (header, per user) makes a retry
+ * answer what the first upload made (`replayed`) instead of registering the file twice.
+ */
+export const INTAKE_KEY = /^[A-Za-z0-9._:-]{8,100}$/;
+export const intakeQuerySchema = z.object({ number: z.string().max(40).optional() }).strict();
+export const intakeResultSchema = z.object({
+  documentId: z.number().int(),
+  attachmentId: z.number().int().nullable(),
+  docNumber: z.string().nullable(),
+  subject: z.string(),
+  /** True when this answers a retry of an upload already received. */
+  replayed: z.boolean(),
+});
+export type IntakeResult = z.infer<typeof intakeResultSchema>;
+
+/**
  * A correspondence document: every field of specification section 3.
  * - `docNumber`: the full registration reference given at registration, `<prefix>-<year>-<sequence>`
  *   (src-shared/numbering.ts) — the inbox number of an incoming letter, the outbox number of an outgoing

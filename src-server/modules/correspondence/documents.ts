@@ -26,6 +26,7 @@ import {
   type Follow,
   type FollowRequest,
   type RelatedDocument,
+  type UploadedAttachment,
   type TimelineEntry,
   type UpdateDocumentRequest,
 } from '../../../src-shared/api/correspondence';
@@ -476,7 +477,7 @@ function phaseOf(doc: q.DocumentRow): 'author' | 'filed' | 'circuit' {
  * May the caller change this document's attachments? The author while it is theirs (with the draft
  * permissions of its direction); once filed, its archive office (with `edit` on its direction's list).
  */
-async function requireFiling(tx: Tx, caller: AuthContext, s: Scope, doc: q.DocumentRow) {
+export async function requireFiling(tx: Tx, caller: AuthContext, s: Scope, doc: q.DocumentRow) {
   const phase = phaseOf(doc);
   if (phase === 'circuit') throw rule('inCircuit');
   if (phase === 'author') {
@@ -512,7 +513,7 @@ export async function addAttachment(
   caller: AuthContext,
   id: number,
   receive: () => Promise<ReceivedFile>,
-): Promise<Attachment> {
+): Promise<UploadedAttachment> {
   const s = await scope(ctx, caller);
   // Checked before a byte is read: nothing is received for a document the caller may not file on.
   await requireFiling(ctx.db, caller, s, await visibleDocument(ctx.db, s, id));
@@ -536,7 +537,8 @@ export async function addAttachment(
     return attachmentId;
   });
   const [row] = await q.attachmentsOf(ctx.db, [id], attachmentId);
-  return attachmentOut(row!);
+  const alsoIn = (await q.holdersOf(ctx.db, s, stored.sha256, id)).map(relatedOut);
+  return { ...attachmentOut(row!), alsoIn };
 }
 
 /** GET …/attachments/{attachmentId}/content: the bytes, for a caller who sees the document. */

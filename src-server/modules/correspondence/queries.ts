@@ -698,3 +698,70 @@ export async function calendarOf(db: Tx, scope: Scope, from: string, to: string)
         order by date, key`,
   );
 }
+
+/** Documents the caller may see that hold a file with this content (other than `exceptId`). */
+export async function holdersOf(db: Tx, scope: Scope, sha256: string, exceptId: number | null, limit = 5) {
+  return rows<DocumentLinkRow>(
+    db,
+    sql`select ${LINK_COLUMNS} from documents d
+        where d.id in (select a.document_id from document_attachments a where a.sha256 = ${sha256})
+          ${exceptId !== null ? sql`and d.id <> ${exceptId}` : sql``}
+          and ${visibleTo(scope)}
+        order by d.id limit ${limit}`,
+  );
+}
+
+/** Whether any document at all holds a file with this content (seen or not by the caller). */
+export async function anyHolderOf(db: Tx, sha256: string): Promise<boolean> {
+  const found = await rows(db, sql`select 1 from document_attachments where sha256 = ${sha256} limit 1`);
+  return found.length > 0;
+}
+
+/** The id of the document with this registration number, or null. */
+export async function documentIdByNumber(db: Tx, docNumber: string): Promise<number | null> {
+  const [row] = await rows<{ id: number }>(db, sql`select id from documents where doc_number = ${docNumber}`);
+  return row ? Number(row.id) : null;
+}
+
+export interface IntakeReceiptRow {
+  document_id: number;
+  attachment_id: number | null;
+  sha256: string;
+}
+
+/** A receipt of intake by its sender's idempotency key. */
+export async function intakeReceipt(db: Tx, userId: number, key: string): Promise<IntakeReceiptRow | null> {
+  const [row] = await rows<IntakeReceiptRow>(
+    db,
+    sql`select document_id, attachment_id, sha256 from intake_receipts where user_id = ${userId} and key = ${key}`,
+  );
+  return row ?? null;
+}
+
+/** Records a receipt; false when the key is already taken (a concurrent retry won). */
+export async function insertIntakeReceipt(
+  db: Tx,
+  v: { userId: number; key: string; sha256: string; documentId: number; attachmentId: number },
+): Promise<boolean> {
+  const inserted = await rows(
+    db,
+    sql`insert into intake_receipts (user_id, key, sha256, document_id, attachment_id)
+        values (${v.userId}, ${v.key}, ${v.sha256}, ${v.documentId}, ${v.attachmentId})
+        on conflict do nothing returning 1`,
+  );
+  return inserted.length > 0;
+}
+
+/** Serialises work on one content hash until the transaction ends (the duplicate check of intake). */
+export async function lockContent(db: Tx, sha256: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`intake:${sha256}`}, 0))`);
+}
+
+/** A document's number and subject (what intake tells its sender). */
+export async function numberAndSubject(db: Tx, id: number) {
+  const [row] = await rows<{ doc_number: string | null; subject: string }>(
+    db,
+    sql`select doc_number, subject from documents where id = ${id}`,
+  );
+  return row ?? null;
+}

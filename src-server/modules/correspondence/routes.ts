@@ -23,6 +23,10 @@ import {
   submitRequestSchema,
   attachmentParamsSchema,
   attachmentSchema,
+  uploadedAttachmentSchema,
+  intakeQuerySchema,
+  intakeResultSchema,
+  INTAKE_KEY,
   boxItemSchema,
   boxQuerySchema,
   calendarEventSchema,
@@ -51,9 +55,11 @@ import type { App } from '../../app';
 import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
+import { HttpProblem } from '../../http/problem';
 import { sendStoredFile } from '../../http/send-file';
 import { pdfReceiver } from '../../http/upload';
 import * as approvals from './approvals';
+import { intake } from './intake';
 import * as corr from './service';
 import { PAGES } from '../../../src-shared/pages';
 
@@ -431,7 +437,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
           summary: 'Attach a PDF (multipart/form-data, field "file"; PDF by content, size limit)',
           consumes: ['multipart/form-data'],
           params: idParamsSchema,
-          response: { 201: envelopeOf(attachmentSchema) },
+          response: { 201: envelopeOf(uploadedAttachmentSchema) },
         },
       },
       async (request, reply) => {
@@ -442,6 +448,34 @@ export function correspondenceRoutes(ctx: ServerContext) {
         return reply
           .status(201)
           .send(envelope(request, attachment, 'correspondence.messages.attachmentAdded'));
+      },
+    );
+    app.post(
+      '/correspondence/intake',
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary:
+            'A scanned PDF in (multipart field "file"): a new incoming draft, or an attachment of the document ' +
+            '`number` names. Header Idempotency-Key (per user): a retry answers the first result (200, replayed)',
+          consumes: ['multipart/form-data'],
+          querystring: intakeQuerySchema,
+          response: { 200: envelopeOf(intakeResultSchema), 201: envelopeOf(intakeResultSchema) },
+        },
+      },
+      async (request, reply) => {
+        const key = request.headers['idempotency-key'];
+        if (typeof key !== 'string' || !INTAKE_KEY.test(key))
+          throw new HttpProblem('badRequest', { code: 'intake.badKey', detailKey: 'intake.badKey' });
+        const pdf = pdfReceiver(request, ctx);
+        const result = await intake(
+          ctx,
+          callerOf(request),
+          { key, number: request.query.number },
+          pdf.receive,
+        ).finally(pdf.discard);
+        return reply.status(result.replayed ? 200 : 201).send(envelope(request, result));
       },
     );
     app.get(

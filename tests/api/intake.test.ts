@@ -1,0 +1,137 @@
+/**
+ * Intake (the scanning station's upload): a PDF becomes an incoming draft, or an attachment of the
+ * document its name numbers; a retry with the same Idempotency-Key answers the first result and
+ * registers nothing; the same content twice is refused naming the document; racing retries and racing
+ * duplicates make exactly one document; access is checked before a byte is read.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGES } from '../../src-shared/pages';
+import { call, countRows, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
+import { letter, organisation, type Org } from './support/correspondence';
+import { minimalPdf, multipart } from './support/files';
+
+let h: Harness;
+let org: Org;
+beforeAll(async () => {
+  h = await startHarness();
+  org = await organisation(h);
+});
+afterAll(async () => h?.close());
+
+let seq = 0;
+const newKey = () => `station-test:${Date.now()}:${++seq}`;
+
+function send(bytes: Buffer, opts: { key?: string; number?: string; token?: string; name?: string } = {}) {
+  const m = multipart(bytes, opts.name ?? 'scan 0001.pdf', 'application/pdf');
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${opts.token ?? org.clerk.token}`,
+    'accept-language': 'en',
+    ...m.headers,
+  };
+  if (opts.key !== undefined) headers['idempotency-key'] = opts.key;
+  const query = opts.number !== undefined ? `?number=${encodeURIComponent(opts.number)}` : '';
+  return h.app.inject({ method: 'POST', url: `/correspondence/intake${query}`, headers, payload: m.payload });
+}
+
+describe('intake', () => {
+  it('makes an incoming draft named after the file, and a retry answers the same draft', async () => {
+    const key = newKey();
+    const bytes = minimalPdf(`first ${key}`);
+    const first = await send(bytes, { key, name: 'وارد 0001.pdf' });
+    expect(first.statusCode).toBe(201);
+    const made = first.json().data;
+    expect(made).toMatchObject({ subject: 'وارد 0001', docNumber: null, replayed: false });
+    const doc = await call(h, {
+      method: 'GET',
+      url: `/correspondence/documents/${made.documentId}`,
+      token: org.clerk.token,
+    });
+    expect(doc.json.data).toMatchObject({ direction: 'in', state: 'draft' });
+
+    const documents = await countRows(h, 'documents');
+    const again = await send(bytes, { key });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data).toEqual({ ...made, replayed: true });
+    expect(await countRows(h, 'documents')).toBe(documents);
+  });
+
+  it('refuses the same content under another key, naming the document', async () => {
+    const bytes = minimalPdf(`dup ${newKey()}`);
+    const first = await send(bytes, { key: newKey() });
+    expect(first.statusCode).toBe(201);
+    const second = await send(bytes, { key: newKey() });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().code).toBe('intake.duplicate');
+    expect(second.json().detail).toContain(`#${first.json().data.documentId}`);
+  });
+
+  it('racing retries of one upload make one draft; racing duplicates make one draft', async () => {
+    const before = await countRows(h, 'documents');
+    const key = newKey();
+    const bytes = minimalPdf(`race ${key}`);
+    const retries = await Promise.all([send(bytes, { key }), send(bytes, { key }), send(bytes, { key })]);
+    expect(retries.map((r) => r.statusCode).sort()).toEqual([200, 200, 201]);
+    expect(new Set(retries.map((r) => r.json().data.documentId)).size).toBe(1);
+
+    const other = minimalPdf(`race two ${key}`);
+    const racing = await Promise.all([send(other, { key: newKey() }), send(other, { key: newKey() })]);
+    expect(racing.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect(await countRows(h, 'documents')).toBe(before + 2);
+  });
+
+  it('attaches to the document its name numbers; an unknown number is a 404 saying so', async () => {
+    const registered = await call(h, {
+      method: 'POST',
+      url: '/correspondence/documents',
+      token: org.clerk.token,
+      body: { ...letter(org), register: true },
+    });
+    const { id, docNumber } = registered.json.data as { id: number; docNumber: string };
+    const res = await send(minimalPdf(`annex ${docNumber}`), { key: newKey(), number: docNumber });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data).toMatchObject({ documentId: id, docNumber });
+    const files = await call(h, {
+      method: 'GET',
+      url: `/correspondence/documents/${id}/attachments`,
+      token: org.clerk.token,
+    });
+    expect(files.json.data).toHaveLength(1);
+
+    const unknown = await send(minimalPdf('nowhere'), { key: newKey(), number: 'IN-1999-000001' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().detail).toContain('IN-1999-000001');
+  });
+
+  it('needs a key, refuses what is not a PDF, and lets only those who may create incoming drafts in', async () => {
+    const documents = await countRows(h, 'documents');
+    expect((await send(minimalPdf('no key'))).statusCode).toBe(400);
+    expect((await send(minimalPdf('bad key'), { key: 'short' })).statusCode).toBe(400);
+    const notPdf = await send(Buffer.from('just text, not a PDF at all'), { key: newKey() });
+    expect(notPdf.statusCode).toBe(415);
+    expect(notPdf.json().detail).toMatch(/valid PDF/);
+    const reader = await signIn(h, await makeUser(h, await makeRole(h, { [PAGES.incoming]: ['view'] })));
+    expect((await send(minimalPdf('reader'), { key: newKey(), token: reader })).statusCode).toBe(403);
+    expect(await countRows(h, 'documents')).toBe(documents);
+  });
+
+  it('an upload of a file stored elsewhere says which documents already hold it', async () => {
+    const bytes = minimalPdf(`shared ${newKey()}`);
+    const first = await send(bytes, { key: newKey() });
+    const holder = first.json().data.documentId as number;
+    const draft = await call(h, {
+      method: 'POST',
+      url: '/correspondence/documents',
+      token: org.clerk.token,
+      body: letter(org),
+    });
+    const m = multipart(bytes, 'copy.pdf', 'application/pdf');
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `/correspondence/documents/${draft.json.data.id}/attachments`,
+      headers: { authorization: `Bearer ${org.clerk.token}`, ...m.headers },
+      payload: m.payload,
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().data.alsoIn.map((d: { id: number }) => d.id)).toEqual([holder]);
+  });
+});
