@@ -17,7 +17,6 @@ import {
   isFilePath,
   isUploadPath,
 } from '../../src-shared/files';
-import { randomBytes } from 'node:crypto';
 import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import type {
   ApiDownload,
@@ -31,6 +30,7 @@ import { FILE_TRANSFER_MAX_BYTES, IPC_ERRORS } from '../../src-shared/ipc/contra
 import { DEFAULT_LOCALE } from '../../src-shared/locale';
 import { IpcFailure } from '../ipc/dispatch';
 import type { LocalStore } from './local-store';
+import { multipartStream, streamingInit } from './multipart';
 import type { SessionVault } from './session-vault';
 
 /** What the ApiClient needs: where the API is, where the token is, where the locale and session state are. */
@@ -177,47 +177,13 @@ export class ApiClient {
   ): Promise<Response> {
     if (!isUploadPath(path) || !body) return new Response(null, { status: 404 });
     const url = resolveApiUrl(this.options.baseUrl(), path);
-    const boundary = `----sijill${randomBytes(12).toString('hex')}`;
-    const safeName = fileName.replace(/["\r\n\\]/g, '_');
-    const head = new TextEncoder().encode(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"; ` +
-        `filename*=UTF-8''${encodeURIComponent(fileName)}\r\nContent-Type: ${contentType}\r\n\r\n`,
-    );
-    const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`);
-    const reader = body.getReader();
-    let sentHead = false;
-    let done = false;
-    const multipart = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        if (!sentHead) {
-          sentHead = true;
-          controller.enqueue(head);
-          return;
-        }
-        if (done) return;
-        const chunk = await reader.read();
-        if (chunk.done) {
-          done = true;
-          controller.enqueue(tail);
-          controller.close();
-        } else controller.enqueue(chunk.value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
+    const multipart = multipartStream(body, fileName, contentType);
     let response: Response;
     try {
-      // Node's fetch streams a request body half-duplex only (`duplex` is not in the DOM typings).
-      const init: RequestInit & { duplex: 'half' } = {
-        method: 'POST',
-        headers: {
-          ...this.headers(),
-          'Content-Type': `multipart/form-data; boundary=${boundary}`,
-        },
-        body: multipart,
-        duplex: 'half',
-        redirect: 'error',
-      };
-      response = await fetch(url, init);
+      response = await fetch(
+        url,
+        streamingInit('POST', { ...this.headers(), 'Content-Type': multipart.contentType }, multipart.body),
+      );
     } catch {
       return new Response(null, { status: 502 });
     }
@@ -229,7 +195,7 @@ export class ApiClient {
   }
 
   /** The specification's headers: JSON, the selected language and the stored token (never the renderer's). */
-  private headers(): Record<string, string> {
+  headers(): Record<string, string> {
     const headers: Record<string, string> = {
       Accept: 'application/json',
       'Accept-Language': this.locale(),

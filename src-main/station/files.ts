@@ -1,0 +1,128 @@
+/**
+ * What the station does with files on disk: which names it ignores, which document number a name
+ * carries, hashing and the PDF signature check (by bytes), and moving a file to `processed/` or
+ * `rejected/` (with a note beside it saying why, in Arabic and English) without overwriting anything.
+ *
+ * Naming: a file whose name starts with a registration number (`IN-2026-000123.pdf`,
+ * `IN-2026-000123 annex.pdf`, `IN-2026-000123_2.pdf`) is attached to that document; any other PDF
+ * becomes a new incoming draft named after the file.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { access, link, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { parseRegistrationNumber } from '../../src-shared/numbering';
+
+/** The folders the station keeps inside each watched folder. */
+export const PROCESSED = 'processed';
+export const REJECTED = 'rejected';
+
+/**
+ * System and temporary files nobody scanned: Windows and macOS folder metadata, Office lock files,
+ * partial downloads and copies in progress, editor swap files, and hidden files.
+ */
+const IGNORED_NAMES = new Set(['desktop.ini', 'thumbs.db', 'ehthumbs.db', '.ds_store', 'icon\r']);
+const IGNORED_EXTENSIONS = new Set([
+  '.tmp',
+  '.temp',
+  '.part',
+  '.partial',
+  '.crdownload',
+  '.download',
+  '.filepart',
+  '.swp',
+  '.lock',
+  '.txt', // the station's own notes, should one be copied back in
+]);
+
+export function isIgnored(name: string): boolean {
+  const lower = name.toLowerCase();
+  if (IGNORED_NAMES.has(lower)) return true;
+  if (lower.startsWith('.') || lower.startsWith('~$') || lower.startsWith('~')) return true;
+  if (lower.endsWith('~')) return true;
+  return IGNORED_EXTENSIONS.has(extname(lower));
+}
+
+/** The registration number a file's name starts with, or null (the file becomes a new draft). */
+export function numberInName(name: string): string | null {
+  const match = /^([A-Z][A-Z0-9]{0,9}-\d{4}-\d{6,})(?=$|[\s_.()-])/.exec(basename(name));
+  if (!match) return null;
+  return parseRegistrationNumber(match[1]!) ? match[1]! : null;
+}
+
+/** SHA-256 (hex) of a file, streamed. */
+export async function hashFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }))
+    hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** Whether the file's first kilobyte carries the PDF signature (as the server checks it). */
+export async function looksLikePdf(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(1024);
+    const { bytesRead } = await handle.read(head, 0, 1024, 0);
+    return head.subarray(0, bytesRead).toString('latin1').includes('%PDF-');
+  } finally {
+    await handle.close();
+  }
+}
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+/**
+ * A free path for `name` in `dir`: the name itself, else `name (2).pdf`, `name (3).pdf`… (a scanner
+ * that reuses names must never overwrite what was processed before).
+ */
+export async function freeTarget(dir: string, name: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const ext = extname(name);
+  const stem = name.slice(0, name.length - ext.length);
+  for (let n = 1; ; n++) {
+    const candidate = join(dir, n === 1 ? name : `${stem} (${n})${ext}`);
+    if (!(await exists(candidate)) && !(await exists(`${candidate}.txt`))) return candidate;
+  }
+}
+
+/**
+ * Moves `source` to `target`, never overwriting: a hard link then an unlink (fails if the target
+ * exists), or a rename where links are not supported. Answers whether the move happened now; when the
+ * source is already gone and the target is there, an earlier move finished (a crash in between) and
+ * it answers false without error.
+ */
+export async function moveOnce(source: string, target: string): Promise<boolean> {
+  if (!(await exists(source))) {
+    if (await exists(target)) return false;
+    throw Object.assign(new Error(`${source} is gone and was not moved`), { code: 'ENOENT' });
+  }
+  try {
+    await link(source, target);
+    await unlink(source);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      // Linked before a crash, not yet unlinked: the same file under both names.
+      const [a, b] = await Promise.all([stat(source), stat(target)]);
+      if (a.ino !== b.ino || a.dev !== b.dev) throw error;
+      await unlink(source);
+      return true;
+    }
+    // Some shares (SMB, FAT) have no hard links: a rename, checked first by freeTarget.
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EXDEV' || code === 'ENOSYS') {
+      if (await exists(target)) throw Object.assign(new Error(`${target} exists`), { code: 'EEXIST' });
+      await rename(source, target);
+    } else throw error;
+  }
+  return true;
+}
+
+/** Writes the note beside a rejected file: why, in Arabic then English. */
+export async function writeNote(target: string, text: string): Promise<void> {
+  await writeFile(`${target}.txt`, `\uFEFF${text}\n`, 'utf8');
+}

@@ -1,0 +1,485 @@
+/**
+ * The scanning station: watches folders for PDFs and hands each to the server exactly once. The same
+ * service runs inside the desktop client (station mode in the settings) and headless
+ * (`npm run station`). How it copes with the ways consume folders fail elsewhere:
+ * - Change events are a hint, never the truth: every folder is rescanned every `scanIntervalMs`
+ *   (events do not arrive from network shares, and bulk copies over SMB lose them); chokidar, polling
+ *   when asked, only makes the next scan come sooner.
+ * - A file is taken only once its size and modification time have stayed the same for `stableMs`
+ *   (scanners create the file before they finish writing it).
+ * - System and temporary files are ignored (files.ts); `processed/` and `rejected/` live inside each
+ *   watched folder and are not watched.
+ * - Every step is written to the queue before its effect (queue.ts): a kill -9 at any moment loses no
+ *   file and registers none twice (the upload's key makes a retry safe on the server).
+ * - A server that is down, busy or refuses for a reason that may pass is retried with back-off; a file
+ *   the server will never take (not a PDF, too large, active content, already archived, unknown number)
+ *   is moved to `rejected/` with a note in Arabic and English.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import ar from '../../locales/ar/station.json';
+import en from '../../locales/en/station.json';
+import {
+  PROCESSED,
+  REJECTED,
+  freeTarget,
+  hashFile,
+  isIgnored,
+  looksLikePdf,
+  moveOnce,
+  numberInName,
+  writeNote,
+} from './files';
+import type { Reason, StationCounts, StationFile, StationQueue } from './queue';
+import type { IntakeAnswer, StationTransport } from './transport';
+
+export interface StationOptions {
+  queue: StationQueue;
+  transport: StationTransport;
+  folders: readonly string[];
+  /** Poll the folders instead of relying on change events (network shares, some scanners). */
+  polling?: boolean;
+  /** How often every folder is rescanned, whatever the events say. */
+  scanIntervalMs?: number;
+  /** How long a file's size and time must stay unchanged before it is taken. */
+  stableMs?: number;
+  /** Uploads at once. */
+  concurrency?: number;
+  /** Failures that may pass before a file is stuck (waiting for someone to press retry). */
+  maxAttempts?: number;
+  /** Delay before try `attempt` (1-based) of a failed file. */
+  backoffMs?: (attempt: number) => number;
+  log?: (line: string) => void;
+  now?: () => number;
+}
+
+/** One file as the station panel lists it. */
+export interface StationFileView {
+  id: number;
+  folder: string;
+  name: string;
+  size: number;
+  state: StationFile['state'];
+  attempts: number;
+  nextAt: number | null;
+  reason: { ar: string; en: string; detail: string | null } | null;
+  documentId: number | null;
+  docNumber: string | null;
+  updatedAt: number;
+}
+
+export interface StationStatus {
+  running: boolean;
+  paused: boolean;
+  ready: boolean;
+  folders: { path: string; error: string | null }[];
+  counts: StationCounts;
+  active: { id: number; name: string; size: number; sent: number }[];
+  problems: StationFileView[];
+  recent: StationFileView[];
+}
+
+type Texts = typeof en;
+const TEXTS: Record<'ar' | 'en', Texts> = { ar, en };
+
+/** A reason in one language (`{{name}}` filled from its parameters). */
+export function reasonText(locale: 'ar' | 'en', reason: Reason): string {
+  const template = (TEXTS[locale].reasons as Record<string, string>)[reason.code] ?? reason.code;
+  return template.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(reason.params?.[name] ?? ''));
+}
+
+/** The note left beside a rejected file: Arabic, then English. */
+export function noteText(name: string, reason: Reason, at: Date): string {
+  const part = (locale: 'ar' | 'en') => {
+    const t = TEXTS[locale];
+    const lines = [t.noteTitle, `${t.file}: ${name}`, `${t.reasonLabel}: ${reasonText(locale, reason)}`];
+    if (reason.detail) lines.push(`${t.noteServer}: ${reason.detail}`);
+    return lines.join('\n');
+  };
+  return `${part('ar')}\n\n${part('en')}\n\n${at.toISOString()}`;
+}
+
+const defaultBackoff = (attempt: number) => Math.min(2_000 * 2 ** (attempt - 1), 5 * 60_000);
+
+function formatMaxSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/** Reasons the server gives that will not change on a retry: the file goes to rejected/. */
+function finalRefusal(answer: IntakeAnswer, number: string | null): Reason | null {
+  const detail = answer.body?.detail;
+  const code = answer.body?.code;
+  const withDetail = (reason: Reason): Reason => (detail ? { ...reason, detail } : reason);
+  switch (answer.status) {
+    case 409:
+      return withDetail({ code: 'alreadyArchived' });
+    case 413:
+      return withDetail({ code: 'tooLarge', params: { maxSize: '' } });
+    case 415:
+      return withDetail({ code: 'notPdf' });
+    case 422:
+      return withDetail({
+        code: code === 'upload.activeContent' ? 'activeContent' : 'refused',
+        params: { status: 422 },
+      });
+    case 404:
+      return withDetail(
+        number ? { code: 'noSuchNumber', params: { number } } : { code: 'refused', params: { status: 404 } },
+      );
+    case 400:
+      return withDetail({ code: 'refused', params: { status: 400 } });
+    default:
+      return null;
+  }
+}
+
+export class Station {
+  private readonly queue: StationQueue;
+  private readonly transport: StationTransport;
+  private folders: string[];
+  private readonly opts: Required<Omit<StationOptions, 'queue' | 'transport' | 'folders' | 'log'>> & {
+    log: (line: string) => void;
+  };
+  private readonly folderErrors = new Map<string, string | null>();
+  private readonly inFlight = new Map<
+    number,
+    { name: string; size: number; sent: number; done: Promise<void> }
+  >();
+  private watchers: FSWatcher[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private running = false;
+  private paused = false;
+  private limit: { uploadMaxBytes: number; at: number } | null = null;
+  private readonly idleWaiters = new Set<() => void>();
+
+  constructor(options: StationOptions) {
+    this.queue = options.queue;
+    this.transport = options.transport;
+    this.folders = [...options.folders];
+    this.opts = {
+      polling: options.polling ?? false,
+      scanIntervalMs: options.scanIntervalMs ?? 2_000,
+      stableMs: options.stableMs ?? 2_000,
+      concurrency: options.concurrency ?? 2,
+      maxAttempts: options.maxAttempts ?? 10,
+      backoffMs: options.backoffMs ?? defaultBackoff,
+      now: options.now ?? Date.now,
+      log: options.log ?? (() => undefined),
+    };
+  }
+
+  /** Starts watching: uploads cut short by a crash are queued again, then the folders are scanned. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const recovered = this.queue.recover();
+    if (recovered) this.opts.log(`station: ${recovered} upload(s) cut short are queued again`);
+    this.watch();
+    this.timer = setInterval(() => this.kick(), this.opts.scanIntervalMs);
+    this.kick();
+  }
+
+  /** Stops watching and waits for the uploads in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearInterval(this.timer);
+    if (this.soon) clearTimeout(this.soon);
+    this.timer = this.soon = null;
+    await Promise.all(this.watchers.map((w) => w.close()));
+    this.watchers = [];
+    await this.ticking;
+    await Promise.all([...this.inFlight.values()].map((f) => f.done));
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.kick();
+  }
+
+  /** Tries a stuck or failing file again now. */
+  retry(id: number): boolean {
+    const changed = this.queue.retry(id);
+    if (changed) this.kick();
+    return changed;
+  }
+
+  /** Changes the watched folders (the desktop's settings). */
+  setFolders(folders: readonly string[], polling = this.opts.polling): void {
+    this.folders = [...folders];
+    this.opts.polling = polling;
+    for (const key of [...this.folderErrors.keys()])
+      if (!folders.includes(key)) this.folderErrors.delete(key);
+    if (this.running) {
+      void Promise.all(this.watchers.map((w) => w.close()));
+      this.watchers = [];
+      this.watch();
+      this.kick();
+    }
+  }
+
+  status(): StationStatus {
+    return {
+      running: this.running,
+      paused: this.paused,
+      ready: this.transport.ready(),
+      folders: this.folders.map((path) => ({ path, error: this.folderErrors.get(path) ?? null })),
+      counts: this.queue.counts(),
+      active: [...this.inFlight.entries()].map(([id, f]) => ({
+        id,
+        name: f.name,
+        size: f.size,
+        sent: f.sent,
+      })),
+      problems: this.queue.problems().map((f) => this.view(f)),
+      recent: this.queue.recent().map((f) => this.view(f)),
+    };
+  }
+
+  /** Resolves when no file is being written, queued (and due), uploading or being moved. */
+  idle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.add(resolve));
+  }
+
+  /** Resolves when the pass under way and the uploads in flight have finished (more may follow). */
+  async drain(): Promise<void> {
+    await this.ticking;
+    await Promise.all([...this.inFlight.values()].map((f) => f.done));
+  }
+
+  /** One pass now: scan every folder, finish moves, start due uploads. Tests drive this directly. */
+  tick(): Promise<void> {
+    this.ticking ??= this.pass().finally(() => {
+      this.ticking = null;
+      this.checkIdle();
+    });
+    return this.ticking;
+  }
+
+  private kick(): void {
+    // Only a started station schedules its own passes (tests drive passes with tick()).
+    if (this.soon || !this.running) return;
+    this.soon = setTimeout(() => {
+      this.soon = null;
+      void this.tick();
+    }, 50);
+  }
+
+  private watch(): void {
+    for (const folder of this.folders) {
+      const watcher = watch(folder, {
+        depth: 0,
+        ignoreInitial: true,
+        usePolling: this.opts.polling,
+        interval: 1_000,
+        ignored: (path) =>
+          path !== folder && /[\\/](processed|rejected)([\\/]|$)/.test(path.slice(folder.length)),
+      });
+      watcher.on('all', () => this.kick());
+      watcher.on('error', (error) => this.opts.log(`station: watching ${folder}: ${String(error)}`));
+      this.watchers.push(watcher);
+    }
+  }
+
+  private async pass(): Promise<void> {
+    for (const folder of this.folders) await this.scan(folder);
+    if (this.paused) return;
+    for (const file of this.queue.toMove()) await this.move(file);
+    if (!this.transport.ready()) return;
+    const free = this.opts.concurrency - this.inFlight.size;
+    if (free <= 0) return;
+    for (const file of this.queue.take(free)) this.launch(file);
+  }
+
+  /** Compares a folder with the queue: new files are recorded, changing ones wait, stable ones queue. */
+  private async scan(folder: string): Promise<void> {
+    let entries;
+    try {
+      entries = await readdir(folder, { withFileTypes: true });
+      this.folderErrors.set(folder, null);
+    } catch (error) {
+      this.folderErrors.set(folder, (error as Error).message);
+      return;
+    }
+    const onDisk = new Set<string>();
+    const now = this.opts.now();
+    for (const entry of entries) {
+      if (!entry.isFile() || isIgnored(entry.name) || entry.name === PROCESSED || entry.name === REJECTED)
+        continue;
+      onDisk.add(entry.name);
+      let info;
+      try {
+        info = await stat(join(folder, entry.name));
+      } catch {
+        continue; // gone between the listing and now
+      }
+      const row = this.queue.active(folder, entry.name);
+      if (!row) this.queue.seen(folder, entry.name, info.size, Math.round(info.mtimeMs));
+      else if (row.state === 'waiting') {
+        if (row.size !== info.size || row.mtimeMs !== Math.round(info.mtimeMs))
+          this.queue.changed(row.id, info.size, Math.round(info.mtimeMs));
+        else if (now - row.stableSince >= this.opts.stableMs) this.queue.stable(row.id);
+      }
+    }
+    for (const row of this.queue.activeIn(folder)) {
+      if (onDisk.has(row.name)) continue;
+      if (row.state === 'waiting' || row.state === 'queued' || row.state === 'stuck') {
+        if (row.outcome === null) this.queue.forget(row.id);
+      }
+    }
+  }
+
+  private launch(file: StationFile): void {
+    const entry = { name: file.name, size: file.size, sent: 0, done: Promise.resolve() };
+    this.inFlight.set(file.id, entry);
+    entry.done = this.upload(file, entry)
+      .catch((error: unknown) => {
+        this.opts.log(`station: ${file.name}: ${String(error)}`);
+        this.fail(file, {
+          code: 'unreadable',
+          params: { error: String((error as Error)?.message ?? error) },
+        });
+      })
+      .finally(() => {
+        this.inFlight.delete(file.id);
+        this.kick();
+        this.checkIdle();
+      });
+  }
+
+  private async uploadLimit(): Promise<number | null> {
+    if (this.limit && this.opts.now() - this.limit.at < 60_000) return this.limit.uploadMaxBytes;
+    const limits = await this.transport.limits();
+    if (limits) this.limit = { uploadMaxBytes: limits.uploadMaxBytes, at: this.opts.now() };
+    return limits?.uploadMaxBytes ?? this.limit?.uploadMaxBytes ?? null;
+  }
+
+  private async upload(file: StationFile, progress: { sent: number }): Promise<void> {
+    const path = join(file.folder, file.name);
+    let size: number;
+    try {
+      size = (await stat(path)).size;
+    } catch {
+      this.queue.forget(file.id); // taken away before it could be sent
+      return;
+    }
+    if (!(await looksLikePdf(path))) return this.reject(file, { code: 'notPdf' });
+    const limit = await this.uploadLimit();
+    if (limit !== null && size > limit)
+      return this.reject(file, { code: 'tooLarge', params: { maxSize: formatMaxSize(limit) } });
+    const sha256 = file.sha256 ?? (await hashFile(path));
+    if (!file.sha256) this.queue.hashed(file.id, sha256);
+    const twin = this.queue.sameContent(sha256, file.id);
+    if (twin)
+      return this.reject(file, {
+        code: 'duplicate',
+        params: { document: twin.docNumber ?? (twin.documentId ? `#${twin.documentId}` : twin.name) },
+      });
+    const number = numberInName(file.name);
+    let answer: IntakeAnswer;
+    try {
+      answer = await this.transport.intake({ path, name: file.name }, file.key, number, (sent) => {
+        progress.sent = sent;
+      });
+    } catch (error) {
+      return this.fail(file, { code: 'serverDown', detail: String((error as Error)?.message ?? error) });
+    }
+    if (answer.status === 200 || answer.status === 201) {
+      const data = answer.body?.data;
+      this.queue.moving(file.id, 'processed', null, {
+        documentId: data?.documentId,
+        docNumber: data?.docNumber ?? null,
+      });
+      return this.move(this.queue.get(file.id)!);
+    }
+    const final = finalRefusal(answer, number);
+    if (final) {
+      if (final.code === 'tooLarge' && limit !== null) final.params = { maxSize: formatMaxSize(limit) };
+      return this.reject(file, final);
+    }
+    const detail = answer.body?.detail;
+    if (answer.status === 401) return this.fail(file, { code: 'signedOut', ...(detail ? { detail } : {}) });
+    if (answer.status === 403) return this.fail(file, { code: 'forbidden', ...(detail ? { detail } : {}) });
+    return this.fail(file, {
+      code: 'serverBusy',
+      params: { status: answer.status },
+      ...(detail ? { detail } : {}),
+    });
+  }
+
+  private async reject(file: StationFile, reason: Reason): Promise<void> {
+    this.queue.moving(file.id, 'rejected', null, { reason });
+    await this.move(this.queue.get(file.id)!);
+  }
+
+  /** Moves a file whose outcome is known; a crash between the rename and the queue is finished here. */
+  private async move(file: StationFile): Promise<void> {
+    if (!file.outcome) return;
+    try {
+      let target = file.movedTo;
+      if (!target) {
+        target = await freeTarget(
+          join(file.folder, file.outcome === 'processed' ? PROCESSED : REJECTED),
+          file.name,
+        );
+        this.queue.target(file.id, target);
+      }
+      if (file.outcome === 'rejected' && file.reason)
+        await writeNote(target, noteText(file.name, file.reason, new Date(this.opts.now())));
+      await moveOnce(join(file.folder, file.name), target);
+      this.queue.moved(file.id);
+      this.opts.log(
+        `station: ${file.name} → ${file.outcome}${file.docNumber ? ` (${file.docNumber})` : file.documentId ? ` (#${file.documentId})` : ''}`,
+      );
+    } catch (error) {
+      this.fail(file, {
+        code: 'moveFailed',
+        params: { error: (error as NodeJS.ErrnoException).code ?? String(error) },
+      });
+    }
+  }
+
+  private fail(file: StationFile, reason: Reason): void {
+    const attempts = (this.queue.get(file.id)?.attempts ?? file.attempts) + 1;
+    this.queue.failed(file.id, reason, this.opts.backoffMs(attempts), this.opts.maxAttempts);
+    this.opts.log(`station: ${file.name}: ${reasonText('en', reason)} (try ${attempts})`);
+  }
+
+  private view(f: StationFile): StationFileView {
+    return {
+      id: f.id,
+      folder: f.folder,
+      name: f.name,
+      size: f.size,
+      state: f.state,
+      attempts: f.attempts,
+      nextAt: f.state === 'queued' || f.state === 'moving' ? f.nextAt : null,
+      reason: f.reason
+        ? { ar: reasonText('ar', f.reason), en: reasonText('en', f.reason), detail: f.reason.detail ?? null }
+        : null,
+      documentId: f.documentId,
+      docNumber: f.docNumber,
+      updatedAt: f.updatedAt,
+    };
+  }
+
+  private isIdle(): boolean {
+    const c = this.queue.counts();
+    const due = c.waiting + c.queued + c.uploading + c.moving;
+    return due === 0 && this.inFlight.size === 0 && !this.ticking;
+  }
+
+  private checkIdle(): void {
+    if (this.idleWaiters.size === 0 || !this.isIdle()) return;
+    for (const resolve of this.idleWaiters) resolve();
+    this.idleWaiters.clear();
+  }
+}
