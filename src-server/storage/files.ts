@@ -16,6 +16,14 @@ export interface FileStore {
   /** Stores bytes (once per content) and answers their SHA-256 (hex) and size. */
   put(bytes: Buffer): Promise<{ sha256: string; size: number }>;
   /**
+   * Stores a finished local file whose SHA-256 the caller computed while receiving it (a streamed upload
+   * in `tempDir`), and takes it over: the file is gone afterwards, stored or not. Bytes already stored
+   * under that hash are kept as they are.
+   */
+  putFile(path: string, sha256: string): Promise<void>;
+  /** A local folder for uploads being received (on the store's disk when it has one, so `putFile` renames). */
+  readonly tempDir: string;
+  /**
    * Streams stored bytes, or the inclusive byte range `[start, end]` of them (a viewer reading a large
    * PDF a piece at a time); the stream errors when the file is missing.
    */
@@ -64,6 +72,18 @@ export function createLocalFileStore(dir: string): FileStore {
         }
       }
       return { sha256, size: bytes.length };
+    },
+    tempDir: join(dir, '.incoming'),
+    async putFile(path, sha256) {
+      const target = pathOf(sha256);
+      try {
+        if (await exists(target)) return;
+        await mkdir(dirname(target), { recursive: true });
+        // Same disk (tempDir is inside the store): an atomic rename, never a partial file under a hash.
+        await rename(path, target);
+      } finally {
+        await rm(path, { force: true });
+      }
     },
     open: (sha256, range) =>
       createReadStream(pathOf(sha256), range ? { start: range.start, end: range.end } : undefined),
