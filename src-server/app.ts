@@ -13,7 +13,6 @@ import Fastify, {
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
-import { join } from 'node:path';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
@@ -37,7 +36,8 @@ import { authenticator } from './modules/auth/service';
 import { authRoutes } from './modules/auth/routes';
 import { adminRoutes } from './modules/admin/routes';
 import { HttpProblem, fieldsOf, renderProblem } from './http/problem';
-import { createLocalFileStore, type FileStore } from './storage/files';
+import type { FileStore } from './storage/files';
+import { createFileStore } from './storage/index';
 import { formatMaxSize } from './storage/validate';
 import { directoryRoutes } from './modules/directory/routes';
 import { settingsRoutes } from './modules/settings/routes';
@@ -79,7 +79,7 @@ export interface BuildAppOptions {
   database: Database;
   /** Overrides the argon2id hasher built from the configuration (tests may share one). */
   passwords?: PasswordHasher;
-  /** Overrides the file store (default: the local store under DATA_DIR/files). */
+  /** Overrides the file store (default: the one FILE_STORE names, storage/index.ts). */
   files?: FileStore;
   /** Feature modules, registered after the plumbing. */
   modules?: AppModule[];
@@ -98,7 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     passwords:
       options.passwords ??
       createPasswordHasher({ memoryKib: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST }),
-    files: options.files ?? createLocalFileStore(join(config.DATA_DIR, 'files')),
+    files: options.files ?? (await createFileStore(config)),
   };
   const app = Fastify({
     logger: options.logger ? { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] } : false,

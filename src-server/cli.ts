@@ -19,8 +19,7 @@ import { createPasswordHasher } from './security/passwords';
 import { insertUser, systemRoleId } from './modules/auth/queries';
 import { seedDemo } from './modules/demo/seed';
 import { startServer } from './server';
-import { createLocalFileStore } from './storage/files';
-import { join } from 'node:path';
+import { createFileStore } from './storage/index';
 
 async function askHidden(question: string): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
@@ -152,11 +151,9 @@ async function main(): Promise<void> {
     case 'seed-demo': {
       const { values } = parseArgs({ args, options: { password: { type: 'string' } } });
       const password = values.password ?? process.env.SIJILL_DEMO_PASSWORD ?? 'demo-password';
+      const files = await createFileStore(config);
       const created = await withDatabase(config, ({ db }) =>
-        seedDemo(
-          { db, config, passwords, files: createLocalFileStore(join(config.DATA_DIR, 'files')) },
-          password,
-        ),
+        seedDemo({ db, config, passwords, files }, password),
       );
       console.log(
         created.length

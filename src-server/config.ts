@@ -53,15 +53,47 @@ export const configSchema = z.object({
   ARGON2_MEMORY_KIB: int(process.env.NODE_ENV === 'test' ? 1024 : 19456, 64, 4 * 1024 * 1024),
   ARGON2_TIME_COST: int(process.env.NODE_ENV === 'test' ? 1 : 2, 1, 100),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Where uploaded files live: `local` (DATA_DIR/files) or `s3`, an S3-compatible bucket that several
+   * servers of one organisation share (AWS S3, MinIO, Ceph); `s3` needs S3_BUCKET and the key pair.
+   */
+  FILE_STORE: z.enum(['local', 's3']).default('local'),
+  /** An S3-compatible server's URL (MinIO, Ceph); unset for AWS S3. */
+  S3_ENDPOINT: z
+    .string()
+    .regex(/^https?:\/\/[^/]/, 'must be an http:// or https:// URL')
+    .optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** The bucket in the URL's path rather than its host name; unset: true when S3_ENDPOINT is set. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0'], 'must be true or false')
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
+  /** Put before every key, e.g. `sijill/` to share a bucket with other data. */
+  S3_PREFIX: z.string().regex(/^[^/]/, 'must not start with /').optional(),
 });
 export type ServerConfig = z.infer<typeof configSchema>;
+
+/** The rules across variables: FILE_STORE=s3 needs a bucket and its key pair. */
+const checkedSchema = configSchema.superRefine(
+  (c, ctx) => {
+    if (c.FILE_STORE !== 's3') return;
+    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
+      if (!c[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'required when FILE_STORE=s3' });
+  },
+  // Also beside other bad variables: the message lists everything to fix at once.
+  { when: () => true },
+);
 
 /** Parses the environment; throws an Error whose message lists every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
   const picked = Object.fromEntries(
     Object.keys(configSchema.shape).map((k) => [k, env[k] === '' ? undefined : env[k]]),
   );
-  const parsed = configSchema.safeParse(picked);
+  const parsed = checkedSchema.safeParse(picked);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid server configuration:\n${lines.join('\n')}`);

@@ -1,0 +1,190 @@
+/**
+ * A FileStore in an S3-compatible bucket (AWS S3, MinIO, Ceph RGW), for several servers of one
+ * organisation sharing their files. Same content addressing as the local store: an object per content
+ * under `<prefix>ab/cd/<sha256>`. Uploads being received still land on the local disk (`tempDir`);
+ * `putFile` then streams them to the bucket as a multipart upload, a few parts in memory at a time.
+ */
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { PassThrough, Readable, pipeline } from 'node:stream';
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { sha256Of, type FileStore } from './files';
+
+export interface S3FileStoreOptions {
+  bucket: string;
+  /** Default `us-east-1` (what MinIO and Ceph answer to unless configured otherwise). */
+  region?: string;
+  /** An S3-compatible server's URL (MinIO, Ceph); absent for AWS S3. */
+  endpoint?: string;
+  /** Absent: the SDK's default chain (environment, shared files, instance role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** `bucket` in the path rather than the host name; default true when `endpoint` is set. */
+  forcePathStyle?: boolean;
+  /** Put before every key, e.g. `sijill/` (a `/` is added when missing). */
+  prefix?: string;
+  /** A local folder for uploads being received (e.g. `<DATA_DIR>/tmp/uploads`). */
+  tempDir: string;
+  /** Multipart part size in bytes (at least 5 MiB, the S3 minimum); at most `queueSize` parts are in memory. */
+  partSize?: number;
+  queueSize?: number;
+}
+
+export interface S3FileStore extends FileStore {
+  readonly client: S3Client;
+  /** Closes the client's connections. */
+  destroy(): void;
+}
+
+const MIN_PART = 5 * 1024 * 1024;
+/** The local store's check (files.ts): a key is only ever built from a lowercase hex SHA-256. */
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** HeadObject answers a bodiless 404 (`NotFound`); GetObject a `NoSuchKey`. */
+function isMissing(error: unknown): boolean {
+  if (!(error instanceof S3ServiceException)) return false;
+  return (
+    error.name === 'NoSuchKey' ||
+    error.name === 'NotFound' ||
+    (error.name !== 'NoSuchBucket' && error.$metadata.httpStatusCode === 404)
+  );
+}
+
+/** A missing object fails like a missing local file (`code: 'ENOENT'`); anything else as it came. */
+function notStored(error: unknown, sha256: string): unknown {
+  if (!isMissing(error)) return error;
+  return Object.assign(new Error(`no stored file ${sha256}`, { cause: error }), { code: 'ENOENT' });
+}
+
+export function createS3FileStore(options: S3FileStoreOptions): S3FileStore {
+  const bucket = options.bucket;
+  if (!bucket) throw new Error('S3 file store: a bucket is required');
+  let prefix = options.prefix ?? '';
+  if (prefix && !prefix.endsWith('/')) prefix += '/';
+  const partSize = Math.max(options.partSize ?? MIN_PART, MIN_PART);
+  const queueSize = options.queueSize ?? 4;
+  const client = new S3Client({
+    region: options.region || 'us-east-1',
+    endpoint: options.endpoint || undefined,
+    forcePathStyle: options.forcePathStyle ?? !!options.endpoint,
+    credentials: options.credentials,
+    // Checksums only where S3 requires them: the SDK's default CRC trailers (aws-chunked bodies) are not
+    // understood by every S3-compatible server (older Ceph and MinIO). Bodies stay covered by SigV4.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+
+  const keyOf = (sha256: string) => {
+    // The hash comes from the database, but a store must never be a key-injection primitive.
+    if (!SHA256.test(sha256)) throw new Error(`not a sha256: ${sha256.slice(0, 80)}`);
+    return `${prefix}${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`;
+  };
+  const exists = async (key: string) => {
+    try {
+      await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      return true;
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
+  };
+
+  return {
+    client,
+    destroy: () => client.destroy(),
+    tempDir: options.tempDir,
+
+    async put(bytes) {
+      const sha256 = sha256Of(bytes);
+      const key = keyOf(sha256);
+      if (!(await exists(key))) {
+        await client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            Body: bytes,
+            ContentLength: bytes.length,
+            ContentType: 'application/octet-stream',
+          }),
+        );
+      }
+      return { sha256, size: bytes.length };
+    },
+
+    async putFile(path, sha256) {
+      let body: Readable | undefined;
+      try {
+        const key = keyOf(sha256);
+        if (await exists(key)) return;
+        body = createReadStream(path);
+        // One PUT below `partSize`, a multipart upload above it (aborted on failure: no stray parts).
+        const upload = new Upload({
+          client,
+          params: { Bucket: bucket, Key: key, Body: body, ContentType: 'application/octet-stream' },
+          partSize,
+          queueSize,
+          leavePartsOnError: false,
+        });
+        await upload.done();
+      } finally {
+        body?.destroy();
+        await rm(path, { force: true });
+      }
+    },
+
+    open(sha256, range) {
+      const key = keyOf(sha256);
+      const valid = (r: { start: number; end: number }) =>
+        Number.isSafeInteger(r.start) && Number.isSafeInteger(r.end) && r.start >= 0 && r.end >= r.start;
+      if (range && !valid(range)) throw new RangeError(`not a byte range: ${range.start}-${range.end}`);
+      // The interface is synchronous: answer a stream now, feed it when the object's body arrives.
+      const out = new PassThrough();
+      const abort = new AbortController();
+      // A reader gone before the answer came: cancel the request.
+      const cancel = () => abort.abort();
+      out.once('close', cancel);
+      client
+        .send(
+          new GetObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+          }),
+          { abortSignal: abort.signal },
+        )
+        .then((res) => {
+          out.off('close', cancel);
+          const body = res.Body;
+          if (!(body instanceof Readable)) throw new Error(`S3 answered no stream for ${sha256}`);
+          if (out.destroyed) return void body.destroy();
+          // An error on either side destroys both: `out` emits it, the connection is released.
+          pipeline(body, out, () => {});
+        })
+        .catch((error: unknown) => {
+          if (!out.destroyed) out.destroy(notStored(error, sha256) as Error);
+        });
+      return out;
+    },
+
+    async get(sha256) {
+      const key = keyOf(sha256);
+      let res;
+      try {
+        res = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      } catch (error) {
+        throw notStored(error, sha256);
+      }
+      if (!res.Body) throw new Error(`S3 answered no body for ${sha256}`);
+      const bytes = await res.Body.transformToByteArray();
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    },
+
+    has: async (sha256) => exists(keyOf(sha256)),
+  };
+}
