@@ -35,6 +35,8 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['tests/renderer/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/renderer/setup.ts'],
+          // A guard against a hang, not a speed limit: on two busy cores a form test can take 5 s.
+          testTimeout: 30_000,
         },
       },
     ],

@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StationQueue } from './queue';
 import { Station } from './station';
-import { signInTransport } from './transport';
+import { SignInRefused, signInTransport } from './transport';
 
 const USAGE =
   'usage: npm run station -- --folder DIR [--folder DIR…] --server URL --user NAME ' +
@@ -59,7 +59,21 @@ async function main(): Promise<number> {
     password,
     locale: values.lang === 'en' ? 'en' : 'ar',
   });
-  await transport.signIn();
+  // Signs in, and keeps trying while the server is down or starting (the station waits, it does not quit);
+  // wrong credentials end it, since no retry will fix them.
+  const signIn = async () => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await transport.signIn();
+        return;
+      } catch (error) {
+        if (error instanceof SignInRefused) throw error;
+        console.log(`station: the server cannot be reached (${(error as Error).message}); trying again`);
+        await new Promise((r) => setTimeout(r, Math.min(1000 * attempt, 30_000)));
+      }
+    }
+  };
+  await signIn();
   const queue = StationQueue.open(join(dataDir, 'station.sqlite'));
   const station = new Station({
     queue,

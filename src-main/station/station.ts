@@ -292,7 +292,8 @@ export class Station {
   private async pass(): Promise<void> {
     for (const folder of this.folders) await this.scan(folder);
     if (this.paused) return;
-    for (const file of this.queue.toMove()) await this.move(file);
+    // A file an upload in flight is moving is left to it (two moves of one file would race).
+    for (const file of this.queue.toMove()) if (!this.inFlight.has(file.id)) await this.move(file);
     if (!this.transport.ready()) return;
     const free = this.opts.concurrency - this.inFlight.size;
     if (free <= 0) return;

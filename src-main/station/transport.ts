@@ -41,6 +41,8 @@ export interface HttpTransportOptions {
   onUnauthorized?: () => Promise<boolean>;
 }
 
+const STALL_MS = 60_000;
+
 const join = (base: string, path: string) =>
   new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`);
 
@@ -52,8 +54,17 @@ export function httpTransport(options: HttpTransportOptions): StationTransport {
     onProgress?: (sent: number) => void,
   ): Promise<IntakeAnswer> => {
     let sent = 0;
+    // A request that makes no progress for a minute (a server or a network that hangs) is given up and
+    // tried again later; a slow upload that moves on is never cut.
+    const stall = new AbortController();
+    let timer = setTimeout(() => stall.abort(new Error('no progress for 60 s')), STALL_MS);
+    const alive = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => stall.abort(new Error('no progress for 60 s')), STALL_MS);
+    };
     const counting = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
+        alive();
         sent += chunk.byteLength;
         onProgress?.(sent);
         controller.enqueue(chunk);
@@ -65,15 +76,22 @@ export function httpTransport(options: HttpTransportOptions): StationTransport {
     const multipart = multipartStream(bytes, file.name, 'application/pdf');
     const url = join(options.baseUrl(), '/correspondence/intake');
     if (number) url.searchParams.set('number', number);
-    const response = await fetch(
-      url,
-      streamingInit(
-        'POST',
-        { ...options.headers(), 'Content-Type': multipart.contentType, 'Idempotency-Key': key },
-        multipart.body,
-      ),
-    );
-    const text = await response.text();
+    let text: string;
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        ...streamingInit(
+          'POST',
+          { ...options.headers(), 'Content-Type': multipart.contentType, 'Idempotency-Key': key },
+          multipart.body,
+        ),
+        signal: stall.signal,
+      });
+      alive();
+      text = await response.text();
+    } finally {
+      clearTimeout(timer);
+    }
     let body: IntakeAnswer['body'] = null;
     try {
       body = text ? (JSON.parse(text) as IntakeAnswer['body']) : null;
@@ -107,6 +125,9 @@ export function httpTransport(options: HttpTransportOptions): StationTransport {
   };
 }
 
+/** Sign-in refused for a reason a retry will not fix (wrong password, two-factor account). */
+export class SignInRefused extends Error {}
+
 /**
  * A transport for the headless station: it signs in with its own account (one without two-factor: a
  * scanning PC nobody sits at cannot type codes) and signs in again when the session ends.
@@ -120,6 +141,7 @@ export function signInTransport(options: {
   let token: string | null = null;
   const signIn = async () => {
     const response = await fetch(join(options.server, '/auth/login'), {
+      signal: AbortSignal.timeout(30_000),
       method: 'POST',
       headers: {
         'Content-Type': 'application/json',
@@ -132,9 +154,13 @@ export function signInTransport(options: {
       data?: { accessToken?: string };
       detail?: string;
     } | null;
-    if (!response.ok) throw new Error(body?.detail ?? `sign-in failed (${response.status})`);
+    if (response.status >= 500 || response.status === 429)
+      throw new Error(`the server answered ${response.status}`);
+    if (!response.ok) throw new SignInRefused(body?.detail ?? `sign-in refused (${response.status})`);
     if (!body?.data?.accessToken)
-      throw new Error('This account needs two-factor sign-in: give the station an account without it.');
+      throw new SignInRefused(
+        'This account needs two-factor sign-in: give the station an account without it.',
+      );
     token = body.data.accessToken;
   };
   const transport = httpTransport({

@@ -88,8 +88,12 @@ export function installAdmission(app: FastifyInstance, options: AdmissionOptions
       throw new HttpProblem('serviceUnavailable', { detailKey: 'errors.serviceUnavailable.busy' });
     }
     (request as Admitted)[admitted] = true;
+    // The place is given back when the exchange ends, however it ends: the response sent, or the client
+    // gone (while it waited for the place, or while its request worked). Fastify's onResponse does not
+    // run for a client that went away, and a place lost each time would jam the gate for good.
+    if (reply.raw.destroyed || request.raw.destroyed) void release(request);
+    else reply.raw.once('close', () => void release(request));
   });
   app.addHook('onResponse', release);
-  app.addHook('onRequestAbort', release);
   return gate;
 }

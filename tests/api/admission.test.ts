@@ -4,7 +4,9 @@
  * normally after the burst. Transactions still work under the gate.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdmissionGate } from '../../src-server/http/admission';
+import { connect } from 'node:net';
+import Fastify from 'fastify';
+import { AdmissionGate, installAdmission } from '../../src-server/http/admission';
 import { startHarness, type Harness } from './support/harness';
 import { letter, organisation, type Org } from './support/correspondence';
 
@@ -86,5 +88,42 @@ describe('a burst on the embedded database', () => {
     }
     expect(results.length).toBeGreaterThan(0);
     expect(new Set(results).size).toBe(results.length);
+  });
+});
+
+describe('clients that go away', () => {
+  it('a request abandoned while it waits, or while it works, gives its place back', async () => {
+    const app = Fastify();
+    const gate = installAdmission(app, { concurrency: 1, queue: 10, waitMs: 60_000 })!;
+    app.get('/slow', async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return { ok: true };
+    });
+    app.get('/fast', async () => ({ ok: true }));
+    const url = new URL(await app.listen({ host: '127.0.0.1', port: 0 }));
+    const abandon = async (path: string, after: number) => {
+      const socket = connect(Number(url.port), '127.0.0.1');
+      await new Promise((r) => socket.once('connect', r));
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      await new Promise((r) => setTimeout(r, after));
+      socket.destroy();
+    };
+    try {
+      const working = fetch(new URL('/slow', url)); // holds the one place for 300 ms
+      await new Promise((r) => setTimeout(r, 50));
+      await abandon('/slow', 50); // waits behind it, then its client goes away
+      await abandon('/slow', 400); // gets the place, then its client goes away mid-work
+      expect((await working).status).toBe(200);
+      // Every place is free again: this request is served, not left waiting for a minute.
+      const next = await Promise.race([
+        fetch(new URL('/fast', url)).then((r) => r.status),
+        new Promise((r) => setTimeout(() => r('still waiting'), 5_000)),
+      ]);
+      expect(next).toBe(200);
+      await new Promise((r) => setTimeout(r, 400));
+      expect(gate.load).toEqual({ active: 0, waiting: 0 });
+    } finally {
+      await app.close();
+    }
   });
 });
