@@ -14,6 +14,7 @@ import type { AppInfo } from '../../src-shared/ipc/contract';
 import { startEmbeddedServer, type EmbeddedServer } from '../embedded/launcher';
 import { createDispatch } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
+import { StationHost } from '../station/host';
 import { ApiClient } from '../services/api-client';
 import { LocalStore, NewerDatabaseError } from '../services/local-store';
 import { pushEvent, registerIpc } from './ipc';
@@ -83,12 +84,15 @@ async function start(): Promise<void> {
     mode: localStore.getServerUrl() ? 'connected' : 'standalone',
     apiBaseUrl: currentApiUrl(),
   });
+  const station = new StationHost({ store: localStore, api, vault, dataDir: userData, log: console.log });
+  cleanups.push(() => void station.close());
   const handlers = createHandlers({
     store: localStore,
     api,
     vault,
     localServerUrl: () => embedded?.url ?? null,
     info,
+    station,
   });
   const dispatch = createDispatch(handlers, {
     // The channel and the stack only: inputs may carry personal data, and error objects of HTTP

@@ -7,6 +7,7 @@ import type { ApiClient } from '../services/api-client';
 import type { LocalStore } from '../services/local-store';
 import { SessionService } from '../services/session';
 import type { SessionVault } from '../services/session-vault';
+import type { StationHost } from '../station/host';
 import type { Handlers } from './dispatch';
 
 export interface MainServices {
@@ -21,6 +22,8 @@ export interface MainServices {
   localServerUrl: () => string | null;
   /** Facts about this client and where its API is. */
   info: () => AppInfo;
+  /** The scanning station of this desk. */
+  station: StationHost;
 }
 
 export function createHandlers(services: MainServices): Handlers {
@@ -46,5 +49,10 @@ export function createHandlers(services: MainServices): Handlers {
     'setup:create': (input) => session.setupCreate(input),
     'connection:get': () => session.connection(),
     'connection:set': ({ serverUrl }) => session.setConnection(serverUrl),
+    'station:status': () => services.station.status(),
+    'station:configure': (config) => services.station.configure(config),
+    'station:pause': () => services.station.pause(),
+    'station:resume': () => services.station.resume(),
+    'station:retry': ({ id }) => services.station.retry(id),
   };
 }

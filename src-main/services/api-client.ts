@@ -65,6 +65,11 @@ export class ApiClient {
     });
   }
 
+  /** The API base URL in effect now. */
+  baseUrl(): string {
+    return this.options.baseUrl();
+  }
+
   /** Sends one request to our API and answers its status and body. Throws IpcFailure when unreachable. */
   async request(req: ApiRequest): Promise<ApiResponse> {
     const url = resolveApiUrl(this.options.baseUrl(), req.path, req.query);

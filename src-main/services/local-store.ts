@@ -9,7 +9,12 @@
  * than guessed at, so a downgrade can never corrupt the user's data.
  */
 import Database from 'better-sqlite3';
-import { clientSettingsSchema, type ClientSettings } from '../../src-shared/ipc/contract';
+import {
+  clientSettingsSchema,
+  stationConfigSchema,
+  type ClientSettings,
+  type StationConfig,
+} from '../../src-shared/ipc/contract';
 import { DEFAULT_LOCALE, pickLocale } from '../../src-shared/locale';
 import type { StorageKey } from '../../src-shared/storage-keys';
 import { LOCAL_STORE_MIGRATIONS, type LocalStoreMigration } from './local-store-migrations';
@@ -42,6 +47,7 @@ export interface LocalStoreOptions {
 }
 
 const SERVER_URL = 'serverUrl';
+const STATION = 'station';
 
 /** The client's local database; open it with `LocalStore.open`. */
 export class LocalStore {
@@ -148,6 +154,27 @@ export class LocalStore {
            updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
       )
       .run(SERVER_URL, JSON.stringify(parsed.href.replace(/\/+$/, '')));
+  }
+
+  /** The scanning station's settings (off, no folders, until set). */
+  getStation(): StationConfig {
+    const row = this.db.prepare('SELECT value FROM app_settings WHERE key = ?').get(STATION) as
+      { value: string } | undefined;
+    const parsed = stationConfigSchema.safeParse(row ? parseJson<unknown>(row.value) : null);
+    return parsed.success ? parsed.data : { enabled: false, folders: [], polling: false };
+  }
+
+  /** Saves the scanning station's settings (validated again here). */
+  setStation(config: StationConfig): StationConfig {
+    const valid = stationConfigSchema.parse(config);
+    this.db
+      .prepare(
+        `INSERT INTO app_settings (key, value) VALUES (?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value,
+           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
+      )
+      .run(STATION, JSON.stringify(valid));
+    return valid;
   }
 
   /** Closes the database (checkpointing the WAL). Safe to call twice. */

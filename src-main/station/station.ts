@@ -135,6 +135,24 @@ function finalRefusal(answer: IntakeAnswer, number: string | null): Reason | nul
   }
 }
 
+/** A queue row as the station panel lists it. */
+export function fileView(f: StationFile): StationFileView {
+  return {
+    id: f.id,
+    folder: f.folder,
+    name: f.name,
+    size: f.size,
+    state: f.state,
+    attempts: f.attempts,
+    nextAt: f.state === 'queued' || f.state === 'moving' ? f.nextAt : null,
+    reason: f.reason
+      ? { ar: reasonText('ar', f.reason), en: reasonText('en', f.reason), detail: f.reason.detail ?? null }
+      : null,
+    documentId: f.documentId,
+    docNumber: f.docNumber,
+    updatedAt: f.updatedAt,
+  };
+}
 export class Station {
   private readonly queue: StationQueue;
   private readonly transport: StationTransport;
@@ -238,8 +256,8 @@ export class Station {
         size: f.size,
         sent: f.sent,
       })),
-      problems: this.queue.problems().map((f) => this.view(f)),
-      recent: this.queue.recent().map((f) => this.view(f)),
+      problems: this.queue.problems().map((f) => fileView(f)),
+      recent: this.queue.recent().map((f) => fileView(f)),
     };
   }
 
@@ -452,24 +470,6 @@ export class Station {
     const attempts = (this.queue.get(file.id)?.attempts ?? file.attempts) + 1;
     this.queue.failed(file.id, reason, this.opts.backoffMs(attempts), this.opts.maxAttempts);
     this.opts.log(`station: ${file.name}: ${reasonText('en', reason)} (try ${attempts})`);
-  }
-
-  private view(f: StationFile): StationFileView {
-    return {
-      id: f.id,
-      folder: f.folder,
-      name: f.name,
-      size: f.size,
-      state: f.state,
-      attempts: f.attempts,
-      nextAt: f.state === 'queued' || f.state === 'moving' ? f.nextAt : null,
-      reason: f.reason
-        ? { ar: reasonText('ar', f.reason), en: reasonText('en', f.reason), detail: f.reason.detail ?? null }
-        : null,
-      documentId: f.documentId,
-      docNumber: f.docNumber,
-      updatedAt: f.updatedAt,
-    };
   }
 
   private isIdle(): boolean {

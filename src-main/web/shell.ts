@@ -34,6 +34,7 @@ import {
 } from '../../src-shared/files';
 import { createDispatch } from '../ipc/dispatch';
 import { createHandlers } from '../ipc/handlers';
+import { StationHost } from '../station/host';
 import { ApiClient } from '../services/api-client';
 import { LocalStore } from '../services/local-store';
 import { FileVault } from '../services/session-vault';
@@ -113,8 +114,9 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     mode: options.serverUrl || store.getServerUrl() ? 'connected' : 'standalone',
     apiBaseUrl: currentApiUrl(),
   });
+  const station = new StationHost({ store, api, vault, dataDir, log: options.log });
   const dispatch = createDispatch(
-    createHandlers({ store, api, vault, localServerUrl: () => apiBaseUrl, info }),
+    createHandlers({ store, api, vault, localServerUrl: () => apiBaseUrl, info, station }),
     {
       onError: (channel, error) =>
         options.log?.(`ipc ${channel} failed: ${(error as Error)?.stack ?? String(error)}`),
@@ -228,6 +230,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
       unsubscribe();
       for (const socket of sockets) socket.close();
       await app.close();
+      await station.close();
       store.close();
       await embedded?.close();
     },

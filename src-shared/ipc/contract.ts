@@ -54,6 +54,66 @@ export const appInfoSchema = z.object({
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
+/**
+ * The scanning station of this desk (station mode): on or off, the watched folders (absolute paths on
+ * this computer or a mounted share; at most ten) and whether they are polled.
+ */
+export const stationConfigSchema = z
+  .object({
+    enabled: z.boolean(),
+    folders: z
+      .array(
+        z
+          .string()
+          .trim()
+          .min(1)
+          .max(1000)
+          // No control characters (NUL would cut the path short in the file system).
+          .refine((path) => ![...path].some((c) => c.charCodeAt(0) < 0x20)),
+      )
+      .max(10),
+    polling: z.boolean(),
+  })
+  .strict();
+export type StationConfig = z.infer<typeof stationConfigSchema>;
+
+const stationReasonSchema = z.object({ ar: z.string(), en: z.string(), detail: z.string().nullable() });
+const stationFileSchema = z.object({
+  id: z.number().int(),
+  folder: z.string(),
+  name: z.string(),
+  size: z.number(),
+  state: z.enum(['waiting', 'queued', 'uploading', 'moving', 'done', 'rejected', 'stuck']),
+  attempts: z.number().int(),
+  nextAt: z.number().nullable(),
+  reason: stationReasonSchema.nullable(),
+  documentId: z.number().int().nullable(),
+  docNumber: z.string().nullable(),
+  updatedAt: z.number(),
+});
+export type StationFileView = z.infer<typeof stationFileSchema>;
+
+/** What the station panel shows: its settings, whether it runs, the counts, uploads in flight, problems. */
+export const stationStatusSchema = z.object({
+  config: stationConfigSchema,
+  running: z.boolean(),
+  paused: z.boolean(),
+  ready: z.boolean(),
+  folders: z.array(
+    z.object({
+      path: z.string(),
+      /** `missing` (no such folder), `notFolder`, `notAbsolute`, or `unreadable` (with the system's words). */
+      error: z.enum(['missing', 'notFolder', 'notAbsolute', 'unreadable']).nullable(),
+      detail: z.string().nullable(),
+    }),
+  ),
+  counts: z.record(z.string(), z.number().int()),
+  active: z.array(z.object({ id: z.number().int(), name: z.string(), size: z.number(), sent: z.number() })),
+  problems: z.array(stationFileSchema),
+  recent: z.array(stationFileSchema),
+});
+export type StationStatusView = z.infer<typeof stationStatusSchema>;
+
 export const clientSettingsSchema = z.object({
   selectedLocale: z.enum(LOCALES),
 });
@@ -330,6 +390,15 @@ export const contract = {
   'connection:get': channel(z.undefined(), connectionSchema),
   /** Sets the organisation server URL (null = this computer); ends the current session; checks /health. */
   'connection:set': channel(z.object({ serverUrl: serverUrlSchema.nullable() }).strict(), connectionSchema),
+  /** The scanning station's settings and state. */
+  'station:status': channel(z.undefined(), stationStatusSchema),
+  /** Saves the station's settings and (re)starts or stops it. */
+  'station:configure': channel(stationConfigSchema, stationStatusSchema),
+  /** Pauses uploads (files keep being watched and queued). */
+  'station:pause': channel(z.undefined(), stationStatusSchema),
+  'station:resume': channel(z.undefined(), stationStatusSchema),
+  /** Tries a stuck file again now. */
+  'station:retry': channel(z.object({ id: z.number().int().positive() }).strict(), stationStatusSchema),
 } as const;
 
 export type Contract = typeof contract;

@@ -23,6 +23,11 @@ export const CHANNEL_NAMES = [
   'setup:create',
   'connection:get',
   'connection:set',
+  'station:status',
+  'station:configure',
+  'station:pause',
+  'station:resume',
+  'station:retry',
 ] as const;
 export type ChannelNameList = (typeof CHANNEL_NAMES)[number];
 

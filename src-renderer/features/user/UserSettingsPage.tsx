@@ -28,6 +28,7 @@ import { toast } from '../../lib/toast';
 import { useLocale } from '../../app/locale';
 import { sessionActions, useSession } from '../../app/session';
 import { RecoveryCodesDialog } from '../../components/RecoveryCodes';
+import { StationCard } from './StationCard';
 import { digitStyle, formatNumber, setDigitStyle, type DigitStyle } from '../../lib/format';
 
 /** How numbers read in Arabic: Western (123, the default) or Arabic-Indic (١٢٣) digits, on this desk. */
@@ -115,6 +116,7 @@ export function Component() {
         <DisplayCard />
         <PasswordCard />
         <TwoFactorCard />
+        <StationCard />
       </Flex>
     </div>
   );

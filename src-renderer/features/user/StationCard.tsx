@@ -1,0 +1,343 @@
+/**
+ * Station mode of this desk (user settings): the watched folders and the station's panel — how many
+ * files are being written, queued, uploading, done, rejected and stuck, each upload's progress, pause
+ * and resume, the files needing attention with their reason and a retry button, and the latest files
+ * with a link to the draft each became. The station itself runs in main (src-main/station); this card
+ * only asks it (`station:*` channels) every second and a half while it is on screen.
+ */
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import {
+  Button,
+  Card,
+  Checkbox,
+  Empty,
+  Flex,
+  Input,
+  Progress,
+  Space,
+  Statistic,
+  Switch,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
+import {
+  DeleteOutlined,
+  PauseOutlined,
+  PlusOutlined,
+  ReloadOutlined,
+  CaretRightOutlined,
+} from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type {
+  IpcResult,
+  StationConfig,
+  StationFileView,
+  StationStatusView,
+} from '../../../src-shared/ipc/contract';
+import { PAGES } from '../../../src-shared/pages';
+import { getBridge } from '../../lib/bridge';
+import { formatDateTime, formatNumber } from '../../lib/format';
+import { toast } from '../../lib/toast';
+import { useLocale } from '../../app/locale';
+
+const KEY = ['station', 'status'] as const;
+const COUNTS = ['waiting', 'queued', 'uploading', 'done', 'rejected', 'stuck'] as const;
+
+/** A station channel's answer, or its error code (shown translated). */
+async function call<T>(run: () => Promise<IpcResult<T>>) {
+  const result = await run();
+  if (!result.ok) throw new Error(result.error.code);
+  return result.data;
+}
+
+export function StationCard() {
+  const { t } = useTranslation('station');
+  const { t: tc } = useTranslation();
+  const { locale } = useLocale();
+  const queryClient = useQueryClient();
+  const status = useQuery({
+    queryKey: KEY,
+    queryFn: () => call(() => getBridge().stationStatus()),
+    refetchInterval: 1500,
+  });
+  const [draft, setDraft] = useState<StationConfig | null>(null);
+  const [saving, setSaving] = useState(false);
+  useEffect(() => {
+    if (status.data && draft === null) setDraft(status.data.config);
+  }, [status.data, draft]);
+
+  const update = (next: StationStatusView) => queryClient.setQueryData(KEY, next);
+  const act = async (run: () => Promise<StationStatusView>, message?: string) => {
+    try {
+      update(await run());
+      if (message) toast({ severity: 'success', detail: message });
+    } catch (error) {
+      toast({
+        severity: 'error',
+        detail: tc((error as Error).message, { defaultValue: tc('errors.unexpected') }),
+      });
+    }
+  };
+
+  if (!status.data || !draft) return <Card title={t('title')} loading data-testid="station-card" />;
+  const s = status.data;
+  const folders = draft.folders;
+  const folderError = (path: string) => s.folders.find((f) => f.path === path);
+  const canEnable = folders.some((f) => f.trim().length > 0);
+
+  const save = async () => {
+    setSaving(true);
+    const config = { ...draft, folders: folders.map((f) => f.trim()).filter(Boolean) };
+    await act(() => call(() => getBridge().stationConfigure(config)), t('saved'));
+    setDraft(config);
+    setSaving(false);
+  };
+
+  const reasonOf = (f: StationFileView) =>
+    f.reason ? (
+      <Flex vertical>
+        <Typography.Text>{locale === 'ar' ? f.reason.ar : f.reason.en}</Typography.Text>
+        {f.reason.detail ? <Typography.Text type="secondary">{f.reason.detail}</Typography.Text> : null}
+      </Flex>
+    ) : null;
+  const fileName = (f: StationFileView) => (
+    <bdi dir="auto" className="station-file-name">
+      {f.name}
+    </bdi>
+  );
+
+  return (
+    <Card
+      title={t('title')}
+      data-testid="station-card"
+      extra={
+        s.running ? (
+          <Space>
+            <Tag color={s.paused ? 'orange' : s.ready ? 'green' : 'default'} data-testid="station-state">
+              {s.paused ? t('paused') : s.ready ? t('running') : t('signedOut')}
+            </Tag>
+            {s.paused ? (
+              <Button
+                icon={<CaretRightOutlined />}
+                onClick={() => void act(() => call(() => getBridge().stationResume()))}
+                data-testid="station-resume"
+              >
+                {t('resume')}
+              </Button>
+            ) : (
+              <Button
+                icon={<PauseOutlined />}
+                onClick={() => void act(() => call(() => getBridge().stationPause()))}
+                data-testid="station-pause"
+              >
+                {t('pause')}
+              </Button>
+            )}
+          </Space>
+        ) : (
+          <Tag data-testid="station-state">{t('off')}</Tag>
+        )
+      }
+    >
+      <Flex vertical gap={16}>
+        <Typography.Paragraph type="secondary" className="station-intro">
+          {t('intro')} {t('perDesk')}
+        </Typography.Paragraph>
+
+        <Flex vertical gap={8} data-testid="station-settings">
+          <Space>
+            <Switch
+              checked={draft.enabled}
+              disabled={!canEnable && !draft.enabled}
+              onChange={(enabled) => setDraft({ ...draft, enabled })}
+              data-testid="station-enabled"
+              aria-label={t('enabled')}
+            />
+            <Typography.Text>{t('enabled')}</Typography.Text>
+          </Space>
+          {!canEnable ? <Typography.Text type="secondary">{t('folderRequired')}</Typography.Text> : null}
+          <Typography.Text strong>{t('folders')}</Typography.Text>
+          {folders.map((folder, index) => {
+            const saved = folderError(folder);
+            return (
+              <Flex vertical gap={2} key={index}>
+                <Space.Compact className="station-folder">
+                  <Input
+                    dir="ltr"
+                    className="station-folder-input"
+                    value={folder}
+                    placeholder={t('folderPlaceholder')}
+                    onChange={(e) =>
+                      setDraft({
+                        ...draft,
+                        folders: folders.map((f, i) => (i === index ? e.target.value : f)),
+                      })
+                    }
+                    data-testid={`station-folder-${index}`}
+                    aria-label={t('folders')}
+                  />
+                  <Button
+                    icon={<DeleteOutlined />}
+                    aria-label={t('removeFolder')}
+                    onClick={() => setDraft({ ...draft, folders: folders.filter((_, i) => i !== index) })}
+                    data-testid={`station-folder-remove-${index}`}
+                  />
+                </Space.Compact>
+                {saved?.error ? (
+                  <Typography.Text type="danger" data-testid={`station-folder-error-${index}`}>
+                    {t(`folderErrors.${saved.error}`, { detail: saved.detail ?? '' })}
+                  </Typography.Text>
+                ) : null}
+              </Flex>
+            );
+          })}
+          <Space wrap>
+            <Button
+              icon={<PlusOutlined />}
+              disabled={folders.length >= 10}
+              onClick={() => setDraft({ ...draft, folders: [...folders, ''] })}
+              data-testid="station-folder-add"
+            >
+              {t('addFolder')}
+            </Button>
+          </Space>
+          <Checkbox
+            checked={draft.polling}
+            onChange={(e) => setDraft({ ...draft, polling: e.target.checked })}
+            data-testid="station-polling"
+          >
+            {t('polling')}
+          </Checkbox>
+          <div>
+            <Button type="primary" loading={saving} onClick={() => void save()} data-testid="station-save">
+              {t('save')}
+            </Button>
+          </div>
+        </Flex>
+
+        <Flex wrap gap={24} data-testid="station-counts">
+          {COUNTS.map((key) => (
+            <Statistic
+              key={key}
+              title={t(`counts.${key}`)}
+              value={formatNumber(s.counts[key] ?? 0, locale)}
+              data-testid={`station-count-${key}`}
+            />
+          ))}
+        </Flex>
+
+        {s.active.length ? (
+          <Flex vertical gap={4} data-testid="station-active">
+            {s.active.map((a) => (
+              <Flex key={a.id} gap={8} align="center">
+                <bdi dir="auto" className="station-file-name">
+                  {a.name}
+                </bdi>
+                <Progress
+                  percent={a.size ? Math.min(100, Math.round((a.sent / a.size) * 100)) : 0}
+                  size="small"
+                  className="station-progress"
+                  aria-label={t('progress')}
+                />
+              </Flex>
+            ))}
+          </Flex>
+        ) : null}
+
+        <Typography.Title level={5}>{t('problems')}</Typography.Title>
+        {s.problems.length ? (
+          <Table<StationFileView>
+            rowKey="id"
+            size="small"
+            pagination={false}
+            dataSource={s.problems}
+            data-testid="station-problems"
+            columns={[
+              { title: t('file'), key: 'name', render: (_, f) => fileName(f) },
+              { title: t('reasonLabel'), key: 'reason', render: (_, f) => reasonOf(f) },
+              {
+                title: t('state'),
+                key: 'state',
+                render: (_, f) => (
+                  <Flex vertical align="start" gap={2}>
+                    <Tag color={f.state === 'stuck' ? 'red' : 'orange'}>{t(`states.${f.state}`)}</Tag>
+                    <Typography.Text type="secondary">{t('attempts', { count: f.attempts })}</Typography.Text>
+                  </Flex>
+                ),
+              },
+              {
+                title: '',
+                key: 'retry',
+                render: (_, f) => (
+                  <Button
+                    icon={<ReloadOutlined />}
+                    onClick={() =>
+                      void act(() => call(() => getBridge().stationRetry({ id: f.id })), t('retried'))
+                    }
+                    data-testid={`station-retry-${f.id}`}
+                  >
+                    {t('retry')}
+                  </Button>
+                ),
+              },
+            ]}
+          />
+        ) : (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noProblems')} />
+        )}
+
+        <Typography.Title level={5}>{t('recent')}</Typography.Title>
+        {s.recent.length ? (
+          <Table<StationFileView>
+            rowKey="id"
+            size="small"
+            pagination={false}
+            dataSource={s.recent}
+            data-testid="station-recent"
+            columns={[
+              { title: t('file'), key: 'name', render: (_, f) => fileName(f) },
+              {
+                title: t('result'),
+                key: 'result',
+                render: (_, f) =>
+                  f.state === 'done' ? (
+                    <Space>
+                      <Tag color="green">{t('states.done')}</Tag>
+                      {f.documentId ? (
+                        <Link to={`${PAGES.incoming}/${f.documentId}`} data-testid={`station-open-${f.id}`}>
+                          {f.docNumber ? (
+                            <bdi dir="ltr">{f.docNumber}</bdi>
+                          ) : (
+                            t('draft', { id: f.documentId })
+                          )}
+                        </Link>
+                      ) : null}
+                    </Space>
+                  ) : (
+                    <Flex vertical align="start" gap={2}>
+                      <Tag color="red">{t('states.rejected')}</Tag>
+                      {reasonOf(f)}
+                    </Flex>
+                  ),
+              },
+              {
+                title: '',
+                key: 'at',
+                render: (_, f) => (
+                  <Typography.Text type="secondary">
+                    {formatDateTime(new Date(f.updatedAt).toISOString(), locale)}
+                  </Typography.Text>
+                ),
+              },
+            ]}
+          />
+        ) : (
+          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noRecent')} />
+        )}
+      </Flex>
+    </Card>
+  );
+}
