@@ -38,7 +38,7 @@ import { adminRoutes } from './modules/admin/routes';
 import { HttpProblem, fieldsOf, renderProblem } from './http/problem';
 import type { FileStore } from './storage/files';
 import { createFileStore } from './storage/index';
-import { formatMaxSize } from './storage/validate';
+import { formatMaxSize, warmPdfChecks } from './storage/validate';
 import { directoryRoutes } from './modules/directory/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { correspondenceRoutes } from './modules/correspondence/routes';
@@ -148,6 +148,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Uploads (employee photos and attachments, document attachments): one file per request, capped by
   // UPLOAD_MAX_BYTES; a larger file fails with 413 while streaming, before it is all read. The parser
   // lets a second file through so readSingleUpload (http/upload.ts) can refuse it by name.
+  // pdf.js is loaded now rather than by the first upload (it is the slowest module to load).
+  void warmPdfChecks().catch((error: unknown) => app.log.warn({ err: error }, 'pdf.js could not be loaded'));
   await app.register(multipart, {
     limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 2, fields: 10, fieldSize: 64 * 1024, parts: 20 },
   });

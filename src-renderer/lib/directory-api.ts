@@ -59,11 +59,6 @@ export const DIRECTORY_ENDPOINTS = {
 
 const E = DIRECTORY_ENDPOINTS;
 
-/**
- * Largest PDF attachment the client lets through: the server takes up to 25 MB; 20 MB, as for
- * correspondence attachments, leaves room for the multipart envelope on every host.
- */
-export const ATTACHMENT_MAX_BYTES = 20 * 1024 * 1024;
 /** Largest picture the client sends (the server resizes it to PHOTO_MAX_SIDE anyway). */
 export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 

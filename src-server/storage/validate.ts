@@ -28,15 +28,30 @@ export function assertSize(bytes: Buffer, maxBytes: number): void {
 
 let pdfjs: Promise<{ lib: typeof PdfJsModule; root: string }> | undefined;
 
-/** Loads pdf.js once (legacy build: the modern one needs newer Node features). */
+/**
+ * Loads pdf.js once (legacy build: the modern one needs newer Node features), with its worker in this
+ * thread: pdf.js would otherwise import the worker module on the first document, which under a
+ * TypeScript loader (tsx: `npm run server`, the web shell) took seconds and made the first upload of a
+ * server's life wait for it.
+ */
 function loadPdfJs() {
   pdfjs ??= (async () => {
     const require = createRequire(import.meta.url);
     const root = pathToFileURL(dirname(require.resolve('pdfjs-dist/package.json'))).href;
-    const lib = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const [lib, worker] = await Promise.all([
+      import('pdfjs-dist/legacy/build/pdf.mjs'),
+      // @ts-expect-error -- the worker module ships without type declarations; it is only handed to pdf.js.
+      import('pdfjs-dist/legacy/build/pdf.worker.mjs') as Promise<unknown>,
+    ]);
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
     return { lib, root };
   })();
   return pdfjs;
+}
+
+/** Loads the PDF checks ahead of the first upload (the server calls it as it starts). */
+export function warmPdfChecks(): Promise<void> {
+  return loadPdfJs().then(() => undefined);
 }
 
 const notPdf = () => new HttpProblem('unsupportedMediaType', { code: 'upload.notPdf' });

@@ -13,7 +13,7 @@ import {
   dateRangeQuery,
   defaultDateRange,
 } from '../../src-renderer/features/correspondence/shared/dateRange';
-import { ATTACHMENT_MAX_BYTES } from '../../src-renderer/features/correspondence/shared/attachments';
+import { DEFAULT_UPLOAD_MAX_BYTES as ATTACHMENT_MAX_BYTES } from '../../src-renderer/lib/upload-limit';
 import { pdfFileProblem } from '../../src-renderer/components/upload/transfer';
 import { DEFAULT_DATE_RANGE_DAYS } from '../../src-shared/api/correspondence';
 

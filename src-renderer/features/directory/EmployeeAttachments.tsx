@@ -17,13 +17,15 @@ import { useTranslation } from 'react-i18next';
 import type { EmployeeAttachment } from '../../../src-shared/api/directory';
 import { formatDateTime } from '../../components/DataTable';
 import { formatSize, pdfFileProblem, saveDownloaded } from '../../components/upload/transfer';
-import { ATTACHMENT_MAX_BYTES, directoryApi, directoryKeys } from '../../lib/directory-api';
+import { directoryApi, directoryKeys } from '../../lib/directory-api';
+import { useUploadLimit } from '../../lib/upload-limit';
 import { PdfPreview } from '../../components/pdf/PdfPreview';
 import { fileSource } from '../../lib/files';
 
 /** The attachments of one employee. */
 export function EmployeeAttachments({ employeeId, editable }: { employeeId: number; editable: boolean }) {
   const { t } = useTranslation('directory');
+  const uploadLimit = useUploadLimit();
   const { modal } = App.useApp();
   const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | null>(null);
@@ -37,7 +39,7 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
 
   const upload = async (file: File) => {
     setProblem(null);
-    const failed = await pdfFileProblem(file, ATTACHMENT_MAX_BYTES);
+    const failed = await pdfFileProblem(file, uploadLimit);
     if (failed) {
       setProblem(failed);
       return;
@@ -89,7 +91,7 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
             </Button>
           </Upload>
           <Typography.Text type="secondary">
-            {t('attachments.hint', { maxSize: formatSize(ATTACHMENT_MAX_BYTES) })}
+            {t('attachments.hint', { maxSize: formatSize(uploadLimit) })}
           </Typography.Text>
         </Flex>
       )}

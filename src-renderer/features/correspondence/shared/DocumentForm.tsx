@@ -45,7 +45,8 @@ import { DATE_FORMAT } from '../../../components/DataTable';
 import { formatSize, pdfFileProblem } from '../../../components/upload/transfer';
 import { applyServerErrors } from '../../../lib/forms';
 import { useCan } from '../../../lib/usePermission';
-import { ATTACHMENT_MAX_BYTES } from './attachments';
+import { useUploadLimit } from '../../../lib/upload-limit';
+import { toast } from '../../../lib/toast';
 import { CircuitDialog } from './CircuitDialog';
 import { corrKeys, documentsApi } from './api';
 import { FAMILIES, type Family, type FormField } from './directions';
@@ -129,6 +130,7 @@ function toFormValues(doc: Document): DocumentFormValues {
 
 /** The form screen of a family; `draftId` continues a draft (else ?draft= for incoming). */
 export function DocumentForm({ family, draftId: givenDraftId }: { family: Family; draftId?: number }) {
+  const uploadLimit = useUploadLimit();
   const spec = FAMILIES[family];
   const { t, i18n } = useTranslation('correspondence');
   const { message } = App.useApp();
@@ -197,7 +199,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   ];
 
   const chooseFile = async (file: File) => {
-    const problem = await pdfFileProblem(file, ATTACHMENT_MAX_BYTES, i18n.language);
+    const problem = await pdfFileProblem(file, uploadLimit, i18n.language);
     if (problem) {
       void message.error(problem);
     } else {
@@ -228,9 +230,19 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     // (the server names it) keeps only what is still to send, and trying again never sends a file twice.
     const sending = [...pending];
     for (const file of sending) {
-      await documentsApi.uploadAttachment(doc.id, file, (sent, total) =>
+      const uploaded = await documentsApi.uploadAttachment(doc.id, file, (sent, total) =>
         setProgress((p) => new Map(p).set(file, total ? Math.round((sent * 100) / total) : 0)),
       );
+      // The same file (by content) is already in other documents: say which, so the clerk can relate
+      // them (the archive keeps the bytes once either way).
+      if (uploaded.alsoIn?.length)
+        toast({
+          severity: 'info',
+          detail: t('add.alsoIn', {
+            name: uploaded.fileName,
+            documents: uploaded.alsoIn.map((d) => d.docNumber ?? `#${d.id}`).join('، '),
+          }),
+        });
       setPending((files) => files.filter((f) => f !== file));
       setProgress((p) => {
         const next = new Map(p);
@@ -546,7 +558,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
             </div>
           </Upload.Dragger>
           <Typography.Paragraph type="secondary" className="corr-hint">
-            {t('add.attachmentHint', { maxSize: formatSize(ATTACHMENT_MAX_BYTES, i18n.language) })}
+            {t('add.attachmentHint', { maxSize: formatSize(uploadLimit, i18n.language) })}
           </Typography.Paragraph>
           <List
             size="small"

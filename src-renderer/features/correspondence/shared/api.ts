@@ -12,7 +12,7 @@ import type {
   CircuitProposal,
   DispatchRequest,
   SubmitRequest,
-  Attachment,
+  UploadedAttachment,
   Box,
   CreateDocumentRequest,
   CreateTaskRequest,
@@ -88,7 +88,7 @@ export const documentsApi = {
   unrelate: (id: number, relatedId: number) => http.delete<void>(`${DOCUMENTS}/${id}/related/${relatedId}`),
 
   uploadAttachment: (id: number, file: File, onProgress?: (sent: number, total: number) => void) =>
-    uploadFile<Attachment>(`${DOCUMENTS}/${id}/attachments`, file, onProgress ? { onProgress } : {}),
+    uploadFile<UploadedAttachment>(`${DOCUMENTS}/${id}/attachments`, file, onProgress ? { onProgress } : {}),
   removeAttachment: (id: number, attachmentId: number) =>
     http.delete<void>(`${DOCUMENTS}/${id}/attachments/${attachmentId}`),
   /** The attachment's bytes through `api:download` (a Blob to show or save). */
