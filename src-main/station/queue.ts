@@ -136,16 +136,31 @@ export type StationCounts = Record<StationState, number>;
 
 /** The queue; open it with `StationQueue.open`, close it when the station stops. */
 export class StationQueue {
+  private readonly statements = new Map<string, Database.Statement>();
+
   private constructor(
     private readonly db: Database.Database,
     private readonly now: () => number,
   ) {}
 
+  /** A statement prepared once and kept (the queue runs the same few thousands of times). */
+  private prep(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   static open(file: string, now: () => number = Date.now): StationQueue {
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
-    // FULL: a commit survives a power cut too (the station's files are worth an fsync each).
-    db.pragma('synchronous = FULL');
+    // NORMAL in WAL mode: a commit survives the process being killed (what the station must survive);
+    // a power cut may lose the last few, which only repeats steps that are safe to repeat (the server
+    // answers a retried upload with its first result, and a move finds its file already moved). FULL
+    // cost an fsync per step, six per file, and was the station's own bottleneck.
+    db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
     db.exec(SCHEMA);
     return new StationQueue(db, now);
@@ -157,39 +172,36 @@ export class StationQueue {
 
   /** The active row of a file in a folder, if any. */
   active(folder: string, name: string): StationFile | null {
-    const row = this.db
-      .prepare(`select * from station_files where folder = ? and name = ? and ${ACTIVE}`)
-      .get(folder, name) as Row | undefined;
+    const row = this.prep(`select * from station_files where folder = ? and name = ? and ${ACTIVE}`).get(
+      folder,
+      name,
+    ) as Row | undefined;
     return row ? fileOf(row) : null;
   }
 
   /** Every active row of a folder (a scan compares them with what is on disk). */
   activeIn(folder: string): StationFile[] {
-    return (
-      this.db.prepare(`select * from station_files where folder = ? and ${ACTIVE}`).all(folder) as Row[]
-    ).map(fileOf);
+    return (this.prep(`select * from station_files where folder = ? and ${ACTIVE}`).all(folder) as Row[]).map(
+      fileOf,
+    );
   }
 
   /** Records a file first seen (waiting for it to stop changing). */
   seen(folder: string, name: string, size: number, mtimeMs: number): StationFile {
     const t = this.now();
-    this.db
-      .prepare(
-        `insert into station_files (key, folder, name, size, mtime_ms, stable_since, state, created_at, updated_at)
+    this.prep(
+      `insert into station_files (key, folder, name, size, mtime_ms, stable_since, state, created_at, updated_at)
          values (?, ?, ?, ?, ?, ?, 'waiting', ?, ?)`,
-      )
-      .run(randomUUID(), folder, name, size, mtimeMs, t, t, t);
+    ).run(randomUUID(), folder, name, size, mtimeMs, t, t, t);
     return this.active(folder, name)!;
   }
 
   /** A waiting file changed (still being written): its stability starts again. */
   changed(id: number, size: number, mtimeMs: number): void {
     const t = this.now();
-    this.db
-      .prepare(
-        `update station_files set size = ?, mtime_ms = ?, stable_since = ?, updated_at = ? where id = ? and state = 'waiting'`,
-      )
-      .run(size, mtimeMs, t, t, id);
+    this.prep(
+      `update station_files set size = ?, mtime_ms = ?, stable_since = ?, updated_at = ? where id = ? and state = 'waiting'`,
+    ).run(size, mtimeMs, t, t, id);
   }
 
   /** A waiting file stopped changing: it is queued. */
@@ -199,21 +211,17 @@ export class StationQueue {
 
   /** A file not yet uploaded left the folder before it was taken (someone moved it away). */
   forget(id: number): void {
-    this.db
-      .prepare(`delete from station_files where id = ? and state in ('waiting', 'queued', 'stuck')`)
-      .run(id);
+    this.prep(`delete from station_files where id = ? and state in ('waiting', 'queued', 'stuck')`).run(id);
   }
 
   /** The next queued files due now, oldest first, and marks them uploading. */
   take(limit: number): StationFile[] {
     const t = this.now();
     const take = this.db.transaction(() => {
-      const rows = this.db
-        .prepare(`select * from station_files where state = 'queued' and next_at <= ? order by id limit ?`)
-        .all(t, limit) as Row[];
-      const mark = this.db.prepare(
-        `update station_files set state = 'uploading', updated_at = ? where id = ?`,
-      );
+      const rows = this.prep(
+        `select * from station_files where state = 'queued' and next_at <= ? order by id limit ?`,
+      ).all(t, limit) as Row[];
+      const mark = this.prep(`update station_files set state = 'uploading', updated_at = ? where id = ?`);
       for (const r of rows) mark.run(t, r.id);
       return rows.map((r) => fileOf({ ...r, state: 'uploading' }));
     });
@@ -222,19 +230,15 @@ export class StationQueue {
 
   /** The file's content hash, computed before its upload. */
   hashed(id: number, sha256: string): void {
-    this.db
-      .prepare(`update station_files set sha256 = ?, updated_at = ? where id = ?`)
-      .run(sha256, this.now(), id);
+    this.prep(`update station_files set sha256 = ?, updated_at = ? where id = ?`).run(sha256, this.now(), id);
   }
 
   /** A file already received (done or on its way) with this content, other than `id`. */
   sameContent(sha256: string, id: number): StationFile | null {
-    const row = this.db
-      .prepare(
-        `select * from station_files where sha256 = ? and id <> ? and (outcome = 'processed' or state = 'uploading')
+    const row = this.prep(
+      `select * from station_files where sha256 = ? and id <> ? and (outcome = 'processed' or state = 'uploading')
          order by id limit 1`,
-      )
-      .get(sha256, id) as Row | undefined;
+    ).get(sha256, id) as Row | undefined;
     return row ? fileOf(row) : null;
   }
 
@@ -248,37 +252,31 @@ export class StationQueue {
     target: string | null,
     extra: { reason?: Reason; documentId?: number; docNumber?: string | null } = {},
   ): void {
-    this.db
-      .prepare(
-        `update station_files set state = 'moving', outcome = ?, moved_to = ?, reason = ?, document_id = ?,
+    this.prep(
+      `update station_files set state = 'moving', outcome = ?, moved_to = ?, reason = ?, document_id = ?,
            doc_number = ?, updated_at = ? where id = ?`,
-      )
-      .run(
-        outcome,
-        target,
-        extra.reason ? JSON.stringify(extra.reason) : null,
-        extra.documentId ?? null,
-        extra.docNumber ?? null,
-        this.now(),
-        id,
-      );
+    ).run(
+      outcome,
+      target,
+      extra.reason ? JSON.stringify(extra.reason) : null,
+      extra.documentId ?? null,
+      extra.docNumber ?? null,
+      this.now(),
+      id,
+    );
   }
 
   /** Where a file whose outcome is known goes (recorded before the rename). */
   target(id: number, path: string): void {
-    this.db
-      .prepare(`update station_files set moved_to = ?, updated_at = ? where id = ?`)
-      .run(path, this.now(), id);
+    this.prep(`update station_files set moved_to = ?, updated_at = ? where id = ?`).run(path, this.now(), id);
   }
 
   /** The file was moved: done (processed) or rejected. */
   moved(id: number): void {
-    this.db
-      .prepare(
-        `update station_files set state = case outcome when 'processed' then 'done' else 'rejected' end,
+    this.prep(
+      `update station_files set state = case outcome when 'processed' then 'done' else 'rejected' end,
            updated_at = ? where id = ? and state = 'moving'`,
-      )
-      .run(this.now(), id);
+    ).run(this.now(), id);
   }
 
   /**
@@ -288,47 +286,41 @@ export class StationQueue {
    */
   failed(id: number, reason: Reason, delayMs: number, maxAttempts: number): void {
     const t = this.now();
-    this.db
-      .prepare(
-        `update station_files set attempts = attempts + 1, reason = ?, next_at = ?, updated_at = ?,
+    this.prep(
+      `update station_files set attempts = attempts + 1, reason = ?, next_at = ?, updated_at = ?,
            state = case when attempts + 1 >= ? then 'stuck' when state = 'moving' then 'moving' else 'queued' end
          where id = ?`,
-      )
-      .run(JSON.stringify(reason), t + delayMs, t, maxAttempts, id);
+    ).run(JSON.stringify(reason), t + delayMs, t, maxAttempts, id);
   }
 
   /** Retry now (the station panel's button): a stuck file goes back to where it stopped. */
   retry(id: number): boolean {
-    const result = this.db
-      .prepare(
-        `update station_files set state = case when outcome is not null then 'moving' else 'queued' end,
+    const result = this.prep(
+      `update station_files set state = case when outcome is not null then 'moving' else 'queued' end,
            attempts = 0, next_at = 0, updated_at = ? where id = ? and state in ('stuck', 'queued', 'moving')`,
-      )
-      .run(this.now(), id);
+    ).run(this.now(), id);
     return result.changes > 0;
   }
 
   /** On start: an upload cut short by a crash is queued again (its key makes the retry safe). */
   recover(): number {
-    return this.db
-      .prepare(`update station_files set state = 'queued', updated_at = ? where state = 'uploading'`)
-      .run(this.now()).changes;
+    return this.prep(
+      `update station_files set state = 'queued', updated_at = ? where state = 'uploading'`,
+    ).run(this.now()).changes;
   }
 
   /** Files whose outcome is known but which are not moved yet (due now). */
   toMove(): StationFile[] {
     return (
-      this.db
-        .prepare(`select * from station_files where state = 'moving' and next_at <= ? order by id`)
-        .all(this.now()) as Row[]
+      this.prep(`select * from station_files where state = 'moving' and next_at <= ? order by id`).all(
+        this.now(),
+      ) as Row[]
     ).map(fileOf);
   }
 
   counts(): StationCounts {
     const counts = Object.fromEntries(STATION_STATES.map((s) => [s, 0])) as StationCounts;
-    for (const r of this.db
-      .prepare(`select state, count(*) as n from station_files group by state`)
-      .all() as {
+    for (const r of this.prep(`select state, count(*) as n from station_files group by state`).all() as {
       state: StationState;
       n: number;
     }[])
@@ -339,34 +331,33 @@ export class StationQueue {
   /** Files that need attention: stuck, or failing and waiting to be tried again. */
   problems(limit = 50): StationFile[] {
     return (
-      this.db
-        .prepare(
-          `select * from station_files where state = 'stuck' or (state in ('queued', 'moving') and attempts > 0)
+      this.prep(
+        `select * from station_files where state = 'stuck' or (state in ('queued', 'moving') and attempts > 0)
            order by updated_at desc limit ?`,
-        )
-        .all(limit) as Row[]
+      ).all(limit) as Row[]
     ).map(fileOf);
   }
 
   /** The latest finished files (done or rejected), newest first. */
   recent(limit = 20): StationFile[] {
     return (
-      this.db
-        .prepare(
-          `select * from station_files where state in ('done', 'rejected') order by updated_at desc, id desc limit ?`,
-        )
-        .all(limit) as Row[]
+      this.prep(
+        `select * from station_files where state in ('done', 'rejected') order by updated_at desc, id desc limit ?`,
+      ).all(limit) as Row[]
     ).map(fileOf);
   }
 
   get(id: number): StationFile | null {
-    const row = this.db.prepare(`select * from station_files where id = ?`).get(id) as Row | undefined;
+    const row = this.prep(`select * from station_files where id = ?`).get(id) as Row | undefined;
     return row ? fileOf(row) : null;
   }
 
   private set(id: number, from: StationState, to: { state: StationState }): void {
-    this.db
-      .prepare(`update station_files set state = ?, updated_at = ? where id = ? and state = ?`)
-      .run(to.state, this.now(), id, from);
+    this.prep(`update station_files set state = ?, updated_at = ? where id = ? and state = ?`).run(
+      to.state,
+      this.now(),
+      id,
+      from,
+    );
   }
 }

@@ -312,7 +312,12 @@ export class Station {
     if (this.paused) return;
     // A file an upload in flight is moving is left to it (two moves of one file would race).
     for (const file of this.queue.toMove()) if (!this.inFlight.has(file.id)) await this.move(file);
-    if (!this.transport.ready()) return;
+    this.fill();
+  }
+
+  /** Starts queued files in the free upload slots (at the end of a pass, and as each upload ends). */
+  private fill(): void {
+    if (this.paused || !this.transport.ready()) return;
     const free = this.opts.concurrency - this.inFlight.size;
     if (free <= 0) return;
     for (const file of this.queue.take(free)) this.launch(file);
@@ -330,25 +335,27 @@ export class Station {
     }
     const onDisk = new Set<string>();
     const now = this.opts.now();
+    // One read of the folder's active rows; only new and still-changing files are looked at on disk
+    // (a folder of a thousand queued files costs one listing, not a thousand stats and selects).
+    const active = new Map(this.queue.activeIn(folder).map((row) => [row.name, row]));
     for (const entry of entries) {
       if (!entry.isFile() || isIgnored(entry.name) || entry.name === PROCESSED || entry.name === REJECTED)
         continue;
       onDisk.add(entry.name);
+      const row = active.get(entry.name);
+      if (row && row.state !== 'waiting') continue;
       let info;
       try {
         info = await stat(join(folder, entry.name));
       } catch {
         continue; // gone between the listing and now
       }
-      const row = this.queue.active(folder, entry.name);
       if (!row) this.queue.seen(folder, entry.name, info.size, Math.round(info.mtimeMs));
-      else if (row.state === 'waiting') {
-        if (row.size !== info.size || row.mtimeMs !== Math.round(info.mtimeMs))
-          this.queue.changed(row.id, info.size, Math.round(info.mtimeMs));
-        else if (now - row.stableSince >= this.opts.stableMs) this.queue.stable(row.id);
-      }
+      else if (row.size !== info.size || row.mtimeMs !== Math.round(info.mtimeMs))
+        this.queue.changed(row.id, info.size, Math.round(info.mtimeMs));
+      else if (now - row.stableSince >= this.opts.stableMs) this.queue.stable(row.id);
     }
-    for (const row of this.queue.activeIn(folder)) {
+    for (const row of active.values()) {
       if (onDisk.has(row.name)) continue;
       if (row.state === 'waiting' || row.state === 'queued' || row.state === 'stuck') {
         if (row.outcome === null) this.queue.forget(row.id);
@@ -369,7 +376,8 @@ export class Station {
       })
       .finally(() => {
         this.inFlight.delete(file.id);
-        this.kick();
+        // The next queued file starts now, not after the next pass over the folders.
+        if (this.running) this.fill();
         this.checkIdle();
       });
   }

@@ -93,7 +93,7 @@ export interface ReceivedFile {
 
 /**
  * Streams the single file of a multipart request to a temporary file in `tempDir`, hashing it on the
- * way: the bytes are never held in memory whole, so a 200 MB scan costs the same memory as a 2 KB one.
+ * way: the bytes are never held in memory whole while they arrive (bench/files: +3 MB receiving 200 MB).
  * `checkHead` sees the first kilobyte as soon as it arrives and may throw (a file that is not a PDF is
  * refused before the rest is read). Over the size limit → 413 while streaming; the temporary file is
  * removed on every failure. Other multipart fields are answered in `fields` (text values only).

@@ -43,3 +43,13 @@ export function totp(
 export function codeFor(secretBase32: string, offsetSteps = 0): string {
   return totp(base32Decode(secretBase32), Date.now() / 1000 + offsetSteps * 30);
 }
+
+/**
+ * Waits, when the current 30-second step ends within `margin` ms, for the next one to begin: a test that
+ * reasons about "this step's code" and "the next step's code" must not straddle a boundary (it would see
+ * the step change under it). Not a speed limit: it only ever waits, at most `margin` ms.
+ */
+export async function awayFromStepBoundary(margin = 8_000): Promise<void> {
+  const left = 30_000 - (Date.now() % 30_000);
+  if (left < margin) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
