@@ -147,13 +147,7 @@ export class LocalStore {
       throw new Error(`A server URL must be http or https, not ${parsed.protocol}`);
     }
     if (parsed.username || parsed.password) throw new Error('A server URL must not carry credentials');
-    this.db
-      .prepare(
-        `INSERT INTO app_settings (key, value) VALUES (?, ?)
-         ON CONFLICT (key) DO UPDATE SET value = excluded.value,
-           updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
-      )
-      .run(SERVER_URL, JSON.stringify(parsed.href.replace(/\/+$/, '')));
+    this.putAppSetting(SERVER_URL, parsed.href.replace(/\/+$/, ''));
   }
 
   /** The scanning station's settings (off, no folders, until set). */
@@ -167,14 +161,19 @@ export class LocalStore {
   /** Saves the scanning station's settings (validated again here). */
   setStation(config: StationConfig): StationConfig {
     const valid = stationConfigSchema.parse(config);
+    this.putAppSetting(STATION, valid);
+    return valid;
+  }
+
+  /** Writes one app setting (JSON), replacing what was there. */
+  private putAppSetting(key: string, value: unknown): void {
     this.db
       .prepare(
         `INSERT INTO app_settings (key, value) VALUES (?, ?)
          ON CONFLICT (key) DO UPDATE SET value = excluded.value,
            updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
       )
-      .run(STATION, JSON.stringify(valid));
-    return valid;
+      .run(key, JSON.stringify(value));
   }
 
   /** Closes the database (checkpointing the WAL). Safe to call twice. */

@@ -38,6 +38,13 @@ export function cleanFileName(name: string | undefined, fallback: string): strin
   return clean.replace(/^\.+$/, '') || fallback;
 }
 
+/** 400: a second file in one request is refused by name, never silently dropped. */
+const oneFileOnly = () =>
+  new HttpProblem('badRequest', {
+    detailKey: 'upload.oneFile',
+    code: 'upload.oneFile',
+    fields: { file: [{ key: 'upload.oneFile' }] },
+  });
 const required = () => new HttpProblem('badRequest', { fields: { file: [{ key: 'validation.required' }] } });
 const malformed = () => new HttpProblem('badRequest', { fields: { file: [{ key: 'validation.invalid' }] } });
 
@@ -62,11 +69,7 @@ export async function readSingleUpload(
       if (part.type !== 'file') continue;
       if (found) {
         part.file.resume();
-        throw new HttpProblem('badRequest', {
-          detailKey: 'upload.oneFile',
-          code: 'upload.oneFile',
-          fields: { file: [{ key: 'upload.oneFile' }] },
-        });
+        throw oneFileOnly();
       }
       found = { bytes: await part.toBuffer(), fileName: part.filename };
     }
@@ -115,11 +118,7 @@ export async function receiveUpload(
       }
       if (found) {
         part.file.resume();
-        throw new HttpProblem('badRequest', {
-          detailKey: 'upload.oneFile',
-          code: 'upload.oneFile',
-          fields: { file: [{ key: 'upload.oneFile' }] },
-        });
+        throw oneFileOnly();
       }
       const path = join(options.tempDir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
       const hash = createHash('sha256');
