@@ -52,3 +52,9 @@ export function isUploadPath(path: string): boolean {
 
 /** The header carrying the uploaded file's name (URI-encoded: names are Arabic as often as not). */
 export const FILE_NAME_HEADER = 'x-sijill-file-name';
+
+/** A size limit as messages show it (e.g. `25 MB`): the server's 413 and the scanning station's notes. */
+export function formatMaxSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}

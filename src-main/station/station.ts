@@ -18,6 +18,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { formatMaxSize } from '../../src-shared/files';
 import ar from '../../locales/ar/station.json';
 import en from '../../locales/en/station.json';
 import {
@@ -102,11 +103,6 @@ export function noteText(name: string, reason: Reason, at: Date): string {
 
 const defaultBackoff = (attempt: number) => Math.min(2_000 * 2 ** (attempt - 1), 5 * 60_000);
 
-function formatMaxSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-}
-
 /** Reasons the server gives that will not change on a retry: the file goes to rejected/. */
 function finalRefusal(answer: IntakeAnswer, number: string | null): Reason | null {
   const detail = answer.body?.detail;
@@ -172,7 +168,6 @@ export class Station {
   private running = false;
   private paused = false;
   private limit: { uploadMaxBytes: number; at: number } | null = null;
-  private readonly idleWaiters = new Set<() => void>();
 
   constructor(options: StationOptions) {
     this.queue = options.queue;
@@ -261,12 +256,6 @@ export class Station {
     };
   }
 
-  /** Resolves when no file is being written, queued (and due), uploading or being moved. */
-  idle(): Promise<void> {
-    if (this.isIdle()) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.add(resolve));
-  }
-
   /** Resolves when the pass under way and the uploads in flight have finished (more may follow). */
   async drain(): Promise<void> {
     await this.ticking;
@@ -277,7 +266,6 @@ export class Station {
   tick(): Promise<void> {
     this.ticking ??= this.pass().finally(() => {
       this.ticking = null;
-      this.checkIdle();
     });
     return this.ticking;
   }
@@ -378,7 +366,6 @@ export class Station {
         this.inFlight.delete(file.id);
         // The next queued file starts now, not after the next pass over the folders.
         if (this.running) this.fill();
-        this.checkIdle();
       });
   }
 
@@ -478,17 +465,5 @@ export class Station {
     const attempts = (this.queue.get(file.id)?.attempts ?? file.attempts) + 1;
     this.queue.failed(file.id, reason, this.opts.backoffMs(attempts), this.opts.maxAttempts);
     this.opts.log(`station: ${file.name}: ${reasonText('en', reason)} (try ${attempts})`);
-  }
-
-  private isIdle(): boolean {
-    const c = this.queue.counts();
-    const due = c.waiting + c.queued + c.uploading + c.moving;
-    return due === 0 && this.inFlight.size === 0 && !this.ticking;
-  }
-
-  private checkIdle(): void {
-    if (this.idleWaiters.size === 0 || !this.isIdle()) return;
-    for (const resolve of this.idleWaiters) resolve();
-    this.idleWaiters.clear();
   }
 }

@@ -12,13 +12,11 @@ import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { formatMaxSize } from '../../src-shared/files';
 import { HttpProblem } from '../http/problem';
 
-/** The maximum size as the 413 message shows it (e.g. `25 MB`). */
-export function formatMaxSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
-  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-}
+/** The maximum size as the 413 message shows it (shared with the scanning station's notes). */
+export { formatMaxSize };
 
 /** 413 when `bytes` is larger than `maxBytes`. */
 export function assertSize(bytes: Buffer, maxBytes: number): void {
