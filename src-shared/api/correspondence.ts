@@ -462,6 +462,19 @@ export type RelateRequest = z.infer<typeof relateRequestSchema>;
 export const lookupQuerySchema = z.object({ q: text(0, 100).optional() }).strict();
 export type LookupQuery = z.infer<typeof lookupQuerySchema>;
 
+/**
+ * GET /correspondence/documents/holders?sha256=…[&except=id]: the documents the caller may see that
+ * already hold a file of this content (its SHA-256, lower-case hex), so a form can offer to link the
+ * document instead of attaching the same file again; `except` leaves out the document being edited.
+ */
+export const holdersQuerySchema = z
+  .object({
+    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'A SHA-256 in lower-case hexadecimal'),
+    except: decimalParam(1).optional(),
+  })
+  .strict();
+export type HoldersQuery = z.infer<typeof holdersQuerySchema>;
+
 /** DELETE /correspondence/documents/{id}/related/{relatedId}. */
 export const relatedParamsSchema = z.object({ id: decimalParam(1), relatedId: decimalParam(1) }).strict();
 

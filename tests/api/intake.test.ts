@@ -4,6 +4,7 @@
  * registers nothing; the same content twice is refused naming the document; racing retries and racing
  * duplicates make exactly one document; access is checked before a byte is read.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '../../src-shared/pages';
 import { call, countRows, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
@@ -133,5 +134,34 @@ describe('intake', () => {
     });
     expect(res.statusCode).toBe(201);
     expect(res.json().data.alsoIn.map((d: { id: number }) => d.id)).toEqual([holder]);
+  });
+
+  it('names, by content hash, the documents the caller may see that already hold a file', async () => {
+    const bytes = minimalPdf(`holders ${newKey()}`);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const holders = (query: string, token = org.clerk.token) =>
+      call(h, { method: 'GET', url: `/correspondence/documents/holders?${query}`, token });
+
+    expect((await holders(`sha256=${sha256}`)).json.data).toEqual([]);
+    const first = await send(bytes, { key: newKey(), name: 'held.pdf' });
+    const holder = first.json().data.documentId as number;
+    const found = await holders(`sha256=${sha256}`);
+    expect(found.status).toBe(200);
+    expect(found.json.data).toEqual([
+      expect.objectContaining({ id: holder, direction: 'in', subject: 'held' }),
+    ]);
+    // The document being edited is left out; someone who may not see the draft hears of nothing.
+    expect((await holders(`sha256=${sha256}&except=${holder}`)).json.data).toEqual([]);
+    const reader = await signIn(h, await makeUser(h, await makeRole(h, { [PAGES.incoming]: ['view'] })));
+    expect((await holders(`sha256=${sha256}`, reader)).json.data).toEqual([]);
+    // Only a lower-case hexadecimal SHA-256; only a signed-in caller.
+    for (const bad of [sha256.toUpperCase(), sha256.slice(1), `${sha256}0`, 'x'.repeat(64)])
+      expect((await holders(`sha256=${bad}`)).status).toBe(400);
+    expect((await holders(`sha256=${sha256}&except=0`)).status).toBe(400);
+    const anonymous = await h.app.inject({
+      method: 'GET',
+      url: `/correspondence/documents/holders?sha256=${sha256}`,
+    });
+    expect(anonymous.statusCode).toBe(401);
   });
 });

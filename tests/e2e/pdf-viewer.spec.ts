@@ -191,4 +191,23 @@ test('a clerk drops two PDFs, opens one, finds an Arabic word, rotates and print
     .fill('Budget');
   await expect(page.getByTestId('pdf-viewer').getByTestId('pdf-matches')).toContainText(/1 of [1-9]/);
   await page.screenshot({ path: `${SCREENS}/pdf-viewer-en.png` });
+
+  // The same scan dropped on a new letter: the form says which document already holds it (by content,
+  // whatever its name) and links that document instead of attaching the file again.
+  const number = (await page.getByTestId('doc-number').textContent())!.trim();
+  await page.locator('.ant-modal-close').click();
+  await app.goTo(shell.url, PAGES.inboxAdd);
+  await dropFiles(page, 'attachment-drop', [{ name: 'scan-0042.pdf', bytes: letter }]);
+  const row = page.getByTestId('attachment-row');
+  await expect(row).toHaveCount(1);
+  await expect(row.getByTestId('attachment-already-in')).toContainText(`already in ${number}`);
+  await row.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENS}/attachment-already-in-en.png` });
+  await app.switchLanguage();
+  await expect(row.getByTestId('attachment-already-in')).toContainText(`موجود من قبل في ${number}`);
+  await row.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENS}/attachment-already-in-ar.png` });
+  await row.getByTestId('attachment-link-instead').click();
+  await expect(page.getByTestId('attachment-row')).toHaveCount(0);
+  await expect(page.getByTestId('field-related')).toContainText(number);
 });

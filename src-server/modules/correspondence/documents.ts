@@ -431,6 +431,17 @@ export async function lookupDocuments(
   return (await q_lookup(ctx.db, s, q)).map(relatedOut);
 }
 
+/** GET /correspondence/documents/holders: the visible documents holding a file of this content. */
+export async function contentHolders(
+  ctx: ServerContext,
+  caller: AuthContext,
+  sha256: string,
+  exceptId: number | undefined,
+): Promise<RelatedDocument[]> {
+  const s = await scope(ctx, caller);
+  return (await q.holdersOf(ctx.db, s, sha256, exceptId ?? null)).map(relatedOut);
+}
+
 /** POST /correspondence/documents/{id}/related. */
 export async function addRelated(
   ctx: ServerContext,

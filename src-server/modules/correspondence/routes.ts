@@ -40,6 +40,7 @@ import {
   followSchema,
   idParamsSchema,
   lookupQuerySchema,
+  holdersQuerySchema,
   relateRequestSchema,
   relatedDocumentSchema,
   relatedParamsSchema,
@@ -296,6 +297,24 @@ export function correspondenceRoutes(ctx: ServerContext) {
       },
       async (request) =>
         envelope(request, await corr.lookupDocuments(ctx, callerOf(request), request.query.q)),
+    );
+    app.get(
+      `${base}/holders`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary:
+            'Documents the caller may see that already hold a file of this content (by SHA-256), to link instead of attaching it again',
+          querystring: holdersQuerySchema,
+          response: { 200: envelopeOf(z.array(relatedDocumentSchema)) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await corr.contentHolders(ctx, callerOf(request), request.query.sha256, request.query.except),
+        ),
     );
     app.get(
       `${base}/:id`,

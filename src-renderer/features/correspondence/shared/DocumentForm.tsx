@@ -28,6 +28,7 @@ import {
   DeleteOutlined,
   EyeOutlined,
   FilePdfOutlined,
+  LinkOutlined,
   PaperClipOutlined,
   SaveOutlined,
   SendOutlined,
@@ -36,10 +37,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import dayjs, { type Dayjs } from 'dayjs';
-import type { CreateDocumentRequest, Document } from '../../../../src-shared/api/correspondence';
+import type {
+  CreateDocumentRequest,
+  Document,
+  RelatedDocument,
+} from '../../../../src-shared/api/correspondence';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
 import { PdfPreview, warmPdfViewer } from '../../../components/pdf/PdfPreview';
 import type { PdfSource } from '../../../components/pdf/PdfViewer';
+import { contentHash } from '../../../lib/content-hash';
 import { fileSource } from '../../../lib/files';
 import { DATE_FORMAT } from '../../../components/DataTable';
 import { formatSize, pdfFileProblem } from '../../../components/upload/transfer';
@@ -145,6 +151,10 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const finishing = useRef(false);
   const [busy, setBusy] = useState<'draft' | 'finish' | null>(null);
   const [pending, setPending] = useState<File[]>([]);
+  /** Chosen files whose content other documents the user may see already hold, with those documents. */
+  const [holders, setHolders] = useState<Map<File, RelatedDocument[]>>(new Map());
+  /** Documents linked instead of attaching a file again (their labels for the related select). */
+  const [linkedInstead, setLinkedInstead] = useState<RelatedDocument[]>([]);
   const [progress, setProgress] = useState<Map<File, number>>(new Map());
   const [finished, setFinished] = useState<Document | null>(null);
   const [circuitFor, setCircuitFor] = useState<Document | null>(null);
@@ -204,9 +214,40 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       void message.error(problem);
     } else {
       setPending((files) => [...files, file]);
+      void findHolders(file);
     }
     return Upload.LIST_IGNORE;
   };
+
+  /** Asks, by the file's content hash, whether documents the user may see already hold this file. */
+  const findHolders = async (file: File) => {
+    try {
+      const found = await documentsApi.holders(await contentHash(file), draftId ?? undefined);
+      if (found.length > 0) setHolders((map) => new Map(map).set(file, found));
+    } catch {
+      // Only advice: the upload says the same (alsoIn) if this look-up could not be made.
+    }
+  };
+
+  /** Links the documents that already hold this file instead of attaching it again. */
+  const linkInstead = (file: File) => {
+    const docs = holders.get(file) ?? [];
+    const current = (form.getFieldValue('relatedIds') as number[] | undefined) ?? [];
+    form.setFieldValue('relatedIds', [...new Set([...current, ...docs.map((d) => d.id)])]);
+    setLinkedInstead((known) => [...known, ...docs]);
+    setPending((files) => files.filter((f) => f !== file));
+    setHolders((map) => {
+      const next = new Map(map);
+      next.delete(file);
+      return next;
+    });
+    toast({
+      severity: 'success',
+      detail: t('add.linkedInstead', { name: file.name, documents: documentList(docs) }),
+    });
+  };
+  const documentList = (docs: readonly RelatedDocument[]) =>
+    docs.map((d) => d.docNumber ?? `#${d.id}`).join(i18n.language === 'ar' ? '، ' : ', ');
 
   /** Saves the draft (creating it the first time) with its attachments; answers it. */
   const saveDraft = async (values: DocumentFormValues): Promise<Document> => {
@@ -240,7 +281,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
           severity: 'info',
           detail: t('add.alsoIn', {
             name: uploaded.fileName,
-            documents: uploaded.alsoIn.map((d) => d.docNumber ?? `#${d.id}`).join('، '),
+            documents: documentList(uploaded.alsoIn),
           }),
         });
       setPending((files) => files.filter((f) => f !== file));
@@ -535,7 +576,10 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
               <RelatedSelect
                 excludeId={draftId ?? undefined}
                 testId="field-related"
-                initial={draft.data?.related ?? (original.data ? [{ ...original.data }] : [])}
+                initial={[
+                  ...(draft.data?.related ?? (original.data ? [{ ...original.data }] : [])),
+                  ...linkedInstead,
+                ]}
               />
             </Form.Item>
           </div>
@@ -623,6 +667,21 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                     ) : (
                       <Typography.Text type="warning">{t('add.notSentYet')}</Typography.Text>
                     ))}
+                  {row.file && holders.has(row.file) && (
+                    <span className="corr-already-in" data-testid="attachment-already-in">
+                      <Typography.Text type="secondary">
+                        {t('add.alreadyIn', { documents: documentList(holders.get(row.file)!) })}
+                      </Typography.Text>
+                      <Button
+                        size="small"
+                        icon={<LinkOutlined />}
+                        data-testid="attachment-link-instead"
+                        onClick={() => linkInstead(row.file!)}
+                      >
+                        {t('add.linkInstead')}
+                      </Button>
+                    </span>
+                  )}
                 </span>
               </List.Item>
             )}

@@ -83,6 +83,11 @@ export const documentsApi = {
 
   /** Documents the user may see, to link as related. */
   lookup: (q: string) => http.get<RelatedDocument[]>(`${DOCUMENTS}/lookup`, { query: q ? { q } : {} }),
+  /** Documents the user may see that already hold a file of this content (by its SHA-256). */
+  holders: (sha256: string, except?: number) =>
+    http.get<RelatedDocument[]>(`${DOCUMENTS}/holders`, {
+      query: except ? { sha256, except: String(except) } : { sha256 },
+    }),
   relate: (id: number, documentIds: number[]) =>
     http.post<Document>(`${DOCUMENTS}/${id}/related`, { documentIds }),
   unrelate: (id: number, relatedId: number) => http.delete<void>(`${DOCUMENTS}/${id}/related/${relatedId}`),
