@@ -93,6 +93,15 @@ async function start(): Promise<void> {
     localServerUrl: () => embedded?.url ?? null,
     info,
     station,
+    chooseFolder: async () => {
+      const options: Electron.OpenDialogOptions = {
+        properties: ['openDirectory', 'createDirectory', 'dontAddToRecent'],
+      };
+      const chosen = window
+        ? await dialog.showOpenDialog(window, options)
+        : await dialog.showOpenDialog(options);
+      return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+    },
   });
   const dispatch = createDispatch(handlers, {
     // The channel and the stack only: inputs may carry personal data, and error objects of HTTP

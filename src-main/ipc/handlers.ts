@@ -24,6 +24,8 @@ export interface MainServices {
   info: () => AppInfo;
   /** The scanning station of this desk. */
   station: StationHost;
+  /** The operating system's folder dialog (Electron); absent where there is none (the web shell). */
+  chooseFolder?: () => Promise<string | null>;
 }
 
 export function createHandlers(services: MainServices): Handlers {
@@ -54,5 +56,8 @@ export function createHandlers(services: MainServices): Handlers {
     'station:pause': () => services.station.pause(),
     'station:resume': () => services.station.resume(),
     'station:retry': ({ id }) => services.station.retry(id),
+    'station:choose-folder': async () => ({
+      path: services.chooseFolder ? await services.chooseFolder() : null,
+    }),
   };
 }

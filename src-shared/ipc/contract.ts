@@ -399,6 +399,11 @@ export const contract = {
   'station:resume': channel(z.undefined(), stationStatusSchema),
   /** Tries a stuck file again now. */
   'station:retry': channel(z.object({ id: z.number().int().positive() }).strict(), stationStatusSchema),
+  /**
+   * The operating system's folder dialog, for a watched folder: the chosen folder, or null when the
+   * dialog was cancelled or this host has none (the web shell: a browser cannot name a local folder).
+   */
+  'station:choose-folder': channel(z.undefined(), z.object({ path: z.string().nullable() })),
 } as const;
 
 export type Contract = typeof contract;

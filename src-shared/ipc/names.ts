@@ -28,6 +28,7 @@ export const CHANNEL_NAMES = [
   'station:pause',
   'station:resume',
   'station:retry',
+  'station:choose-folder',
 ] as const;
 export type ChannelNameList = (typeof CHANNEL_NAMES)[number];
 

@@ -24,6 +24,7 @@ import {
 } from 'antd';
 import {
   DeleteOutlined,
+  FolderOpenOutlined,
   PauseOutlined,
   PlusOutlined,
   ReloadOutlined,
@@ -74,6 +75,27 @@ export function StationCard() {
     try {
       update(await run());
       if (message) toast({ severity: 'success', detail: message });
+    } catch (error) {
+      toast({
+        severity: 'error',
+        detail: tc((error as Error).message, { defaultValue: tc('errors.unexpected') }),
+      });
+    }
+  };
+
+  /** The desktop has the system's folder dialog; a browser (the web shell) cannot name a local folder. */
+  const nativeDialog = Boolean(window.sijill);
+  /** Opens the folder dialog; the chosen folder replaces row `index`, or is added when index is null. */
+  const browse = async (index: number | null) => {
+    if (!draft) return;
+    try {
+      const { path } = await call(() => getBridge().stationChooseFolder());
+      if (!path) return;
+      const folders =
+        index === null
+          ? [...draft.folders.filter((f) => f.trim()), path]
+          : draft.folders.map((f, i) => (i === index ? path : f));
+      setDraft({ ...draft, folders });
     } catch (error) {
       toast({
         severity: 'error',
@@ -179,6 +201,15 @@ export function StationCard() {
                     data-testid={`station-folder-${index}`}
                     aria-label={t('folders')}
                   />
+                  {nativeDialog ? (
+                    <Button
+                      icon={<FolderOpenOutlined />}
+                      aria-label={t('browseFolder')}
+                      title={t('browseFolder')}
+                      onClick={() => void browse(index)}
+                      data-testid={`station-folder-browse-${index}`}
+                    />
+                  ) : null}
                   <Button
                     icon={<DeleteOutlined />}
                     aria-label={t('removeFolder')}
@@ -203,6 +234,16 @@ export function StationCard() {
             >
               {t('addFolder')}
             </Button>
+            {nativeDialog ? (
+              <Button
+                icon={<FolderOpenOutlined />}
+                disabled={draft.folders.filter((f) => f.trim()).length >= 10}
+                onClick={() => void browse(null)}
+                data-testid="station-folder-choose"
+              >
+                {t('chooseFolder')}
+              </Button>
+            ) : null}
           </Space>
           <Checkbox
             checked={draft.polling}
