@@ -31,7 +31,7 @@ import {
   CaretRightOutlined,
 } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from 'react-i18next';
 import type {
   IpcResult,
   StationConfig,
@@ -166,7 +166,13 @@ export function StationCard() {
     >
       <Flex vertical gap={16}>
         <Typography.Paragraph type="secondary" className="station-intro">
-          {t('intro')} {t('perDesk')}
+          {/* The folder names are names on disk, the same in every language: shown left to right. */}
+          <Trans
+            t={t}
+            i18nKey="intro"
+            components={{ folder: <bdi dir="ltr" className="station-path" /> }}
+          />{' '}
+          {t('perDesk')}
         </Typography.Paragraph>
 
         <Flex vertical gap={8} data-testid="station-settings">
