@@ -1,6 +1,6 @@
 /**
  * The renderer's entry: reads the kept language and the session from main, initialises i18next, listens
- * for main's `session:expired`, then renders the providers and the hash router.
+ * for main's `session:expired` and `connection:changed`, then renders the providers and the hash router.
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -17,6 +17,7 @@ import { Providers, queryClient } from './app/providers';
 import { createRouter } from './app/router';
 import { refreshSession } from './app/session';
 import { forgetDataOnUserChange, listenForSessionExpiry } from './app/expiry';
+import { listenForConnection } from './app/connection';
 
 async function boot() {
   const bridge = getBridge();
@@ -26,6 +27,7 @@ async function boot() {
   dayjs.locale(locale);
   listenForSessionExpiry(bridge);
   forgetDataOnUserChange(queryClient);
+  listenForConnection(bridge, queryClient);
   const router = createRouter();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

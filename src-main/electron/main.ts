@@ -123,6 +123,8 @@ async function start(): Promise<void> {
     ),
   );
   cleanups.push(api.onSessionExpired((payload) => pushEvent(window, 'session:expired', payload)));
+  cleanups.push(api.connection.onChange((online) => pushEvent(window, 'connection:changed', { online })));
+  cleanups.push(() => api.connection.close());
 
   openWindow();
   app.on('window-all-closed', () => app.quit());

@@ -29,6 +29,7 @@ import type {
 import { FILE_TRANSFER_MAX_BYTES, IPC_ERRORS } from '../../src-shared/ipc/contract';
 import { DEFAULT_LOCALE } from '../../src-shared/locale';
 import { IpcFailure } from '../ipc/dispatch';
+import { ConnectionWatch, type ConnectionWatchOptions } from './connection';
 import type { LocalStore } from './local-store';
 import { multipartStream, streamingInit } from './multipart';
 import type { SessionVault } from './session-vault';
@@ -41,6 +42,8 @@ export interface ApiClientOptions {
   store: LocalStore;
   /** Per-request time limit; the server is local or on the organisation's network. */
   timeoutMs?: number;
+  /** How the server's return is watched for while it is away (tests shorten the waits). */
+  connection?: Omit<ConnectionWatchOptions, 'probe'>;
 }
 
 /** Listener of `session:expired`. */
@@ -53,8 +56,11 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 export class ApiClient {
   private readonly http: AxiosInstance;
   private readonly listeners = new Set<SessionExpiredListener>();
+  /** Whether the server answers: every exchange reports to it; while away it asks /health by itself. */
+  readonly connection: ConnectionWatch;
 
   constructor(private readonly options: ApiClientOptions) {
+    this.connection = new ConnectionWatch({ ...options.connection, probe: () => this.probeHealth() });
     this.http = axios.create({
       timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       // Every status is an answer for the renderer to read; only transport failures throw.
@@ -158,8 +164,10 @@ export class ApiClient {
     try {
       response = await fetch(url, { headers, redirect: 'error' });
     } catch {
+      this.connection.report(false);
       return new Response(null, { status: 502 });
     }
+    this.connection.report(true);
     if (response.status === 401) this.expireSession();
     const out = new Headers();
     for (const name of FILE_RESPONSE_HEADERS) {
@@ -190,8 +198,10 @@ export class ApiClient {
         streamingInit('POST', { ...this.headers(), 'Content-Type': multipart.contentType }, multipart.body),
       );
     } catch {
+      this.connection.report(false);
       return new Response(null, { status: 502 });
     }
+    this.connection.report(true);
     if (response.status === 401) this.expireSession();
     return new Response(response.body, {
       status: response.status,
@@ -226,6 +236,7 @@ export class ApiClient {
           if (error.code === 'ERR_BAD_RESPONSE' || /maxContentLength/i.test(error.message)) {
             throw new IpcFailure(IPC_ERRORS.invalidInput, 'The file is too large to receive');
           }
+          this.connection.report(false);
           throw new IpcFailure(IPC_ERRORS.serverUnreachable);
         }
         // Never pass an AxiosError on: its config holds the request headers, Authorization included.
@@ -233,8 +244,30 @@ export class ApiClient {
       }
       throw error;
     }
+    this.connection.report(true);
     if (response.status === 401) this.expireSession();
     return response;
+  }
+
+  /** Whether the server answers GET /health at all (any status), within a few seconds. */
+  private async probeHealth(): Promise<boolean> {
+    let url: URL;
+    try {
+      url = resolveApiUrl(this.options.baseUrl(), '/health');
+    } catch {
+      return false;
+    }
+    try {
+      await this.http.request({
+        url: url.href,
+        method: 'GET',
+        timeout: 5000,
+        ...(LOOPBACK.has(url.hostname) ? { proxy: false as const } : {}),
+      });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Stores the token a sign-in answered with (used by the sign-in channels). */

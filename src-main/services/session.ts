@@ -56,7 +56,6 @@ const KEYS_CLEARED_ON_SIGN_OUT = ['useTotp', 'sections', 'user'] as const;
 /** The session of the one user of this client. */
 export class SessionService {
   #challenge: Challenge | null = null;
-  private offline = false;
   private readonly now: () => number;
 
   constructor(private readonly options: SessionServiceOptions) {
@@ -83,7 +82,7 @@ export class SessionService {
       rememberMe: asFlag(store.get<unknown>('rememberMe')),
       user: parseOrNull(profileSchema, store.get('user')),
       sections: parseOrNull(z.array(userPagesTreeSchema.shape.pages.element), store.get('sections')),
-      offline: this.offline,
+      offline: !this.options.api.connection.isOnline,
     };
   }
 
@@ -228,22 +227,14 @@ export class SessionService {
     } catch {
       reachable = false;
     }
-    this.offline = !reachable;
     return { ...connection, reachable };
   }
 
   // ------------------------------------------------------------------ internals
 
-  /** One call; remembers whether the server answered at all. */
-  private async call(request: ApiRequest) {
-    try {
-      const response = await this.options.api.request(request);
-      this.offline = false;
-      return response;
-    } catch (error) {
-      if (error instanceof IpcFailure && error.code === IPC_ERRORS.serverUnreachable) this.offline = true;
-      throw error;
-    }
+  /** One call (the ApiClient's connection watch notes whether the server answered at all). */
+  private call(request: ApiRequest) {
+    return this.options.api.request(request);
   }
 
   /** A signed-in read that is cached under `key`; offline, the cached value answers instead. */
@@ -257,7 +248,8 @@ export class SessionService {
       response = await this.call({ method: 'GET', path });
     } catch (error) {
       const cached = this.state()[key];
-      if (this.offline && cached !== null && this.options.vault.getToken()) {
+      const unreachable = error instanceof IpcFailure && error.code === IPC_ERRORS.serverUnreachable;
+      if (unreachable && cached !== null && this.options.vault.getToken()) {
         return { result: 'ok', value: cached as NonNullable<SessionState[K]>, offline: true };
       }
       throw error;

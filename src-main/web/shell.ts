@@ -129,7 +129,13 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     const frame: WireEvent = { event, payload };
     for (const socket of sockets) socket.send(JSON.stringify(frame));
   };
-  const unsubscribe = api.onSessionExpired((payload) => push('session:expired', payload));
+  const unsubscribeExpiry = api.onSessionExpired((payload) => push('session:expired', payload));
+  const unsubscribeConnection = api.connection.onChange((online) => push('connection:changed', { online }));
+  const unsubscribe = () => {
+    unsubscribeExpiry();
+    unsubscribeConnection();
+    api.connection.close();
+  };
   void EVENTS;
 
   const app = Fastify({ logger: false });

@@ -54,7 +54,10 @@ async function request<T>(
   });
   if (!result.ok) {
     const detail = i18n.t(result.error.code, { defaultValue: i18n.t('errors.unexpected') });
-    if (!options.suppressErrorToast) toast({ severity: 'error', detail });
+    // A read while the server is away: the offline banner says it once, and the screen says what could
+    // not load; a toast for every list and card would bury the page. An action the user took is told.
+    const quietRead = method === 'GET' && result.error.code === 'ipc.serverUnreachable';
+    if (!options.suppressErrorToast && !quietRead) toast({ severity: 'error', detail });
     throw new ApiError(0, { detail, code: result.error.code });
   }
   const { status, body: answer } = result.data;

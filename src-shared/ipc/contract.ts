@@ -416,6 +416,11 @@ export const CHANNELS = Object.keys(contract) as ChannelName[];
 export const events = {
   /** The session ended (a 401): the token, two-factor flag, sections and user are cleared. */
   'session:expired': z.object({ rememberMe: z.string().nullable() }),
+  /**
+   * The server went away or came back (any answer means reachable). Main notices the return by itself
+   * (it asks /health while the server is away), so the screens never wait for "Try again".
+   */
+  'connection:changed': z.object({ online: z.boolean() }),
 } as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;

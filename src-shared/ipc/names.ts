@@ -32,7 +32,7 @@ export const CHANNEL_NAMES = [
 ] as const;
 export type ChannelNameList = (typeof CHANNEL_NAMES)[number];
 
-export const EVENT_NAMES = ['session:expired'] as const;
+export const EVENT_NAMES = ['session:expired', 'connection:changed'] as const;
 export type EventNameList = (typeof EVENT_NAMES)[number];
 
 /** `app:info` → `appInfo`: the method name a channel has on `window.sijill`. */

@@ -22,8 +22,10 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** Starts `src-main/web/cli.ts` with tsx and resolves when it prints its URL. */
 export async function launchWebShell(
   dataDir: string,
+  extraArgs: string[] = [],
 ): Promise<{ shell: WebShellProcess; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/web/cli.ts', '--data-dir', dataDir], {
+  const args = ['--import', 'tsx', 'src-main/web/cli.ts', '--data-dir', dataDir, ...extraArgs];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,6 +43,33 @@ export async function launchWebShell(
   }
   child.kill('SIGKILL');
   throw new Error(`web shell did not start in time:\n${output}`);
+}
+
+/**
+ * Starts the API server alone (`src-server/cli.ts serve`, PGlite in `dataDir`) on `port` (0: any), as an
+ * organisation's server the shell connects to, so a test can stop it and start it again.
+ */
+export async function launchApiServer(
+  dataDir: string,
+  port = 0,
+): Promise<{ url: string; child: ChildProcess; log: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src-server/cli.ts', 'serve'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    const url = /Sijill API listening on (\S+)/.exec(output)?.[1];
+    if (url) return { url, child, log: () => output };
+    if (child.exitCode !== null) throw new Error(`API server exited (${child.exitCode}):\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`API server did not start in time:\n${output}`);
 }
 
 /** Stops the shell and waits for it to exit. */

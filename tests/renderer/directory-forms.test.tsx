@@ -109,6 +109,33 @@ describe('EmployeesPage', () => {
     expect(screen.queryByTestId('employee-add')).toBeNull();
   });
 
+  it('says the dashboard and the list could not load when the server is away, and loads them on retry', async () => {
+    let away = true;
+    const unreachable = () => Object.assign(new Error('unreachable'), { status: 0, fieldErrors: {} });
+    serve({
+      'GET /ec/employees/dashboard': () => {
+        if (away) throw unreachable();
+        return { ...DASHBOARD, byJob: [{ id: 1, nameAr: JOB.nameAr, nameEn: JOB.nameEn, count: 2 }] };
+      },
+      'GET /ec/employees': () => {
+        if (away) throw unreachable();
+        return pageOf([]);
+      },
+    });
+    renderScreen(<EmployeesPage permissions={['view']} />);
+    expect(await screen.findByTestId('dashboard-failed')).toBeTruthy();
+    expect(screen.getByText('Could not load')).toBeTruthy();
+    // Never the empty states, which would claim there is nothing.
+    expect(screen.queryByText('Nothing to show yet')).toBeNull();
+    expect(screen.queryByText('No employees')).toBeNull();
+    away = false;
+    fireEvent.click(
+      within(screen.getByTestId('employee-dashboard')).getByRole('button', { name: /Try again/ }),
+    );
+    expect(await screen.findByTestId('dashboard-by-job')).toBeTruthy();
+    expect(screen.queryByTestId('dashboard-failed')).toBeNull();
+  });
+
   it('validates the employee form across its tabs and opens the tab of the first error', async () => {
     renderScreen(<EmployeesPage permissions={['view', 'add', 'edit']} />);
     fireEvent.click(await screen.findByTestId('employee-add'));

@@ -15,6 +15,7 @@ import { calendarApi, calendarKeys, type CalendarEntry } from './api';
 import { formatNumber, localizeDigits } from '../../lib/format';
 import { formatHijri, hijriSpan } from './hijri';
 import './calendar.css';
+import { LoadFailed } from '../../components/LoadFailed';
 
 export type CalendarView = 'month' | 'week' | 'day';
 
@@ -247,7 +248,10 @@ export function Component() {
         ) : (
           <DayList days={days} byDay={byDay} />
         )}
-        {!entries.isLoading && (entries.data ?? []).length === 0 && (
+        {entries.isError && !entries.data ? (
+          <LoadFailed onRetry={() => void entries.refetch()} testId="cal-failed" />
+        ) : null}
+        {!entries.isLoading && !entries.isError && (entries.data ?? []).length === 0 && (
           <Empty
             image={Empty.PRESENTED_IMAGE_SIMPLE}
             description={<span data-testid="cal-empty">{t('empty')}</span>}

@@ -42,6 +42,7 @@ import { CircuitTemplateModal } from './CircuitTemplateModal';
 import { ConfigureDepartmentModal, DepartmentFormModal, type DepartmentFormMode } from './DepartmentDialogs';
 import { DirectoryScreen } from './DirectoryScreen';
 import { useDirectoryCan } from './usePermission';
+import { LoadFailed } from '../../components/LoadFailed';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -210,6 +211,8 @@ export function DepartmentsPage({ permissions }: { permissions?: readonly Permis
         <div data-testid="department-tree">
           {tree.isLoading ? (
             <Spin />
+          ) : tree.isError && !tree.data ? (
+            <LoadFailed onRetry={() => void tree.refetch()} testId="department-tree-failed" />
           ) : roots.length === 0 ? (
             <Empty
               image={Empty.PRESENTED_IMAGE_SIMPLE}

@@ -21,6 +21,7 @@ import { directoryApi, directoryKeys } from '../../lib/directory-api';
 import { useUploadLimit } from '../../lib/upload-limit';
 import { PdfPreview } from '../../components/pdf/PdfPreview';
 import { fileSource } from '../../lib/files';
+import { LoadFailed } from '../../components/LoadFailed';
 
 /** The attachments of one employee. */
 export function EmployeeAttachments({ employeeId, editable }: { employeeId: number; editable: boolean }) {
@@ -112,7 +113,14 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
         loading={list.isLoading}
         dataSource={list.data ?? []}
         pagination={false}
-        locale={{ emptyText: <span data-testid="attachments-empty">{t('empty.attachments')}</span> }}
+        locale={{
+          emptyText:
+            list.isError && !list.data ? (
+              <LoadFailed onRetry={() => void list.refetch()} testId="attachments-failed" />
+            ) : (
+              <span data-testid="attachments-empty">{t('empty.attachments')}</span>
+            ),
+        }}
         columns={[
           {
             key: 'name',

@@ -33,6 +33,8 @@ import { formatNumber } from '../../lib/format';
  * The drawer (forms, uploads, pickers) is most of this screen's code and is needed only once a row or
  * "add" is clicked: loaded then, so the list — often the first page after sign-in — appears sooner.
  */
+import { LoadFailed } from '../../components/LoadFailed';
+
 const EmployeeDrawer = lazy(() => import('./EmployeeDrawer').then((m) => ({ default: m.EmployeeDrawer })));
 
 /** A short ranked list of a dashboard card. */
@@ -64,9 +66,24 @@ function CountList({
 }
 
 /** The dashboard above the list. */
-function EmployeeDashboardCards({ data }: { data: EmployeeDashboard | undefined }) {
+function EmployeeDashboardCards({
+  data,
+  failed,
+  onRetry,
+}: {
+  data: EmployeeDashboard | undefined;
+  /** The figures could not be loaded: say so (never "nothing to show yet"). */
+  failed: boolean;
+  onRetry: () => void;
+}) {
   const { t, i18n } = useTranslation('directory');
   const lang = i18n.language;
+  if (failed && !data)
+    return (
+      <Card size="small" className="directory-dashboard" data-testid="employee-dashboard">
+        <LoadFailed onRetry={onRetry} testId="dashboard-failed" />
+      </Card>
+    );
   return (
     <div className="directory-dashboard" data-testid="employee-dashboard">
       <Row gutter={[12, 12]}>
@@ -290,7 +307,13 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
       title={t('employees.title')}
       description={t('employees.description')}
       testId="directory-employees"
-      above={<EmployeeDashboardCards data={dashboard.data} />}
+      above={
+        <EmployeeDashboardCards
+          data={dashboard.data}
+          failed={dashboard.isError}
+          onRetry={() => void dashboard.refetch()}
+        />
+      }
     >
       <DataTable<EmployeeListItem>
         testId="employees-table"

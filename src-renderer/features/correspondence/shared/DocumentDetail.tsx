@@ -69,6 +69,7 @@ import { ApprovalPanel } from './ApprovalPanel';
 import { ApprovalStatusTag } from './CircuitListScreens';
 import { DispatchPanel } from './DispatchPanel';
 import { documentPath, familyOf, type Family } from './directions';
+import { LoadFailed } from '../../../components/LoadFailed';
 
 /** Which list the detail was opened from (its back link). */
 export type DetailContext =
@@ -290,15 +291,23 @@ function DistributeModal({
   );
 }
 
+/** The `failed` prop of a panel whose query failed with nothing to show. */
+function failedOf(query: { isError: boolean; data?: unknown; refetch: () => unknown }) {
+  return query.isError && !query.data ? { failed: { retry: () => void query.refetch() } } : {};
+}
+
 /** The distribution panel: who received it and how; the distribute action. */
 function DistributionPanel({
   doc,
   distributions,
   onChanged,
+  failed,
 }: {
   doc: Document;
   distributions: Distribution[];
   onChanged: () => void;
+  /** The distribution could not be loaded: say so, with a retry (never "not distributed"). */
+  failed?: { retry: () => void };
 }) {
   const { t, i18n } = useTranslation('correspondence');
   const [open, setOpen] = useState(false);
@@ -321,7 +330,9 @@ function DistributionPanel({
         )
       }
     >
-      {distributions.length === 0 ? (
+      {failed ? (
+        <LoadFailed onRetry={failed.retry} testId="distribution-failed" />
+      ) : distributions.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('state.notDistributed')} />
       ) : (
         <List
@@ -465,11 +476,14 @@ function TasksPanel({
   tasks,
   distributions,
   onChanged,
+  failed,
 }: {
   doc: Document;
   tasks: Task[];
   distributions: Distribution[];
   onChanged: () => void;
+  /** The tasks could not be loaded: say so, with a retry (never "no tasks"). */
+  failed?: { retry: () => void };
 }) {
   const { t, i18n } = useTranslation('correspondence');
   const session = useSession();
@@ -519,7 +533,9 @@ function TasksPanel({
         )
       }
     >
-      {tasks.length === 0 ? (
+      {failed ? (
+        <LoadFailed onRetry={failed.retry} testId="tasks-failed" />
+      ) : tasks.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('empty.tasks')} />
       ) : (
         <List
@@ -791,6 +807,17 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
   };
 
   if (doc.isLoading) return <Spin className="corr-spin" />;
+  // Not found (or not the caller's to see) is a 404 page; anything else (the server away) could not load.
+  const status = (doc.error as { status?: number } | null)?.status;
+  if (!doc.data && doc.isError && status !== 404 && status !== 403) {
+    return (
+      <CorrespondenceScreen testId="document-detail">
+        <Card>
+          <LoadFailed onRetry={() => void doc.refetch()} testId="document-failed" />
+        </Card>
+      </CorrespondenceScreen>
+    );
+  }
   if (!doc.data) {
     return (
       <CorrespondenceScreen testId="document-detail">
@@ -955,17 +982,27 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
           <DispatchPanel doc={d} onChanged={refresh} />
           {family !== 'out' && filed && (
             <>
-              <DistributionPanel doc={d} distributions={distribution.data ?? []} onChanged={refresh} />
+              <DistributionPanel
+                doc={d}
+                distributions={distribution.data ?? []}
+                onChanged={refresh}
+                {...failedOf(distribution)}
+              />
               <TasksPanel
                 doc={d}
                 tasks={tasks.data ?? []}
                 distributions={distribution.data ?? []}
                 onChanged={refresh}
+                {...failedOf(tasks)}
               />
             </>
           )}
           <Card size="small" title={t('detail.timeline')} data-testid="timeline-panel">
-            <DocumentTimeline entries={timeline.data ?? []} />
+            {timeline.isError && !timeline.data ? (
+              <LoadFailed onRetry={() => void timeline.refetch()} testId="timeline-failed" />
+            ) : (
+              <DocumentTimeline entries={timeline.data ?? []} />
+            )}
           </Card>
         </div>
       </div>
