@@ -50,6 +50,20 @@ export function isUploadPath(path: string): boolean {
   return UPLOAD_PATHS.some((pattern) => pattern.test(path));
 }
 
+/**
+ * Where the form sends a local draft's file (issue 14): kept sealed on this desk by main, never sent to
+ * the API from here (the drafts' sync does that later). `<id>` is the local draft's id.
+ */
+const LOCAL_DRAFT_FILES = /^\/local-drafts\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/files$/;
+
+/** The local draft a file-source upload path names, or null when it is not a local draft's. */
+export function localDraftOfUploadPath(path: string): string | null {
+  return LOCAL_DRAFT_FILES.exec(path)?.[1] ?? null;
+}
+
+/** The file-source path a local draft's files are sent to. */
+export const localDraftFilesPath = (id: string) => `/local-drafts/${id}/files`;
+
 /** The header carrying the uploaded file's name (URI-encoded: names are Arabic as often as not). */
 export const FILE_NAME_HEADER = 'x-sijill-file-name';
 

@@ -19,7 +19,9 @@ import { ApiClient } from '../services/api-client';
 import { LocalStore, NewerDatabaseError } from '../services/local-store';
 import { pushEvent, registerIpc } from './ipc';
 import { APP_START_URL, isAppUrl, registerAppScheme, serveRenderer } from './protocol';
-import { SafeStorageVault } from './safe-storage-vault';
+import { SafeStorageVault, safeStorageKeyProtector } from './safe-storage-vault';
+import { LocalDrafts, routeUploads, sessionOwner } from '../drafts/drafts';
+import { loadDraftKey } from '../drafts/crypto';
 import { trustedSender } from './sender-check';
 import { createMainWindow, installAppGuards } from './window';
 
@@ -86,6 +88,15 @@ async function start(): Promise<void> {
   });
   const station = new StationHost({ store: localStore, api, vault, dataDir: userData, log: console.log });
   cleanups.push(() => void station.close());
+  const drafts = new LocalDrafts({
+    store: localStore,
+    api,
+    key: loadDraftKey(join(userData, 'drafts.key'), safeStorageKeyProtector()),
+    dir: join(userData, 'drafts'),
+    owner: sessionOwner(localStore, vault, api),
+    log: console.log,
+  });
+  cleanups.push(drafts.startAutoSync());
   const handlers = createHandlers({
     store: localStore,
     api,
@@ -93,6 +104,7 @@ async function start(): Promise<void> {
     localServerUrl: () => embedded?.url ?? null,
     info,
     station,
+    drafts,
     chooseFolder: async () => {
       const options: Electron.OpenDialogOptions = {
         properties: ['openDirectory', 'createDirectory', 'dontAddToRecent'],
@@ -111,11 +123,7 @@ async function start(): Promise<void> {
   });
 
   installAppGuards(isOwnUrl);
-  serveRenderer(
-    RENDERER_DIR,
-    (path, forward) => api.openFile(path, forward),
-    (path, body, fileName, type) => api.uploadFile(path, body, fileName, type),
-  );
+  serveRenderer(RENDERER_DIR, (path, forward) => api.openFile(path, forward), routeUploads(drafts, api));
   cleanups.push(
     registerIpc(
       dispatch,
@@ -125,6 +133,7 @@ async function start(): Promise<void> {
   cleanups.push(api.onSessionExpired((payload) => pushEvent(window, 'session:expired', payload)));
   cleanups.push(api.connection.onChange((online) => pushEvent(window, 'connection:changed', { online })));
   cleanups.push(() => api.connection.close());
+  cleanups.push(drafts.onChange((counts) => pushEvent(window, 'drafts:changed', counts)));
 
   openWindow();
   app.on('window-all-closed', () => app.quit());

@@ -7,6 +7,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { safeStorage } from 'electron';
 import { HIDDEN, writeFileAtomic, type SessionVault } from '../services/session-vault';
+import { fileProtector, type KeyProtector } from '../drafts/crypto';
 
 interface VaultFile {
   v: 1;
@@ -74,4 +75,18 @@ export class SafeStorageVault implements SessionVault {
 function currentBackend(): string {
   if (process.platform === 'linux') return safeStorage.getSelectedStorageBackend();
   return process.platform === 'win32' ? 'dpapi' : 'keychain';
+}
+
+/**
+ * The local drafts' key wrapped by the same store as the token (src-main/drafts/crypto.ts). Where the
+ * operating system offers no encryption, the key is kept like the web shell's: in a file only its
+ * owner may read (backend `file`), so drafts still survive a restart.
+ */
+export function safeStorageKeyProtector(): KeyProtector {
+  if (!safeStorage.isEncryptionAvailable()) return fileProtector;
+  return {
+    backend: currentBackend(),
+    wrap: (key) => safeStorage.encryptString(key.toString('base64')),
+    unwrap: (wrapped) => Buffer.from(safeStorage.decryptString(wrapped), 'base64'),
+  };
 }

@@ -8,6 +8,7 @@ import type { LocalStore } from '../services/local-store';
 import { SessionService } from '../services/session';
 import type { SessionVault } from '../services/session-vault';
 import type { StationHost } from '../station/host';
+import type { LocalDrafts } from '../drafts/drafts';
 import type { Handlers } from './dispatch';
 
 export interface MainServices {
@@ -24,6 +25,8 @@ export interface MainServices {
   info: () => AppInfo;
   /** The scanning station of this desk. */
   station: StationHost;
+  /** Drafts composed on this desk, sent to the server when it is there. */
+  drafts: LocalDrafts;
   /** The operating system's folder dialog (Electron); absent where there is none (the web shell). */
   chooseFolder?: () => Promise<string | null>;
 }
@@ -59,5 +62,13 @@ export function createHandlers(services: MainServices): Handlers {
     'station:choose-folder': async () => ({
       path: services.chooseFolder ? await services.chooseFolder() : null,
     }),
+    'drafts:list': () => services.drafts.list(),
+    'drafts:get': ({ id }) => services.drafts.get(id),
+    'drafts:save': (input) => services.drafts.save(input),
+    'drafts:settled': (input) => services.drafts.settled(input),
+    'drafts:remove-file': ({ id, fileId }) => services.drafts.removeFile(id, fileId),
+    'drafts:delete': ({ id }) => services.drafts.delete(id),
+    'drafts:sync': () => services.drafts.sync(),
+    'drafts:resolve': ({ id, keep }) => services.drafts.resolve(id, keep),
   };
 }

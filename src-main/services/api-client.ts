@@ -76,12 +76,15 @@ export class ApiClient {
     return this.options.baseUrl();
   }
 
-  /** Sends one request to our API and answers its status and body. Throws IpcFailure when unreachable. */
-  async request(req: ApiRequest): Promise<ApiResponse> {
+  /**
+   * Sends one request to our API and answers its status and body. Throws IpcFailure when unreachable.
+   * `extraHeaders` are for main's own calls (Idempotency-Key, If-Match); the renderer cannot set any.
+   */
+  async request(req: ApiRequest, extraHeaders: Record<string, string> = {}): Promise<ApiResponse> {
     const url = resolveApiUrl(this.options.baseUrl(), req.path, req.query);
     const response = await this.send<unknown>(url, {
       method: req.method,
-      headers: this.headers(),
+      headers: { ...this.headers(), ...extraHeaders },
       ...(req.body !== undefined && req.method !== 'GET' ? { data: req.body } : {}),
     });
     const body: unknown = response.data === '' || response.data === undefined ? null : response.data;

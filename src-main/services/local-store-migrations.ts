@@ -33,4 +33,44 @@ export const LOCAL_STORE_MIGRATIONS: readonly LocalStoreMigration[] = [
       `);
     },
   },
+  {
+    name: 'local drafts',
+    up: (db) => {
+      // Drafts composed on this desk (issue 14): one row per draft of one user on one server, its
+      // content sealed (src-main/drafts/crypto.ts); its files in the user-data folder, sealed too, a row
+      // each. `seq` is the order they are sent in; `idem_key` makes their creation on the server happen
+      // once, however often it is retried.
+      db.exec(`
+        CREATE TABLE local_drafts (
+          id             TEXT PRIMARY KEY NOT NULL,
+          user_id        INTEGER NOT NULL,
+          server         TEXT NOT NULL,
+          direction      TEXT NOT NULL CHECK (direction IN ('in', 'out', 'internal', 'memo')),
+          seq            INTEGER NOT NULL,
+          idem_key       TEXT NOT NULL,
+          content        BLOB NOT NULL,
+          server_id      INTEGER,
+          server_version INTEGER,
+          theirs         BLOB,
+          state          TEXT NOT NULL CHECK (state IN ('pending', 'synced', 'conflict', 'failed')),
+          dirty          INTEGER NOT NULL DEFAULT 1 CHECK (dirty IN (0, 1)),
+          error          TEXT,
+          created_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+          updated_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+          synced_at      TEXT
+        ) STRICT;
+        CREATE INDEX local_drafts_owner ON local_drafts (user_id, server, seq);
+        CREATE TABLE local_draft_files (
+          id         TEXT PRIMARY KEY NOT NULL,
+          draft_id   TEXT NOT NULL REFERENCES local_drafts (id) ON DELETE CASCADE,
+          name       BLOB NOT NULL,
+          size       INTEGER NOT NULL,
+          sha256     TEXT NOT NULL,
+          file       TEXT NOT NULL,
+          created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        ) STRICT;
+        CREATE INDEX local_draft_files_draft ON local_draft_files (draft_id);
+      `);
+    },
+  },
 ];

@@ -17,6 +17,7 @@ import {
 } from '../../src-shared/ipc/contract';
 import { DEFAULT_LOCALE, pickLocale } from '../../src-shared/locale';
 import type { StorageKey } from '../../src-shared/storage-keys';
+import { createDraftTable, type DraftTable } from './local-drafts-table';
 import { LOCAL_STORE_MIGRATIONS, type LocalStoreMigration } from './local-store-migrations';
 
 /** The keys LocalStore keeps: every client-side storage key except the token, which only the vault holds. */
@@ -51,7 +52,15 @@ const STATION = 'station';
 
 /** The client's local database; open it with `LocalStore.open`. */
 export class LocalStore {
+  private draftTable: DraftTable | null = null;
+
   private constructor(private readonly db: Database.Database) {}
+
+  /** The local drafts' rows (src-main/drafts keeps their content sealed). */
+  drafts(): DraftTable {
+    this.draftTable ??= createDraftTable(this.db);
+    return this.draftTable;
+  }
 
   /**
    * Opens (creating if needed) the database at `file` (`':memory:'` for tests), switches it to WAL and

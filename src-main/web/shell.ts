@@ -38,6 +38,8 @@ import { StationHost } from '../station/host';
 import { ApiClient } from '../services/api-client';
 import { LocalStore } from '../services/local-store';
 import { FileVault } from '../services/session-vault';
+import { LocalDrafts, routeUploads, sessionOwner } from '../drafts/drafts';
+import { fileProtector, loadDraftKey } from '../drafts/crypto';
 import { startEmbeddedServer } from '../embedded/launcher';
 import pkg from '../../package.json';
 
@@ -115,8 +117,19 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     apiBaseUrl: currentApiUrl(),
   });
   const station = new StationHost({ store, api, vault, dataDir, log: options.log });
+  // Local drafts: the key kept like the shell's token (a file only its owner reads).
+  const drafts = new LocalDrafts({
+    store,
+    api,
+    key: loadDraftKey(join(dataDir, 'drafts.key'), fileProtector),
+    dir: join(dataDir, 'drafts'),
+    owner: sessionOwner(store, vault, api),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  const stopDraftSync = drafts.startAutoSync();
+  const sendFile = routeUploads(drafts, api);
   const dispatch = createDispatch(
-    createHandlers({ store, api, vault, localServerUrl: () => apiBaseUrl, info, station }),
+    createHandlers({ store, api, vault, localServerUrl: () => apiBaseUrl, info, station, drafts }),
     {
       onError: (channel, error) =>
         options.log?.(`ipc ${channel} failed: ${(error as Error)?.stack ?? String(error)}`),
@@ -131,9 +144,12 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   };
   const unsubscribeExpiry = api.onSessionExpired((payload) => push('session:expired', payload));
   const unsubscribeConnection = api.connection.onChange((online) => push('connection:changed', { online }));
+  const unsubscribeDrafts = drafts.onChange((counts) => push('drafts:changed', counts));
   const unsubscribe = () => {
     unsubscribeExpiry();
     unsubscribeConnection();
+    unsubscribeDrafts();
+    stopDraftSync();
     api.connection.close();
   };
   void EVENTS;
@@ -209,7 +225,7 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
         fileName = 'file';
       }
       const body = request.body as Readable | undefined;
-      const answer = await api.uploadFile(
+      const answer = await sendFile(
         path,
         body ? (Readable.toWeb(body) as ReadableStream<Uint8Array>) : null,
         fileName,

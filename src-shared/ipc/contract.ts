@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { LOCALES } from '../locale';
 import { profileSchema, pageSectionSchema, twoFactorSetupSchema } from '../api/auth';
+import { DIRECTIONS, createDocumentRequestSchema } from '../api/correspondence';
 import type { ChannelNameList, EventNameList, MethodName } from './names';
 
 /** An error crossing IPC: `code` is an i18n key the renderer translates; `detail` is already localised text. */
@@ -25,6 +26,10 @@ export const IPC_ERRORS = {
   forbiddenSender: 'ipc.forbiddenSender',
   internal: 'ipc.internal',
   serverUnreachable: 'ipc.serverUnreachable',
+  /** A local draft asked for while nobody is signed in on this desk. */
+  notSignedIn: 'ipc.notSignedIn',
+  /** A local draft that is not there, or belongs to another user of this desk. */
+  draftNotFound: 'ipc.draftNotFound',
 } as const;
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -92,6 +97,63 @@ const stationFileSchema = z.object({
   updatedAt: z.number(),
 });
 export type StationFileView = z.infer<typeof stationFileSchema>;
+
+/**
+ * Local drafts (issue 14): the fields of a draft form as the server's create request takes them, every
+ * one optional while it is being written (the server checks what it requires when it is sent).
+ */
+export const localDraftFieldsSchema = createDocumentRequestSchema
+  .omit({ direction: true, register: true })
+  .partial()
+  .strict();
+export type LocalDraftFields = z.infer<typeof localDraftFieldsSchema>;
+
+export const LOCAL_DRAFT_STATES = ['pending', 'synced', 'conflict', 'failed'] as const;
+const draftIdSchema = z.string().uuid();
+
+/** One local draft as lists show it. */
+export const localDraftSummarySchema = z.object({
+  id: z.string(),
+  direction: z.enum(DIRECTIONS),
+  subject: z.string(),
+  /** pending (waits to be sent), synced (the server has it), conflict (changed on both sides), failed. */
+  state: z.enum(LOCAL_DRAFT_STATES),
+  /** Changed on this desk since it was last sent. */
+  dirty: z.boolean(),
+  serverId: z.number().int().nullable(),
+  serverVersion: z.number().int().nullable(),
+  files: z.number().int(),
+  /** Why it could not be sent (the server's words), when failed. */
+  error: z.string().nullable(),
+  /** False when its content cannot be opened (sealed with a key this desk no longer has). */
+  readable: z.boolean(),
+  updatedAt: z.string(),
+});
+export type LocalDraftSummary = z.infer<typeof localDraftSummarySchema>;
+
+export const localDraftCountsSchema = z.object({
+  waiting: z.number().int(),
+  conflicts: z.number().int(),
+  failed: z.number().int(),
+});
+export type LocalDraftCounts = z.infer<typeof localDraftCountsSchema>;
+
+export const localDraftListSchema = z.object({
+  drafts: z.array(localDraftSummarySchema),
+  counts: localDraftCountsSchema,
+});
+export type LocalDraftList = z.infer<typeof localDraftListSchema>;
+
+/** One local draft whole: its fields, its files, and in a conflict the server's version beside it. */
+export const localDraftDetailSchema = localDraftSummarySchema.extend({
+  fields: z.record(z.string(), z.unknown()),
+  fileList: z.array(
+    z.object({ id: z.string(), name: z.string(), size: z.number().int(), sha256: z.string() }),
+  ),
+  /** The document as the server has it now (a conflict), for the clerk to compare and choose. */
+  theirs: z.record(z.string(), z.unknown()).nullable(),
+});
+export type LocalDraftDetail = z.infer<typeof localDraftDetailSchema>;
 
 /** What the station panel shows: its settings, whether it runs, the counts, uploads in flight, problems. */
 export const stationStatusSchema = z.object({
@@ -404,6 +466,50 @@ export const contract = {
    * dialog was cancelled or this host has none (the web shell: a browser cannot name a local folder).
    */
   'station:choose-folder': channel(z.undefined(), z.object({ path: z.string().nullable() })),
+  /** The signed-in user's local drafts on this desk (for the server in use), in the order they are sent. */
+  'drafts:list': channel(z.undefined(), localDraftListSchema),
+  'drafts:get': channel(z.object({ id: draftIdSchema }).strict(), localDraftDetailSchema),
+  /**
+   * Keeps a draft form's fields on this desk (a new draft without `id`). `serverId`/`serverVersion` name
+   * the server draft being edited, the version the clerk started from (a change made elsewhere since is
+   * a conflict, never overwritten).
+   */
+  'drafts:save': channel(
+    z
+      .object({
+        id: draftIdSchema.optional(),
+        direction: z.enum(DIRECTIONS),
+        fields: localDraftFieldsSchema,
+        serverId: z.number().int().positive().optional(),
+        serverVersion: z.number().int().positive().optional(),
+      })
+      .strict(),
+    localDraftSummarySchema,
+  ),
+  /** The form sent the draft itself (fields and files): the local copy is the server's now. */
+  'drafts:settled': channel(
+    z
+      .object({
+        id: draftIdSchema,
+        serverId: z.number().int().positive(),
+        serverVersion: z.number().int().positive(),
+      })
+      .strict(),
+    localDraftSummarySchema,
+  ),
+  'drafts:remove-file': channel(
+    z.object({ id: draftIdSchema, fileId: draftIdSchema }).strict(),
+    localDraftDetailSchema,
+  ),
+  /** Deletes a local draft and its files from this desk (the server's copy, if any, stays). */
+  'drafts:delete': channel(z.object({ id: draftIdSchema }).strict(), localDraftListSchema),
+  /** Sends what waits now (the server must be reachable). */
+  'drafts:sync': channel(z.undefined(), localDraftListSchema),
+  /** A conflict settled: keep this desk's version (sent over the server's) or the server's. */
+  'drafts:resolve': channel(
+    z.object({ id: draftIdSchema, keep: z.enum(['mine', 'theirs']) }).strict(),
+    localDraftListSchema,
+  ),
 } as const;
 
 export type Contract = typeof contract;
@@ -421,6 +527,8 @@ export const events = {
    * (it asks /health while the server is away), so the screens never wait for "Try again".
    */
   'connection:changed': z.object({ online: z.boolean() }),
+  /** Local drafts changed (saved, sent, in conflict): the counts the menu and the lists show. */
+  'drafts:changed': localDraftCountsSchema,
 } as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;

@@ -29,10 +29,18 @@ export const CHANNEL_NAMES = [
   'station:resume',
   'station:retry',
   'station:choose-folder',
+  'drafts:list',
+  'drafts:get',
+  'drafts:save',
+  'drafts:settled',
+  'drafts:remove-file',
+  'drafts:delete',
+  'drafts:sync',
+  'drafts:resolve',
 ] as const;
 export type ChannelNameList = (typeof CHANNEL_NAMES)[number];
 
-export const EVENT_NAMES = ['session:expired', 'connection:changed'] as const;
+export const EVENT_NAMES = ['session:expired', 'connection:changed', 'drafts:changed'] as const;
 export type EventNameList = (typeof EVENT_NAMES)[number];
 
 /** `app:info` → `appInfo`: the method name a channel has on `window.sijill`. */

@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { Api } from './support/api';
 import { chooseOption } from './support/select';
+import { dropFiles } from './support/pdf';
 import { AdminShell } from './pages/AdminScreens';
 import { PAGES } from '../../src-shared/pages';
 
@@ -28,23 +29,6 @@ async function arabicPdf(page: Page, pages: number, title: string): Promise<Buff
   const pdf = await scratch.pdf({ format: 'A4' });
   await scratch.close();
   return pdf;
-}
-
-/** Drops files on an element the way a person drags them from the desktop. */
-async function dropFiles(page: Page, testId: string, files: { name: string; bytes: Buffer }[]) {
-  const transfer = await page.evaluateHandle(
-    (list) => {
-      const dt = new DataTransfer();
-      for (const f of list)
-        dt.items.add(new File([new Uint8Array(f.bytes)], f.name, { type: 'application/pdf' }));
-      return dt;
-    },
-    files.map((f) => ({ name: f.name, bytes: [...f.bytes] })),
-  );
-  const target = page.getByTestId(testId);
-  await target.dispatchEvent('dragenter', { dataTransfer: transfer });
-  await target.dispatchEvent('dragover', { dataTransfer: transfer });
-  await target.dispatchEvent('drop', { dataTransfer: transfer });
 }
 
 test('a clerk drops two PDFs, opens one, finds an Arabic word, rotates and prints it', async ({

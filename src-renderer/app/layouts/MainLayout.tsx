@@ -18,6 +18,7 @@ import { useLocale } from '../locale';
 import { useCurrentPage } from '../permissions';
 import { sessionActions, useSession } from '../session';
 import { PAGES } from '../../../src-shared/pages';
+import { useLocalDraftCounts } from '../../lib/local-drafts';
 
 const { Header, Sider, Content, Footer } = Layout;
 
@@ -62,6 +63,8 @@ export function MainLayout() {
       setOpenKeys((keys) => (keys.includes(sectionOfSelected) ? keys : [...keys, sectionOfSelected]));
   }, [sectionOfSelected]);
 
+  // What waits on this desk to be sent (local drafts), told by main as it changes.
+  const localCounts = useLocalDraftCounts(signedIn);
   const user = session.user;
   const userName = user ? (locale === 'ar' ? user.nameAr : user.nameEn) || user.username : '';
   const userMenu: MenuProps['items'] = [
@@ -146,7 +149,16 @@ export function MainLayout() {
               className="offline-banner"
               data-testid="offline-banner"
               title={t('offline.title')}
-              description={t('offline.message')}
+              description={
+                <>
+                  {t('offline.message')}
+                  {localCounts.waiting > 0 ? (
+                    <div data-testid="offline-drafts-waiting">
+                      {t('correspondence:local.waitingBanner', { count: localCounts.waiting })}
+                    </div>
+                  ) : null}
+                </>
+              }
               action={
                 <Button size="small" onClick={() => void sessionActions.retryConnection()}>
                   {t('offline.retry')}

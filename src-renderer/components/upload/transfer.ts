@@ -12,7 +12,7 @@ import { i18n } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
 import { formatSize } from '../../lib/format';
 import { fileSource } from '../../lib/files';
-import { FILE_NAME_HEADER, isUploadPath } from '../../../src-shared/files';
+import { FILE_NAME_HEADER, isUploadPath, localDraftOfUploadPath } from '../../../src-shared/files';
 
 /** The magic bytes every PDF starts with (`%PDF-`). */
 const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d];
@@ -107,7 +107,8 @@ export async function pdfFileProblem(
 
 export async function uploadFile<T>(path: string, file: File, options: UploadOptions = {}): Promise<T> {
   // An attachment streams through the file source (no base64, no size cap of the bridge, progress).
-  if (isUploadPath(path) && !options.fields && (options.method ?? 'POST') === 'POST')
+  const streamed = isUploadPath(path) || localDraftOfUploadPath(path) !== null;
+  if (streamed && !options.fields && (options.method ?? 'POST') === 'POST')
     return streamUpload<T>(path, file, options.onProgress);
   const bytes = await readBytes(file);
   const result = await getBridge().apiUpload({

@@ -41,6 +41,11 @@ export class Api {
     return { status: response.status, data: json.data as T, body: json };
   }
 
+  /** The token of the signed-in account (tests that hand it to main's vault). */
+  get accessToken(): string | null {
+    return this.token;
+  }
+
   async ok<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const answer = await this.call<T>(method, path, body);
     if (answer.status >= 300)

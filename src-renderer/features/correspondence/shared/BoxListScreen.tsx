@@ -79,6 +79,7 @@ export function BoxListScreen({
   rowActions,
   viewLabels,
   head,
+  above,
 }: {
   box: Box;
   testId: string;
@@ -97,6 +98,8 @@ export function BoxListScreen({
   viewLabels?: Partial<Record<BoxView, string>>;
   /** Shown before the views and the date range (e.g. a switch between two boxes of one page). */
   head?: ReactNode;
+  /** Shown above the list (the drafts kept on this desk). */
+  above?: ReactNode;
 }) {
   const { t } = useTranslation('correspondence');
   const navigate = useNavigate();
@@ -141,6 +144,7 @@ export function BoxListScreen({
         </Flex>
       }
     >
+      {above}
       <DataTable<BoxItem>
         testId={`${testId}-table`}
         key={box}

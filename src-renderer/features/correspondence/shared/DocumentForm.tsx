@@ -42,6 +42,10 @@ import type {
   Document,
   RelatedDocument,
 } from '../../../../src-shared/api/correspondence';
+import type { LocalDraftDetail, LocalDraftFields } from '../../../../src-shared/ipc/contract';
+import { useSession } from '../../../app/session';
+import { localDrafts } from '../../../lib/local-drafts';
+import { formatDateTime } from '../../../lib/format';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
 import { PdfPreview, warmPdfViewer } from '../../../components/pdf/PdfPreview';
 import type { PdfSource } from '../../../components/pdf/PdfViewer';
@@ -112,6 +116,25 @@ export function toDocumentFields(values: DocumentFormValues, family: Family = 'i
   };
 }
 
+/** The form's values as a local draft keeps them (the create request's fields, empty ones left out). */
+function toLocalFields(values: DocumentFormValues, family: Family): LocalDraftFields {
+  const fields: Record<string, unknown> = { ...toDocumentFields(values, family) };
+  if (values.relatedIds?.length) fields.relatedIds = values.relatedIds;
+  for (const [key, value] of Object.entries(fields))
+    if (value === null || value === '' || (Array.isArray(value) && value.length === 0)) delete fields[key];
+  return fields as LocalDraftFields;
+}
+
+/** A local draft's fields as the form's values (reopening it). */
+function fromLocalFields(fields: Record<string, unknown>): DocumentFormValues {
+  const date = (value: unknown) => (typeof value === 'string' ? dayjs(value) : null);
+  return {
+    ...(fields as DocumentFormValues),
+    documentDate: date(fields.documentDate),
+    receivedDate: date(fields.receivedDate),
+  };
+}
+
 /** A document's fields as the form's values (continuing a draft). */
 function toFormValues(doc: Document): DocumentFormValues {
   return {
@@ -147,6 +170,17 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const [createdId, setCreatedId] = useState<number | null>(null);
   const draftId = givenDraftId ?? (Number(params.get('draft')) || createdId || null);
   const replyTo = Number(params.get('replyTo')) || null;
+  // Local drafts (issue 14): the form keeps what is typed on this desk as it is typed, server or not.
+  const session = useSession();
+  const offline = session.offline;
+  const localParam = params.get('local');
+  const localId = useRef<string | null>(localParam);
+  const [localSavedAt, setLocalSavedAt] = useState<string | null>(null);
+  /** Files kept on this desk by an earlier session of this local draft (sent by the drafts' sync). */
+  const [localFiles, setLocalFiles] = useState<LocalDraftDetail['fileList']>([]);
+  /** Chosen files also kept on this desk: the file → its local id. */
+  const keptFiles = useRef(new Map<File, string>());
+  const autosave = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [form] = Form.useForm<DocumentFormValues>();
   const finishing = useRef(false);
   const [busy, setBusy] = useState<'draft' | 'finish' | null>(null);
@@ -174,6 +208,55 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   useEffect(() => {
     if (draft.data) form.setFieldsValue(toFormValues(draft.data));
   }, [draft.data, form]);
+  const local = useQuery({
+    queryKey: ['local-draft', localParam],
+    queryFn: () => localDrafts.get(localParam!),
+    enabled: localParam !== null && draftId === null,
+    staleTime: Infinity,
+  });
+  useEffect(() => {
+    if (!local.data) return;
+    form.setFieldsValue(fromLocalFields(local.data.fields));
+    setLocalFiles(local.data.fileList);
+  }, [local.data, form]);
+
+  /** Keeps the form's fields on this desk now (a new local draft the first time); answers its id. */
+  const saveLocally = async (): Promise<string> => {
+    if (autosave.current) clearTimeout(autosave.current);
+    autosave.current = null;
+    const values = form.getFieldsValue(true) as DocumentFormValues;
+    const saved = await localDrafts.save({
+      ...(localId.current ? { id: localId.current } : {}),
+      direction: spec.direction,
+      fields: toLocalFields(values, family),
+      ...(draftId !== null ? { serverId: draftId } : {}),
+      ...(draftId !== null && draft.data ? { serverVersion: draft.data.version } : {}),
+    });
+    localId.current = saved.id;
+    setLocalSavedAt(saved.updatedAt);
+    return saved.id;
+  };
+  /** As the clerk types: saved a moment after the last keystroke (never on every key). */
+  const onValuesChange = () => {
+    if (autosave.current) clearTimeout(autosave.current);
+    autosave.current = setTimeout(() => void saveLocally().catch(() => {}), 800);
+  };
+  useEffect(
+    () => () => {
+      if (autosave.current) clearTimeout(autosave.current);
+    },
+    [],
+  );
+  /** A chosen file is kept on this desk too, so a crash or a closed client never loses it. */
+  const keepLocally = async (file: File) => {
+    try {
+      const id = localId.current ?? (await saveLocally());
+      const kept = await localDrafts.keepFile(id, file);
+      keptFiles.current.set(file, kept.id);
+    } catch {
+      // the file stays in the form; the server gets it when the draft is saved
+    }
+  };
   useEffect(() => {
     if (draftId === null) {
       form.resetFields();
@@ -215,6 +298,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     } else {
       setPending((files) => [...files, file]);
       void findHolders(file);
+      void keepLocally(file);
     }
     return Upload.LIST_IGNORE;
   };
@@ -291,7 +375,19 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
         return next;
       });
     }
-    return sending.length ? documentsApi.get(doc.id) : doc;
+    const saved = sending.length ? await documentsApi.get(doc.id) : doc;
+    // The server has it all now: the desk's copy records the server's id and version.
+    if (localId.current) {
+      await localDrafts.settled(localId.current, saved.id, saved.version).catch(() => {});
+      keptFiles.current.clear();
+    }
+    return saved;
+  };
+
+  /** Saving while the server is away: kept on this desk, sent by itself when the server is back. */
+  const keepUntilOnline = async () => {
+    await saveLocally();
+    toast({ severity: 'info', detail: t('local.keptOffline') });
   };
 
   const save = async (finish: boolean) => {
@@ -304,7 +400,28 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       finishing.current = false;
     }
     const values = form.getFieldsValue(true) as DocumentFormValues;
+    if (offline && !finish) {
+      await keepUntilOnline();
+      return;
+    }
     setBusy(finish ? 'finish' : 'draft');
+    // A local draft with files kept on this desk is sent by the drafts' sync (which holds those files).
+    if (localParam && draftId === null && localFiles.length > 0) {
+      try {
+        await saveLocally();
+        await localDrafts.sync();
+        const sent = await localDrafts.get(localParam);
+        if (sent.state === 'synced' && sent.serverId) {
+          void queryClient.invalidateQueries({ queryKey: corrKeys.all });
+          void navigate(spec.draftPath(sent.serverId), { replace: true });
+        } else {
+          toast({ severity: 'warn', detail: sent.error ?? t('local.notSentYet') });
+        }
+      } finally {
+        setBusy(null);
+      }
+      return;
+    }
     try {
       let doc = await saveDraft(values);
       if (finish && spec.finish === 'register') {
@@ -320,7 +437,12 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       }
       void queryClient.invalidateQueries({ queryKey: corrKeys.all });
     } catch (error) {
-      applyServerErrors(form, error);
+      if (
+        (error as { code?: string }).code === 'ipc.serverUnreachable' ||
+        (error as { status?: number }).status === 502
+      )
+        await keepUntilOnline().catch(() => {});
+      else applyServerErrors(form, error);
     } finally {
       setBusy(null);
     }
@@ -505,6 +627,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       <Form
         form={form}
         layout="vertical"
+        onValuesChange={onValuesChange}
         data-testid={spec.formTestId}
         disabled={draftId !== null && draft.isLoading}
       >
@@ -622,6 +745,13 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                 saved: null as number | null,
                 file: f as File | null,
               })),
+              ...localFiles.map((f) => ({
+                key: `l${f.id}`,
+                name: f.name,
+                size: f.size,
+                saved: null as number | null,
+                file: null as File | null,
+              })),
             ]}
             renderItem={(row) => (
               <List.Item
@@ -630,6 +760,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                   <Button
                     key="open"
                     type="text"
+                    hidden={row.key.startsWith('l')}
                     icon={<EyeOutlined />}
                     aria-label={t('detail.open', { name: row.name })}
                     data-testid="attachment-open"
@@ -645,8 +776,17 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                       if (row.saved !== null && draftId) {
                         await documentsApi.removeAttachment(draftId, row.saved);
                         void draft.refetch();
+                      } else if (row.key.startsWith('l')) {
+                        const fileId = row.key.slice(1);
+                        if (localId.current) {
+                          const left = await localDrafts.removeFile(localId.current, fileId);
+                          setLocalFiles(left.fileList);
+                        }
                       } else {
                         setPending((files) => files.filter((f, i) => `p${i}` !== row.key));
+                        const kept = row.file ? keptFiles.current.get(row.file) : undefined;
+                        if (kept && localId.current)
+                          void localDrafts.removeFile(localId.current, kept).catch(() => {});
                       }
                     }}
                   />,
@@ -656,7 +796,13 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                   <FilePdfOutlined />
                   <bdi>{row.name}</bdi>
                   <Typography.Text type="secondary">{formatSize(row.size, i18n.language)}</Typography.Text>
+                  {row.key.startsWith('l') ? (
+                    <Typography.Text type="warning" data-testid="attachment-kept-locally">
+                      {t('local.keptFile')}
+                    </Typography.Text>
+                  ) : null}
                   {row.saved === null &&
+                    !row.key.startsWith('l') &&
                     (row.file && progress.has(row.file) ? (
                       <Progress
                         percent={progress.get(row.file)}
@@ -702,9 +848,9 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
               type="primary"
               icon={<SendOutlined />}
               loading={busy === 'finish'}
-              disabled={busy !== null}
               onClick={() => void save(true)}
               data-testid="register"
+              disabled={busy !== null || offline}
             >
               {t('add.register')}
             </Button>
@@ -714,13 +860,23 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
               type="primary"
               icon={<AuditOutlined />}
               loading={busy === 'finish'}
-              disabled={busy !== null}
               onClick={() => void save(true)}
               data-testid="submit-for-approval"
+              disabled={busy !== null || offline}
             >
               {t('circuit.submit')}
             </Button>
           )}
+          {offline ? (
+            <Typography.Text type="warning" data-testid="needs-server">
+              {t(spec.finish === 'register' ? 'local.registerNeedsServer' : 'local.submitNeedsServer')}
+            </Typography.Text>
+          ) : null}
+          {localSavedAt ? (
+            <Typography.Text type="secondary" data-testid="local-saved">
+              {t('local.savedAt', { time: formatDateTime(localSavedAt) })}
+            </Typography.Text>
+          ) : null}
           {draftId !== null && family !== 'in' && draft.data && draft.data.state !== 'draft' && (
             <Link to={`${spec.awaitingPath}/${draftId}`}>{t('circuit.viewCircuit')}</Link>
           )}

@@ -15,6 +15,7 @@ import { useCan } from '../../../lib/usePermission';
 import { BoxListScreen, commonColumns } from './BoxListScreen';
 import { corrKeys, documentsApi } from './api';
 import { FAMILIES, type Family } from './directions';
+import { LocalDraftsCard } from './LocalDraftsCard';
 
 const DRAFT_BOX: Record<Family, Box> = { in: 'inbox-drafts', out: 'outbox-drafts', memo: 'memo-drafts' };
 
@@ -68,6 +69,7 @@ export function DraftsListScreen({ family }: { family: Family }) {
       emptyKey="correspondence:empty.drafts"
       defaultSort="-createdAt"
       detailPath={(row) => spec.draftPath(row.documentId)}
+      above={<LocalDraftsCard family={family} />}
       toolbar={
         <Button icon={<PlusOutlined />} onClick={() => void navigate(spec.addPath)}>
           {t(`drafts.add_${family}`)}
