@@ -63,6 +63,7 @@ test('a draft written while the server is away survives a restart and reaches th
     await page.getByTestId('field-subject').fill(subject);
     await dropFiles(page, 'attachment-drop', [{ name: 'دعوة.pdf', bytes: minimalPdf() }]);
     await expect(page.getByTestId('attachment-row')).toHaveCount(1);
+    await expect(page.getByTestId('attachment-row')).toContainText('محفوظ على هذا الجهاز');
     await expect(page.getByTestId('local-saved')).toBeVisible();
     await expect(page.getByTestId('register')).toBeDisabled();
     await expect(page.getByTestId('needs-server')).toBeVisible();
@@ -111,6 +112,7 @@ test('a draft written while the server is away survives a restart and reaches th
     await conflict.getByTestId('local-draft-compare').click();
     await expect(page.getByTestId('mine-subject')).toHaveText(`${subject} (this desk)`);
     await expect(page.getByTestId('theirs-subject')).toHaveText(`${subject} (other desk)`);
+    await page.waitForTimeout(500); // the dialog's opening animation, for the screenshot
     await page.screenshot({ path: `${SCREENS}/offline-conflict-en.png` });
     await page.getByTestId('keep-mine').click();
     await expect(page.getByTestId('local-drafts')).toHaveCount(0, { timeout: 30_000 });

@@ -180,6 +180,8 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const [localFiles, setLocalFiles] = useState<LocalDraftDetail['fileList']>([]);
   /** Chosen files also kept on this desk: the file → its local id. */
   const keptFiles = useRef(new Map<File, string>());
+  /** The same, for what the list shows (a chosen file kept on this desk says so). */
+  const [kept, setKept] = useState<ReadonlySet<File>>(new Set());
   const autosave = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [form] = Form.useForm<DocumentFormValues>();
   const finishing = useRef(false);
@@ -253,6 +255,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       const id = localId.current ?? (await saveLocally());
       const kept = await localDrafts.keepFile(id, file);
       keptFiles.current.set(file, kept.id);
+      setKept((files) => new Set(files).add(file));
     } catch {
       // the file stays in the form; the server gets it when the draft is saved
     }
@@ -811,7 +814,9 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                         data-testid="attachment-progress"
                       />
                     ) : (
-                      <Typography.Text type="warning">{t('add.notSentYet')}</Typography.Text>
+                      <Typography.Text type="warning">
+                        {t(offline && row.file && kept.has(row.file) ? 'local.keptFile' : 'add.notSentYet')}
+                      </Typography.Text>
                     ))}
                   {row.file && holders.has(row.file) && (
                     <span className="corr-already-in" data-testid="attachment-already-in">
