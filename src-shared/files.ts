@@ -54,7 +54,8 @@ export function isUploadPath(path: string): boolean {
  * Where the form sends a local draft's file (issue 14): kept sealed on this desk by main, never sent to
  * the API from here (the drafts' sync does that later). `<id>` is the local draft's id.
  */
-const LOCAL_DRAFT_FILES = /^\/local-drafts\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/files$/;
+const LOCAL_DRAFT_FILES =
+  /^\/local-drafts\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\/files$/;
 
 /** The local draft a file-source upload path names, or null when it is not a local draft's. */
 export function localDraftOfUploadPath(path: string): string | null {

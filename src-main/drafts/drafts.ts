@@ -81,6 +81,10 @@ export class LocalDrafts {
   private readonly listeners = new Set<(counts: LocalDraftCounts) => void>();
   private pass: Promise<void> | null = null;
   private passAgain = false;
+  /** Drafts their open form is sending itself (id → until when): background passes leave them alone. */
+  private readonly claimed = new Map<string, number>();
+  /** The draft a pass is sending now, and the end of that send. */
+  private inFlight: { id: string; done: Promise<void> } | null = null;
 
   constructor(private readonly options: LocalDraftsOptions) {
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
@@ -152,9 +156,23 @@ export class LocalDrafts {
     return this.summary(this.own(id));
   }
 
+  /**
+   * The open form is about to send this draft itself: passes leave it alone until it settles (or two
+   * minutes pass), a send already under way is waited for, and the answer says which server draft the
+   * form must update — so a pass and the form never make two server drafts of one.
+   */
+  async claim(id: string): Promise<{ serverId: number | null; serverVersion: number | null }> {
+    this.own(id);
+    this.claimed.set(id, Date.now() + 120_000);
+    if (this.inFlight?.id === id) await this.inFlight.done.catch(() => {});
+    const row = this.own(id);
+    return { serverId: row.server_id, serverVersion: row.server_version };
+  }
+
   /** The form sent the draft itself (fields and files): the local copy is the server's now. */
   settled(input: { id: string; serverId: number; serverVersion: number }): LocalDraftSummary {
     this.own(input.id);
+    this.claimed.delete(input.id);
     for (const file of this.table.files(input.id)) this.dropFile(file.id, file.file);
     this.table.synced(input.id, input.serverId, input.serverVersion);
     this.changed();
@@ -307,15 +325,19 @@ export class LocalDrafts {
     const rows = this.table
       .list(owner.userId, owner.server)
       .filter((r) => r.state === 'pending' && (r.dirty || this.table.files(r.id).length > 0))
-      .filter((r) => force || r.updated_at < settled);
+      .filter((r) => force || r.updated_at < settled)
+      .filter((r) => (this.claimed.get(r.id) ?? 0) < Date.now());
     for (const row of rows) {
       try {
-        await this.send(row);
+        const done = this.send(row);
+        this.inFlight = { id: row.id, done };
+        await done;
       } catch (error) {
         if (error instanceof IpcFailure && error.code === IPC_ERRORS.serverUnreachable) break;
         this.table.failed(row.id, error instanceof Error ? error.message : String(error));
         this.options.log?.(`local draft ${row.id} failed: ${String(error)}`);
       } finally {
+        this.inFlight = null;
         this.changed();
       }
       if (!this.options.api.connection.isOnline) break;
@@ -459,8 +481,17 @@ export class LocalDrafts {
     rmSync(file, { force: true });
   }
 
+  /** What waits, counted by the database (nothing is opened: a save stays cheap however many wait). */
+  counts(): LocalDraftCounts {
+    const owner = this.options.owner();
+    if (!owner) return { waiting: 0, conflicts: 0, failed: 0 };
+    const by = this.table.counts(owner.userId, owner.server);
+    return { waiting: by.pending ?? 0, conflicts: by.conflict ?? 0, failed: by.failed ?? 0 };
+  }
+
   private changed(): void {
-    const counts = this.list().counts;
+    if (this.listeners.size === 0) return;
+    const counts = this.counts();
     for (const listener of this.listeners) {
       try {
         listener(counts);

@@ -65,6 +65,7 @@ export function createHandlers(services: MainServices): Handlers {
     'drafts:list': () => services.drafts.list(),
     'drafts:get': ({ id }) => services.drafts.get(id),
     'drafts:save': (input) => services.drafts.save(input),
+    'drafts:claim': ({ id }) => services.drafts.claim(id),
     'drafts:settled': (input) => services.drafts.settled(input),
     'drafts:remove-file': ({ id, fileId }) => services.drafts.removeFile(id, fileId),
     'drafts:delete': ({ id }) => services.drafts.delete(id),

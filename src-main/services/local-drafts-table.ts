@@ -91,6 +91,10 @@ export function createDraftTable(db: Database) {
     touch: db.prepare(`UPDATE local_drafts SET dirty = 1, state = CASE WHEN state = 'conflict' THEN
          'conflict' ELSE 'pending' END, updated_at = ${NOW} WHERE id = ?`),
     allFiles: db.prepare(`SELECT file FROM local_draft_files`),
+    counts: db.prepare(
+      `SELECT state, count(*) AS n FROM local_drafts WHERE user_id = ? AND server = ?
+         AND (state <> 'synced' OR dirty = 1) GROUP BY state`,
+    ),
   };
   return {
     list: (userId: number, server: string) => statements.list.all(userId, server) as LocalDraftRow[],
@@ -135,6 +139,11 @@ export function createDraftTable(db: Database) {
     },
     removeFile: (fileId: string) => void statements.removeFile.run(fileId),
     allFiles: () => (statements.allFiles.all() as { file: string }[]).map((r) => r.file),
+    /** How many of the owner's drafts are in each state (without opening any). */
+    counts(userId: number, server: string): Record<string, number> {
+      const rows = statements.counts.all(userId, server) as { state: string; n: number }[];
+      return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+    },
   };
 }
 

@@ -34,6 +34,8 @@ export const localDrafts = {
     serverId?: number;
     serverVersion?: number;
   }): Promise<LocalDraftSummary> => call(() => getBridge().draftsSave(input)),
+  claim: (id: string): Promise<{ serverId: number | null; serverVersion: number | null }> =>
+    call(() => getBridge().draftsClaim({ id })),
   settled: (id: string, serverId: number, serverVersion: number): Promise<LocalDraftSummary> =>
     call(() => getBridge().draftsSettled({ id, serverId, serverVersion })),
   removeFile: (id: string, fileId: string): Promise<LocalDraftDetail> =>

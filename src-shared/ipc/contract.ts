@@ -486,6 +486,14 @@ export const contract = {
       .strict(),
     localDraftSummarySchema,
   ),
+  /**
+   * The open form sends the draft itself now: background sending leaves it alone, and the answer names
+   * the server draft it already became (to update rather than create a second).
+   */
+  'drafts:claim': channel(
+    z.object({ id: draftIdSchema }).strict(),
+    z.object({ serverId: z.number().int().nullable(), serverVersion: z.number().int().nullable() }),
+  ),
   /** The form sent the draft itself (fields and files): the local copy is the server's now. */
   'drafts:settled': channel(
     z

@@ -32,6 +32,7 @@ export const CHANNEL_NAMES = [
   'drafts:list',
   'drafts:get',
   'drafts:save',
+  'drafts:claim',
   'drafts:settled',
   'drafts:remove-file',
   'drafts:delete',

@@ -340,7 +340,19 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const saveDraft = async (values: DocumentFormValues): Promise<Document> => {
     const fields = toDocumentFields(values, family);
     let doc: Document;
-    if (draftId) {
+    // The desk's copy may already have become a server draft (sent by itself while the form was open):
+    // claim it, so it is not sent again meanwhile, and update that draft rather than make a second.
+    let serverId = draftId;
+    if (serverId === null && localId.current) {
+      const claimed = await localDrafts.claim(localId.current).catch(() => null);
+      serverId = claimed?.serverId ?? null;
+    }
+    if (serverId !== null && serverId !== draftId) {
+      doc = await documentsApi.update(serverId, fields);
+      const before = new Set(doc.related.map((r) => r.id));
+      const added = (values.relatedIds ?? []).filter((id) => !before.has(id));
+      if (added.length > 0) await documentsApi.relate(serverId, added);
+    } else if (draftId) {
       doc = await documentsApi.update(draftId, fields);
       const before = new Set(draft.data?.related.map((r) => r.id));
       const added = (values.relatedIds ?? []).filter((id) => !before.has(id));
