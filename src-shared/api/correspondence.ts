@@ -6,7 +6,16 @@
  */
 import { z } from 'zod';
 import { listQuerySchema } from '../filters';
-import { dateOnlyField, decimalParam, int4, multilineText, nameField, refIdField, text } from './fields';
+import {
+  dateOnlyField,
+  decimalParam,
+  idempotencyKeyHeader,
+  int4,
+  multilineText,
+  nameField,
+  refIdField,
+  text,
+} from './fields';
 
 export { idParamsSchema, setActiveSchema, type IdParams, type SetActive } from './fields';
 
@@ -292,7 +301,7 @@ export type UploadedAttachment = z.infer<typeof uploadedAttachmentSchema>;
  * `number` names a document, as an attachment of it. `Idempotency-Key` (header, per user) makes a retry
  * answer what the first upload made (`replayed`) instead of registering the file twice.
  */
-export const INTAKE_KEY = /^[A-Za-z0-9._:-]{8,100}$/;
+export const intakeHeadersSchema = z.looseObject({ 'idempotency-key': idempotencyKeyHeader });
 export const intakeQuerySchema = z.object({ number: z.string().max(40).optional() }).strict();
 export const intakeResultSchema = z.object({
   documentId: z.number().int(),
@@ -426,6 +435,15 @@ export const createDocumentRequestSchema = z
   })
   .strict();
 export type CreateDocumentRequest = z.infer<typeof createDocumentRequestSchema>;
+
+/**
+ * POST /correspondence/documents may carry an `Idempotency-Key` (per user; a client that sends again what
+ * it is not sure arrived, such as offline drafts): a retry with the key answers the document the first
+ * request made (200) instead of creating another. Other headers pass (the object is loose).
+ */
+export const createDocumentHeadersSchema = z.looseObject({
+  'idempotency-key': idempotencyKeyHeader.optional(),
+});
 
 /**
  * PUT /correspondence/documents/{id}: the fields to change. A draft changes freely; a registered document
