@@ -470,6 +470,24 @@ export const updateDocumentRequestSchema = z
   .strict();
 export type UpdateDocumentRequest = z.infer<typeof updateDocumentRequestSchema>;
 
+/** An entity tag carrying a document's version: `7`, `"7"` or `W/"7"` (up to ten digits). */
+export const VERSION_TAG = /^(?:([0-9]{1,10})|"([0-9]{1,10})"|W\/"([0-9]{1,10})")$/;
+
+/** The version an `If-Match` header names (it matched VERSION_TAG). */
+export function versionOfTag(tag: string): number {
+  const m = VERSION_TAG.exec(tag);
+  return Number(m?.[1] ?? m?.[2] ?? m?.[3] ?? NaN);
+}
+
+/**
+ * PUT /correspondence/documents/{id} may carry `If-Match` with the version the client edited (the
+ * Document's `version`, also its `ETag`): when the document has moved on, 409 `document.versionConflict`
+ * and nothing is written.
+ */
+export const updateDocumentHeadersSchema = z.looseObject({
+  'if-match': z.string().regex(VERSION_TAG, { message: 'validation.ifMatch' }).optional(),
+});
+
 /** POST /correspondence/documents/{id}/related: link documents (both directions). */
 export const relateRequestSchema = z.object({ documentIds: z.array(refIdField).min(1).max(50) }).strict();
 export type RelateRequest = z.infer<typeof relateRequestSchema>;

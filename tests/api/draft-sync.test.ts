@@ -1,7 +1,9 @@
 /**
  * Offline draft sync: a document created with an Idempotency-Key is created once — a retry answers it
  * (200, same id), racing retries make one, another user's same key is theirs, a deleted document frees
- * its key. A malformed key is 400 with a field message; the header is in the OpenAPI document.
+ * its key — and an edit with If-Match applies only to the version it names (409
+ * document.versionConflict otherwise, nothing written). Malformed headers are 400 with a field message;
+ * both headers are in the OpenAPI document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows, startHarness, type Harness } from './support/harness';
@@ -26,6 +28,16 @@ const create = (a: Actor, key?: string, extra: Record<string, unknown> = {}) =>
     lang: 'en',
     body: letter(org, extra),
     ...(key !== undefined ? { headers: { 'idempotency-key': key } } : {}),
+  });
+
+const edit = (a: Actor, id: number, body: unknown, ifMatch?: string, lang: 'ar' | 'en' = 'en') =>
+  call(h, {
+    method: 'PUT',
+    url: `/correspondence/documents/${id}`,
+    token: a.token,
+    lang,
+    body,
+    ...(ifMatch !== undefined ? { headers: { 'if-match': ifMatch } } : {}),
   });
 
 const receipts = () => countRows(h, 'document_receipts');
@@ -123,12 +135,96 @@ describe('creating a document with an Idempotency-Key', () => {
   });
 });
 
+describe('editing a document with If-Match', () => {
+  const draft = async () => (await create(org.clerk, newKey())).json.data as { id: number; version: number };
+
+  it('answers the version as ETag on reading and on editing', async () => {
+    const doc = await draft();
+    const read = await call(h, {
+      method: 'GET',
+      url: `/correspondence/documents/${doc.id}`,
+      token: org.clerk.token,
+    });
+    expect(read.headers.etag).toBe(`"${doc.version}"`);
+    const edited = await edit(org.clerk, doc.id, { subject: 'تعديل' });
+    expect(edited.headers.etag).toBe(`"${doc.version + 1}"`);
+  });
+
+  it('applies an edit to the version it names: 7, "7" and W/"7"', async () => {
+    const doc = await draft();
+    let version = doc.version;
+    for (const tag of [(v: number) => `${v}`, (v: number) => `"${v}"`, (v: number) => `W/"${v}"`]) {
+      const res = await edit(org.clerk, doc.id, { subject: `نسخة ${version}` }, tag(version));
+      expect(res.status).toBe(200);
+      expect(res.json.data.version).toBe(version + 1);
+      expect(res.json.data.subject).toBe(`نسخة ${version}`);
+      version += 1;
+    }
+  });
+
+  it('refuses a stale version with 409 document.versionConflict and writes nothing', async () => {
+    const doc = await draft();
+    expect((await edit(org.clerk, doc.id, { subject: 'الأولى' }, `"${doc.version}"`)).status).toBe(200);
+    const events = await countRows(h, 'document_events');
+    for (const lang of ['en', 'ar'] as const) {
+      const stale = await edit(
+        org.clerk,
+        doc.id,
+        { subject: 'قديمة', summary: 'ملخص' },
+        `"${doc.version}"`,
+        lang,
+      );
+      expect(stale.status).toBe(409);
+      expect(stale.json.code).toBe('document.versionConflict');
+      expect(stale.json.params).toEqual({ version: doc.version + 1 });
+      expect(stale.json.detail).toContain(String(doc.version + 1));
+      expect(stale.json.detail).toMatch(lang === 'ar' ? /المعاملة/ : /document was changed/);
+    }
+    const now = await call(h, {
+      method: 'GET',
+      url: `/correspondence/documents/${doc.id}`,
+      token: org.clerk.token,
+    });
+    expect(now.json.data).toMatchObject({ subject: 'الأولى', summary: null, version: doc.version + 1 });
+    expect(await countRows(h, 'document_events')).toBe(events);
+  });
+
+  it('refuses a malformed If-Match with 400 naming the header, writing nothing', async () => {
+    const doc = await draft();
+    for (const bad of ['*', 'W/7', '"7', 'seven', '-1', '1.5', '"1", "2"', '12345678901', 'w/"1"', '']) {
+      const res = await edit(org.clerk, doc.id, { subject: 'لا' }, bad);
+      expect(res.status, bad).toBe(400);
+      expect(res.json.errors['if-match'], bad).toHaveLength(1);
+    }
+    const now = await call(h, {
+      method: 'GET',
+      url: `/correspondence/documents/${doc.id}`,
+      token: org.clerk.token,
+    });
+    expect(now.json.data.version).toBe(doc.version);
+  });
+
+  it('without If-Match edits whatever the version, as before', async () => {
+    const doc = await draft();
+    await edit(org.clerk, doc.id, { subject: 'أولى' });
+    const res = await edit(org.clerk, doc.id, { subject: 'ثانية' });
+    expect(res.status).toBe(200);
+    expect(res.json.data.version).toBe(doc.version + 2);
+  });
+
+  it("answers another user's edit as before (404), whatever the version", async () => {
+    const doc = await draft();
+    expect((await edit(org.memberA, doc.id, { subject: 'x' }, `"${doc.version + 5}"`)).status).toBe(404);
+  });
+});
+
 describe('the OpenAPI document', () => {
-  it('names the Idempotency-Key header', async () => {
+  it('names both headers', async () => {
     const doc = (await h.app.inject({ url: '/docs/json' })).json();
     const headers = (op: { parameters?: { in: string; name: string }[] }) =>
       (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
     expect(headers(doc.paths['/correspondence/documents'].post)).toEqual(['idempotency-key']);
+    expect(headers(doc.paths['/correspondence/documents/{id}'].put)).toEqual(['if-match']);
     expect(headers(doc.paths['/correspondence/intake'].post)).toEqual(['idempotency-key']);
   });
 });

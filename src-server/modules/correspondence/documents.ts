@@ -34,7 +34,7 @@ import { formatRegistrationNumber } from '../../../src-shared/numbering';
 import type { ServerContext } from '../../context';
 import type { ReceivedFile } from '../../http/upload';
 import type { AuthContext } from '../../http/access';
-import { type FieldMessage } from '../../http/problem';
+import { HttpProblem, type FieldMessage } from '../../http/problem';
 import { cleanFileName } from '../../http/upload';
 import type { Tx } from '../auth/queries';
 import * as q from './queries';
@@ -396,16 +396,27 @@ async function authorsDocument(tx: Tx, caller: AuthContext, s: Scope, id: number
   return doc;
 }
 
-/** PUT /correspondence/documents/{id}: drafts only, by their creator. */
+/**
+ * PUT /correspondence/documents/{id}: drafts only, by their creator. With `expectedVersion` (the client's
+ * If-Match) the edit applies only to that version of the document, read under the row lock: another
+ * version is 409 `document.versionConflict` naming the current one, and nothing is written.
+ */
 export async function updateDocument(
   ctx: ServerContext,
   caller: AuthContext,
   id: number,
   input: UpdateDocumentRequest,
+  expectedVersion?: number,
 ): Promise<Document> {
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
     const doc = await authorsDocument(tx, caller, s, id, 'editDraft');
+    if (expectedVersion !== undefined && Number(doc.version) !== expectedVersion)
+      throw new HttpProblem('conflict', {
+        code: 'document.versionConflict',
+        detailKey: 'document.versionConflict',
+        params: { version: Number(doc.version) },
+      });
     const values = await columnsOf(tx, {
       ...input,
       direction: doc.direction as CreateDocumentRequest['direction'],

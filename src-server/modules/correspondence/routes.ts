@@ -49,7 +49,9 @@ import {
   taskSchema,
   taskStateRequestSchema,
   timelineEntrySchema,
+  updateDocumentHeadersSchema,
   updateDocumentRequestSchema,
+  versionOfTag,
   type Box,
 } from '../../../src-shared/api/correspondence';
 import type { Permission } from '../../../src-shared/permissions';
@@ -331,12 +333,15 @@ export function correspondenceRoutes(ctx: ServerContext) {
         config: authenticated,
         schema: {
           ...docs,
-          summary: 'One document',
+          summary: 'One document (header ETag: its version, for If-Match on an edit)',
           params: idParamsSchema,
           response: { 200: envelopeOf(documentSchema) },
         },
       },
-      async (request) => envelope(request, await corr.getDocument(ctx, callerOf(request), request.params.id)),
+      async (request, reply) => {
+        const doc = await corr.getDocument(ctx, callerOf(request), request.params.id);
+        return reply.header('etag', `"${doc.version}"`).send(envelope(request, doc));
+      },
     );
     app.put(
       `${base}/:id`,
@@ -345,17 +350,29 @@ export function correspondenceRoutes(ctx: ServerContext) {
         schema: {
           ...docs,
           summary: 'Edit a draft',
+          description:
+            'Header If-Match (optional): the version edited (`7`, `"7"` or `W/"7"`); when the document has ' +
+            'another, 409 document.versionConflict (params.version: the current one) and nothing is written. ' +
+            'The answer carries the new version as its ETag',
           params: idParamsSchema,
+          headers: updateDocumentHeadersSchema,
           body: updateDocumentRequestSchema,
           response: { 200: envelopeOf(documentSchema) },
         },
       },
-      async (request) =>
-        envelope(
-          request,
-          await corr.updateDocument(ctx, callerOf(request), request.params.id, request.body),
-          'correspondence.messages.draftSaved',
-        ),
+      async (request, reply) => {
+        const tag = request.headers['if-match'];
+        const doc = await corr.updateDocument(
+          ctx,
+          callerOf(request),
+          request.params.id,
+          request.body,
+          tag === undefined ? undefined : versionOfTag(tag),
+        );
+        return reply
+          .header('etag', `"${doc.version}"`)
+          .send(envelope(request, doc, 'correspondence.messages.draftSaved'));
+      },
     );
     app.delete(
       `${base}/:id`,
