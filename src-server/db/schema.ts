@@ -694,6 +694,27 @@ export const intakeReceipts = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
 
+/**
+ * Documents created with their author's idempotency key (POST /correspondence/documents from a client
+ * that may send again what it is not sure arrived, e.g. offline drafts synced later): a retry with the
+ * key answers the document the first request made instead of creating a second. Keys are per user. A
+ * receipt goes with its document (cascade): a retry after the document was deleted creates a new one.
+ */
+export const documentReceipts = pgTable(
+  'document_receipts',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
 /** The timeline: every state change of a document, appended in the change's transaction. */
 export const documentEvents = pgTable(
   'document_events',

@@ -57,6 +57,12 @@ export function renderProblem(problem: HttpProblem, locale: Locale): Problem {
     detail: translate(locale, options.detailKey ?? `errors.${kind}.detail`, options.params),
   };
   if (options.code) out.code = options.code;
+  // A coded problem also gives the values its detail names (the client branches on the code, not the text).
+  if (options.code && options.params) {
+    out.params = Object.fromEntries(
+      Object.entries(options.params).map(([k, v]) => [k, typeof v === 'number' ? v : String(v)]),
+    );
+  }
   if (options.fields) {
     out.errors = Object.fromEntries(
       Object.entries(options.fields).map(([field, messages]) => [

@@ -6,7 +6,16 @@
  */
 import { z } from 'zod';
 import { listQuerySchema } from '../filters';
-import { dateOnlyField, decimalParam, int4, multilineText, nameField, refIdField, text } from './fields';
+import {
+  dateOnlyField,
+  decimalParam,
+  idempotencyKeyHeader,
+  int4,
+  multilineText,
+  nameField,
+  refIdField,
+  text,
+} from './fields';
 
 export { idParamsSchema, setActiveSchema, type IdParams, type SetActive } from './fields';
 
@@ -292,7 +301,7 @@ export type UploadedAttachment = z.infer<typeof uploadedAttachmentSchema>;
  * `number` names a document, as an attachment of it. `Idempotency-Key` (header, per user) makes a retry
  * answer what the first upload made (`replayed`) instead of registering the file twice.
  */
-export const INTAKE_KEY = /^[A-Za-z0-9._:-]{8,100}$/;
+export const intakeHeadersSchema = z.looseObject({ 'idempotency-key': idempotencyKeyHeader });
 export const intakeQuerySchema = z.object({ number: z.string().max(40).optional() }).strict();
 export const intakeResultSchema = z.object({
   documentId: z.number().int(),
@@ -428,6 +437,15 @@ export const createDocumentRequestSchema = z
 export type CreateDocumentRequest = z.infer<typeof createDocumentRequestSchema>;
 
 /**
+ * POST /correspondence/documents may carry an `Idempotency-Key` (per user; a client that sends again what
+ * it is not sure arrived, such as offline drafts): a retry with the key answers the document the first
+ * request made (200) instead of creating another. Other headers pass (the object is loose).
+ */
+export const createDocumentHeadersSchema = z.looseObject({
+  'idempotency-key': idempotencyKeyHeader.optional(),
+});
+
+/**
  * PUT /correspondence/documents/{id}: the fields to change. A draft changes freely; a registered document
  * keeps its direction, codification and number (those fields answer 422).
  */
@@ -451,6 +469,24 @@ export const updateDocumentRequestSchema = z
   })
   .strict();
 export type UpdateDocumentRequest = z.infer<typeof updateDocumentRequestSchema>;
+
+/** An entity tag carrying a document's version: `7`, `"7"` or `W/"7"` (up to ten digits). */
+export const VERSION_TAG = /^(?:([0-9]{1,10})|"([0-9]{1,10})"|W\/"([0-9]{1,10})")$/;
+
+/** The version an `If-Match` header names (it matched VERSION_TAG). */
+export function versionOfTag(tag: string): number {
+  const m = VERSION_TAG.exec(tag);
+  return Number(m?.[1] ?? m?.[2] ?? m?.[3] ?? NaN);
+}
+
+/**
+ * PUT /correspondence/documents/{id} may carry `If-Match` with the version the client edited (the
+ * Document's `version`, also its `ETag`): when the document has moved on, 409 `document.versionConflict`
+ * and nothing is written.
+ */
+export const updateDocumentHeadersSchema = z.looseObject({
+  'if-match': z.string().regex(VERSION_TAG, { message: 'validation.ifMatch' }).optional(),
+});
 
 /** POST /correspondence/documents/{id}/related: link documents (both directions). */
 export const relateRequestSchema = z.object({ documentIds: z.array(refIdField).min(1).max(50) }).strict();

@@ -18,6 +18,8 @@ export const problemSchema = z.object({
   detail: z.string(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
   code: z.string().optional(),
+  /** With `code`: the values its detail names, for a client to act on (e.g. a conflict's current version). */
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 export type Problem = z.infer<typeof problemSchema>;
 

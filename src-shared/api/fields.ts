@@ -121,3 +121,12 @@ export const pagePathField = z
   .min(2)
   .max(200)
   .regex(/^(\/[a-z0-9][a-z0-9-]*)+$/, { message: 'validation.path' });
+
+/**
+ * An `Idempotency-Key` request header (keys are per user): 8 to 100 letters, digits or `. _ : -`. Intake
+ * needs one; creating a document takes one. The one rule for both routes, validated by their schemas.
+ */
+export const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,100}$/;
+export const idempotencyKeyHeader = z
+  .string()
+  .regex(IDEMPOTENCY_KEY, { message: 'validation.idempotencyKey' });

@@ -34,7 +34,7 @@ import { formatRegistrationNumber } from '../../../src-shared/numbering';
 import type { ServerContext } from '../../context';
 import type { ReceivedFile } from '../../http/upload';
 import type { AuthContext } from '../../http/access';
-import { type FieldMessage } from '../../http/problem';
+import { HttpProblem, type FieldMessage } from '../../http/problem';
 import { cleanFileName } from '../../http/upload';
 import type { Tx } from '../auth/queries';
 import * as q from './queries';
@@ -303,34 +303,71 @@ async function recipientsOf(db: Tx, direction: string, ids: readonly number[] | 
   return ids;
 }
 
+/** Checks, inserts and (with `register`) registers a new document in `tx`; answers its id. */
+async function insertNew(tx: Tx, s: Scope, input: CreateDocumentRequest) {
+  const values = await columnsOf(tx, input);
+  const recipients = await recipientsOf(tx, input.direction, input.recipientIds);
+  // An outgoing letter or memo is sent from the author's department unless they choose another.
+  if (CIRCUIT_DIRECTIONS.includes(input.direction) && values.department_id === undefined)
+    values.department_id = s.departmentId;
+  const id = await q.insertDocument(tx, {
+    ...values,
+    direction: input.direction,
+    created_by: s.userId,
+    archive_department_id: s.archiveDepartmentId,
+  });
+  if (recipients?.length) await q.setRecipients(tx, id, recipients);
+  await q.appendEvent(tx, id, 'created', s.userId, { direction: input.direction });
+  if (input.relatedIds?.length) await link(tx, s, id, input.relatedIds);
+  if (input.register) await registerLocked(tx, s, await visibleDocument(tx, s, id, true));
+  return id;
+}
+
 /** POST /correspondence/documents. */
 export async function createDocument(
   ctx: ServerContext,
   caller: AuthContext,
   input: CreateDocumentRequest,
 ): Promise<Document> {
+  return (await createOrReplayDocument(ctx, caller, input)).document;
+}
+
+/**
+ * POST /correspondence/documents with the caller's `Idempotency-Key` (`key`): the document is recorded
+ * under (caller, key) in its own transaction, and a request with a key already used answers the document
+ * it made (`replayed`, whatever the body says) without checking or creating anything. Requests with one
+ * key are serialised on it, so racing retries make one document. A receipt goes with its document
+ * (cascade): once that document is deleted, the key is free and a retry creates a new one.
+ */
+export async function createOrReplayDocument(
+  ctx: ServerContext,
+  caller: AuthContext,
+  input: CreateDocumentRequest,
+  key?: string,
+): Promise<{ document: Document; replayed: boolean }> {
+  const s = await scope(ctx, caller);
+  const answer = async (id: number, replayed: boolean) => ({
+    document: await getDocument(ctx, caller, id, s),
+    replayed,
+  });
+  if (key !== undefined) {
+    const prior = await q.documentReceipt(ctx.db, s.userId, key);
+    if (prior !== null) return answer(prior, true);
+  }
   await requireOnDirection(ctx.db, caller, input.direction, 'create');
   if (input.register && CIRCUIT_DIRECTIONS.includes(input.direction)) throw rule('circuitRequired');
-  const s = await scope(ctx, caller);
-  const id = await ctx.db.transaction(async (tx) => {
-    const values = await columnsOf(tx, input);
-    const recipients = await recipientsOf(tx, input.direction, input.recipientIds);
-    // An outgoing letter or memo is sent from the author's department unless they choose another.
-    if (CIRCUIT_DIRECTIONS.includes(input.direction) && values.department_id === undefined)
-      values.department_id = s.departmentId;
-    const id = await q.insertDocument(tx, {
-      ...values,
-      direction: input.direction,
-      created_by: s.userId,
-      archive_department_id: s.archiveDepartmentId,
-    });
-    if (recipients?.length) await q.setRecipients(tx, id, recipients);
-    await q.appendEvent(tx, id, 'created', s.userId, { direction: input.direction });
-    if (input.relatedIds?.length) await link(tx, s, id, input.relatedIds);
-    if (input.register) await registerLocked(tx, s, await visibleDocument(tx, s, id, true));
-    return id;
+  const made = await ctx.db.transaction(async (tx) => {
+    if (key !== undefined) {
+      await q.lockDocumentReceipt(tx, s.userId, key);
+      // A concurrent request with this key may have committed while this one waited for the lock.
+      const raced = await q.documentReceipt(tx, s.userId, key);
+      if (raced !== null) return { id: raced, replayed: true };
+    }
+    const id = await insertNew(tx, s, input);
+    if (key !== undefined) await q.insertDocumentReceipt(tx, s.userId, key, id);
+    return { id, replayed: false };
   });
-  return getDocument(ctx, caller, id, s);
+  return answer(made.id, made.replayed);
 }
 
 /** GET /correspondence/documents/{id}. */
@@ -359,16 +396,27 @@ async function authorsDocument(tx: Tx, caller: AuthContext, s: Scope, id: number
   return doc;
 }
 
-/** PUT /correspondence/documents/{id}: drafts only, by their creator. */
+/**
+ * PUT /correspondence/documents/{id}: drafts only, by their creator. With `expectedVersion` (the client's
+ * If-Match) the edit applies only to that version of the document, read under the row lock: another
+ * version is 409 `document.versionConflict` naming the current one, and nothing is written.
+ */
 export async function updateDocument(
   ctx: ServerContext,
   caller: AuthContext,
   id: number,
   input: UpdateDocumentRequest,
+  expectedVersion?: number,
 ): Promise<Document> {
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
     const doc = await authorsDocument(tx, caller, s, id, 'editDraft');
+    if (expectedVersion !== undefined && Number(doc.version) !== expectedVersion)
+      throw new HttpProblem('conflict', {
+        code: 'document.versionConflict',
+        detailKey: 'document.versionConflict',
+        params: { version: Number(doc.version) },
+      });
     const values = await columnsOf(tx, {
       ...input,
       direction: doc.direction as CreateDocumentRequest['direction'],

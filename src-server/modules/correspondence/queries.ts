@@ -752,6 +752,27 @@ export async function insertIntakeReceipt(
   return inserted.length > 0;
 }
 
+/** The document a caller's idempotency key made (POST /correspondence/documents), or null. */
+export async function documentReceipt(db: Tx, userId: number, key: string): Promise<number | null> {
+  const [row] = await rows<{ document_id: number }>(
+    db,
+    sql`select document_id from document_receipts where user_id = ${userId} and key = ${key}`,
+  );
+  return row ? Number(row.document_id) : null;
+}
+
+/** Records the document a caller's idempotency key made (under lockDocumentReceipt: the key is free). */
+export async function insertDocumentReceipt(db: Tx, userId: number, key: string, documentId: number) {
+  await db.execute(
+    sql`insert into document_receipts (user_id, key, document_id) values (${userId}, ${key}, ${documentId})`,
+  );
+}
+
+/** Serialises the creates with one caller's idempotency key until the transaction ends. */
+export async function lockDocumentReceipt(db: Tx, userId: number, key: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`document:${userId}:${key}`}, 0))`);
+}
+
 /** Serialises work on one content hash until the transaction ends (the duplicate check of intake). */
 export async function lockContent(db: Tx, sha256: string): Promise<void> {
   await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`intake:${sha256}`}, 0))`);

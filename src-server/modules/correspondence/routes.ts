@@ -26,11 +26,12 @@ import {
   uploadedAttachmentSchema,
   intakeQuerySchema,
   intakeResultSchema,
-  INTAKE_KEY,
+  intakeHeadersSchema,
   boxItemSchema,
   boxQuerySchema,
   calendarEventSchema,
   calendarQuerySchema,
+  createDocumentHeadersSchema,
   createDocumentRequestSchema,
   createTaskRequestSchema,
   distributeRequestSchema,
@@ -48,7 +49,9 @@ import {
   taskSchema,
   taskStateRequestSchema,
   timelineEntrySchema,
+  updateDocumentHeadersSchema,
   updateDocumentRequestSchema,
+  versionOfTag,
   type Box,
 } from '../../../src-shared/api/correspondence';
 import type { Permission } from '../../../src-shared/permissions';
@@ -56,7 +59,6 @@ import type { App } from '../../app';
 import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
-import { HttpProblem } from '../../http/problem';
 import { sendStoredFile } from '../../http/send-file';
 import { pdfReceiver } from '../../http/upload';
 import * as approvals from './approvals';
@@ -264,14 +266,23 @@ export function correspondenceRoutes(ctx: ServerContext) {
         schema: {
           ...docs,
           summary: "Create a draft (add on the direction's add page); register: true registers it too",
+          description:
+            'Header Idempotency-Key (optional, per user): a retry with a key already used answers the ' +
+            'document it made (200) instead of creating another (201)',
+          headers: createDocumentHeadersSchema,
           body: createDocumentRequestSchema,
-          response: { 201: envelopeOf(documentSchema) },
+          response: { 200: envelopeOf(documentSchema), 201: envelopeOf(documentSchema) },
         },
       },
       async (request, reply) => {
-        const doc = await corr.createDocument(ctx, callerOf(request), request.body);
+        const { document: doc, replayed } = await corr.createOrReplayDocument(
+          ctx,
+          callerOf(request),
+          request.body,
+          request.headers['idempotency-key'],
+        );
         return reply
-          .status(201)
+          .status(replayed ? 200 : 201)
           .send(
             envelope(
               request,
@@ -322,12 +333,15 @@ export function correspondenceRoutes(ctx: ServerContext) {
         config: authenticated,
         schema: {
           ...docs,
-          summary: 'One document',
+          summary: 'One document (header ETag: its version, for If-Match on an edit)',
           params: idParamsSchema,
           response: { 200: envelopeOf(documentSchema) },
         },
       },
-      async (request) => envelope(request, await corr.getDocument(ctx, callerOf(request), request.params.id)),
+      async (request, reply) => {
+        const doc = await corr.getDocument(ctx, callerOf(request), request.params.id);
+        return reply.header('etag', `"${doc.version}"`).send(envelope(request, doc));
+      },
     );
     app.put(
       `${base}/:id`,
@@ -336,17 +350,29 @@ export function correspondenceRoutes(ctx: ServerContext) {
         schema: {
           ...docs,
           summary: 'Edit a draft',
+          description:
+            'Header If-Match (optional): the version edited (`7`, `"7"` or `W/"7"`); when the document has ' +
+            'another, 409 document.versionConflict (params.version: the current one) and nothing is written. ' +
+            'The answer carries the new version as its ETag',
           params: idParamsSchema,
+          headers: updateDocumentHeadersSchema,
           body: updateDocumentRequestSchema,
           response: { 200: envelopeOf(documentSchema) },
         },
       },
-      async (request) =>
-        envelope(
-          request,
-          await corr.updateDocument(ctx, callerOf(request), request.params.id, request.body),
-          'correspondence.messages.draftSaved',
-        ),
+      async (request, reply) => {
+        const tag = request.headers['if-match'];
+        const doc = await corr.updateDocument(
+          ctx,
+          callerOf(request),
+          request.params.id,
+          request.body,
+          tag === undefined ? undefined : versionOfTag(tag),
+        );
+        return reply
+          .header('etag', `"${doc.version}"`)
+          .send(envelope(request, doc, 'correspondence.messages.draftSaved'));
+      },
     );
     app.delete(
       `${base}/:id`,
@@ -479,19 +505,17 @@ export function correspondenceRoutes(ctx: ServerContext) {
             'A scanned PDF in (multipart field "file"): a new incoming draft, or an attachment of the document ' +
             '`number` names. Header Idempotency-Key (per user): a retry answers the first result (200, replayed)',
           consumes: ['multipart/form-data'],
+          headers: intakeHeadersSchema,
           querystring: intakeQuerySchema,
           response: { 200: envelopeOf(intakeResultSchema), 201: envelopeOf(intakeResultSchema) },
         },
       },
       async (request, reply) => {
-        const key = request.headers['idempotency-key'];
-        if (typeof key !== 'string' || !INTAKE_KEY.test(key))
-          throw new HttpProblem('badRequest', { code: 'intake.badKey', detailKey: 'intake.badKey' });
         const pdf = pdfReceiver(request, ctx);
         const result = await intake(
           ctx,
           callerOf(request),
-          { key, number: request.query.number },
+          { key: request.headers['idempotency-key'], number: request.query.number },
           pdf.receive,
         ).finally(pdf.discard);
         return reply.status(result.replayed ? 200 : 201).send(envelope(request, result));

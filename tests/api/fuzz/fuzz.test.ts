@@ -1,6 +1,6 @@
 /**
  * The fuzz suite: every route of the OpenAPI document, as an administrator and as a user without rights,
- * gets hostile values in every path parameter, query parameter and body field (wrong types, boundary
+ * gets hostile values in every path parameter, query parameter, declared header and body field (wrong types, boundary
  * numbers, NUL, lone surrogates, bidi controls, 1 MB strings, built-in member names, odd ids and dates,
  * missing and extra fields, malformed JSON and multipart), then random ones from fast-check. Asserted on
  * every answer: no 5xx, no stack trace or SQL in the body, and — for every refused request (4xx) — no
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRole, makeUser, signIn, startHarness, type Harness } from '../support/harness';
 import { organisation, letter, type Org } from '../support/correspondence';
 import { operationsOf, sampleOf, type JsonSchema, type Operation } from './openapi';
-import { HOSTILE, ODD_IDS, QUERY_VALUES, SORTS, anyJson, hostileFilters } from './values';
+import { HEADER_VALUES, HOSTILE, ODD_IDS, QUERY_VALUES, SORTS, anyJson, hostileFilters } from './values';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
@@ -79,6 +79,8 @@ type Sent = {
   token: string | null;
   payload?: string | Buffer;
   contentType?: string;
+  /** The route's own headers (Idempotency-Key, If-Match). */
+  headers?: Record<string, string>;
 };
 
 /** Sends one request and records what it broke, if anything. */
@@ -88,6 +90,7 @@ async function send(label: string, req: Sent): Promise<number> {
   const headers: Record<string, string> = { accept: 'application/json', 'accept-language': 'en' };
   if (req.token) headers.authorization = `Bearer ${req.token}`;
   if (req.contentType) headers['content-type'] = req.contentType;
+  Object.assign(headers, req.headers);
   let status: number;
   let body: string;
   try {
@@ -218,6 +221,17 @@ async function fuzzOperation(op: Operation, token: string, who: string, thorough
     }
   }
 
+  // Declared headers: one at a time, alone (a required header missing is the base request).
+  const headerValues = thorough ? HEADER_VALUES : HEADER_VALUES.filter((_, i) => i % 4 === 0);
+  for (const header of op.headers) {
+    for (const v of headerValues) {
+      await send(
+        `${name} header ${header.name}=${v.label}`,
+        base({ headers: { [header.name]: String(v.value) } }),
+      );
+    }
+  }
+
   // JSON bodies: every field, then the body as a whole.
   if (op.body?.kind === 'json') {
     const values = thorough ? HOSTILE : HOSTILE.filter((_, i) => i % 4 === 0);
@@ -303,6 +317,7 @@ async function fuzzOperation(op: Operation, token: string, who: string, thorough
     const slots = [
       ...op.pathParams.map((p) => ({ kind: 'path' as const, name: p })),
       ...op.query.map((q) => ({ kind: 'query' as const, name: q.name })),
+      ...op.headers.map((x) => ({ kind: 'header' as const, name: x.name })),
       ...(op.body?.kind === 'json'
         ? bodyFields(op.body.schema).map((f) => ({ kind: 'body' as const, name: f }))
         : []),
@@ -318,7 +333,9 @@ async function fuzzOperation(op: Operation, token: string, who: string, thorough
               ? base({ url: urlOf(op, { ...params, [slot.name]: encodeURIComponent(text) }, {}) })
               : slot.kind === 'query'
                 ? base({ url: urlOf(op, params, { [slot.name]: text }) })
-                : base({ payload: json(withField(body, slot.name, value)) });
+                : slot.kind === 'header'
+                  ? base({ headers: { [slot.name]: text } })
+                  : base({ payload: json(withField(body, slot.name, value)) });
           await send(`${name} random ${slot.kind} ${slot.name}=${json(value).slice(0, 60)}`, req);
           return failures.length === before;
         }),
@@ -446,6 +463,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
   it('knows the routes it fuzzes', () => {
     expect(ops.length).toBeGreaterThan(process.env.FUZZ_ONLY ? 0 : 100);
     expect(ops.some((o) => o.body?.kind === 'multipart')).toBe(true);
+    expect(ops.some((o) => o.headers.length > 0)).toBe(true);
   });
 
   it('as an administrator: no 5xx, no leak, nothing changed by a refused request', async () => {

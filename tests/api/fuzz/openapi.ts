@@ -1,6 +1,6 @@
 /**
- * The fuzz suite's view of the API: every operation of the OpenAPI document (`/docs/json`) with its path
- * and query parameters and its body, and a plausible value for any JSON schema (the base request each
+ * The fuzz suite's view of the API: every operation of the OpenAPI document (`/docs/json`) with its path,
+ * query and header parameters and its body, and a plausible value for any JSON schema (the base request each
  * mutation starts from, so a mutation reaches the code behind validation wherever it can).
  */
 
@@ -33,6 +33,8 @@ export interface Operation {
   path: string;
   pathParams: string[];
   query: { name: string; schema: JsonSchema }[];
+  /** Request headers the route declares (e.g. `idempotency-key`, `if-match`). */
+  headers: { name: string; schema: JsonSchema }[];
   body: { kind: 'json'; schema: JsonSchema } | { kind: 'multipart' } | null;
 }
 
@@ -68,6 +70,9 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         path,
         pathParams: params.filter((p) => p.in === 'path').map((p) => p.name),
         query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema ?? {} })),
+        headers: params
+          .filter((p) => p.in === 'header')
+          .map((p) => ({ name: p.name, schema: p.schema ?? {} })),
         body: json ? { kind: 'json', schema: json } : multipart ? { kind: 'multipart' } : null,
       });
     }

@@ -81,6 +81,32 @@ export const QUERY_VALUES: Hostile[] = [
   { label: 'NaN', value: 'NaN' },
 ];
 
+/**
+ * Request header values (Idempotency-Key, If-Match): the string values above, and what a header may
+ * carry — valid and near-valid keys and entity tags, lists, wildcards, Latin-1, a header of 64 KB.
+ */
+export const HEADER_VALUES: Hostile[] = [
+  ...QUERY_VALUES,
+  { label: 'valid key', value: 'fuzz-key:00000001' },
+  { label: 'key of 7', value: 'fuzz-ke' },
+  { label: 'key of 101', value: 'k'.repeat(101) },
+  { label: 'key with a space', value: 'fuzz key 0001' },
+  { label: 'version 1', value: '1' },
+  { label: 'quoted version 1', value: '"1"' },
+  { label: 'weak version 1', value: 'W/"1"' },
+  { label: 'weak unquoted', value: 'W/1' },
+  { label: 'lower-case weak', value: 'w/"1"' },
+  { label: 'quoted int4 max + 1', value: '"2147483648"' },
+  { label: 'ten nines', value: '9999999999' },
+  { label: 'eleven digits', value: '99999999999' },
+  { label: 'wildcard', value: '*' },
+  { label: 'list of tags', value: '"1", "2"' },
+  { label: 'unbalanced quote', value: '"1' },
+  { label: 'Latin-1', value: '\u00e9t\u00e9-cl\u00e9-0001' },
+  { label: 'tab inside', value: 'fuzz\tkey-0001' },
+  { label: '64 KB', value: 'h'.repeat(65_536) },
+];
+
 /** `sort` values naming built-in members or nothing sortable. */
 export const SORTS = [
   'constructor',

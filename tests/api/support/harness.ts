@@ -172,6 +172,8 @@ type InjectArgs = {
   body?: unknown;
   lang?: 'ar' | 'en';
   ip?: string;
+  /** More request headers (e.g. Idempotency-Key, If-Match). */
+  headers?: Record<string, string>;
 };
 
 /** One request through app.inject; answers status and parsed JSON. */
@@ -179,6 +181,7 @@ export async function call(h: Harness, a: InjectArgs) {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (a.token) headers.authorization = `Bearer ${a.token}`;
   if (a.lang) headers['accept-language'] = a.lang;
+  Object.assign(headers, a.headers);
   const res = await h.app.inject({
     method: a.method,
     url: a.url,
