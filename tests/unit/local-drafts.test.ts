@@ -266,6 +266,28 @@ describe('local drafts', () => {
     }
   }, 120_000);
 
+  it('a draft its open form claims is left to the form, which learns the server draft it already became', async () => {
+    const d = desk(mkdtempSync(join(deskDir, 'e-')), { api: clerk, id: clerkId });
+    try {
+      const open = d.drafts.save({ direction: 'in', fields: { subject: 'Claimed by its form' } });
+      expect(await d.drafts.claim(open.id)).toEqual({ serverId: null, serverVersion: null });
+      await d.drafts.sync();
+      expect(await serverDrafts(clerk)).not.toContainEqual(
+        expect.objectContaining({ subject: 'Claimed by its form' }),
+      );
+      d.drafts.settled({ id: open.id, serverId: 1, serverVersion: 1 });
+
+      // Sent by a pass before the form saved: the claim names that server draft.
+      const sent = d.drafts.save({ direction: 'in', fields: { subject: 'Sent before the form saved' } });
+      await d.drafts.sync();
+      const made = (await serverDrafts(clerk)).filter((m) => m.subject === 'Sent before the form saved');
+      expect(made).toHaveLength(1);
+      expect((await d.drafts.claim(sent.id)).serverId).toBe(made[0]!.documentId);
+    } finally {
+      d.close();
+    }
+  }, 120_000);
+
   it('a refusal by the server is kept with its words; the draft can be fixed and sent', async () => {
     const d = desk(mkdtempSync(join(deskDir, 'd-')), { api: clerk, id: clerkId });
     try {

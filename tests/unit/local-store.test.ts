@@ -67,7 +67,9 @@ describe('LocalStore migrations', () => {
       ...LOCAL_STORE_MIGRATIONS,
       { name: 'breaks', up: () => { throw new Error('boom'); } }, // prettier-ignore
     ];
-    expect(() => LocalStore.open(file, { migrations: failing })).toThrow(/migration 2 \(breaks\) failed/);
+    expect(() => LocalStore.open(file, { migrations: failing })).toThrow(
+      new RegExp(`migration ${failing.length} \\(breaks\\) failed`),
+    );
     const raw = new Database(file);
     expect(raw.pragma('user_version', { simple: true })).toBe(0);
     const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all();
