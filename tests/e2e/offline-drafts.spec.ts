@@ -82,6 +82,13 @@ test('a draft written while the server is away survives a restart and reaches th
     await expect(local).toContainText(subject);
     await expect(local.getByTestId('local-draft-state')).toHaveText('بانتظار الإرسال');
     await page.screenshot({ path: `${SCREENS}/offline-drafts-waiting-ar.png` });
+    // Opened again, exactly as it was: its subject, and its PDF kept on this computer.
+    await local.getByTestId('local-draft-open').click();
+    await expect(page.getByTestId('field-subject')).toHaveValue(subject);
+    await expect(page.getByTestId('attachment-row')).toHaveCount(1);
+    await expect(page.getByTestId('attachment-kept-locally')).toBeVisible();
+    await expect(page.getByTestId('attachment-row')).toContainText('دعوة.pdf');
+    await app.goTo(shell.shell.url, PAGES.inboxDrafts);
 
     // The server is back: the draft reaches it by itself, once, with its PDF.
     server = await launchApiServer(serverDir, port);
