@@ -348,9 +348,9 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     // The desk's copy may already have become a server draft (sent by itself while the form was open):
     // claim it, so it is not sent again meanwhile, and update that draft rather than make a second.
     let serverId = draftId;
-    if (serverId === null && localId.current) {
+    if (localId.current) {
       const claimed = await localDrafts.claim(localId.current).catch(() => null);
-      serverId = claimed?.serverId ?? null;
+      serverId ??= claimed?.serverId ?? null;
     }
     if (serverId !== null && serverId !== draftId) {
       doc = await documentsApi.update(serverId, fields);
