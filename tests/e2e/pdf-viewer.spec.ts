@@ -6,10 +6,11 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { Api } from './support/api';
+import { ADMIN, Api } from './support/api';
 import { chooseOption } from './support/select';
 import { dropFiles } from './support/pdf';
 import { AdminShell } from './pages/AdminScreens';
+import { LoginPage } from './pages/LoginPage';
 import { PAGES } from '../../src-shared/pages';
 
 const SCREENS = 'test-results/screens';
@@ -194,4 +195,60 @@ test('a clerk drops two PDFs, opens one, finds an Arabic word, rotates and print
   await row.getByTestId('attachment-link-instead').click();
   await expect(page.getByTestId('attachment-row')).toHaveCount(0);
   await expect(page.getByTestId('field-related')).toContainText(number);
+});
+
+test('a long scanned PDF opens at its first page without the whole file crossing to the page', async ({
+  page,
+  shell,
+}) => {
+  test.setTimeout(180_000);
+  // 60 pages, each with a noise image (a scan does not compress): about 3 MB.
+  const scratch = await page.context().newPage();
+  await scratch.setContent(
+    `<html dir="rtl" lang="ar"><body>${Array.from(
+      { length: 60 },
+      (_, i) => `<section style="page-break-after: always; padding: 40px">
+        <h1>محضر مطوّل — صفحة ${i + 1}</h1><canvas width="200" height="200" style="width: 60%"></canvas></section>`,
+    ).join('')}</body></html>`,
+  );
+  await scratch.evaluate(`for (const c of document.querySelectorAll('canvas')) {
+    const ctx = c.getContext('2d');
+    const img = ctx.createImageData(c.width, c.height);
+    for (let k = 0; k < img.data.length; k++) img.data[k] = k % 4 === 3 ? 255 : (Math.random() * 256) | 0;
+    ctx.putImageData(img, 0, 0);
+  }`);
+  const pdf = await scratch.pdf({ format: 'A4' });
+  await scratch.close();
+  expect(pdf.length).toBeGreaterThan(2 * 1024 * 1024);
+
+  const api = await Api.administrator(shell.apiBaseUrl);
+  const draft = await api.ok<{ id: number }>('POST', '/correspondence/documents', {
+    direction: 'in',
+    subject: 'محضر مطوّل',
+  });
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'long.pdf');
+  const uploaded = await fetch(`${shell.apiBaseUrl}/correspondence/documents/${draft.id}/attachments`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.accessToken}` },
+    body: form,
+  });
+  expect(uploaded.status).toBe(201);
+
+  // What crosses from the file source to the page: only ranges.
+  let received = 0;
+  page.on('response', (response) => {
+    if (response.url().includes('/files/')) received += Number(response.headers()['content-length'] ?? 0);
+  });
+  // The shell keeps the clerk of the test before signed in: sign out, then in as the administrator.
+  await new LoginPage(page).openSignedOut(shell);
+  const app = new AdminShell(page);
+  await app.signIn(ADMIN.username, ADMIN.password);
+  await app.goTo(shell.url, `${PAGES.inboxAdd}?draft=${draft.id}`);
+  await page.getByTestId('attachment-open').first().click();
+  const viewer = page.getByTestId('pdf-viewer');
+  await expect(viewer.getByTestId('pdf-page-count')).toContainText('60');
+  await expect(viewer.locator('.page[data-page-number="1"] canvas')).toBeVisible();
+  expect(received).toBeGreaterThan(0);
+  expect(received).toBeLessThan(pdf.length / 2);
 });

@@ -43,6 +43,38 @@ export function findQueries(query: string): string | string[] {
   return reversed === q ? q : [q, reversed];
 }
 
+/** The size of the pieces read from the file source. */
+const CHUNK = 128 * 1024;
+
+/**
+ * pdf.js's range transport over the file source: the first and the last two pieces are asked for at
+ * once (the answer's Content-Range gives the file's length), the last kept for pdf.js's first requests
+ * (the cross-reference table and trailer live at the end), every other range fetched when pdf.js asks.
+ * Null answers (a server without ranges, a small file) fall back to a plain URL.
+ */
+async function rangedSource(source: { url: string; httpHeaders?: Record<string, string> }) {
+  const get = (range: string) =>
+    fetch(source.url, { headers: { ...source.httpHeaders, Range: range }, credentials: 'omit' });
+  const [head, tail] = await Promise.all([get(`bytes=0-${2 * CHUNK - 1}`), get(`bytes=-${2 * CHUNK}`)]);
+  const total = /\/(\d+)$/.exec(head.headers.get('content-range') ?? '')?.[1];
+  if (head.status !== 206 || tail.status !== 206 || !total || Number(total) <= 4 * CHUNK) return null;
+  const length = Number(total);
+  const tailStart = length - Number(tail.headers.get('content-length') ?? 0);
+  const [headBytes, tailBytes] = await Promise.all([head.arrayBuffer(), tail.arrayBuffer()]);
+  const transport = new pdfjs.PDFDataRangeTransport(length, new Uint8Array(headBytes));
+  transport.requestDataRange = (begin: number, end: number) => {
+    if (begin >= tailStart && end <= length) {
+      transport.onDataRange(begin, new Uint8Array(tailBytes.slice(begin - tailStart, end - tailStart)));
+      return;
+    }
+    void get(`bytes=${begin}-${end - 1}`)
+      .then((answer) => answer.arrayBuffer())
+      .then((bytes) => transport.onDataRange(begin, new Uint8Array(bytes)))
+      .catch(() => transport.abort());
+  };
+  return transport;
+}
+
 const ZOOMS = ['page-width', 'page-fit', '0.5', '0.75', '1', '1.25', '1.5', '2', '3'] as const;
 
 export interface PdfViewerProps {
@@ -75,26 +107,39 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
   // Open the document and the viewer once per source.
   useEffect(() => {
     let cancelled = false;
-    const task = pdfjs.getDocument({
-      ...('url' in source
-        ? { url: source.url, httpHeaders: source.httpHeaders, withCredentials: false }
-        : { data: source.data }),
-      // Read what the pages in view need, in ranges, never the whole file ahead of time: no streaming
-      // of the whole file, no fetching of the rest in the background.
-      disableAutoFetch: true,
-      disableStream: true,
-      worker: sharedWorker(),
-      rangeChunkSize: 128 * 1024,
-      isEvalSupported: false,
-      cMapUrl: new URL('pdfjs/cmaps/', document.baseURI).href,
-      cMapPacked: true,
-      standardFontDataUrl: new URL('pdfjs/standard_fonts/', document.baseURI).href,
-    });
+    let task: ReturnType<typeof pdfjs.getDocument> | null = null;
+    const open = async () => {
+      // A file from the file source: its first and last pieces asked for at once (the header and the
+      // cross-reference table pdf.js reads first), then a range at a time as pages come into view.
+      const ranged = 'url' in source ? await rangedSource(source).catch(() => null) : null;
+      if (cancelled) return null;
+      task = pdfjs.getDocument({
+        ...(ranged
+          ? { range: ranged }
+          : 'url' in source
+            ? { url: source.url, httpHeaders: source.httpHeaders, withCredentials: false }
+            : { data: source.data }),
+        // Read what the pages in view need, in ranges, never the whole file ahead of time: no streaming
+        // of the whole file, no fetching of the rest in the background.
+        disableAutoFetch: true,
+        disableStream: true,
+        worker: sharedWorker(),
+        rangeChunkSize: CHUNK,
+        isEvalSupported: false,
+        cMapUrl: new URL('pdfjs/cmaps/', document.baseURI).href,
+        cMapPacked: true,
+        standardFontDataUrl: new URL('pdfjs/standard_fonts/', document.baseURI).href,
+      });
+      return task;
+    };
     let opened: PDFDocumentProxy | null = null;
     void (async () => {
-      const { EventBus, PDFLinkService, PDFFindController, PDFViewer: Viewer } = await viewerModule;
+      const [{ EventBus, PDFLinkService, PDFFindController, PDFViewer: Viewer }, loading] = await Promise.all(
+        [viewerModule, open()],
+      );
+      if (!loading) return;
       try {
-        opened = await task.promise;
+        opened = await loading.promise;
       } catch (e) {
         if (!cancelled)
           setError((e as { name?: string }).name === 'PasswordException' ? 'encrypted' : 'broken');
@@ -134,7 +179,7 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
       cancelled = true;
       tools.current?.viewer.setDocument(null as never);
       tools.current = null;
-      void task.destroy();
+      void (task as ReturnType<typeof pdfjs.getDocument> | null)?.destroy();
       void opened?.destroy();
     };
   }, [source]);
