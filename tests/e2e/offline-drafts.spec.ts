@@ -17,6 +17,8 @@ import { Api } from './support/api';
 import { dropFiles, minimalPdf } from './support/pdf';
 
 const SCREENS = 'test-results/screens';
+// The narrowest desktop the screens are made for.
+test.use({ viewport: { width: 1280, height: 800 } });
 const PASSWORD = 'Clerk#2026';
 
 test('a draft written while the server is away survives a restart and reaches the server once; a conflict is settled by choice', async ({
@@ -121,6 +123,13 @@ test('a draft written while the server is away survives a restart and reaches th
     await expect(page.getByTestId('theirs-subject')).toHaveText(`${subject} (other desk)`);
     await page.waitForTimeout(500); // the dialog's opening animation, for the screenshot
     await page.screenshot({ path: `${SCREENS}/offline-conflict-en.png` });
+    // The same choice in Arabic.
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await app.switchLanguage();
+    await conflict.getByTestId('local-draft-compare').click();
+    await expect(page.getByRole('dialog')).toContainText('على الخادم');
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: `${SCREENS}/offline-conflict-ar.png` });
     await page.getByTestId('keep-mine').click();
     await expect(page.getByTestId('local-drafts')).toHaveCount(0, { timeout: 30_000 });
     expect(

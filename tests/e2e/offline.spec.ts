@@ -15,6 +15,8 @@ import { AdminShell } from './pages/AdminScreens';
 import { ADMIN, Api } from './support/api';
 
 const SCREENS = 'test-results/screens';
+// The narrowest desktop the screens are made for.
+test.use({ viewport: { width: 1280, height: 800 } });
 
 test('the offline banner comes by itself and goes by itself, and screens say what could not load', async ({
   page,

@@ -11,7 +11,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { LocalDraftDetail, LocalDraftSummary } from '../../../../src-shared/ipc/contract';
-import { formatDateTime } from '../../../lib/format';
+import { formatDate, formatDateTime } from '../../../lib/format';
 import { localDrafts, useLocalDraftCounts } from '../../../lib/local-drafts';
 import { toast } from '../../../lib/toast';
 import { corrKeys } from './api';
@@ -25,6 +25,9 @@ const STATE_COLOR: Record<LocalDraftSummary['state'], string> = {
   failed: 'volcano',
 };
 /** The fields a clerk compares as text (the others are choices made from lists). */
+/** A compared value as the clerk reads it (dates in their language's form). */
+const shown = (field: string, value: unknown) =>
+  value == null || value === '' ? '—' : field.endsWith('Date') ? formatDate(String(value)) : String(value);
 const TEXT_FIELDS = [
   'subject',
   'summary',
@@ -223,7 +226,7 @@ export function LocalDraftsCard({ family }: { family: Family }) {
               {
                 key: 'mine',
                 title: t('local.mine'),
-                render: (_, row) => <bdi data-testid={`mine-${row.field}`}>{String(row.mine ?? '—')}</bdi>,
+                render: (_, row) => <bdi data-testid={`mine-${row.field}`}>{shown(row.field, row.mine)}</bdi>,
               },
               {
                 key: 'theirs',
