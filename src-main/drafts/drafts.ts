@@ -59,6 +59,8 @@ export interface LocalDraftsOptions {
 const DOCUMENTS = '/correspondence/documents';
 
 type Answer = { status: number; body: unknown };
+/** Why a pass stops with the drafts left waiting (not refused). */
+const WAIT = new Set<string>([IPC_ERRORS.serverUnreachable, IPC_ERRORS.notSignedIn]);
 const ok = (status: number) => status >= 200 && status < 300;
 const dataOf = <T>(body: unknown) => (body as { data: T }).data;
 /** The server's own words for a refusal (its problem detail), or the status. */
@@ -333,7 +335,8 @@ export class LocalDrafts {
         this.inFlight = { id: row.id, done };
         await done;
       } catch (error) {
-        if (error instanceof IpcFailure && error.code === IPC_ERRORS.serverUnreachable) break;
+        // The server away, overloaded or the session ended: everything waits for the next pass.
+        if (error instanceof IpcFailure && WAIT.has(error.code)) break;
         this.table.failed(row.id, error instanceof Error ? error.message : String(error));
         this.options.log?.(`local draft ${row.id} failed: ${String(error)}`);
       } finally {
@@ -342,6 +345,17 @@ export class LocalDrafts {
       }
       if (!this.options.api.connection.isOnline) break;
     }
+  }
+
+  /**
+   * A refusal of the server for this draft: kept with its words (the clerk fixes or deletes the draft).
+   * Not a refusal: a 401 (the session ended — it waits for the next sign-in) or a 5xx / 429 (the server
+   * cannot now — it waits for the next pass); those stop the pass and leave the draft waiting.
+   */
+  private refuse(row: LocalDraftRow, answer: Answer): void {
+    if (answer.status === 401) throw new IpcFailure(IPC_ERRORS.notSignedIn);
+    if (answer.status >= 500 || answer.status === 429) throw new IpcFailure(IPC_ERRORS.serverUnreachable);
+    this.table.failed(row.id, detailOf(answer));
   }
 
   /** Sends one draft: created or updated, then its files; the local copy then records the server's. */
@@ -361,7 +375,7 @@ export class LocalDrafts {
         { method: 'POST', path: DOCUMENTS, body: { ...fields, direction: row.direction, register: false } },
         { 'Idempotency-Key': row.idem_key },
       );
-      if (!ok(answer.status)) return this.table.failed(row.id, detailOf(answer));
+      if (!ok(answer.status)) return this.refuse(row, answer);
       doc = dataOf<ServerDocument>(answer.body);
       serverId = doc.id;
       this.table.created(row.id, doc.id, doc.version);
@@ -373,11 +387,11 @@ export class LocalDrafts {
       );
       if (answer.status === 409 && codeOf(answer) === 'document.versionConflict') {
         const theirs = await api.request({ method: 'GET', path: `${DOCUMENTS}/${serverId}` });
-        if (!ok(theirs.status)) return this.table.failed(row.id, detailOf(theirs));
+        if (!ok(theirs.status)) return this.refuse(row, theirs);
         const body = JSON.stringify(dataOf<unknown>(theirs.body));
         return this.table.conflict(row.id, seal(this.options.key, body, `${row.id}/theirs`));
       }
-      if (!ok(answer.status)) return this.table.failed(row.id, detailOf(answer));
+      if (!ok(answer.status)) return this.refuse(row, answer);
       doc = dataOf<ServerDocument>(answer.body);
       const linked = new Set((doc.related ?? []).map((r) => r.id));
       const missing = (relatedIds ?? []).filter((rid) => !linked.has(rid));
@@ -387,13 +401,13 @@ export class LocalDrafts {
           path: `${DOCUMENTS}/${serverId}/related`,
           body: { documentIds: missing },
         });
-        if (!ok(related.status)) return this.table.failed(row.id, detailOf(related));
+        if (!ok(related.status)) return this.refuse(row, related);
       }
     }
     const files = this.table.files(row.id);
     if (files.length > 0) {
       const current = await api.request({ method: 'GET', path: `${DOCUMENTS}/${serverId}` });
-      if (!ok(current.status)) return this.table.failed(row.id, detailOf(current));
+      if (!ok(current.status)) return this.refuse(row, current);
       const held = new Set((dataOf<ServerDocument>(current.body).attachments ?? []).map((a) => a.sha256));
       for (const file of files) {
         if (!held.has(file.sha256)) {
@@ -407,15 +421,14 @@ export class LocalDrafts {
           );
           if (answer.status === 502) throw new IpcFailure(IPC_ERRORS.serverUnreachable);
           const payload: unknown = await answer.json().catch(() => null);
-          if (!ok(answer.status))
-            return this.table.failed(row.id, detailOf({ status: answer.status, body: payload }));
+          if (!ok(answer.status)) return this.refuse(row, { status: answer.status, body: payload });
           held.add(file.sha256);
         }
         this.dropFile(file.id, file.file);
       }
     }
     const latest = await api.request({ method: 'GET', path: `${DOCUMENTS}/${serverId}` });
-    if (!ok(latest.status)) return this.table.failed(row.id, detailOf(latest));
+    if (!ok(latest.status)) return this.refuse(row, latest);
     this.table.synced(row.id, serverId, dataOf<ServerDocument>(latest.body).version);
   }
 

@@ -288,6 +288,24 @@ describe('local drafts', () => {
     }
   }, 120_000);
 
+  it('a session that ended is not a refusal: the drafts wait for the next sign-in and are sent then', async () => {
+    const d = desk(mkdtempSync(join(deskDir, 'g-')), { api: clerk, id: clerkId });
+    try {
+      const waiting = d.drafts.save({ direction: 'in', fields: { subject: 'Written as the session ended' } });
+      d.vault.setToken('a-token-the-server-never-gave');
+      const after = await d.drafts.sync();
+      expect(after.counts).toEqual({ waiting: 1, conflicts: 0, failed: 0 });
+      expect(d.drafts.get(waiting.id)).toMatchObject({ state: 'pending', error: null });
+      d.as({ api: clerk, id: clerkId });
+      expect((await d.drafts.sync()).counts).toEqual({ waiting: 0, conflicts: 0, failed: 0 });
+      expect(
+        (await serverDrafts(clerk)).filter((m) => m.subject === 'Written as the session ended'),
+      ).toHaveLength(1);
+    } finally {
+      d.close();
+    }
+  }, 120_000);
+
   it('a refusal by the server is kept with its words; the draft can be fixed and sent', async () => {
     const d = desk(mkdtempSync(join(deskDir, 'd-')), { api: clerk, id: clerkId });
     try {
