@@ -132,6 +132,8 @@ export class LocalDrafts {
     fields: LocalDraftFields;
     serverId?: number | undefined;
     serverVersion?: number | undefined;
+    /** The form gave up sending it itself (the server away): passes may send it again. */
+    release?: boolean | undefined;
   }): LocalDraftSummary {
     const owner = this.requireOwner();
     const fields = localDraftFieldsSchema.parse(input.fields);
@@ -140,6 +142,7 @@ export class LocalDrafts {
       id = this.table.byServerId(owner.userId, owner.server, input.serverId)?.id;
     if (id) {
       this.own(id);
+      if (input.release) this.claimed.delete(id);
       this.table.edit(id, seal(this.options.key, JSON.stringify(fields), id));
     } else {
       id = randomUUID();

@@ -33,6 +33,7 @@ export const localDrafts = {
     fields: LocalDraftFields;
     serverId?: number;
     serverVersion?: number;
+    release?: boolean;
   }): Promise<LocalDraftSummary> => call(() => getBridge().draftsSave(input)),
   claim: (id: string): Promise<{ serverId: number | null; serverVersion: number | null }> =>
     call(() => getBridge().draftsClaim({ id })),

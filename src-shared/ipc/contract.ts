@@ -482,6 +482,8 @@ export const contract = {
         fields: localDraftFieldsSchema,
         serverId: z.number().int().positive().optional(),
         serverVersion: z.number().int().positive().optional(),
+        /** The form gave up sending it itself (the server away): background sending may take it again. */
+        release: z.boolean().optional(),
       })
       .strict(),
     localDraftSummarySchema,

@@ -223,7 +223,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   }, [local.data, form]);
 
   /** Keeps the form's fields on this desk now (a new local draft the first time); answers its id. */
-  const saveLocally = async (): Promise<string> => {
+  const saveLocally = async (release = false): Promise<string> => {
     if (autosave.current) clearTimeout(autosave.current);
     autosave.current = null;
     // Measured (bench/drafts/typing.ts): the part on this thread, and the round trip through main.
@@ -235,6 +235,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       fields: toLocalFields(values, family),
       ...(draftId !== null ? { serverId: draftId } : {}),
       ...(draftId !== null && draft.data ? { serverVersion: draft.data.version } : {}),
+      ...(release ? { release: true } : {}),
     });
     performance.measure('sijill:autosave:thread', { start: started, end: performance.now() });
     const saved = await saving;
@@ -246,7 +247,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   /** As the clerk types: saved a moment after the last keystroke (never on every key). */
   const onValuesChange = () => {
     if (autosave.current) clearTimeout(autosave.current);
-    autosave.current = setTimeout(() => void saveLocally().catch(() => {}), 800);
+    autosave.current = setTimeout(() => void saveLocally(false).catch(() => {}), 800);
   };
   useEffect(
     () => () => {
@@ -257,7 +258,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   /** A chosen file is kept on this desk too, so a crash or a closed client never loses it. */
   const keepLocally = async (file: File) => {
     try {
-      const id = localId.current ?? (await saveLocally());
+      const id = localId.current ?? (await saveLocally(false));
       const kept = await localDrafts.keepFile(id, file);
       keptFiles.current.set(file, kept.id);
       setKept((files) => new Set(files).add(file));
@@ -406,7 +407,8 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
 
   /** Saving while the server is away: kept on this desk, sent by itself when the server is back. */
   const keepUntilOnline = async () => {
-    await saveLocally();
+    // Released: the form no longer sends it itself, the desk sends it when the server is back.
+    await saveLocally(true);
     toast({ severity: 'info', detail: t('local.keptOffline') });
   };
 
@@ -428,7 +430,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     // A local draft with files kept on this desk is sent by the drafts' sync (which holds those files).
     if (localParam && draftId === null && localFiles.length > 0) {
       try {
-        await saveLocally();
+        await saveLocally(true);
         await localDrafts.sync();
         const sent = await localDrafts.get(localParam);
         if (sent.state === 'synced' && sent.serverId) {
