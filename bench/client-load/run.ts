@@ -11,34 +11,20 @@
  *
  * Targets: initial JS ≤ 350 KB gzip; first page interactive < 1500 ms. Prints one JSON object.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { startWebShell } from '../../src-main/web/shell';
-import { createFirstAdmin } from '../browser';
+import { BENCH_RENDERER, buildRenderer, createFirstAdmin } from '../browser';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const RENDERER = process.env.SIJILL_BENCH_RENDERER ?? join(ROOT, 'out/renderer');
+const RENDERER = BENCH_RENDERER;
 const RUNS = Number(process.env.SIJILL_BENCH_RUNS ?? 5);
 const TARGET_INITIAL_KB = 350;
 const TARGET_INTERACTIVE_MS = 1500;
-
-function build() {
-  if (process.argv.includes('--no-build') && existsSync(join(RENDERER, 'index.html'))) return;
-  const result = spawnSync(
-    'npx',
-    ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn', '--outDir', RENDERER],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  if (result.status !== 0) throw new Error('renderer build failed');
-}
 
 const gz = (file: string) => gzipSync(readFileSync(file)).length;
 
@@ -69,7 +55,7 @@ function routeChunks(initialFiles: string[]) {
 }
 
 async function main() {
-  build();
+  buildRenderer();
   const initial = initialJs();
   const routes = routeChunks(initial.files.map((f) => f.file));
 

@@ -10,30 +10,18 @@
  *   the next paint), p50 / p95 / max, during the whole run, and the long tasks (> 50 ms) the page had;
  * - that the field ends exactly as typed.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { startWebShell } from '../../src-main/web/shell';
 import { PAGES } from '../../src-shared/pages';
-import { createFirstAdmin } from '../browser';
+import { BENCH_RENDERER, buildRenderer, createFirstAdmin } from '../browser';
 import { percentile } from '../harness';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const RENDERER = process.env.SIJILL_BENCH_RENDERER ?? join(ROOT, 'out/renderer');
+const RENDERER = BENCH_RENDERER;
 const BURSTS = Number(process.env.BENCH_BURSTS ?? 12);
-
-function build() {
-  if (process.argv.includes('--no-build') && existsSync(join(RENDERER, 'index.html'))) return;
-  const result = spawnSync(
-    'npx',
-    ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn', '--outDir', RENDERER],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  if (result.status !== 0) throw new Error('renderer build failed');
-}
 
 const round = (n: number) => Math.round(n * 100) / 100;
 const stats = (values: number[]) => {
@@ -47,7 +35,7 @@ const stats = (values: number[]) => {
 };
 
 async function main() {
-  build();
+  buildRenderer();
   const dataDir = mkdtempSync(join(tmpdir(), 'sijill-bench-typing-'));
   const shell = await startWebShell({ dataDir, rendererDir: RENDERER });
   const browser = await chromium.launch({

@@ -10,32 +10,20 @@
  *   opening, after the first page, peak while scrolling).
  * Prints one JSON object.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS } from '../../playwright.config';
 import { startWebShell } from '../../src-main/web/shell';
-import { BENCH_ADMIN, createFirstAdmin } from '../browser';
+import { BENCH_ADMIN, BENCH_RENDERER, buildRenderer, createFirstAdmin } from '../browser';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const RENDERER = process.env.SIJILL_BENCH_RENDERER ?? join(ROOT, 'out/renderer');
+const RENDERER = BENCH_RENDERER;
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PAGES = Number(process.env.BENCH_PAGES ?? 300);
 const TARGET_FIRST_PAGE_MS = 400;
 /** Side of each page's image in pixels (the file's weight: about 3 bytes a pixel). */
 const IMAGE_SIDE = Number(process.env.BENCH_IMAGE_SIDE ?? 140);
-
-function build() {
-  if (process.argv.includes('--no-build') && existsSync(join(RENDERER, 'index.html'))) return;
-  const result = spawnSync(
-    'npx',
-    ['vite', 'build', '--config', 'vite.renderer.config.ts', '--logLevel', 'warn', '--outDir', RENDERER],
-    { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  if (result.status !== 0) throw new Error('renderer build failed');
-}
 
 /**
  * A PDF of `pages` pages that Chromium prints from Arabic and English text, each page with its own
@@ -61,7 +49,7 @@ async function bigPdf(page: Page, pages: number): Promise<Buffer> {
 }
 
 async function main() {
-  build();
+  buildRenderer();
   const dataDir = mkdtempSync(join(tmpdir(), 'sijill-bench-pdf-'));
   const shell = await startWebShell({ dataDir, rendererDir: RENDERER });
   const browser = await chromium.launch({

@@ -19,15 +19,20 @@ export interface WebShellProcess {
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
-/** Starts `src-main/web/cli.ts` with tsx and resolves when it prints its URL. */
-export async function launchWebShell(
-  dataDir: string,
-  extraArgs: string[] = [],
-): Promise<{ shell: WebShellProcess; child: ChildProcess }> {
-  const args = ['--import', 'tsx', 'src-main/web/cli.ts', '--data-dir', dataDir, ...extraArgs];
-  const child = spawn(process.execPath, args, {
+/**
+ * Starts one of our commands under tsx (`args` after the script) and resolves with what `ready` reads in
+ * its output once it says it is ready; a command that exits or stays silent for two minutes fails the test
+ * with its output.
+ */
+async function launch<T>(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: (output: string) => T | null,
+): Promise<{ value: T; child: ChildProcess; log: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'test' },
+    env: { ...process.env, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -35,14 +40,31 @@ export async function launchWebShell(
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    const url = /Sijill web shell: (\S+)/.exec(output)?.[1];
-    const api = /API server: (\S+)/.exec(output)?.[1];
-    if (url && api) return { shell: { url, apiBaseUrl: api, dataDir, log: () => output }, child };
-    if (child.exitCode !== null) throw new Error(`web shell exited (${child.exitCode}):\n${output}`);
+    const value = ready(output);
+    if (value !== null) return { value, child, log: () => output };
+    if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}):\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
-  throw new Error(`web shell did not start in time:\n${output}`);
+  throw new Error(`${name} did not start in time:\n${output}`);
+}
+
+/** Starts `src-main/web/cli.ts` and resolves when it prints its URL. */
+export async function launchWebShell(
+  dataDir: string,
+  extraArgs: string[] = [],
+): Promise<{ shell: WebShellProcess; child: ChildProcess }> {
+  const { value, child, log } = await launch(
+    'web shell',
+    ['src-main/web/cli.ts', '--data-dir', dataDir, ...extraArgs],
+    {},
+    (output) => {
+      const url = /Sijill web shell: (\S+)/.exec(output)?.[1];
+      const api = /API server: (\S+)/.exec(output)?.[1];
+      return url && api ? { url, api } : null;
+    },
+  );
+  return { shell: { url: value.url, apiBaseUrl: value.api, dataDir, log }, child };
 }
 
 /**
@@ -53,23 +75,13 @@ export async function launchApiServer(
   dataDir: string,
   port = 0,
 ): Promise<{ url: string; child: ChildProcess; log: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src-server/cli.ts', 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const url = /Sijill API listening on (\S+)/.exec(output)?.[1];
-    if (url) return { url, child, log: () => output };
-    if (child.exitCode !== null) throw new Error(`API server exited (${child.exitCode}):\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`API server did not start in time:\n${output}`);
+  const { value, child, log } = await launch(
+    'API server',
+    ['src-server/cli.ts', 'serve'],
+    { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir },
+    (output) => /Sijill API listening on (\S+)/.exec(output)?.[1] ?? null,
+  );
+  return { url: value, child, log };
 }
 
 /** Stops the shell and waits for it to exit. */
