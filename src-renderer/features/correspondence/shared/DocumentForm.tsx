@@ -413,6 +413,10 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   };
 
   const save = async (finish: boolean) => {
+    // This save writes what the form holds: a keep-on-the-desk still waiting for its moment would only
+    // mark the draft as changed again after it has been sent (and a pass would send it twice).
+    if (autosave.current) clearTimeout(autosave.current);
+    autosave.current = null;
     finishing.current = finish;
     try {
       await form.validateFields();
