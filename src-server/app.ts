@@ -42,6 +42,7 @@ import { formatMaxSize, warmPdfChecks } from './storage/validate';
 import { directoryRoutes } from './modules/directory/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { correspondenceRoutes } from './modules/correspondence/routes';
+import { searchRoutes } from './modules/search/routes';
 import { VERSION } from './version';
 
 /** The app with the zod type provider, as every module sees it. */
@@ -234,6 +235,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await directoryRoutes(ctx)(app);
   await settingsRoutes(ctx)(app);
   await correspondenceRoutes(ctx)(app);
+  await searchRoutes(ctx)(app);
   for (const register of options.modules ?? []) await register(app, ctx);
   return app;
 }

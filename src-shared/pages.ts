@@ -40,6 +40,8 @@ export const PAGES = {
   pages: '/auth/pages',
   audit: '/auth/audit',
 
+  search: '/search/documents',
+
   calendar: '/user/calendar',
   userSettings: '/user/settings',
 } as const;
@@ -53,6 +55,7 @@ export const SECTIONS = {
   outbox: '/correspondence/outbox',
   memos: '/correspondence/memos',
   settings: '/correspondence/settings',
+  search: '/search',
   auth: '/auth',
   user: '/user',
 } as const;

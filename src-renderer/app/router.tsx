@@ -192,6 +192,16 @@ export const MAIN_ROUTES: readonly MainRoute[] = [
     lazy: () => import('../features/correspondence/settings/MainDistributionPage'),
   },
   {
+    path: PAGES.search,
+    treePath: PAGES.search,
+    lazy: () => import('../features/correspondence/search/SearchPage'),
+  },
+  {
+    path: `${PAGES.search}/:id`,
+    treePath: PAGES.search,
+    lazy: () => import('../features/correspondence/search/SearchDetailPage'),
+  },
+  {
     path: PAGES.calendar,
     treePath: PAGES.calendar,
     lazy: () => import('../features/calendar/CalendarPage'),

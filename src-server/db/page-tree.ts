@@ -186,6 +186,21 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
     ],
   },
   {
+    path: SECTIONS.search,
+    nameAr: 'البحث',
+    nameEn: 'Search',
+    icon: 'SearchOutlined',
+    pages: [
+      {
+        path: PAGES.search,
+        nameAr: 'البحث في المراسلات',
+        nameEn: 'Search Correspondence',
+        icon: 'FileSearchOutlined',
+        permissions: ['view'],
+      },
+    ],
+  },
+  {
     path: SECTIONS.settings,
     nameAr: 'الإعدادات',
     nameEn: 'Settings',

@@ -6,14 +6,17 @@
  * parent. Security state (sessions, two-factor challenges, sign-in throttling) lives here too, never in
  * process memory, so several servers can share one database.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import { ARABIC_UNIFY_FROM, ARABIC_UNIFY_TO } from '../../src-shared/arabic';
 import {
   APPROVAL_DECISIONS,
   APPROVAL_STEP_KINDS,
   DIRECTIONS,
   DISTRIBUTION_TYPES,
   DOCUMENT_STATES,
+  PAGE_TEXT_METHODS,
   TASK_STATES,
+  TEXT_STATUSES,
 } from '../../src-shared/api/correspondence';
 import {
   type AnyPgColumn,
@@ -21,6 +24,7 @@ import {
   bigserial,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -241,14 +245,22 @@ export const auditLog = pgTable(
 // ---------------------------------------------------------------- employee centre (directory)
 
 /**
- * The SQL twin of src-shared/arabic.ts `normalizeArabic`: strips tashkeel and tatweel, unifies أإآٱ→ا,
- * ى→ي, ة→ه, lower-cases. Used by the generated `search_text` columns that the trigram indexes cover, so
- * a search normalises its text in JS and compares with LIKE on one indexed column.
+ * The SQL twin of src-shared/arabic.ts `normalizeArabic` (the same unification table): strips tashkeel
+ * and tatweel, unifies the letter forms and digits, lower-cases. Used by the generated `search_text`
+ * columns that the trigram indexes cover, so a search normalises its text in JS and compares with LIKE
+ * on one indexed column.
  */
 const normalisedSql = (expression: string) =>
   sql.raw(
-    String.raw`btrim(regexp_replace(lower(regexp_replace(translate(${expression}, 'أإآٱىة', 'اااايه'), '[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640]', '', 'g')), '\s+', ' ', 'g'))`,
+    String.raw`btrim(regexp_replace(lower(regexp_replace(translate(${expression}, '${ARABIC_UNIFY_FROM}', '${ARABIC_UNIFY_TO}'), '[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640]', '', 'g')), '\s+', ' ', 'g'))`,
   );
+
+/**
+ * A number or reference as search compares it: capitals, Arabic-Indic and Persian digits as ASCII (the
+ * same form as src-server/modules/search/service.ts `numberForm` gives the query).
+ */
+export const referenceFormSql = (column: AnyPgColumn | SQL) =>
+  sql`upper(translate(${column}, '${sql.raw(ARABIC_UNIFY_FROM.slice(-20))}', '${sql.raw(ARABIC_UNIFY_TO.slice(-20))}'))`;
 
 /** Job titles; `isManager` marks the jobs that manage a department. */
 export const jobs = pgTable(
@@ -495,6 +507,8 @@ export const documents = pgTable(
     check('documents_state_check', oneOf(t.state, DOCUMENT_STATES)),
     uniqueIndex('documents_number_idx').on(t.codificationId, t.year, t.sequence),
     uniqueIndex('documents_doc_number_idx').on(t.docNumber),
+    // Search answers a sender's reference typed in full before anything else (digits in any script).
+    index('documents_sender_number_idx').on(referenceFormSql(t.senderDocumentNumber)),
     // The registered arm of the boxes, covering: its filters (holder, clearance) and `done` are read from
     // the index, so pages and counts are index-only scans.
     index('documents_registered_idx').on(
@@ -662,12 +676,65 @@ export const documentAttachments = pgTable(
     mime: text('mime').notNull(),
     uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
     uploadedAt: tstz('uploaded_at').notNull().defaultNow(),
+    /**
+     * Reading the file's text for search (src-server/modules/search): `pending` until the background job
+     * takes it, `reading` while it does, then `done` (its pages are in attachment_pages) or `failed`
+     * (`text_error` says why, in the job's words).
+     */
+    textStatus: text('text_status', { enum: TEXT_STATUSES }).notNull().default('pending'),
+    textError: text('text_error'),
+    /** Pages read so far / in the file, while reading; the file's page count once done. */
+    textPagesDone: integer('text_pages_done'),
+    textPages: integer('text_pages'),
   },
   (t) => [
+    check('document_attachments_text_status_check', oneOf(t.textStatus, TEXT_STATUSES)),
     index('document_attachments_document_idx').on(t.documentId),
     // A file already in the archive is found by its content (the duplicate check of uploads and intake).
     index('document_attachments_sha256_idx').on(t.sha256),
   ],
+);
+
+/** A tsvector column: lexemes the search code computes (src-shared/search.ts), stored as `simple`. */
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * The text of an attachment, one row per page, as the background reader found it (`method`: the file's
+ * text layer, OCR of the page's image, or nothing on the page). `lexemes` is the page's tsvector, used to
+ * find which page of a result matched; the document's own index is document_search.
+ */
+export const attachmentPages = pgTable(
+  'attachment_pages',
+  {
+    attachmentId: integer('attachment_id')
+      .notNull()
+      .references(() => documentAttachments.id, { onDelete: 'cascade' }),
+    page: integer('page').notNull(),
+    method: text('method', { enum: PAGE_TEXT_METHODS }).notNull(),
+    text: text('text').notNull(),
+    lexemes: tsvector('lexemes').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.attachmentId, t.page] }),
+    check('attachment_pages_method_check', oneOf(t.method, PAGE_TEXT_METHODS)),
+  ],
+);
+
+/**
+ * The search index of a document: the lexemes of its number, sender's reference and subject (weight A),
+ * summary, sender and receivers (B), notes of its distributions and tasks (C) and the text of its
+ * attachments (D), rebuilt by the background `search.index` job whenever one of them changes.
+ */
+export const documentSearch = pgTable(
+  'document_search',
+  {
+    documentId: integer('document_id')
+      .primaryKey()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    lexemes: tsvector('lexemes').notNull(),
+    indexedAt: tstz('indexed_at').notNull().defaultNow(),
+  },
+  (t) => [index('document_search_lexemes_idx').using('gin', t.lexemes)],
 );
 
 /**

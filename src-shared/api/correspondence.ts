@@ -261,6 +261,12 @@ export const TASK_TRANSITIONS: Record<TaskState, readonly TaskState[]> = {
   completed: [],
 };
 
+/** The states of reading an attachment's text (src-server/modules/search). */
+export const TEXT_STATUSES = ['pending', 'reading', 'done', 'failed'] as const;
+export type TextStatus = (typeof TEXT_STATUSES)[number];
+/** How a page's text was found: its text layer, OCR of its image, or nothing on it. */
+export const PAGE_TEXT_METHODS = ['text', 'ocr', 'empty'] as const;
+
 /** An attachment's metadata. Content is PDF (checked by its bytes), stored content-addressed. */
 export const attachmentSchema = z.object({
   id: z.number().int(),
@@ -273,8 +279,21 @@ export const attachmentSchema = z.object({
   sha256: z.string(),
   uploadedBy: personRefSchema.nullable(),
   createdAt: z.string(),
+  /** Reading its text for search: pending, reading (with pages read of pages), done or failed. */
+  text: z.object({
+    status: z.enum(TEXT_STATUSES),
+    pagesDone: z.number().int().nullable(),
+    pages: z.number().int().nullable(),
+  }),
 });
 export type Attachment = z.infer<typeof attachmentSchema>;
+
+/** GET …/attachments/{id}/text: the text the server read from each page, and how. */
+export const attachmentTextSchema = z.object({
+  status: z.enum(TEXT_STATUSES),
+  pages: z.array(z.object({ page: z.number().int(), method: z.enum(PAGE_TEXT_METHODS), text: z.string() })),
+});
+export type AttachmentText = z.infer<typeof attachmentTextSchema>;
 
 /** A related document as the other document lists it (links go both ways). */
 export const relatedDocumentSchema = z.object({

@@ -21,6 +21,7 @@ import {
   AUTHOR_STATES,
   FILED_STATES,
   type Attachment,
+  type AttachmentText,
   type CreateDocumentRequest,
   type Document,
   type Follow,
@@ -66,6 +67,11 @@ function attachmentOut(a: q.AttachmentRow): Attachment {
     sha256: a.sha256,
     uploadedBy: ref(a.uploaded_by, a.uploaded_by_ar, a.uploaded_by_en),
     createdAt: a.uploaded_at,
+    text: {
+      status: a.text_status,
+      pagesDone: a.text_pages_done === null ? null : Number(a.text_pages_done),
+      pages: a.text_pages === null ? null : Number(a.text_pages),
+    },
   };
 }
 
@@ -612,6 +618,24 @@ export async function openAttachment(
   const [row] = await q.attachmentsOf(ctx.db, [id], attachmentId);
   if (!row) throw notFound();
   return { attachment: attachmentOut(row), open: (range) => ctx.files.open(row.sha256, range) };
+}
+
+/** GET …/attachments/{attachmentId}/text: what search read of it, for a caller who sees the document. */
+export async function attachmentText(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  attachmentId: number,
+): Promise<AttachmentText> {
+  const s = await scope(ctx, caller);
+  await visibleDocument(ctx.db, s, id);
+  const [row] = await q.attachmentsOf(ctx.db, [id], attachmentId);
+  if (!row) throw notFound();
+  const pages = await q.attachmentPagesOf(ctx.db, attachmentId);
+  return {
+    status: row.text_status,
+    pages: pages.map((p) => ({ page: Number(p.page), method: p.method, text: p.text })),
+  };
 }
 
 /** DELETE …/attachments/{attachmentId}: drafts only. */

@@ -419,7 +419,17 @@ export async function unrelate(db: Tx, a: number, b: number): Promise<boolean> {
 /** An attachment with who uploaded it. */
 export type AttachmentRow = Pick<
   RowOf<typeof documentAttachments.$inferSelect>,
-  'id' | 'document_id' | 'sha256' | 'file_name' | 'size' | 'mime' | 'uploaded_by' | 'uploaded_at'
+  | 'id'
+  | 'document_id'
+  | 'sha256'
+  | 'file_name'
+  | 'size'
+  | 'mime'
+  | 'uploaded_by'
+  | 'uploaded_at'
+  | 'text_status'
+  | 'text_pages_done'
+  | 'text_pages'
 > & { uploaded_by_ar: string | null; uploaded_by_en: string | null };
 
 export async function attachmentsOf(db: Tx, documentIds: readonly number[], attachmentId?: number) {
@@ -427,11 +437,20 @@ export async function attachmentsOf(db: Tx, documentIds: readonly number[], atta
   return rows<AttachmentRow>(
     db,
     sql`select a.id, a.document_id, a.sha256, a.file_name, a.size::int as size, a.mime, a.uploaded_by,
-          u.name_ar as uploaded_by_ar, u.name_en as uploaded_by_en, ${iso('a.uploaded_at')} as uploaded_at
+          u.name_ar as uploaded_by_ar, u.name_en as uploaded_by_en, ${iso('a.uploaded_at')} as uploaded_at,
+          a.text_status, a.text_pages_done, a.text_pages
         from document_attachments a left join users u on u.id = a.uploaded_by
         where a.document_id in ${inList(documentIds)}
         ${attachmentId !== undefined ? sql`and a.id = ${attachmentId}` : sql``}
         order by a.id`,
+  );
+}
+
+/** The text read from an attachment, page by page. */
+export async function attachmentPagesOf(db: Tx, attachmentId: number) {
+  return rows<{ page: number; method: 'text' | 'ocr' | 'empty'; text: string }>(
+    db,
+    sql`select page, method, text from attachment_pages where attachment_id = ${attachmentId} order by page`,
   );
 }
 

@@ -23,6 +23,7 @@ import {
   submitRequestSchema,
   attachmentParamsSchema,
   attachmentSchema,
+  attachmentTextSchema,
   uploadedAttachmentSchema,
   intakeQuerySchema,
   intakeResultSchema,
@@ -540,6 +541,23 @@ export function correspondenceRoutes(ctx: ServerContext) {
         );
         return sendStoredFile(request, reply, { ...attachment, disposition: 'inline' }, open);
       },
+    );
+    app.get(
+      `${base}/:id/attachments/:attachmentId/text`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary: "An attachment's text as the server read it for search (per page: text layer or OCR)",
+          params: attachmentParamsSchema,
+          response: { 200: envelopeOf(attachmentTextSchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await corr.attachmentText(ctx, callerOf(request), request.params.id, request.params.attachmentId),
+        ),
     );
     app.delete(
       `${base}/:id/attachments/:attachmentId`,

@@ -29,6 +29,7 @@ const CLERK: Record<string, Permission[]> = {
   [PAGES.memoDrafts]: ['view', 'add', 'edit', 'delete'],
   [PAGES.memoAdd]: ['view', 'add'],
   [PAGES.memosAwaitingApproval]: ['view'],
+  [PAGES.search]: ['view'],
 };
 const MANAGER: Record<string, Permission[]> = {
   ...CLERK,
@@ -61,6 +62,7 @@ const EMPLOYEE: Record<string, Permission[]> = {
   [PAGES.memosAwaitingApproval]: ['view'],
   [PAGES.memosRequiringApproval]: ['view', 'approve'],
   [PAGES.approvedMemos]: ['view'],
+  [PAGES.search]: ['view'],
 };
 
 /** Loads the demo roles and users; `password` is every demo user's password. Returns what was created. */

@@ -41,7 +41,7 @@ import {
 } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { Dayjs } from 'dayjs';
 import type {
   Attachment,
@@ -70,6 +70,8 @@ import { ApprovalStatusTag } from './CircuitListScreens';
 import { DispatchPanel } from './DispatchPanel';
 import { documentPath, familyOf, type Family } from './directions';
 import { LoadFailed } from '../../../components/LoadFailed';
+import { AttachmentTextStatus, isReading } from '../search/AttachmentText';
+import '../search/search.css';
 
 /** Which list the detail was opened from (its back link). */
 export type DetailContext =
@@ -81,7 +83,8 @@ export type DetailContext =
   | 'outbox-requiring'
   | 'approved-memos'
   | 'memos-awaiting'
-  | 'memos-requiring';
+  | 'memos-requiring'
+  | 'search';
 
 const day = (value: Dayjs | null | undefined) => (value ? value.format('YYYY-MM-DD') : null);
 
@@ -132,6 +135,7 @@ function Attachments({ doc }: { doc: Document }) {
               <FilePdfOutlined />
               <bdi>{a.fileName}</bdi>
               <Typography.Text type="secondary">{formatSize(a.size, i18n.language)}</Typography.Text>
+              <AttachmentTextStatus documentId={doc.id} attachment={a} />
             </span>
           </List.Item>
         )}
@@ -719,6 +723,7 @@ const BACK: Record<DetailContext, string> = {
   'approved-memos': PAGES.approvedMemos,
   'memos-awaiting': PAGES.memosAwaitingApproval,
   'memos-requiring': PAGES.memosRequiringApproval,
+  search: PAGES.search,
 };
 
 /** Which fields the detail shows for each family (the rest are the incoming letter's). */
@@ -781,8 +786,17 @@ const FAMILY_FIELDS: Record<Family, readonly string[]> = {
 export function DocumentDetail({ id, context }: { id: number; context: DetailContext }) {
   const { t, i18n } = useTranslation('correspondence');
   const queryClient = useQueryClient();
-  const doc = useQuery({ queryKey: corrKeys.document(id), queryFn: () => documentsApi.get(id) });
+  const doc = useQuery({
+    queryKey: corrKeys.document(id),
+    queryFn: () => documentsApi.get(id),
+    // While the server reads an attachment's text, the list shows its progress until it is done.
+    refetchInterval: (query) => (query.state.data?.attachments.some(isReading) ? 2000 : false),
+  });
   const navigate = useNavigate();
+  const location = useLocation();
+  const backState = (location.state as { back?: unknown } | null)?.back;
+  // Back from a search result returns to the same results (query, filters and page).
+  const backTo = context === 'search' && typeof backState === 'string' ? backState : BACK[context];
   const mayReply = useCanOn(PAGES.outboxAdd, 'add');
   const distribution = useQuery({
     queryKey: corrKeys.distribution(id),
@@ -824,7 +838,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
         <Result
           status="404"
           title={t('empty.documents')}
-          extra={<Link to={BACK[context]}>{t('detail.back')}</Link>}
+          extra={<Link to={backTo}>{t('detail.back')}</Link>}
         />
       </CorrespondenceScreen>
     );
@@ -926,7 +940,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
           <span data-testid="doc-subject">{d.subject}</span>
         </Space>
       }
-      subtitle={<Link to={BACK[context]}>{t('detail.back')}</Link>}
+      subtitle={<Link to={backTo}>{t('detail.back')}</Link>}
       extra={
         <>
           {family !== 'in' && <ApprovalStatusTag state={d.state} />}

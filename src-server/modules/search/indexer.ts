@@ -1,0 +1,129 @@
+/**
+ * The search index of documents (document_search): each document's lexemes (src-shared/search.ts), in
+ * four weights — A: number, sender's reference, subject; B: summary, sender, receivers and recipient
+ * departments; C: notes of its distributions and tasks; D: the text of its attachments. Rebuilt whole by
+ * the background `search.index` job whenever a change touches one of them (database triggers enqueue it:
+ * no write path can forget). Attachment text keeps one entry per distinct word without positions, so a
+ * 300-page scan stays far below PostgreSQL's 1 MB tsvector limit.
+ */
+import { sql } from 'drizzle-orm';
+import { indexText, wordLexemes, wordsOf } from '../../../src-shared/search';
+import type { Tx } from '../auth/queries';
+import { inList } from '../correspondence/visibility';
+import { rows } from '../correspondence/queries';
+
+/** The texts of documents that search reads (and shows passages of), by document. */
+export interface DocumentTexts {
+  id: number;
+  docNumber: string | null;
+  senderDocumentNumber: string | null;
+  subject: string;
+  summary: string | null;
+  sender: string | null;
+  receivers: string | null;
+  notes: string | null;
+}
+
+/** Reads the searchable fields of documents (not their attachments). */
+export async function documentTexts(db: Tx, ids: readonly number[]): Promise<Map<number, DocumentTexts>> {
+  const out = new Map<number, DocumentTexts>();
+  if (!ids.length) return out;
+  const list = await rows<{
+    id: number;
+    doc_number: string | null;
+    sender_document_number: string | null;
+    subject: string;
+    summary: string | null;
+    sender: string | null;
+    receivers: string | null;
+    notes: string | null;
+  }>(
+    db,
+    sql`select d.id, d.doc_number, d.sender_document_number, d.subject, d.summary,
+          nullif(concat_ws(' — ', s.name_ar, s.name_en), '') as sender,
+          nullif(concat_ws(' — ', d.receiver,
+            (select string_agg(x.name_ar || ' — ' || x.name_en, '، ' order by r.position)
+               from document_recipients r join departments x on x.id = r.department_id
+              where r.document_id = d.id),
+            rd.name_ar, rd.name_en), '') as receivers,
+          nullif(concat_ws(' · ',
+            (select string_agg(n.notes, ' · ' order by n.id) from distributions n
+              where n.document_id = d.id and n.notes is not null),
+            (select string_agg(t.notes, ' · ' order by t.id) from tasks t
+              where t.document_id = d.id and t.notes is not null)), '') as notes
+        from documents d
+        left join departments s on s.id = d.sender_department_id
+        left join departments rd on rd.id = d.recipient_department_id
+        where d.id in ${inList(ids)}`,
+  );
+  for (const r of list) {
+    out.set(Number(r.id), {
+      id: Number(r.id),
+      docNumber: r.doc_number,
+      senderDocumentNumber: r.sender_document_number,
+      subject: r.subject,
+      summary: r.summary,
+      sender: r.sender,
+      receivers: r.receivers,
+      notes: r.notes,
+    });
+  }
+  return out;
+}
+
+/** The distinct lexemes of a long text, space-separated (an attachment's words: no positions needed). */
+export function distinctLexemes(texts: Iterable<string>, limit = 200_000): string {
+  const seen = new Set<string>();
+  for (const text of texts) {
+    for (const { word } of wordsOf(text)) {
+      for (const lexeme of wordLexemes(word)) {
+        seen.add(lexeme);
+        if (seen.size >= limit) return [...seen].join(' ');
+      }
+    }
+  }
+  return [...seen].join(' ');
+}
+
+/** The four weighted index texts of a document. */
+export function weightedTexts(d: DocumentTexts, attachmentText: Iterable<string>) {
+  return {
+    a: indexText([d.docNumber, d.senderDocumentNumber, d.subject].filter(Boolean).join(' ')),
+    b: indexText([d.summary, d.sender, d.receivers].filter(Boolean).join(' ')),
+    c: indexText(d.notes),
+    d: distinctLexemes(attachmentText),
+  };
+}
+
+/** SQL of the tsvector of the weighted texts. */
+export function lexemesSql(t: { a: string; b: string; c: string; d: string }) {
+  return sql`setweight(to_tsvector('simple', ${t.a}), 'A') || setweight(to_tsvector('simple', ${t.b}), 'B')
+    || setweight(to_tsvector('simple', ${t.c}), 'C') || strip(to_tsvector('simple', ${t.d}))`;
+}
+
+/** Rebuilds the index entry of one document (removes it when the document is gone). */
+export async function reindexDocument(db: Tx, documentId: number): Promise<boolean> {
+  const texts = (await documentTexts(db, [documentId])).get(documentId);
+  if (!texts) {
+    await db.execute(sql`delete from document_search where document_id = ${documentId}`);
+    return false;
+  }
+  const pages = await rows<{ text: string }>(
+    db,
+    sql`select p.text from attachment_pages p join document_attachments a on a.id = p.attachment_id
+        where a.document_id = ${documentId} order by a.id, p.page`,
+  );
+  const weighted = weightedTexts(
+    texts,
+    pages.map((p) => p.text),
+  );
+  await db.execute(sql`insert into document_search (document_id, lexemes, indexed_at)
+    values (${documentId}, ${lexemesSql(weighted)}, now())
+    on conflict (document_id) do update set lexemes = excluded.lexemes, indexed_at = excluded.indexed_at`);
+  return true;
+}
+
+/** The tsvector SQL of one page of attachment text (which page matched, for passages). */
+export function pageLexemesSql(text: string) {
+  return sql`strip(to_tsvector('simple', ${distinctLexemes([text])}))`;
+}

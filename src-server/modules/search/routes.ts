@@ -1,0 +1,30 @@
+/** HTTP routes of search: GET /search on the search page (its own page permission). */
+import { envelopeOf } from '../../../src-shared/api/envelope';
+import { searchPageSchema, searchQuerySchema } from '../../../src-shared/api/search';
+import { PAGES } from '../../../src-shared/pages';
+import type { App } from '../../app';
+import type { ServerContext } from '../../context';
+import { callerOf } from '../../http/access';
+import { envelope } from '../../http/envelope';
+import { search } from './service';
+
+export function searchRoutes(ctx: ServerContext) {
+  return async (app: App) => {
+    app.get(
+      '/search',
+      {
+        config: { access: { page: PAGES.search, permission: 'view' as const } },
+        schema: {
+          tags: ['search'],
+          security: [{ bearer: [] }],
+          summary:
+            'Search every document the caller may see: number, references, subject, summary, sender, ' +
+            'receivers, notes and attachment text (Arabic normalised and stemmed; English stemmed)',
+          querystring: searchQuerySchema,
+          response: { 200: envelopeOf(searchPageSchema) },
+        },
+      },
+      async (request) => envelope(request, await search(ctx, callerOf(request), request.query)),
+    );
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * GET /search: one query across every document the caller may see (the visibility predicate), over the
+ * number, sender's reference, subject, summary, sender, receivers, notes of distributions and tasks and
+ * the text of attachments. Words are matched as src-shared/search.ts makes them (normalised, stemmed).
+ */
+import { z } from 'zod';
+import { DIRECTIONS, DOCUMENT_STATES, namedRefSchema } from './correspondence';
+import { dateOnlyField, decimalParam, idField, text } from './fields';
+
+/** Results of one query are paged up to this many (the total shown beyond it is "more than …"). */
+export const SEARCH_MAX_RESULTS = 1000;
+export const SEARCH_PAGE_SIZE = 20;
+
+export const searchQuerySchema = z
+  .object({
+    q: text(1, 200),
+    page: decimalParam(1, SEARCH_MAX_RESULTS).default(1),
+    pageSize: decimalParam(1, 50).default(SEARCH_PAGE_SIZE),
+    direction: z.enum(DIRECTIONS).optional(),
+    state: z.enum(DOCUMENT_STATES).optional(),
+    fromDate: dateOnlyField.optional(),
+    toDate: dateOnlyField.optional(),
+    codificationId: idField.optional(),
+    departmentId: idField.optional(),
+    securityLevelId: idField.optional(),
+  })
+  .strict();
+export type SearchQuery = z.infer<typeof searchQuerySchema>;
+
+/** Where a passage of a result comes from. */
+export const SNIPPET_FIELDS = [
+  'docNumber',
+  'senderDocumentNumber',
+  'subject',
+  'summary',
+  'sender',
+  'receivers',
+  'notes',
+  'attachment',
+] as const;
+export type SnippetField = (typeof SNIPPET_FIELDS)[number];
+
+/** A passage with the matched words as [start, end) offsets into `text` (UTF-16, as written). */
+export const snippetSchema = z.object({
+  field: z.enum(SNIPPET_FIELDS),
+  text: z.string(),
+  highlights: z.array(z.tuple([z.number().int(), z.number().int()])),
+  /** Text was cut before / after the passage. */
+  before: z.boolean(),
+  after: z.boolean(),
+  /** For `attachment`: which file and page. */
+  attachment: z.object({ id: z.number().int(), fileName: z.string(), page: z.number().int() }).nullable(),
+});
+export type SearchSnippet = z.infer<typeof snippetSchema>;
+
+export const searchHitSchema = z.object({
+  documentId: z.number().int(),
+  direction: z.enum(DIRECTIONS),
+  state: z.enum(DOCUMENT_STATES),
+  docNumber: z.string().nullable(),
+  senderDocumentNumber: z.string().nullable(),
+  subject: z.string(),
+  sender: namedRefSchema.nullable(),
+  documentDate: z.string().nullable(),
+  /** Registered (filed) or, before that, created. */
+  date: z.string(),
+  securityLevel: namedRefSchema.nullable(),
+  /** The query is this document's number or sender's reference (these come first). */
+  numberMatch: z.boolean(),
+  snippets: z.array(snippetSchema),
+});
+export type SearchHit = z.infer<typeof searchHitSchema>;
+
+export const searchPageSchema = z.object({
+  items: z.array(searchHitSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** false: `total` is a lower bound ("more than {total}"). */
+  totalExact: z.boolean(),
+  /** The query's words as searched (after dropping the very common ones); empty when none was left. */
+  terms: z.array(z.array(z.string())),
+});
+export type SearchPage = z.infer<typeof searchPageSchema>;

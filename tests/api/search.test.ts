@@ -1,0 +1,168 @@
+/**
+ * GET /search: Arabic as written (hamza, ta marbuta, prefixes), English stems, numbers first, passages
+ * with the matched words, filters, paging, its own page permission, and the one visibility predicate — a
+ * user never finds what they may not see.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
+import { letter, organisation, type Org, type Actor } from './support/correspondence';
+import { settleSearch } from './support/search';
+
+let h: Harness;
+let org: Org;
+const ids: Record<string, number> = {};
+const numbers: Record<string, string> = {};
+
+async function create(by: Actor, body: Record<string, unknown>, register = true) {
+  const res = await call(h, {
+    method: 'POST',
+    url: '/correspondence/documents',
+    token: by.token,
+    body: { ...body, register },
+  });
+  if (res.status !== 201) throw new Error(`${res.status} ${JSON.stringify(res.json)}`);
+  return res.json.data as { id: number; docNumber: string | null };
+}
+
+async function search(token: string, query: Record<string, string | number>, lang: 'ar' | 'en' = 'en') {
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  return call(h, { method: 'GET', url: `/search?${qs}`, token, lang });
+}
+
+const found = async (token: string, q: string, extra: Record<string, string | number> = {}) => {
+  const res = await search(token, { q, ...extra });
+  expect(res.status, JSON.stringify(res.json)).toBe(200);
+  return (res.json.data.items as { documentId: number }[]).map((i) => i.documentId);
+};
+
+beforeAll(async () => {
+  h = await startHarness();
+  org = await organisation(h);
+  // The correspondence role of the organisation may also search.
+  await h.query(`insert into role_page_permissions (role_id, page_id, permissions)
+    select u.role_id, p.id, '{view}' from users u, pages p
+    where u.id = ${org.clerk.userId} and p.path = '/search/documents'`);
+  const memo = await create(org.clerk, letter(org, { subject: 'بشأن المذكرات الواردة من وزارة الصحة' }));
+  ids.memo = memo.id;
+  numbers.memo = memo.docNumber!;
+  ids.english = (
+    await create(
+      org.clerk,
+      letter(org, { subject: 'Annual budgets approval', summary: 'Letters about running costs' }),
+    )
+  ).id;
+  ids.reference = (
+    await create(org.clerk, letter(org, { subject: 'طلب تجديد عقد', senderDocumentNumber: 'م/ص/٤٥٦٧' }))
+  ).id;
+  await h.query(
+    `insert into user_clearances (user_id, security_level_id) values (${org.clerk.userId}, ${org.levels.secret})`,
+  );
+  ids.secret = (
+    await create(
+      org.clerk,
+      letter(org, { subject: 'مذكرة سرية عن الميزانية', securityLevelId: org.levels.secret }),
+    )
+  ).id;
+  ids.draft = (await create(org.clerk, letter(org, { subject: 'مسودة مذكرة لم تسجل' }), false)).id;
+  // Distributed to department A for action, with a note: A's manager now sees it.
+  ids.noted = (await create(org.clerk, letter(org, { subject: 'تعميم بخصوص الإجازات' }))).id;
+  const dist = await call(h, {
+    method: 'POST',
+    url: `/correspondence/documents/${ids.noted}/distribution`,
+    token: org.clerk.token,
+    body: { items: [{ departmentId: org.deptA, type: 'forAction', notes: 'يرجى إبلاغ المسؤولين بالتعميم' }] },
+  });
+  expect(dist.status, JSON.stringify(dist.json)).toBe(200);
+  await settleSearch(h);
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('search', () => {
+  it('finds Arabic as written: prefixes, ta marbuta, hamza, diacritics', async () => {
+    for (const q of ['بالمذكرات', 'مذكره', 'المذكرة', 'وزاره الصحة', 'لِلوِزارَةِ']) {
+      expect(await found(org.clerk.token, q), q).toContain(ids.memo);
+    }
+    expect(await found(org.clerk.token, 'وزارة التعليم')).not.toContain(ids.memo);
+  });
+
+  it('finds English by its stem', async () => {
+    expect(await found(org.clerk.token, 'budget approved')).toEqual([ids.english]);
+    expect(await found(org.clerk.token, 'letter run')).toEqual([ids.english]);
+  });
+
+  it('puts the document whose number is the query first, and finds a sender’s reference in any digits', async () => {
+    const res = await search(org.clerk.token, { q: numbers.memo! });
+    expect(res.status).toBe(200);
+    expect(res.json.data.items[0].documentId).toBe(ids.memo);
+    expect(res.json.data.items[0].numberMatch).toBe(true);
+    const ref = await search(org.clerk.token, { q: 'م/ص/4567' });
+    expect(ref.json.data.items[0].documentId).toBe(ids.reference);
+    expect(ref.json.data.items[0].numberMatch).toBe(true);
+  });
+
+  it('marks the matched words in the subject and in the notes', async () => {
+    const res = await search(org.clerk.token, { q: 'مذكرة' });
+    const hit = res.json.data.items.find((i: { documentId: number }) => i.documentId === ids.memo);
+    const subject = hit.snippets.find((s: { field: string }) => s.field === 'subject');
+    const [a, b] = subject.highlights[0];
+    expect(subject.text.slice(a, b)).toBe('المذكرات');
+    const noted = await search(org.clerk.token, { q: 'مسئولين' });
+    const note = noted.json.data.items[0].snippets.find((s: { field: string }) => s.field === 'notes');
+    expect(note.text.slice(note.highlights[0][0], note.highlights[0][1])).toBe('المسؤولين');
+  });
+
+  it('filters by direction, state and dates, and pages with a total', async () => {
+    expect(await found(org.clerk.token, 'مذكرة', { direction: 'out' })).toEqual([]);
+    expect(await found(org.clerk.token, 'مذكرة', { state: 'draft' })).toEqual([ids.draft]);
+    expect(await found(org.clerk.token, 'مذكرة', { fromDate: '2000-01-01', toDate: '2000-12-31' })).toEqual(
+      [],
+    );
+    const page1 = await search(org.clerk.token, { q: 'مذكرة', pageSize: 1 });
+    const page2 = await search(org.clerk.token, { q: 'مذكرة', pageSize: 1, page: 2 });
+    expect(page1.json.data.total).toBeGreaterThanOrEqual(2);
+    expect(page1.json.data.totalExact).toBe(true);
+    expect(page1.json.data.items[0].documentId).not.toBe(page2.json.data.items[0].documentId);
+  });
+
+  it('never finds what the caller may not see', async () => {
+    const outsider = await found(org.outsider.token, 'مذكرة');
+    expect(outsider).toEqual([]);
+    // Department A's manager sees the distributed letter, and only it.
+    expect(await found(org.managerA.token, 'تعميم الإجازات')).toEqual([ids.noted]);
+    expect(await found(org.managerA.token, 'مذكرة')).toEqual([]);
+    // Another user's draft is not found, not even by its exact subject.
+    expect(await found(org.managerB.token, 'مسودة مذكرة لم تسجل')).toEqual([]);
+    // A secret letter is not found by a manager without the clearance, even once distributed to them.
+    await call(h, {
+      method: 'POST',
+      url: `/correspondence/documents/${ids.secret}/distribution`,
+      token: org.clerk.token,
+      body: { items: [{ departmentId: org.deptB, type: 'forAction' }] },
+    });
+    await settleSearch(h);
+    expect(await found(org.managerB.token, 'مذكرة سرية')).toEqual([]);
+    await h.query(`insert into user_clearances (user_id, security_level_id) values (${org.managerB.userId}, ${org.levels.secret})
+      on conflict (user_id) do update set security_level_id = excluded.security_level_id`);
+    expect(await found(org.managerB.token, 'مذكرة سرية')).toEqual([ids.secret]);
+  });
+
+  it('is a page of its own: a user without it gets 403', async () => {
+    const role = await makeRole(h, { '/correspondence/inbox/incoming': ['view'] });
+    const user = await makeUser(h, role);
+    const res = await search(await signIn(h, user), { q: 'مذكرة' });
+    expect(res.status).toBe(403);
+  });
+
+  it('refuses a bad query with a field message, and says so when only common words were typed', async () => {
+    const empty = await search(org.clerk.token, { q: '' }, 'ar');
+    expect(empty.status).toBe(400);
+    const long = await search(org.clerk.token, { q: 'م'.repeat(201) });
+    expect(long.status).toBe(400);
+    const stop = await search(org.clerk.token, { q: 'في من the' });
+    expect(stop.status).toBe(200);
+    expect(stop.json.data.terms).toEqual([]);
+    expect(stop.json.data.items).toEqual([]);
+  });
+});
