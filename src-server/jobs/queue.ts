@@ -3,11 +3,13 @@
  * OCR of attachments, re-indexing documents for search. It works on the embedded PGlite (one in-process
  * connection) and on a PostgreSQL shared by several server processes.
  *
- * Our own rather than pg-boss or graphile-worker: the current pg-boss (11, 12) and graphile-worker (0.18)
- * declare Node 22 while we run on Node 20; pg-boss 10, the last for Node 20, fails to start on PGlite
- * behind a plain `executeSql` (its multi-statement SQL: "cannot insert multiple commands into a prepared
- * statement") and cannot abort a handler on time-out; graphile-worker takes only a pg.Pool and waits four
- * hours before it takes back a dead worker's job; none stores progress. See the branch's report.
+ * Our own rather than pg-boss or graphile-worker (tried against PGlite, 2026-11): pg-boss 12 does run on
+ * PGlite, but pg-boss 11+ and graphile-worker 0.18 require Node ≥ 22 while we run on Node 20; pg-boss 10,
+ * the last for Node 20, fails to start on PGlite behind a plain `executeSql` ("cannot insert multiple
+ * commands into a prepared statement": its schema SQL is multi-statement) and has no abort signal for a
+ * handler that times out; graphile-worker takes only a pg.Pool (no PGlite) and takes a dead worker's job
+ * back after a fixed 4 hours. Neither stores a job's progress, pg-boss lets no handler skip the retries
+ * left, and each brings its own schema and migrations outside drizzle-kit. This is one table and one file.
  *
  * How it works:
  * - `enqueue` inserts a row, in the caller's transaction if given one; a `key` makes the same work
@@ -77,7 +79,11 @@ export interface JobQueueOptions {
   workerId?: string;
   /** How often the poller looks for due jobs (default 1000 ms); `nudge()` looks at once. */
   pollMs?: number;
-  /** A claim lasts this long unless renewed (default 60 s); renewed every third of it while running. */
+  /**
+   * A claim lasts this long unless renewed (default 60 s); renewed every third of it while running. A
+   * handler that blocks the event loop longer than this loses its job (run CPU-heavy work such as OCR in
+   * a worker thread or a child process).
+   */
   leaseMs?: number;
   /** `stop()` lets running handlers finish this long before it aborts them (default 10 s). */
   stopGraceMs?: number;
@@ -258,10 +264,14 @@ export class JobQueue {
     if (this.registrations.has(kind)) throw new Error(`a handler for ${kind} is already registered`);
     const concurrency = opts.concurrency ?? 1;
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError('concurrency must be ≥ 1');
+    const timeoutMs = opts.timeoutMs ?? 10 * 60_000;
+    // setTimeout fires at once beyond 2^31 - 1 ms.
+    if (!(timeoutMs >= 1 && timeoutMs <= 2 ** 31 - 1))
+      throw new RangeError('timeoutMs must be 1 ms … 24 days');
     this.registrations.set(kind, {
       handler,
       concurrency,
-      timeoutMs: opts.timeoutMs ?? 10 * 60_000,
+      timeoutMs,
       backoff: opts.backoff ?? defaultBackoff,
     });
     this.nudge();
