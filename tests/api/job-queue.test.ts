@@ -376,8 +376,8 @@ describe('workers that stop or die', () => {
 
   it('a long handler keeps its lease: another worker polling the same kind never takes the job', async () => {
     const kind = unique('k');
-    const holder = queue({ leaseMs: 300 });
-    const other = queue({ leaseMs: 300 });
+    const holder = queue({ leaseMs: 1500 });
+    const other = queue({ leaseMs: 1500 });
     const release = gate();
     const runs: string[] = [];
     for (const w of [holder, other])
@@ -392,10 +392,10 @@ describe('workers that stop or die', () => {
       `select locked_until::text as until from background_jobs where id = ${id}`,
     );
     other.start();
-    // Renewed well past its first lease (several leases' worth) while the other worker polls.
+    // Renewed well past its first lease (two leases' worth) while the other worker polls.
     await waitFor('the lease to be renewed', async () => {
       const [row] = await h.query<{ ok: boolean }>(
-        `select locked_until > '${first!.until}'::timestamptz + interval '900 milliseconds' as ok
+        `select locked_until > '${first!.until}'::timestamptz + interval '3000 milliseconds' as ok
            from background_jobs where id = ${id}`,
       );
       return row!.ok;
