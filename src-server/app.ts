@@ -28,6 +28,7 @@ import type { ServerConfig } from './config';
 import type { ServerContext } from './context';
 import type { Database } from './db/open';
 import { installAccessControl } from './http/access';
+import { JobQueue } from './jobs/queue';
 import { installTextGuard } from './http/text-guard';
 import { installAdmission } from './http/admission';
 import { sqlState } from './db/errors';
@@ -82,6 +83,11 @@ export interface BuildAppOptions {
   passwords?: PasswordHasher;
   /** Overrides the file store (default: the one FILE_STORE names, storage/index.ts). */
   files?: FileStore;
+  /**
+   * Overrides the background job queue (tests poll faster). Either way the app starts it when ready
+   * (unless JOBS_WORKER=0) and stops it when it closes.
+   */
+  jobs?: JobQueue;
   /** Feature modules, registered after the plumbing. */
   modules?: AppModule[];
   logger?: boolean;
@@ -93,6 +99,10 @@ export interface BuildAppOptions {
  */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config } = options;
+  const app = Fastify({
+    logger: options.logger ? { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] } : false,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>() as unknown as App;
   const ctx: ServerContext = {
     db: options.database.db,
     config,
@@ -100,11 +110,15 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       options.passwords ??
       createPasswordHasher({ memoryKib: config.ARGON2_MEMORY_KIB, timeCost: config.ARGON2_TIME_COST }),
     files: options.files ?? (await createFileStore(config)),
+    jobs:
+      options.jobs ??
+      new JobQueue(options.database.db, { log: app.log, keepDoneDays: config.JOBS_KEEP_DONE_DAYS }),
   };
-  const app = Fastify({
-    logger: options.logger ? { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] } : false,
-    bodyLimit: 1024 * 1024,
-  }).withTypeProvider<ZodTypeProvider>() as unknown as App;
+  // The worker starts once the app is ready, so every module has registered its job handlers by then
+  // (never with JOBS_WORKER=0: that process only enqueues), and stops when the app closes — before the
+  // caller closes the database. Enqueueing works either way.
+  if (config.JOBS_WORKER) app.addHook('onReady', async () => ctx.jobs.start());
+  app.addHook('onClose', async () => ctx.jobs.stop());
 
   // The caller's language first: every later hook may answer a localised problem.
   app.decorateRequest('locale', 'ar');

@@ -14,6 +14,7 @@ import { setupRequestSchema } from '../src-shared/api/auth';
 import { loadConfig, type ServerConfig } from './config';
 import { openDatabase } from './db/open';
 import { isUniqueViolation } from './db/errors';
+import { JobQueue } from './jobs/queue';
 import { recordAudit } from './audit';
 import { createPasswordHasher } from './security/passwords';
 import { insertUser, systemRoleId } from './modules/auth/queries';
@@ -153,7 +154,7 @@ async function main(): Promise<void> {
       const password = values.password ?? process.env.SIJILL_DEMO_PASSWORD ?? 'demo-password';
       const files = await createFileStore(config);
       const created = await withDatabase(config, ({ db }) =>
-        seedDemo({ db, config, passwords, files }, password),
+        seedDemo({ db, config, passwords, files, jobs: new JobQueue(db) }, password),
       );
       console.log(
         created.length

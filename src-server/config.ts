@@ -52,6 +52,16 @@ export const configSchema = z.object({
    */
   ARGON2_MEMORY_KIB: int(process.env.NODE_ENV === 'test' ? 1024 : 19456, 64, 4 * 1024 * 1024),
   ARGON2_TIME_COST: int(process.env.NODE_ENV === 'test' ? 1 : 2, 1, 100),
+  /**
+   * Whether this process runs background jobs (jobs/queue.ts): `0` for a server process that only answers
+   * requests and enqueues, where dedicated worker processes on the same PostgreSQL run the jobs.
+   */
+  JOBS_WORKER: z
+    .enum(['true', 'false', '1', '0'], 'must be true or false')
+    .default('true')
+    .transform((v) => v === 'true' || v === '1'),
+  /** Finished (done) background jobs are kept this many days, then pruned. */
+  JOBS_KEEP_DONE_DAYS: int(7, 1, 3650),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Where uploaded files live: `local` (DATA_DIR/files) or `s3`, an S3-compatible bucket that several

@@ -1,9 +1,10 @@
 /**
  * What every feature module needs from the running server: the database, the configuration, the
- * password hasher and the file store. Nothing in it holds request state, so several servers can share one database.
+ * password hasher, the file store and the background job queue. Nothing in it holds request state, so several servers can share one database.
  */
 import type { ServerConfig } from './config';
 import type { Db } from './db/open';
+import type { JobQueue } from './jobs/queue';
 import type { PasswordHasher } from './security/passwords';
 import type { FileStore } from './storage/files';
 
@@ -13,4 +14,9 @@ export interface ServerContext {
   passwords: PasswordHasher;
   /** Uploaded files (content-addressed; local disk under DATA_DIR/files, or another store). */
   files: FileStore;
+  /**
+   * Background jobs (PDF text extraction, OCR, re-indexing): enqueue in the request's transaction, then
+   * `nudge()`. Started when the app is ready (unless JOBS_WORKER=0), stopped when it closes.
+   */
+  jobs: JobQueue;
 }

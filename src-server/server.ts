@@ -1,7 +1,8 @@
 /**
  * Starts and stops a listening server: used by the CLI (`npm run server`), by the embedded launcher of
  * the desktop's standalone mode, and by the web shell. Opens and migrates the database, builds the app,
- * listens; `close()` stops accepting requests, lets the ones under way finish, then closes the database.
+ * listens; `close()` stops accepting requests, lets the ones under way finish, stops the background job
+ * worker (waiting for the jobs under way), then closes the database.
  */
 import { buildApp, type App } from './app';
 import type { ServerConfig } from './config';
@@ -12,7 +13,7 @@ export interface RunningServer {
   database: Database;
   /** The base URL, e.g. `http://127.0.0.1:8787`. */
   url: string;
-  /** Stops accepting requests, finishes the ones under way, closes the database. */
+  /** Stops accepting requests, finishes the ones under way, stops the job worker, closes the database. */
   close(): Promise<void>;
 }
 
@@ -39,12 +40,15 @@ export async function startServer(
     ...config,
     ...(options.migrationsFolder ? { migrationsFolder: options.migrationsFolder } : {}),
   });
-  let app: App;
+  let app: App | undefined;
   try {
     app = await buildApp({ config, database, logger: options.logger ?? false });
     options.configureApp?.(app);
+    // Ready (which starts the background job worker) after the migrations openDatabase applied.
     await app.listen({ host: config.HOST, port: config.PORT });
   } catch (error) {
+    // The app first: it stops the job worker, which must not outlive the database.
+    await app?.close().catch(() => undefined);
     await database.close();
     throw error;
   }
@@ -62,7 +66,7 @@ export async function startServer(
         // early, a keep-alive socket): after a short grace, close whatever is left.
         const grace = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
         try {
-          await app.close();
+          await app.close(); // its onClose hook stops the job worker (app.ts)
         } finally {
           clearTimeout(grace);
           await database.close();

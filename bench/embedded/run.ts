@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../src-server/server';
 import { openDatabase } from '../../src-server/db/open';
+import { JobQueue } from '../../src-server/jobs/queue';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { createLocalFileStore } from '../../src-server/storage/files';
 import { seedDemo } from '../../src-server/modules/demo/seed';
@@ -34,6 +35,7 @@ async function seed(dataDir: string): Promise<void> {
           timeCost: config.ARGON2_TIME_COST,
         }),
         files: createLocalFileStore(join(dataDir, 'files')),
+        jobs: new JobQueue(database.db),
       },
       PASSWORD,
     );

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
+import { JobQueue } from '../../src-server/jobs/queue';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { createLocalFileStore } from '../../src-server/storage/files';
 import { seedDemo } from '../../src-server/modules/demo/seed';
@@ -99,6 +100,7 @@ try {
           timeCost: config.ARGON2_TIME_COST,
         }),
         files: createLocalFileStore(join(dataDir, 'files')),
+        jobs: new JobQueue(server.database.db),
       },
       PASSWORD,
     );

@@ -879,3 +879,51 @@ export const approvalTemplates = pgTable(
     uniqueIndex('approval_templates_department_idx').on(t.departmentId, t.direction),
   ],
 );
+
+// ---------------------------------------------------------------- background jobs (jobs/queue.ts)
+
+/**
+ * A background job's life: `queued` (waiting for its run_at), `running` (claimed by a worker until
+ * locked_until; an expired lease makes it claimable again), `done`, or `dead` (gave up: attempts used up,
+ * or a permanent error; an administrator may put it back to queued).
+ */
+export const BACKGROUND_JOB_STATES = ['queued', 'running', 'done', 'dead'] as const;
+export type BackgroundJobState = (typeof BACKGROUND_JOB_STATES)[number];
+
+/**
+ * The durable job queue shared by every server process (PDF text extraction, OCR, re-indexing). Named
+ * `background_jobs` because `jobs` holds job titles. Done jobs are kept a while, then pruned.
+ */
+export const backgroundJobs = pgTable(
+  'background_jobs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<unknown>().notNull().default({}),
+    /**
+     * The same work enqueued twice while one is waiting is one job (per kind). A job already running may
+     * have read what has changed since, so the change is queued once more.
+     */
+    key: text('key'),
+    state: text('state', { enum: BACKGROUND_JOB_STATES }).notNull().default('queued'),
+    /** Claims so far (a claim counts whether it ended in success, failure or a lost worker). */
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(5),
+    runAt: tstz('run_at').notNull().defaultNow(),
+    lockedUntil: tstz('locked_until'),
+    lockedBy: text('locked_by'),
+    progress: jsonb('progress').$type<number | Record<string, unknown>>(),
+    lastError: text('last_error'),
+    createdAt: created(),
+    updatedAt: updated(),
+    finishedAt: tstz('finished_at'),
+  },
+  (t) => [
+    check('background_jobs_state_check', oneOf(t.state, BACKGROUND_JOB_STATES)),
+    check('background_jobs_attempts_check', sql`${t.attempts} >= 0 and ${t.maxAttempts} >= 1`),
+    uniqueIndex('background_jobs_key_idx')
+      .on(t.kind, t.key)
+      .where(sql`${t.key} is not null and ${t.state} = 'queued'`),
+    index('background_jobs_claim_idx').on(t.state, t.runAt),
+  ],
+);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRegistrationNumber } from '../../src-shared/numbering';
 import type { ServerContext } from '../../src-server/context';
+import { JobQueue } from '../../src-server/jobs/queue';
 import { seedDemo } from '../../src-server/modules/demo/seed';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { createLocalFileStore } from '../../src-server/storage/files';
@@ -40,6 +41,7 @@ beforeAll(async () => {
     config: h.config,
     passwords: createPasswordHasher({ memoryKib: 256, timeCost: 1 }),
     files: createLocalFileStore(h.filesDir),
+    jobs: new JobQueue(h.database.db),
   };
   first = await seedDemo(ctx, PASSWORD);
 });

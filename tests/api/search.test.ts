@@ -25,7 +25,7 @@ async function create(by: Actor, body: Record<string, unknown>, register = true)
 }
 
 async function search(token: string, query: Record<string, string | number>, lang: 'ar' | 'en' = 'en') {
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]));
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   return call(h, { method: 'GET', url: `/search?${qs}`, token, lang });
 }
 

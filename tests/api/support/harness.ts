@@ -1,7 +1,8 @@
 /**
  * The API test harness: one app per test file over a fresh database — an in-memory PGlite, or, when
  * SIJILL_TEST_DATABASE_URL is set, a new PostgreSQL database `sijill_t_<random>` dropped afterwards.
- * Requests go through `app.inject` (no port). Helpers make users and roles and sign in.
+ * Requests go through `app.inject` (no port). Helpers make users and roles and sign in. The app's
+ * background job queue polls fast here; `close()` stops it (the app's onClose) before the database closes.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp, type App } from '../../../src-server/app';
 import { loadConfig, type ServerConfig } from '../../../src-server/config';
 import { openDatabase, type Database } from '../../../src-server/db/open';
+import { JobQueue } from '../../../src-server/jobs/queue';
 import { pages, rolePagePermissions, roles } from '../../../src-server/db/schema';
 import { createPasswordHasher } from '../../../src-server/security/passwords';
 import { createLocalFileStore } from '../../../src-server/storage/files';
@@ -22,6 +24,8 @@ export interface Harness {
   app: App;
   database: Database;
   config: ServerConfig;
+  /** The app's background job queue (started unless JOBS_WORKER=0; stopped by close()). */
+  jobs: JobQueue;
   /** This file's upload folder (a fresh temporary folder, removed by close()). */
   filesDir: string;
   /** Raw SQL for assertions and time travel (e.g. expiring a challenge). */
@@ -73,23 +77,26 @@ export async function startHarness(
     DB_POOL_MAX: 4,
   });
   const filesDir = mkdtempSync(join(tmpdir(), 'sijill-files-'));
+  const jobs = new JobQueue(database.db, { pollMs: 100, stopGraceMs: 5000 });
   const app = await buildApp({
     config: { ...config, DATABASE_URL: pgDb?.url },
     database,
     files: createLocalFileStore(filesDir),
+    jobs,
   });
   await app.ready();
   return {
     app,
     database,
     config,
+    jobs,
     filesDir,
     query: async <T>(text: string) => {
       const result = (await database.db.execute(sql.raw(text))) as unknown as { rows: T[] };
       return result.rows;
     },
     close: async () => {
-      await app.close();
+      await app.close(); // stops the job queue first (and waits for its running handlers)
       await database.close();
       await pgDb?.drop();
       rmSync(filesDir, { recursive: true, force: true });

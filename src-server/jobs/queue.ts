@@ -1,0 +1,652 @@
+/**
+ * The durable background job queue, on the database (table `background_jobs`): PDF text extraction and
+ * OCR of attachments, re-indexing documents for search. It works on the embedded PGlite (one in-process
+ * connection) and on a PostgreSQL shared by several server processes.
+ *
+ * Our own rather than pg-boss or graphile-worker (tried against PGlite, 2026-11): pg-boss 12 does run on
+ * PGlite, but pg-boss 11+ and graphile-worker 0.18 require Node ≥ 22 while we run on Node 20; pg-boss 10,
+ * the last for Node 20, fails to start on PGlite behind a plain `executeSql` ("cannot insert multiple
+ * commands into a prepared statement": its schema SQL is multi-statement) and has no abort signal for a
+ * handler that times out; graphile-worker takes only a pg.Pool (no PGlite) and takes a dead worker's job
+ * back after a fixed 4 hours. Neither stores a job's progress, pg-boss lets no handler skip the retries
+ * left, and each brings its own schema and migrations outside drizzle-kit. This is one table and one file.
+ *
+ * How it works:
+ * - `enqueue` inserts a row, in the caller's transaction if given one; a `key` makes the same work
+ *   enqueued twice while it waits one job (a unique partial index). A job already running may have read
+ *   what changed since, so the same key enqueued then is queued again (handlers of one key must tolerate
+ *   running at the same time: the search indexer locks the document it indexes).
+ * - A poller claims due jobs of the kinds registered here, up to each kind's concurrency, with one
+ *   `UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED)` statement that sets `running`, counts the attempt
+ *   and leases the job until `locked_until`. The handler runs outside any transaction (on PGlite nothing
+ *   may hold the one connection around a handler); the lease is renewed while it runs.
+ * - Success: `done`. A throw: back to `queued` after a back-off, or `dead` once the attempts are used up
+ *   or at once for a `PermanentJobError`. A handler past its time-out is aborted (its `signal`) and
+ *   counts as a failure.
+ * - A lease that expires (the process died mid-job) makes the job claimable again by any worker, so
+ *   work survives a restart; every write of a worker about a job is fenced by (locked_by, attempts), so
+ *   a worker that lost its lease cannot overwrite the new owner's outcome. Handlers must therefore be
+ *   idempotent: a job runs at least once, and twice only when a worker was lost.
+ * - Done jobs are kept `keepDoneDays` and then pruned by a slow timer; dead jobs stay for a person to
+ *   look at and `retry`.
+ * All times are the database's (`now()`), never this process's clock, so servers with skewed clocks agree.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/open';
+import { isUniqueViolation } from '../db/errors';
+import { BACKGROUND_JOB_STATES, type BackgroundJobState } from '../db/schema';
+
+/** What a handler is given. */
+export interface JobContext {
+  id: number;
+  /** 1 on the first run, 2 on the first retry, … */
+  attempt: number;
+  payload: unknown;
+  /** Aborted when the job times out, the worker stops, or the worker lost its lease. */
+  signal: AbortSignal;
+  /** Stores the job's progress (a percentage or any JSON object); writes are coalesced. */
+  progress(value: number | object): Promise<void>;
+}
+
+export type JobHandler = (job: JobContext) => Promise<void>;
+
+export interface RegisterOptions {
+  /** Jobs of this kind running at once in this process (default 1). */
+  concurrency?: number;
+  /** A run longer than this is aborted and counts as a failure (default 10 minutes). */
+  timeoutMs?: number;
+  /** Delay before attempt `attempt + 1` after attempt `attempt` failed (default: exponential with jitter). */
+  backoff?: (attempt: number) => number;
+}
+
+export interface EnqueueOptions {
+  /** The same (kind, key) waiting already: nothing is added and `enqueue` answers null. */
+  key?: string;
+  /** Not before this instant (default: now). */
+  runAt?: Date;
+  /** Runs before the job is dead (default 5). */
+  maxAttempts?: number;
+}
+
+/** Where a line about the queue goes: pino's (Fastify's) logger fits. */
+export interface JobLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface JobQueueOptions {
+  /** Names this worker in `locked_by` (default: host:pid:random). */
+  workerId?: string;
+  /** How often the poller looks for due jobs (default 1000 ms); `nudge()` looks at once. */
+  pollMs?: number;
+  /**
+   * A claim lasts this long unless renewed (default 60 s); renewed every third of it while running. A
+   * handler that blocks the event loop longer than this loses its job (run CPU-heavy work such as OCR in
+   * a worker thread or a child process).
+   */
+  leaseMs?: number;
+  /** `stop()` lets running handlers finish this long before it aborts them (default 10 s). */
+  stopGraceMs?: number;
+  /** Done jobs older than this are pruned (default 7 days). */
+  keepDoneDays?: number;
+  /** How often done jobs are pruned (default hourly; the first prune a minute after start). */
+  pruneEveryMs?: number;
+  log?: JobLog;
+}
+
+/** Thrown by a handler: the job cannot succeed however often it is tried (a corrupt PDF); it goes to dead. */
+export class PermanentJobError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PermanentJobError';
+  }
+}
+
+/** The reason a handler's signal is aborted when it ran out of time. */
+export class JobTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`timed out after ${ms} ms`);
+    this.name = 'JobTimeoutError';
+  }
+}
+
+/** The reason a handler's signal is aborted when another worker may have taken the job over. */
+export class JobLeaseLostError extends Error {
+  constructor() {
+    super('the lease on this job was lost');
+    this.name = 'JobLeaseLostError';
+  }
+}
+
+/** The reason a handler's signal is aborted when the worker stops before the handler finished. */
+export class JobQueueStoppingError extends Error {
+  constructor() {
+    super('the worker is stopping');
+    this.name = 'JobQueueStoppingError';
+  }
+}
+
+export type JobStats = Record<string, Record<BackgroundJobState, number>>;
+
+/** Default back-off: 10 s, 20 s, 40 s … capped at an hour, each between half and all of that (jitter). */
+export function defaultBackoff(attempt: number): number {
+  const ms = Math.min(60 * 60_000, 10_000 * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ms * (0.5 + Math.random() / 2));
+}
+
+/** Anything that runs SQL: the database or a transaction. */
+type Executor = Pick<Db, 'execute'>;
+
+interface Registration {
+  handler: JobHandler;
+  concurrency: number;
+  timeoutMs: number;
+  backoff: (attempt: number) => number;
+}
+
+interface ClaimedRow {
+  id: number | string;
+  payload: unknown;
+  attempts: number;
+  max_attempts: number;
+  previous_state: BackgroundJobState;
+}
+
+/** A job this worker is running. */
+interface Running {
+  id: number;
+  kind: string;
+  attempt: number;
+  controller: AbortController;
+  /** When the lease surely runs out unless renewed (this process's monotonic clock, conservatively). */
+  leaseDeadline: number;
+  /** Settles once the outcome is written (or could not be). */
+  done: Promise<void>;
+  progressNext?: { value: number | object };
+  progressWriting?: Promise<void>;
+}
+
+const MAX_ERROR_LENGTH = 4000;
+const MAX_POLL_BACKOFF_MS = 30_000;
+const PRUNE_BATCH = 1000;
+
+const consoleLog: JobLog = {
+  warn: (obj, msg) => console.warn(`[jobs] ${msg}`, obj),
+  error: (obj, msg) => console.error(`[jobs] ${msg}`, obj),
+};
+
+async function rowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/** `now() + ms` in SQL. */
+const inMs = (ms: number) => sql`now() + ${Math.max(0, ms)}::float8 * interval '1 millisecond'`;
+/** A bigint[] parameter (as array text, which both drivers pass as is). */
+const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
+
+function errorText(error: unknown): string {
+  const text =
+    error instanceof Error
+      ? (error.name && error.name !== 'Error' ? `${error.name}: ` : '') + error.message
+      : String(error);
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
+}
+
+const isPermanent = (error: unknown) =>
+  error instanceof PermanentJobError || (error instanceof Error && error.name === 'PermanentJobError');
+
+/**
+ * A worker over the `background_jobs` table, and the way to enqueue into it. One per server process; any
+ * number of processes may share one PostgreSQL database.
+ */
+export class JobQueue {
+  readonly workerId: string;
+  private readonly db: Db;
+  private readonly pollMs: number;
+  private readonly leaseMs: number;
+  private readonly stopGraceMs: number;
+  private readonly keepDoneDays: number;
+  private readonly pruneEveryMs: number;
+  private readonly log: JobLog;
+  private readonly registrations = new Map<string, Registration>();
+  private readonly running = new Map<number, Running>();
+  private started = false;
+  private stopping: Promise<void> | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private renewTimer: NodeJS.Timeout | undefined;
+  private pruneTimer: NodeJS.Timeout | undefined;
+  private ticking: Promise<void> | undefined;
+  private pruning: Promise<void> | undefined;
+  private tickAgain = false;
+  private pollFailures = 0;
+  /** Wakes `drain()` when a job of this worker settles. */
+  private settledWaiters: (() => void)[] = [];
+
+  constructor(db: Db, opts: JobQueueOptions = {}) {
+    this.db = db;
+    this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+    this.pollMs = opts.pollMs ?? 1000;
+    this.leaseMs = opts.leaseMs ?? 60_000;
+    this.stopGraceMs = opts.stopGraceMs ?? 10_000;
+    this.keepDoneDays = opts.keepDoneDays ?? 7;
+    this.pruneEveryMs = opts.pruneEveryMs ?? 60 * 60_000;
+    this.log = opts.log ?? consoleLog;
+  }
+
+  /**
+   * Adds a job; answers its id, or null when the same (kind, key) is already waiting (queued). Pass the
+   * caller's transaction to enqueue with its other writes (a rollback leaves no job); call `nudge()` after
+   * it commits. Enqueued on the queue's own database, the poller is nudged at once.
+   */
+  async enqueue(
+    tx: Executor,
+    kind: string,
+    payload: object,
+    opts: EnqueueOptions = {},
+  ): Promise<number | null> {
+    const maxAttempts = opts.maxAttempts ?? 5;
+    if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be ≥ 1');
+    const runAt = opts.runAt ? sql`${opts.runAt.toISOString()}::timestamptz` : sql`now()`;
+    const [row] = await rowsOf<{ id: number | string }>(
+      tx,
+      sql`insert into background_jobs (kind, payload, key, max_attempts, run_at)
+          values (${kind}, ${JSON.stringify(payload)}::jsonb, ${opts.key ?? null}, ${maxAttempts}, ${runAt})
+          on conflict (kind, key) where key is not null and state = 'queued' do nothing
+          returning id`,
+    );
+    if (tx === this.db) this.nudge();
+    return row ? Number(row.id) : null;
+  }
+
+  /** Handles jobs of `kind` in this process (once per kind). May be called before or after `start()`. */
+  register(kind: string, handler: JobHandler, opts: RegisterOptions = {}): void {
+    if (this.registrations.has(kind)) throw new Error(`a handler for ${kind} is already registered`);
+    const concurrency = opts.concurrency ?? 1;
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError('concurrency must be ≥ 1');
+    const timeoutMs = opts.timeoutMs ?? 10 * 60_000;
+    // setTimeout fires at once beyond 2^31 - 1 ms.
+    if (!(timeoutMs >= 1 && timeoutMs <= 2 ** 31 - 1))
+      throw new RangeError('timeoutMs must be 1 ms … 24 days');
+    this.registrations.set(kind, {
+      handler,
+      concurrency,
+      timeoutMs,
+      backoff: opts.backoff ?? defaultBackoff,
+    });
+    this.nudge();
+  }
+
+  /** Starts polling, renewing leases and pruning. */
+  start(): void {
+    if (this.started) return;
+    if (this.stopping) throw new Error('a stopped job queue cannot start again');
+    this.started = true;
+    this.renewTimer = setInterval(() => void this.renewLeases(), Math.max(10, Math.floor(this.leaseMs / 3)));
+    this.renewTimer.unref();
+    this.schedulePrune(Math.min(60_000, this.pruneEveryMs));
+    this.schedulePoll(0);
+  }
+
+  /**
+   * Stops claiming, lets running handlers finish for `graceMs`, then aborts the rest and puts their jobs
+   * back to queued (the interrupted attempt does not count). Resolves when nothing of this worker is
+   * touching the database any more. Idempotent.
+   */
+  stop(opts: { graceMs?: number } = {}): Promise<void> {
+    this.stopping ??= this.stopNow(opts.graceMs ?? this.stopGraceMs);
+    return this.stopping;
+  }
+
+  private async stopNow(graceMs: number): Promise<void> {
+    this.started = false;
+    clearTimeout(this.pollTimer);
+    clearTimeout(this.pruneTimer);
+    await Promise.allSettled([this.ticking, this.pruning]);
+    const all = () => Promise.allSettled([...this.running.values()].map((r) => r.done));
+    if (this.running.size > 0) {
+      let graceTimer: NodeJS.Timeout | undefined;
+      await Promise.race([all(), new Promise((resolve) => (graceTimer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(graceTimer);
+      for (const run of this.running.values()) run.controller.abort(new JobQueueStoppingError());
+      await all();
+    }
+    clearInterval(this.renewTimer);
+  }
+
+  /** Looks for due jobs now (after an enqueue that committed, or a job that finished). */
+  nudge(): void {
+    if (!this.started) return;
+    if (this.ticking) {
+      this.tickAgain = true;
+      return;
+    }
+    this.schedulePoll(0);
+  }
+
+  /**
+   * Resolves when no job of a kind registered here is due or running (in any worker); rejects after
+   * `timeoutMs` (default 30 s). For tests and tools; the queue must be started.
+   */
+  async drain(opts: { timeoutMs?: number } = {}): Promise<void> {
+    if (!this.started) throw new Error('drain() needs a started job queue');
+    const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+    for (;;) {
+      if (this.running.size === 0) {
+        const kinds = [...this.registrations.keys()];
+        if (kinds.length === 0) return;
+        const [row] = await rowsOf<{ n: number | string }>(
+          this.db,
+          sql`select count(*)::int as n from background_jobs
+              where kind in ${kinds} and ((state = 'queued' and run_at <= now()) or state = 'running')`,
+        );
+        if (Number(row?.n ?? 0) === 0 && this.running.size === 0) return;
+      }
+      if (Date.now() >= deadline)
+        throw new Error(`drain(): jobs still due or running after ${opts.timeoutMs ?? 30_000} ms`);
+      this.nudge();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 50);
+        this.settledWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /**
+   * Puts a dead job back to queued with its attempts reset (a clerk's or an administrator's retry).
+   * Answers false when there is no such dead job, or when the same work (kind, key) is already waiting.
+   */
+  async retry(id: number): Promise<boolean> {
+    try {
+      const rows = await rowsOf<{ id: number }>(
+        this.db,
+        sql`update background_jobs
+               set state = 'queued', attempts = 0, run_at = now(), finished_at = null, locked_by = null,
+                   locked_until = null, progress = null, updated_at = now()
+             where id = ${id} and state = 'dead'
+            returning id`,
+      );
+      if (rows.length > 0) this.nudge();
+      return rows.length > 0;
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  /** How many jobs of each kind are in each state. */
+  async stats(): Promise<JobStats> {
+    const rows = await rowsOf<{ kind: string; state: BackgroundJobState; n: number | string }>(
+      this.db,
+      sql`select kind, state, count(*)::int as n from background_jobs group by kind, state`,
+    );
+    const out: JobStats = {};
+    for (const row of rows) {
+      out[row.kind] ??= Object.fromEntries(BACKGROUND_JOB_STATES.map((s) => [s, 0])) as Record<
+        BackgroundJobState,
+        number
+      >;
+      out[row.kind]![row.state] = Number(row.n);
+    }
+    return out;
+  }
+
+  /** Deletes done jobs older than `keepDoneDays`, a batch at a time (short statements on PGlite). */
+  async prune(): Promise<number> {
+    let total = 0;
+    for (let i = 0; i < 50; i++) {
+      const rows = await rowsOf<{ id: number }>(
+        this.db,
+        sql`delete from background_jobs where id in (
+              select id from background_jobs
+               where state = 'done' and finished_at < now() - ${this.keepDoneDays}::float8 * interval '1 day'
+               limit ${PRUNE_BATCH})
+            returning id`,
+      );
+      total += rows.length;
+      if (rows.length < PRUNE_BATCH) break;
+    }
+    return total;
+  }
+
+  // ---------------------------------------------------------------- polling
+
+  private schedulePoll(delay: number): void {
+    if (!this.started) return;
+    clearTimeout(this.pollTimer);
+    this.pollTimer = setTimeout(() => void this.tick(), delay);
+    this.pollTimer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    if (!this.started || this.ticking) return;
+    this.tickAgain = false;
+    let delay = this.pollMs;
+    this.ticking = this.claimAll().then(
+      () => {
+        this.pollFailures = 0;
+      },
+      (error: unknown) => {
+        // The database away or refusing: say so, and look again later, less and less often.
+        this.pollFailures += 1;
+        delay = Math.min(MAX_POLL_BACKOFF_MS, this.pollMs * 2 ** this.pollFailures);
+        this.log.error({ err: error, workerId: this.workerId, retryInMs: delay }, 'job poll failed');
+      },
+    );
+    await this.ticking;
+    this.ticking = undefined;
+    this.schedulePoll(this.tickAgain && this.pollFailures === 0 ? 0 : delay);
+  }
+
+  /** Claims due jobs for every registered kind with free slots, and starts them. */
+  private async claimAll(): Promise<void> {
+    for (const [kind, registration] of this.registrations) {
+      if (!this.started) return;
+      let busy = 0;
+      for (const run of this.running.values()) if (run.kind === kind) busy += 1;
+      const free = registration.concurrency - busy;
+      if (free <= 0) continue;
+      const claimedAt = performance.now();
+      const rows = await this.claim(kind, free);
+      for (const row of rows) this.begin(kind, registration, row, claimedAt);
+    }
+  }
+
+  private claim(kind: string, limit: number): Promise<ClaimedRow[]> {
+    const mine = [...this.running.keys()];
+    return rowsOf<ClaimedRow>(
+      this.db,
+      sql`update background_jobs j
+             set state = 'running', attempts = j.attempts + 1, locked_by = ${this.workerId},
+                 locked_until = ${inMs(this.leaseMs)}, updated_at = now()
+            from (select id, state as previous_state from background_jobs
+                   where kind = ${kind}
+                     and ((state = 'queued' and run_at <= now()) or (state = 'running' and locked_until < now()))
+                     and not (id = any(${idArray(mine)}))
+                   order by run_at, id
+                   limit ${limit}
+                   for update skip locked) c
+           where j.id = c.id
+       returning j.id, j.payload, j.attempts, j.max_attempts, c.previous_state`,
+    );
+  }
+
+  // ---------------------------------------------------------------- running a job
+
+  private begin(kind: string, registration: Registration, row: ClaimedRow, claimedAt: number): void {
+    const id = Number(row.id);
+    const attempt = Number(row.attempts);
+    const run: Running = {
+      id,
+      kind,
+      attempt,
+      controller: new AbortController(),
+      leaseDeadline: claimedAt + this.leaseMs,
+      done: Promise.resolve(),
+    };
+    this.running.set(id, run);
+    run.done = this.execute(run, registration, row)
+      .catch((error: unknown) => this.log.error({ err: error, jobId: id, kind }, 'job bookkeeping failed'))
+      .finally(() => {
+        this.running.delete(id);
+        for (const wake of this.settledWaiters.splice(0)) wake();
+        this.nudge();
+      });
+  }
+
+  private async execute(run: Running, registration: Registration, row: ClaimedRow): Promise<void> {
+    if (!this.started) {
+      // Claimed while stopping: hand it straight back.
+      await this.release(run);
+      return;
+    }
+    if (run.attempt > Number(row.max_attempts)) {
+      // Its lease ran out on every attempt: the worker died each time (this job may be what kills it).
+      await this.finish(run, 'dead', `${run.attempt - 1} attempts; the worker running it stopped each time`);
+      return;
+    }
+    if (row.previous_state === 'running')
+      this.log.warn(
+        { jobId: run.id, kind: run.kind, attempt: run.attempt },
+        'taking over a job whose worker stopped',
+      );
+
+    const { signal } = run.controller;
+    const timeout = setTimeout(
+      () => run.controller.abort(new JobTimeoutError(registration.timeoutMs)),
+      registration.timeoutMs,
+    );
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<{ ok: false; error: unknown }>((resolve) => {
+      onAbort = () => resolve({ ok: false, error: signal.reason });
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    const context: JobContext = {
+      id: run.id,
+      attempt: run.attempt,
+      payload: row.payload,
+      signal,
+      progress: (value) => this.progress(run, value),
+    };
+    const handled = Promise.resolve()
+      .then(() => registration.handler(context))
+      .then(
+        () => ({ ok: true as const }),
+        (error: unknown) => ({ ok: false as const, error }),
+      );
+    // A handler that ignores its signal is left behind, not waited for: its late writes are fenced off.
+    const outcome = await Promise.race([handled, aborted]);
+    clearTimeout(timeout);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    await run.progressWriting;
+
+    if (outcome.ok) return this.finish(run, 'done', null);
+    const { error } = outcome;
+    if (error instanceof JobLeaseLostError) return; // not ours any more
+    if (error instanceof JobQueueStoppingError) return this.release(run);
+    const dead = isPermanent(error) || run.attempt >= Number(row.max_attempts);
+    if (!dead) {
+      const delay = registration.backoff(run.attempt);
+      await this.write(
+        run,
+        sql`state = 'queued', run_at = ${inMs(delay)}, last_error = ${errorText(error)},
+            locked_by = null, locked_until = null`,
+      );
+      return;
+    }
+    await this.finish(run, 'dead', errorText(error));
+  }
+
+  private finish(run: Running, state: 'done' | 'dead', lastError: string | null): Promise<void> {
+    return this.write(
+      run,
+      state === 'done'
+        ? sql`state = 'done', finished_at = now(), locked_by = null, locked_until = null`
+        : sql`state = 'dead', finished_at = now(), last_error = ${lastError}, locked_by = null, locked_until = null`,
+    );
+  }
+
+  /** Back to queued now, the interrupted attempt not counted (the worker stopped, not the job failed). */
+  private release(run: Running): Promise<void> {
+    return this.write(
+      run,
+      sql`state = 'queued', attempts = attempts - 1, run_at = now(), locked_by = null, locked_until = null`,
+    );
+  }
+
+  /** An update of this worker's claim on the job; nothing happens if the claim is no longer ours. */
+  private async write(run: Running, set: SQL): Promise<void> {
+    await this.db.execute(
+      sql`update background_jobs set ${set}, updated_at = now()
+           where id = ${run.id} and state = 'running' and locked_by = ${this.workerId} and attempts = ${run.attempt}`,
+    );
+  }
+
+  /** Stores progress; while a write is under way, later values replace each other and the last is written. */
+  private progress(run: Running, value: number | object): Promise<void> {
+    run.progressNext = { value };
+    run.progressWriting ??= (async () => {
+      try {
+        while (run.progressNext) {
+          const { value: next } = run.progressNext;
+          run.progressNext = undefined;
+          await this.write(run, sql`progress = ${JSON.stringify(next)}::jsonb`);
+        }
+      } catch (error) {
+        this.log.warn({ err: error, jobId: run.id }, 'job progress not stored');
+      } finally {
+        run.progressWriting = undefined;
+      }
+    })();
+    return run.progressWriting;
+  }
+
+  /** Extends the leases of the running jobs; aborts a job whose lease is gone or surely expired. */
+  private async renewLeases(): Promise<void> {
+    if (this.running.size === 0) return;
+    const runs = [...this.running.values()];
+    const now = performance.now();
+    for (const run of runs)
+      if (now > run.leaseDeadline && !run.controller.signal.aborted)
+        run.controller.abort(new JobLeaseLostError());
+    const live = runs.filter((r) => !r.controller.signal.aborted);
+    if (live.length === 0) return;
+    try {
+      const renewed = await rowsOf<{ id: number | string; attempts: number }>(
+        this.db,
+        sql`update background_jobs set locked_until = ${inMs(this.leaseMs)}
+             where id = any(${idArray(live.map((r) => r.id))}) and state = 'running' and locked_by = ${this.workerId}
+            returning id, attempts`,
+      );
+      const held = new Set(renewed.map((r) => `${Number(r.id)}:${Number(r.attempts)}`));
+      for (const run of live) {
+        if (held.has(`${run.id}:${run.attempt}`)) run.leaseDeadline = now + this.leaseMs;
+        else if (this.running.get(run.id) === run) run.controller.abort(new JobLeaseLostError());
+      }
+    } catch (error) {
+      this.log.warn({ err: error, workerId: this.workerId }, 'job lease renewal failed');
+    }
+  }
+
+  // ---------------------------------------------------------------- pruning
+
+  private schedulePrune(delay: number): void {
+    this.pruneTimer = setTimeout(() => {
+      this.pruning = this.prune()
+        .then(
+          () => undefined,
+          (error: unknown) => this.log.warn({ err: error }, 'pruning done jobs failed'),
+        )
+        .finally(() => {
+          this.pruning = undefined;
+          if (this.started) this.schedulePrune(this.pruneEveryMs);
+        });
+    }, delay);
+    this.pruneTimer.unref();
+  }
+}

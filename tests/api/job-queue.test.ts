@@ -1,0 +1,654 @@
+/**
+ * The background job queue (src-server/jobs/queue.ts) on the test database — PGlite, or PostgreSQL when
+ * SIJILL_TEST_DATABASE_URL is set: enqueueing in a transaction, dedupe keys, success, retries with
+ * back-off, dead jobs (attempts used up, permanent errors, time-outs), a worker that dies mid-job and a
+ * new one that takes the job over once the lease expired, two workers sharing the work (each job done
+ * exactly once), retry of a dead job, progress, stop(), stats and pruning, and the app's own queue.
+ * No timing thresholds: every wait polls with a generous time-out.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../../src-server/app';
+import { loadConfig } from '../../src-server/config';
+import { openDatabase, type Database, type Db } from '../../src-server/db/open';
+import {
+  JobLeaseLostError,
+  JobQueue,
+  JobTimeoutError,
+  PermanentJobError,
+  type JobContext,
+  type JobLog,
+  type JobQueueOptions,
+} from '../../src-server/jobs/queue';
+import { createLocalFileStore } from '../../src-server/storage/files';
+import { startHarness, unique, type Harness } from './support/harness';
+
+let h: Harness;
+const queues: JobQueue[] = [];
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterEach(async () => {
+  await Promise.all(queues.splice(0).map((q) => q.stop({ graceMs: 0 })));
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() >= deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** A log that keeps its lines (and keeps the test output quiet). */
+function recordingLog(): JobLog & { lines: string[] } {
+  const lines: string[] = [];
+  return { lines, warn: (_o, msg) => void lines.push(msg), error: (_o, msg) => void lines.push(msg) };
+}
+
+/** A started queue over `db` (default: the harness's), stopped after the test. */
+function queue(opts: JobQueueOptions & { db?: Db } = {}): JobQueue {
+  const q = new JobQueue(opts.db ?? h.database.db, { pollMs: 50, log: recordingLog(), ...opts });
+  queues.push(q);
+  return q;
+}
+
+interface JobRow {
+  id: number;
+  kind: string;
+  state: string;
+  attempts: number;
+  max_attempts: number;
+  last_error: string | null;
+  progress: unknown;
+  locked_by: string | null;
+  finished: boolean;
+  /** run_at is more than 50 minutes away. */
+  far: boolean;
+}
+async function jobRow(id: number): Promise<JobRow> {
+  const [row] = await h.query<JobRow>(
+    `select id::int as id, kind, state, attempts, max_attempts, last_error, progress, locked_by,
+            finished_at is not null as finished, run_at > now() + interval '50 minutes' as far
+       from background_jobs where id = ${id}`,
+  );
+  if (!row) throw new Error(`no job ${id}`);
+  return row;
+}
+const stateOf = async (id: number) => (await jobRow(id)).state;
+
+/** A promise with its resolve exposed: a gate a handler waits at. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { open, opened };
+}
+
+describe('enqueueing', () => {
+  it('in a transaction that rolls back leaves no job; in one that commits, one', async () => {
+    const q = queue();
+    const kind = unique('k');
+    await expect(
+      h.database.db.transaction(async (tx) => {
+        expect(await q.enqueue(tx, kind, { doc: 1 })).toEqual(expect.any(Number));
+        throw new Error('the request failed');
+      }),
+    ).rejects.toThrow('the request failed');
+    expect(await h.query(`select id from background_jobs where kind = '${kind}'`)).toEqual([]);
+
+    const id = await h.database.db.transaction((tx) => q.enqueue(tx, kind, { doc: 2 }));
+    const rows = await h.query<{ id: number; payload: unknown; state: string }>(
+      `select id::int as id, payload, state from background_jobs where kind = '${kind}'`,
+    );
+    expect(rows).toEqual([{ id, payload: { doc: 2 }, state: 'queued' }]);
+  });
+
+  it('the same key while queued is one job; while it runs, a change is queued once more', async () => {
+    const q = queue();
+    const kind = unique('k');
+    const first = await q.enqueue(h.database.db, kind, { doc: 7 }, { key: 'doc:7' });
+    expect(first).toEqual(expect.any(Number));
+    expect(await q.enqueue(h.database.db, kind, { doc: 7 }, { key: 'doc:7' })).toBeNull();
+    // Another kind, or another key, is other work.
+    expect(await q.enqueue(h.database.db, `${kind}x`, { doc: 7 }, { key: 'doc:7' })).toEqual(
+      expect.any(Number),
+    );
+    expect(await q.enqueue(h.database.db, kind, { doc: 8 }, { key: 'doc:8' })).toEqual(expect.any(Number));
+
+    const release = gate();
+    const started: number[] = [];
+    q.register(kind, async (job) => {
+      started.push(job.id);
+      await release.opened;
+    });
+    q.start();
+    await waitFor('the first job to run', () => started.includes(first!));
+    // The running job may have read what has changed since: the same work is queued again, once.
+    const again = await q.enqueue(h.database.db, kind, { doc: 7 }, { key: 'doc:7' });
+    expect(again).toEqual(expect.any(Number));
+    expect(again).not.toBe(first);
+    expect(await q.enqueue(h.database.db, kind, { doc: 7 }, { key: 'doc:7' })).toBeNull();
+    release.open();
+    await waitFor('both to be done', async () => (await stateOf(again!)) === 'done');
+    expect(await stateOf(first!)).toBe('done');
+    expect(await q.enqueue(h.database.db, kind, { doc: 7 }, { key: 'doc:7' })).toEqual(expect.any(Number));
+    await q.drain();
+  });
+});
+
+describe('running jobs', () => {
+  it('a handler that succeeds: done, with its payload and attempt 1', async () => {
+    const q = queue();
+    const kind = unique('k');
+    const seen: Pick<JobContext, 'id' | 'attempt' | 'payload'>[] = [];
+    q.register(kind, async ({ id, attempt, payload }) => void seen.push({ id, attempt, payload }));
+    q.start();
+    const id = (await q.enqueue(h.database.db, kind, { attachmentId: 12, lang: 'ar' }))!;
+    await q.drain();
+    expect(seen).toEqual([{ id, attempt: 1, payload: { attachmentId: 12, lang: 'ar' } }]);
+    expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 1, finished: true, locked_by: null });
+    // One handler per kind; limits that setTimeout or the table cannot honour are refused.
+    expect(() => q.register(kind, async () => undefined)).toThrow(/already registered/);
+    expect(() => q.register(unique('k'), async () => undefined, { timeoutMs: 2 ** 31 })).toThrow(RangeError);
+    expect(() => q.register(unique('k'), async () => undefined, { concurrency: 0 })).toThrow(RangeError);
+    await expect(q.enqueue(h.database.db, kind, {}, { maxAttempts: 0 })).rejects.toThrow(RangeError);
+  });
+
+  it('a failure goes back to queued after the back-off, then succeeds', async () => {
+    const q = queue();
+    const kind = unique('k');
+    const backoffs: number[] = [];
+    let runs = 0;
+    q.register(
+      kind,
+      async () => {
+        runs += 1;
+        if (runs === 1) throw new Error('storage unavailable');
+      },
+      {
+        backoff: (attempt) => {
+          backoffs.push(attempt);
+          return 60 * 60_000; // an hour: the job must wait for it
+        },
+      },
+    );
+    q.start();
+    const id = (await q.enqueue(h.database.db, kind, {}))!;
+    await waitFor('the first failure', async () => (await jobRow(id)).last_error !== null);
+    expect(await jobRow(id)).toMatchObject({
+      state: 'queued',
+      attempts: 1,
+      last_error: 'storage unavailable',
+      far: true,
+      locked_by: null,
+    });
+    expect(backoffs).toEqual([1]);
+    // Not due: drain has nothing to wait for, and the handler is not called again.
+    await q.drain();
+    expect(runs).toBe(1);
+
+    // Time travel: the back-off is over.
+    await h.query(`update background_jobs set run_at = now() where id = ${id}`);
+    q.nudge();
+    await q.drain();
+    expect(runs).toBe(2);
+    expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 2, finished: true });
+  });
+
+  it('exhausting the attempts leaves the job dead with the reason', async () => {
+    const q = queue();
+    const kind = unique('k');
+    const attempts: number[] = [];
+    q.register(
+      kind,
+      async ({ attempt }) => {
+        attempts.push(attempt);
+        throw new Error(`the scanner jammed (${attempt})`);
+      },
+      { backoff: () => 0 },
+    );
+    q.start();
+    const id = (await q.enqueue(h.database.db, kind, {}, { maxAttempts: 3 }))!;
+    await q.drain();
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(await jobRow(id)).toMatchObject({
+      state: 'dead',
+      attempts: 3,
+      max_attempts: 3,
+      last_error: 'the scanner jammed (3)',
+      finished: true,
+    });
+  });
+
+  it('a PermanentJobError goes straight to dead', async () => {
+    const q = queue();
+    const kind = unique('k');
+    let runs = 0;
+    q.register(kind, async () => {
+      runs += 1;
+      throw new PermanentJobError('not a PDF');
+    });
+    q.start();
+    const id = (await q.enqueue(h.database.db, kind, {}, { maxAttempts: 5 }))!;
+    await q.drain();
+    expect(runs).toBe(1);
+    expect(await jobRow(id)).toMatchObject({
+      state: 'dead',
+      attempts: 1,
+      last_error: 'PermanentJobError: not a PDF',
+    });
+  });
+
+  it('a handler past its time-out is aborted and the run counts as a failure', async () => {
+    const q = queue();
+    const kind = unique('k');
+    const reasons: unknown[] = [];
+    q.register(
+      kind,
+      ({ signal }) =>
+        new Promise<void>((_resolve, reject) => {
+          signal.addEventListener('abort', () => {
+            reasons.push(signal.reason);
+            reject(signal.reason as Error);
+          });
+        }),
+      { timeoutMs: 200 },
+    );
+    q.start();
+    const id = (await q.enqueue(h.database.db, kind, {}, { maxAttempts: 1 }))!;
+    await q.drain();
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toBeInstanceOf(JobTimeoutError);
+    expect(await jobRow(id)).toMatchObject({
+      state: 'dead',
+      attempts: 1,
+      last_error: 'JobTimeoutError: timed out after 200 ms',
+    });
+  });
+
+  it('a handler that ignores its signal does not hold the job: the time-out still fails it', async () => {
+    const q = queue();
+    const kind = unique('k');
+    q.register(kind, () => new Promise<void>(() => undefined), { timeoutMs: 100, backoff: () => 0 });
+    q.start();
+    const id = (await q.enqueue(h.database.db, kind, {}, { maxAttempts: 2 }))!;
+    await q.drain();
+    expect(await jobRow(id)).toMatchObject({ state: 'dead', attempts: 2 });
+  });
+
+  it('progress is stored while the job runs, and kept', async () => {
+    const q = queue();
+    const kind = unique('k');
+    const release = gate();
+    q.register(kind, async (job) => {
+      await job.progress(10);
+      await job.progress({ page: 3, of: 12 });
+      await release.opened;
+    });
+    q.start();
+    const id = (await q.enqueue(h.database.db, kind, {}))!;
+    await waitFor(
+      'progress',
+      async () => JSON.stringify((await jobRow(id)).progress) === '{"of":12,"page":3}',
+    );
+    expect(await jobRow(id)).toMatchObject({ state: 'running', locked_by: q.workerId });
+    release.open();
+    await q.drain();
+    expect(await jobRow(id)).toMatchObject({ state: 'done', progress: { page: 3, of: 12 } });
+  });
+
+  it('concurrency: at most n jobs of a kind run at once in one worker', async () => {
+    const q = queue();
+    const kind = unique('k');
+    let now = 0;
+    let most = 0;
+    q.register(
+      kind,
+      async () => {
+        now += 1;
+        most = Math.max(most, now);
+        await sleep(5);
+        now -= 1;
+      },
+      { concurrency: 3 },
+    );
+    for (let i = 0; i < 12; i++) await q.enqueue(h.database.db, kind, { i });
+    q.start();
+    await q.drain();
+    expect(most).toBeLessThanOrEqual(3);
+    expect((await q.stats())[kind]).toEqual({ queued: 0, running: 0, done: 12, dead: 0 });
+  });
+});
+
+describe('workers that stop or die', () => {
+  /** The database as a process sees it until it dies: afterwards every statement fails. */
+  function severable(db: Db): { db: Db; sever(): void } {
+    let severed = false;
+    const proxy = new Proxy(db, {
+      get(target, prop, receiver) {
+        if (severed && (prop === 'execute' || prop === 'transaction'))
+          return () => Promise.reject(new Error('connection lost: the process died'));
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    return { db: proxy, sever: () => void (severed = true) };
+  }
+
+  it('a job whose worker died mid-job is taken over by a new worker once the lease expired', async () => {
+    const kind = unique('k');
+    const line = severable(h.database.db);
+    const deadLog = recordingLog();
+    const dying = queue({ db: line.db, leaseMs: 600, log: deadLog });
+    let entered = false;
+    let abortedWith: unknown;
+    dying.register(kind, ({ signal }) => {
+      entered = true;
+      signal.addEventListener('abort', () => (abortedWith = signal.reason));
+      return new Promise<void>(() => undefined); // never finishes
+    });
+    dying.start();
+    const id = (await dying.enqueue(h.database.db, kind, { doc: 1 }))!;
+    await waitFor('the first worker to take the job', () => entered);
+    expect(await jobRow(id)).toMatchObject({ state: 'running', attempts: 1, locked_by: dying.workerId });
+    line.sever(); // the process is gone: no lease renewal, no outcome
+
+    const survivor = queue({ leaseMs: 600 });
+    const runs: { attempt: number; payload: unknown }[] = [];
+    survivor.register(kind, async ({ attempt, payload }) => void runs.push({ attempt, payload }));
+    survivor.start();
+    await waitFor('the new worker to finish the job', async () => (await stateOf(id)) === 'done');
+    expect(runs).toEqual([{ attempt: 2, payload: { doc: 1 } }]);
+    expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 2 });
+
+    // The dead worker's own view: its lease surely expired, so it gave the job up (no write reached the
+    // database), and its poller's errors were logged, not thrown.
+    await waitFor('the dying worker to give up its lease', () => abortedWith !== undefined);
+    expect(abortedWith).toBeInstanceOf(JobLeaseLostError);
+    await waitFor('a logged poll failure', () => deadLog.lines.includes('job poll failed'));
+    await dying.stop({ graceMs: 0 });
+    expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 2 });
+  });
+
+  it('a long handler keeps its lease: another worker polling the same kind never takes the job', async () => {
+    const kind = unique('k');
+    const holder = queue({ leaseMs: 1500 });
+    const other = queue({ leaseMs: 1500 });
+    const release = gate();
+    const runs: string[] = [];
+    for (const w of [holder, other])
+      w.register(kind, async () => {
+        runs.push(w.workerId);
+        await release.opened;
+      });
+    holder.start();
+    const id = (await holder.enqueue(h.database.db, kind, {}))!;
+    await waitFor('the job to be claimed', () => runs.length === 1);
+    const [first] = await h.query<{ until: string }>(
+      `select locked_until::text as until from background_jobs where id = ${id}`,
+    );
+    other.start();
+    // Renewed well past its first lease (two leases' worth) while the other worker polls.
+    await waitFor('the lease to be renewed', async () => {
+      const [row] = await h.query<{ ok: boolean }>(
+        `select locked_until > '${first!.until}'::timestamptz + interval '3000 milliseconds' as ok
+           from background_jobs where id = ${id}`,
+      );
+      return row!.ok;
+    });
+    release.open();
+    await waitFor('the job to be done', async () => (await stateOf(id)) === 'done');
+    expect(runs).toEqual([holder.workerId]);
+  });
+
+  it('a worker whose job was taken over cannot write its outcome over the new owner’s', async () => {
+    const q = queue();
+    const kind = unique('k');
+    const release = gate();
+    let progressed = false;
+    q.register(kind, async (job) => {
+      await release.opened;
+      await job.progress(99);
+      progressed = true;
+    });
+    q.start();
+    const id = (await q.enqueue(h.database.db, kind, {}))!;
+    await waitFor('the job to be claimed', async () => (await stateOf(id)) === 'running');
+    // As if its lease had expired and another worker had claimed the job.
+    await h.query(
+      `update background_jobs set locked_by = 'another', attempts = attempts + 1 where id = ${id}`,
+    );
+    release.open();
+    await waitFor('the handler to finish', () => progressed);
+    // stop() waits for the worker's bookkeeping of the run, which is fenced off.
+    await q.stop();
+    expect(await jobRow(id)).toMatchObject({
+      state: 'running',
+      attempts: 2,
+      locked_by: 'another',
+      progress: null,
+      finished: false,
+    });
+  });
+
+  it('a worker that died on every attempt leaves the job dead rather than looping', async () => {
+    const kind = unique('k');
+    const id = (await new JobQueue(h.database.db).enqueue(h.database.db, kind, {}, { maxAttempts: 2 }))!;
+    // As two dead workers would have left it: attempts used up, lease expired.
+    await h.query(
+      `update background_jobs set state = 'running', attempts = 2, locked_by = 'gone',
+              locked_until = now() - interval '1 second' where id = ${id}`,
+    );
+    const q = queue();
+    let runs = 0;
+    q.register(kind, async () => void (runs += 1));
+    q.start();
+    await q.drain();
+    expect(runs).toBe(0);
+    expect(await jobRow(id)).toMatchObject({ state: 'dead', last_error: expect.stringContaining('stopped') });
+  });
+
+  it('stop() waits for the running handlers to finish', async () => {
+    const q = queue({ stopGraceMs: 60_000 });
+    const kind = unique('k');
+    const release = gate();
+    let entered = false;
+    const order: string[] = [];
+    q.register(kind, async () => {
+      entered = true;
+      await release.opened;
+      order.push('handler finished');
+    });
+    q.start();
+    const id = (await q.enqueue(h.database.db, kind, {}))!;
+    await waitFor('the handler to start', () => entered);
+    const stopped = q.stop().then(() => order.push('stop resolved'));
+    // Give a stop that does not wait every chance to resolve.
+    await h.query('select 1');
+    await sleep(100);
+    await h.query('select 1');
+    expect(order).toEqual([]);
+    release.open();
+    await stopped;
+    expect(order).toEqual(['handler finished', 'stop resolved']);
+    expect(await stateOf(id)).toBe('done');
+  });
+
+  it('stop() aborts the handlers still running after the grace period and puts their jobs back', async () => {
+    const q = queue();
+    const kind = unique('k');
+    let signal: AbortSignal | undefined;
+    q.register(kind, (job) => {
+      signal = job.signal;
+      return new Promise<void>(() => undefined); // ignores its signal too
+    });
+    q.start();
+    const id = (await q.enqueue(h.database.db, kind, {}))!;
+    await waitFor('the handler to start', () => signal !== undefined);
+    await q.stop({ graceMs: 50 });
+    expect(signal!.aborted).toBe(true);
+    // Interrupted, not failed: queued again, the attempt not counted, claimable at once.
+    expect(await jobRow(id)).toMatchObject({ state: 'queued', attempts: 0, locked_by: null });
+
+    const next = queue();
+    next.register(kind, async () => undefined);
+    next.start();
+    await next.drain();
+    expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 1 });
+  });
+
+  it('two workers share the jobs: each of 100 done exactly once', async () => {
+    // On PostgreSQL the second worker has its own connection pool, as a second server process would.
+    let second: Database | undefined;
+    if (h.database.kind === 'postgres') {
+      const [row] = await h.query<{ name: string }>('select current_database() as name');
+      const url = new URL(process.env.SIJILL_TEST_DATABASE_URL!);
+      url.pathname = `/${row!.name}`;
+      second = await openDatabase({
+        ...h.config,
+        DATABASE_URL: url.toString(),
+        DB_POOL_MAX: 4,
+        migrate: false,
+      });
+    }
+    try {
+      const kind = unique('k');
+      const runs = new Map<number, number>();
+      const byWorker = new Map<string, number>();
+      const workers = [queue({ pollMs: 20 }), queue({ pollMs: 20, db: second?.db ?? h.database.db })];
+      for (const w of workers)
+        w.register(
+          kind,
+          async ({ id }) => {
+            runs.set(id, (runs.get(id) ?? 0) + 1);
+            byWorker.set(w.workerId, (byWorker.get(w.workerId) ?? 0) + 1);
+            await sleep(Math.random() * 5);
+          },
+          { concurrency: 4 },
+        );
+      const ids: number[] = [];
+      for (let i = 0; i < 100; i++) ids.push((await workers[0]!.enqueue(h.database.db, kind, { i }))!);
+      for (const w of workers) w.start();
+      await Promise.all(workers.map((w) => w.drain({ timeoutMs: 60_000 })));
+      expect([...runs.keys()].sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+      expect([...runs].filter(([, n]) => n !== 1)).toEqual([]); // [job id, times run] of any job run twice
+      expect((await workers[0]!.stats())[kind]).toEqual({ queued: 0, running: 0, done: 100, dead: 0 });
+      expect([...byWorker.values()].reduce((a, b) => a + b, 0)).toBe(100);
+      await Promise.all(workers.map((w) => w.stop()));
+    } finally {
+      await second?.close();
+    }
+  });
+});
+
+describe('administration', () => {
+  it('retry() puts a dead job back to queued with fresh attempts; anything else is refused', async () => {
+    const q = queue();
+    const kind = unique('k');
+    let fail = true;
+    q.register(kind, async () => {
+      if (fail) throw new PermanentJobError('password-protected PDF');
+    });
+    q.start();
+    const id = (await q.enqueue(h.database.db, kind, {}, { key: 'att:5' }))!;
+    await q.drain();
+    expect(await stateOf(id)).toBe('dead');
+
+    // The same work enqueued again meanwhile: retrying the dead one would duplicate it.
+    const other = (await q.enqueue(
+      h.database.db,
+      kind,
+      {},
+      { runAt: new Date(Date.now() + 3600_000), key: 'att:5' },
+    ))!;
+    expect(await q.retry(id)).toBe(false);
+    await h.query(`delete from background_jobs where id = ${other}`);
+
+    fail = false;
+    expect(await q.retry(id)).toBe(true);
+    await q.drain();
+    expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 1 });
+    expect(await q.retry(id)).toBe(false); // done, not dead
+    expect(await q.retry(999_999_999)).toBe(false);
+  });
+
+  it('stats() counts jobs by kind and state', async () => {
+    const q = queue();
+    const kind = unique('k');
+    q.register(kind, async ({ payload }) => {
+      if ((payload as { bad?: boolean }).bad) throw new PermanentJobError('bad');
+    });
+    await q.enqueue(h.database.db, kind, {});
+    await q.enqueue(h.database.db, kind, { bad: true });
+    await q.enqueue(h.database.db, kind, {}, { runAt: new Date(Date.now() + 3600_000) });
+    q.start();
+    await q.drain();
+    expect((await q.stats())[kind]).toEqual({ queued: 1, running: 0, done: 1, dead: 1 });
+  });
+
+  it('prune() deletes done jobs older than the keep period, and nothing else', async () => {
+    const q = queue({ keepDoneDays: 7 });
+    const kind = unique('k');
+    q.register(kind, async ({ payload }) => {
+      if ((payload as { bad?: boolean }).bad) throw new PermanentJobError('bad');
+    });
+    const oldDone = (await q.enqueue(h.database.db, kind, {}))!;
+    const newDone = (await q.enqueue(h.database.db, kind, {}))!;
+    const oldDead = (await q.enqueue(h.database.db, kind, { bad: true }))!;
+    q.start();
+    await q.drain();
+    await h.query(
+      `update background_jobs set finished_at = now() - interval '8 days' where id in (${oldDone}, ${oldDead})`,
+    );
+    expect(await q.prune()).toBeGreaterThanOrEqual(1);
+    const left = await h.query<{ id: number }>(
+      `select id::int as id from background_jobs where kind = '${kind}' order by id`,
+    );
+    expect(left.map((r) => r.id)).toEqual([newDone, oldDead]);
+  });
+});
+
+describe('the app’s queue', () => {
+  it('is started with the app and runs jobs enqueued in a request’s transaction', async () => {
+    const kind = unique('k');
+    const done: number[] = [];
+    h.jobs.register(kind, async ({ id }) => void done.push(id));
+    const id = await h.database.db.transaction((tx) => h.jobs.enqueue(tx, kind, {}));
+    h.jobs.nudge();
+    await h.jobs.drain();
+    expect(done).toEqual([id]);
+  });
+
+  it('JOBS_WORKER=0: the app enqueues but does not run jobs', async () => {
+    expect(loadConfig({ JOBS_WORKER: '0' }).JOBS_WORKER).toBe(false);
+    expect(loadConfig({}).JOBS_WORKER).toBe(true);
+    expect(() => loadConfig({ JOBS_WORKER: 'maybe' })).toThrow(/JOBS_WORKER/);
+    const jobs = new JobQueue(h.database.db, { pollMs: 20 });
+    const app = await buildApp({
+      config: { ...h.config, JOBS_WORKER: false },
+      database: h.database,
+      files: createLocalFileStore(h.filesDir),
+      jobs,
+    });
+    try {
+      await app.ready();
+      const kind = unique('k');
+      let runs = 0;
+      jobs.register(kind, async () => void (runs += 1));
+      const id = (await jobs.enqueue(h.database.db, kind, {}))!;
+      await expect(jobs.drain()).rejects.toThrow(/started/);
+      await h.query('select 1');
+      expect(runs).toBe(0);
+      expect(await stateOf(id)).toBe('queued');
+      await h.database.db.execute(sql`delete from background_jobs where id = ${id}`);
+    } finally {
+      await app.close();
+    }
+  });
+});
