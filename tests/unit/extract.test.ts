@@ -4,6 +4,7 @@
  * process, broken and encrypted files, aborting, a crash of the OCR child, and progress over many pages.
  * Needs Debian's Chromium; skipped (saying so) without it.
  */
+import { fork, type Serializable } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,14 @@ import { pathToFileURL } from 'node:url';
 import { distance } from 'fastest-levenshtein';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeOcr, extractPdfText, PdfExtractionError } from '../../src-server/modules/search/extract';
-import { ocrService } from '../../src-server/modules/search/ocr-process';
+import {
+  ocrChildEntry,
+  ocrService,
+  setOcrLauncher,
+  utilityProcessOcrLauncher,
+  type UtilityProcessFork,
+  type UtilityProcessLike,
+} from '../../src-server/modules/search/ocr-process';
 import { loadPdfJs } from '../../src-server/modules/search/pdfjs';
 import { layoutPageText, type PositionedText } from '../../src-server/modules/search/text-layout';
 import {
@@ -271,6 +279,44 @@ describe.skipIf(!canMakePdfs())('extractPdfText', { timeout: SLOW }, () => {
     await closeOcr();
     expect(ocrService.childPid).toBeUndefined();
     await vi.waitFor(() => expect(alive(pid!)).toBe(false), { timeout: 30_000, interval: 50 });
+  });
+  it('runs the OCR child through a utility-process launcher (as a packaged Electron app does)', async () => {
+    // Electron's utilityProcess.fork is not available under Node: this stand-in has its shape and starts
+    // the child with child_process.fork, so the adapter's messages, exit and kill are the real ones.
+    const started: number[] = [];
+    const forkUtility: UtilityProcessFork = (modulePath, args, options) => {
+      const child = fork(modulePath, args, {
+        execArgv: ocrChildEntry().execArgv,
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      });
+      expect(options.serviceName).toBe('Sijill OCR');
+      const utility = {
+        get pid() {
+          return child.pid;
+        },
+        stderr: child.stderr,
+        postMessage: (message: unknown) => void child.send(message as Serializable),
+        kill: () => child.kill('SIGKILL'),
+        on(event: string, listener: (value?: unknown) => void) {
+          if (event === 'exit') child.on('exit', (code) => listener(code ?? -1));
+          else child.on(event, listener);
+          return utility;
+        },
+      };
+      child.once('spawn', () => started.push(child.pid!));
+      return utility as UtilityProcessLike;
+    };
+    await closeOcr();
+    setOcrLauncher(utilityProcessOcrLauncher(forkUtility));
+    try {
+      const pages = await extractPdfText(scan, { languages: 'eng' });
+      expect(pages[1]!.text).toContain('Human Resources');
+      expect(started).toEqual([ocrService.childPid]);
+    } finally {
+      await closeOcr();
+      setOcrLauncher(null);
+    }
+    await vi.waitFor(() => expect(alive(started[0]!)).toBe(false), { timeout: 30_000, interval: 50 });
   });
 });
 

@@ -9,7 +9,8 @@
  * TypeScript (`tsx src-server/cli.ts`, vitest), the bundled `ocr-child.js` beside the main bundle when it
  * runs built (electron-vite, see electron.vite.config.ts). A packaged Electron app disables
  * ELECTRON_RUN_AS_NODE (fuse runAsNode), which fork needs: there, main must hand in a launcher that starts
- * the child as an Electron utility process (`setOcrLauncher`); the child speaks both transports.
+ * the child as an Electron utility process (`setOcrLauncher(utilityProcessOcrLauncher(utilityProcess.fork))`);
+ * the child speaks both transports.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -129,6 +130,76 @@ export function forkOcrChild(): OcrChildHandle {
       }
     },
     stderrTail: () => tail.trim(),
+  };
+}
+
+/**
+ * The part of Electron's `UtilityProcess` (electron ≥ 22) an OCR child needs, typed here so that the server
+ * does not import electron.
+ */
+export interface UtilityProcessLike {
+  readonly pid: number | undefined;
+  readonly stderr: NodeJS.ReadableStream | null;
+  postMessage(message: unknown): void;
+  kill(): boolean;
+  on(event: 'spawn', listener: () => void): this;
+  on(event: 'exit', listener: (code: number) => void): this;
+  on(event: 'message', listener: (message: unknown) => void): this;
+}
+
+/** Electron's `utilityProcess.fork`, as far as this module calls it. */
+export type UtilityProcessFork = (
+  modulePath: string,
+  args: string[],
+  options: { serviceName: string; stdio: ['ignore', 'ignore', 'pipe'] },
+) => UtilityProcessLike;
+
+/**
+ * A launcher for a packaged Electron app, where child_process.fork cannot start Node (fuse runAsNode off):
+ * main passes Electron's `utilityProcess.fork` and hands the result to `setOcrLauncher`. The child (the
+ * bundled ocr-child.js) then talks over `process.parentPort`, and lowers its priority once started.
+ */
+export function utilityProcessOcrLauncher(forkUtility: UtilityProcessFork): OcrLauncher {
+  return () => {
+    const child = forkUtility(ocrChildEntry().modulePath, [], {
+      serviceName: 'Sijill OCR',
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    child.on('spawn', () => {
+      try {
+        if (child.pid !== undefined) os.setPriority(child.pid, OCR_CHILD_NICE);
+      } catch {
+        // The child lowers its own threads as well.
+      }
+    });
+    let tail = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      tail = (tail + chunk).slice(-2000);
+    });
+    let exited: string | null = null;
+    let exitListener: ((description: string) => void) | null = null;
+    child.on('exit', (code) => {
+      exited = `exit code ${code}`;
+      exitListener?.(exited);
+    });
+    return {
+      get pid() {
+        return child.pid;
+      },
+      send: (message) => {
+        if (exited === null) child.postMessage(message);
+      },
+      onMessage: (listener) => child.on('message', (message) => listener(message as FromOcrChild)),
+      onExit: (listener) => {
+        exitListener = listener;
+        if (exited !== null) listener(exited);
+      },
+      kill: () => void child.kill(),
+      // A utility process does not keep Electron's main process from quitting.
+      setRef: () => undefined,
+      stderrTail: () => tail.trim(),
+    };
   };
 }
 
