@@ -2,7 +2,8 @@
  * electron-vite builds the three parts of the desktop app:
  * - main (src-main/electron/main.ts → out/main/index.js, an ES module as package.json says
  *   "type": "module"; npm dependencies stay external and load from node_modules/app.asar, which native
- *   modules such as better-sqlite3 require; src-server and the locale JSON it imports are bundled);
+ *   modules such as better-sqlite3 require; src-server and the locale JSON it imports are bundled), and
+ *   the server's OCR child process (src-server/modules/search/ocr-child.ts → out/main/ocr-child.js);
  * - preload (src-preload/index.ts → out/preload/index.cjs: sandboxed preloads must be CommonJS and
  *   self-contained, so zod is bundled and only `electron` stays external);
  * - renderer (the shared `rendererConfig` of vite.renderer.config.ts → out/renderer).
@@ -40,7 +41,12 @@ export default defineConfig({
       externalizeDeps: true,
       sourcemap: true,
       rolldownOptions: {
-        input: { index: resolve(here, 'src-main/electron/main.ts') },
+        input: {
+          index: resolve(here, 'src-main/electron/main.ts'),
+          // The OCR child process of the embedded server (src-server/modules/search/ocr-process.ts forks
+          // out/main/ocr-child.js, found beside the bundle that runs it).
+          'ocr-child': resolve(here, 'src-server/modules/search/ocr-child.ts'),
+        },
       },
     },
   },

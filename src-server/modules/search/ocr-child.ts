@@ -1,0 +1,253 @@
+/**
+ * The OCR child process: renders pages of PDF files (pdf.js on @napi-rs/canvas) to grayscale images and
+ * reads them with Tesseract (tesseract.js, one worker), one page at a time, at a lowered CPU priority, so
+ * that OCR never competes on equal terms with the API server that started it (see ocr-process.ts).
+ *
+ * Started by child_process.fork (messages over Node's IPC channel) or, in a packaged Electron app, as a
+ * utility process (messages over `process.parentPort`). Everything it needs is local: language data comes
+ * from the @tesseract.js-data packages, copied for the moment Tesseract loads it into a private temporary
+ * folder (`ara+eng` needs both files in one folder), which is removed again right after; Tesseract's
+ * cache is off, so nothing is fetched from the network or written to the working directory.
+ */
+import { readdirSync } from 'node:fs';
+import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import Tesseract from 'tesseract.js';
+import { rgbaToGrayPng } from './gray-png';
+import type { FromOcrChild, OcrRequest, ToOcrChild } from './ocr-protocol';
+import { openPdfFile, type PdfLoadingTask } from './pdfjs';
+
+/** The nice value of this process's threads (Windows: below-normal priority class). */
+const NICE = 10;
+/** The largest image rendered, in pixels (an A4 page at 300 dpi is 8.7 million). */
+const MAX_PIXELS = 12_000_000;
+/** Which build of the language data is used: the LSTM-only "best (integer)" models tesseract.js prefers. */
+const DATA_VARIANT = '4.0.0_best_int';
+
+interface UtilityParentPort {
+  on(event: 'message', listener: (event: { data: unknown }) => void): void;
+  postMessage(message: unknown): void;
+}
+
+const parentPort = (process as NodeJS.Process & { parentPort?: UtilityParentPort }).parentPort;
+
+function send(message: FromOcrChild): void {
+  if (parentPort) parentPort.postMessage(message);
+  else process.send?.(message);
+}
+
+/**
+ * Lowers the priority of every thread of this process. On Linux a nice value belongs to a thread, and the
+ * parent's `os.setPriority(pid)` reaches the main thread only; threads started before it (V8's, libuv's)
+ * or by a thread that was not lowered keep the normal priority, so each one is lowered here, again after
+ * Tesseract has started its worker thread.
+ */
+function lowerPriority(): void {
+  try {
+    if (os.getPriority() < NICE) os.setPriority(NICE);
+  } catch {
+    // Not permitted (or not supported): the work still runs, one page at a time.
+  }
+  if (process.platform !== 'linux') return;
+  try {
+    for (const entry of readdirSync('/proc/self/task')) {
+      const tid = Number(entry);
+      try {
+        if (os.getPriority(tid) < NICE) os.setPriority(tid, NICE);
+      } catch {
+        // The thread ended meanwhile.
+      }
+    }
+  } catch {
+    // No /proc: nothing more to do.
+  }
+}
+
+const resolveFromHere = createRequire(import.meta.url).resolve;
+
+/** The folder of a language's data package, e.g. node_modules/@tesseract.js-data/ara. */
+function languagePackage(language: string): string {
+  try {
+    return dirname(resolveFromHere(`@tesseract.js-data/${language}/package.json`));
+  } catch {
+    throw new Error(
+      `No OCR language data for "${language}" (the package @tesseract.js-data/${language} is not installed)`,
+    );
+  }
+}
+
+/** Copies the data of `languages` into one new private folder (Tesseract reads all of them from one). */
+async function gatherLanguageData(languages: string[]): Promise<string> {
+  const folder = await mkdtemp(join(os.tmpdir(), 'sijill-ocr-'));
+  try {
+    for (const language of languages) {
+      const file = `${language}.traineddata.gz`;
+      await copyFile(join(languagePackage(language), DATA_VARIANT, file), join(folder, file));
+    }
+    return folder;
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+let tesseract: { worker: Tesseract.Worker; languages: string } | null = null;
+
+/** The Tesseract worker for `languages`, started (or restarted for other languages) when needed. */
+async function tesseractFor(languages: string): Promise<Tesseract.Worker> {
+  if (tesseract?.languages === languages) return tesseract.worker;
+  if (tesseract) {
+    await tesseract.worker.terminate();
+    tesseract = null;
+  }
+  const langPath = await gatherLanguageData(languages.split('+'));
+  try {
+    const worker = await Tesseract.createWorker(languages, Tesseract.OEM.LSTM_ONLY, {
+      langPath,
+      gzip: true,
+      cacheMethod: 'none',
+      // Without a handler, tesseract.js throws a failed job's error out of its message listener.
+      errorHandler: () => undefined,
+    });
+    tesseract = { worker, languages };
+    return worker;
+  } finally {
+    await rm(langPath, { recursive: true, force: true });
+    lowerPriority();
+  }
+}
+
+type PdfDocument = Awaited<PdfLoadingTask['promise']>;
+interface CanvasAndContext {
+  canvas: unknown;
+  context: {
+    getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+  };
+}
+interface CanvasFactory {
+  create(width: number, height: number): CanvasAndContext;
+  destroy(entry: CanvasAndContext): void;
+}
+
+let openDocument: {
+  file: string;
+  mtimeMs: number;
+  size: number;
+  task: PdfLoadingTask;
+  doc: PdfDocument;
+} | null = null;
+
+/** The open document for `file` (kept between pages of one file; reopened if the file changed). */
+async function documentFor(file: string): Promise<PdfDocument> {
+  const { mtimeMs, size } = await stat(file);
+  if (openDocument?.file === file && openDocument.mtimeMs === mtimeMs && openDocument.size === size)
+    return openDocument.doc;
+  await closeDocument();
+  const task = await openPdfFile(file);
+  const doc = await task.promise;
+  openDocument = { file, mtimeMs, size, task, doc };
+  return doc;
+}
+
+async function closeDocument(): Promise<void> {
+  const current = openDocument;
+  openDocument = null;
+  await current?.task.destroy().catch(() => undefined);
+}
+
+/** Renders a page at `dpi` (less for a page so large it would pass MAX_PIXELS) to a grayscale PNG. */
+async function renderPage(doc: PdfDocument, pageNumber: number, dpi: number) {
+  const page = await doc.getPage(pageNumber);
+  try {
+    const unit = page.getViewport({ scale: 1 });
+    let scale = dpi / 72;
+    if (unit.width * unit.height * scale * scale > MAX_PIXELS)
+      scale = Math.sqrt(MAX_PIXELS / (unit.width * unit.height));
+    const viewport = page.getViewport({ scale });
+    const width = Math.max(1, Math.floor(viewport.width));
+    const height = Math.max(1, Math.floor(viewport.height));
+    const factory = doc.canvasFactory as CanvasFactory;
+    const entry = factory.create(width, height);
+    try {
+      // The node tsconfig has no DOM types: the parameter type is taken from pdf.js itself.
+      type RenderParameters = Parameters<typeof page.render>[0];
+      await page.render({
+        canvas: null,
+        canvasContext: entry.context as unknown as RenderParameters['canvasContext'],
+        viewport,
+        background: 'rgb(255,255,255)',
+      }).promise;
+      const { data } = entry.context.getImageData(0, 0, width, height);
+      return { png: rgbaToGrayPng(data, width, height, scale * 72), width, height, dpi: scale * 72 };
+    } finally {
+      factory.destroy(entry);
+    }
+  } finally {
+    page.cleanup();
+  }
+}
+
+async function recognise(request: OcrRequest): Promise<FromOcrChild> {
+  const started = performance.now();
+  const doc = await documentFor(request.file);
+  if (request.page < 1 || request.page > doc.numPages)
+    throw new Error(`page ${request.page} is not in the document (${doc.numPages} pages)`);
+  const image = await renderPage(doc, request.page, request.dpi);
+  const rendered = performance.now();
+  const worker = await tesseractFor(request.languages);
+  await worker.setParameters({ user_defined_dpi: String(Math.round(image.dpi)) });
+  const { data } = await worker.recognize(image.png);
+  return {
+    type: 'done',
+    id: request.id,
+    text: data.text ?? '',
+    width: image.width,
+    height: image.height,
+    renderMs: Math.round(rendered - started),
+    ocrMs: Math.round(performance.now() - rendered),
+  };
+}
+
+async function shutdown(code: number): Promise<never> {
+  try {
+    await closeDocument();
+    await tesseract?.worker.terminate();
+  } finally {
+    process.exit(code);
+  }
+}
+
+let work = Promise.resolve();
+
+function onMessage(message: unknown): void {
+  const m = message as ToOcrChild;
+  if (m?.type === 'exit') {
+    work = work.then(() => shutdown(0));
+    return;
+  }
+  if (m?.type !== 'ocr') return;
+  // One page at a time, in the order asked.
+  work = work.then(async () => {
+    try {
+      send(await recognise(m));
+    } catch (error) {
+      send({ type: 'failed', id: m.id, message: error instanceof Error ? error.message : String(error) });
+    }
+  });
+}
+
+if (parentPort) {
+  parentPort.on('message', (event) => onMessage(event.data));
+} else if (process.send) {
+  process.on('message', onMessage);
+  // The server went away: nothing is left to work for.
+  process.on('disconnect', () => void shutdown(0));
+} else {
+  console.error('ocr-child: start me through ocr-process.ts (child_process.fork or a utility process)');
+  process.exit(2);
+}
+
+lowerPriority();
+send({ type: 'ready', pid: process.pid });
