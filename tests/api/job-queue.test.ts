@@ -27,7 +27,7 @@ let h: Harness;
 const queues: JobQueue[] = [];
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ JOBS_WORKER: '1' });
 });
 afterEach(async () => {
   await Promise.all(queues.splice(0).map((q) => q.stop({ graceMs: 0 })));

@@ -7,6 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
 import { letter, organisation, type Org, type Actor } from './support/correspondence';
 import { settleSearch } from './support/search';
+import { multipart } from './support/files';
+import { canMakePdfs, makeBornDigitalPdf, makeBrokenPdf, makeScannedPdf } from '../support/pdf-makers';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 let h: Harness;
 let org: Org;
@@ -36,7 +41,7 @@ const found = async (token: string, q: string, extra: Record<string, string | nu
 };
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ JOBS_WORKER: '1' });
   org = await organisation(h);
   // The correspondence role of the organisation may also search.
   await h.query(`insert into role_page_permissions (role_id, page_id, permissions)
@@ -77,7 +82,23 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
+  rmSync(scratch, { recursive: true, force: true });
 });
+
+const scratch = mkdtempSync(join(tmpdir(), 'sijill-search-'));
+
+async function attach(by: Actor, documentId: number, path: string) {
+  const name = path.split('/').pop()!;
+  const file = multipart(readFileSync(path), name, 'application/pdf');
+  const res = await h.app.inject({
+    method: 'POST',
+    url: `/correspondence/documents/${documentId}/attachments`,
+    headers: { ...file.headers, authorization: `Bearer ${by.token}` },
+    payload: file.payload,
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  return (res.json() as { data: { id: number } }).data.id;
+}
 
 describe('search', () => {
   it('finds Arabic as written: prefixes, ta marbuta, hamza, diacritics', async () => {
@@ -164,5 +185,96 @@ describe('search', () => {
     expect(stop.status).toBe(200);
     expect(stop.json.data.terms).toEqual([]);
     expect(stop.json.data.items).toEqual([]);
+  });
+
+  describe('the text of attachments', () => {
+    it.skipIf(!canMakePdfs())(
+      'reads a born-digital Arabic letter (stored visually) and a scan, and finds them by a word inside',
+      async () => {
+        const digital = (await create(org.clerk, letter(org, { subject: 'خطاب بلا كلمات مميزة ١' }))).id;
+        const scanned = (await create(org.clerk, letter(org, { subject: 'خطاب بلا كلمات مميزة ٢' }))).id;
+        const digitalFile = await makeBornDigitalPdf(
+          ['تفيد الإدارة العامة للمشتريات بأن المناقصة رقم 45 قد أُرسيت.', 'Procurement tender awarded.'],
+          scratch,
+        );
+        const scanFile = await makeScannedPdf(
+          ['نرجو إحاطة المسؤولين بموعد الاجتماع السنوي للجمعية'],
+          scratch,
+        );
+        const a1 = await attach(org.clerk, digital, digitalFile);
+        const a2 = await attach(org.clerk, scanned, scanFile);
+        const before = await call(h, {
+          method: 'GET',
+          url: `/correspondence/documents/${scanned}/attachments`,
+          token: org.clerk.token,
+        });
+        expect(['pending', 'reading', 'done']).toContain(before.json.data[0].text.status);
+        await settleSearch(h);
+        const texts = await h.query<{ attachment_id: number; method: string; text: string }>(
+          `select attachment_id, method, text from attachment_pages where attachment_id in (${a1}, ${a2}) order by attachment_id`,
+        );
+        expect(texts.map((t) => t.method)).toEqual(['text', 'ocr']);
+        expect(texts[0]!.text).toContain('الإدارة العامة للمشتريات');
+        // Found by words of the letter, typed as people type them (no hamza, ه for ة, a prefix).
+        expect(await found(org.clerk.token, 'المشتريات المناقصه')).toEqual([digital]);
+        expect(await found(org.clerk.token, 'tenders awarded')).toEqual([digital]);
+        expect(await found(org.clerk.token, 'الاجتماع السنوي للجمعيه')).toEqual([scanned]);
+        expect(await found(org.clerk.token, 'مسئولين')).toContain(scanned);
+        // The passage comes from the attachment, with its file and page, the words marked.
+        const res = await search(org.clerk.token, { q: 'الاجتماع السنوي' });
+        const passage = res.json.data.items[0].snippets.find(
+          (p: { field: string }) => p.field === 'attachment',
+        );
+        expect(passage.attachment).toMatchObject({ id: a2, page: 1 });
+        expect(passage.highlights.length).toBeGreaterThanOrEqual(2);
+        // The attachment says it was read, and its text is there to read.
+        const text = await call(h, {
+          method: 'GET',
+          url: `/correspondence/documents/${scanned}/attachments/${a2}/text`,
+          token: org.clerk.token,
+        });
+        expect(text.json.data.status).toBe('done');
+        expect(text.json.data.pages[0].method).toBe('ocr');
+        // Nobody else finds the letter by a word of its attachment.
+        expect(await found(org.outsider.token, 'المشتريات')).toEqual([]);
+        expect(await found(org.managerB.token, 'الاجتماع السنوي')).toEqual([]);
+        const hidden = await call(h, {
+          method: 'GET',
+          url: `/correspondence/documents/${scanned}/attachments/${a2}/text`,
+          token: org.outsider.token,
+        });
+        expect(hidden.status).toBe(404);
+      },
+    );
+
+    it.skipIf(!canMakePdfs())(
+      'a file that is not a readable PDF is marked failed, with its reason',
+      async () => {
+        const id = (await create(org.clerk, letter(org, { subject: 'خطاب بمرفق تالف' }), false)).id;
+        const broken = makeBrokenPdf(scratch);
+        // The upload checks refuse a broken file; one stored before those checks (or damaged since) is
+        // recorded as such when read. Stored straight in the file store and the table here.
+        const bytes = readFileSync(broken);
+        const stored = await (
+          await import('../../src-server/storage/files')
+        )
+          .createLocalFileStore(h.filesDir)
+          .put(bytes);
+        const [row] = await h.query<{ id: number }>(
+          `insert into document_attachments (document_id, sha256, file_name, size, mime)
+         values (${id}, '${stored.sha256}', 'broken.pdf', ${stored.size}, 'application/pdf') returning id`,
+        );
+        await settleSearch(h);
+        const [state] = await h.query<{ text_status: string; text_error: string }>(
+          `select text_status, text_error from document_attachments where id = ${row!.id}`,
+        );
+        expect(state!.text_status).toBe('failed');
+        expect(state!.text_error).toBeTruthy();
+        const dead = await h.query(
+          `select state from background_jobs where kind = 'search.read' and payload->>'attachmentId' = '${row!.id}'`,
+        );
+        expect(dead).toEqual([{ state: 'dead' }]);
+      },
+    );
   });
 });

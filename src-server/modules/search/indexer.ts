@@ -8,6 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { indexText, wordLexemes, wordsOf } from '../../../src-shared/search';
+import type { Db } from '../../db/open';
 import type { Tx } from '../auth/queries';
 import { inList } from '../correspondence/visibility';
 import { rows } from '../correspondence/queries';
@@ -101,8 +102,22 @@ export function lexemesSql(t: { a: string; b: string; c: string; d: string }) {
     || setweight(to_tsvector('simple', ${t.c}), 'C') || strip(to_tsvector('simple', ${t.d}))`;
 }
 
-/** Rebuilds the index entry of one document (removes it when the document is gone). */
-export async function reindexDocument(db: Tx, documentId: number): Promise<boolean> {
+/**
+ * Rebuilds the index entry of one document (removes it when the document is gone). Two indexers of one
+ * document (a change made while its job ran queues another) take turns on a lock of the document, so the
+ * later one reads what the earlier one could not have seen and writes last.
+ */
+export async function reindexDocument(db: Db, documentId: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SEARCH_LOCK}, ${documentId})`);
+    return reindexLocked(tx, documentId);
+  });
+}
+
+/** Lock space of the search indexer's document locks (pg_advisory_xact_lock(int, int)). */
+const SEARCH_LOCK = 0x5e4c;
+
+async function reindexLocked(db: Tx, documentId: number): Promise<boolean> {
   const texts = (await documentTexts(db, [documentId])).get(documentId);
   if (!texts) {
     await db.execute(sql`delete from document_search where document_id = ${documentId}`);

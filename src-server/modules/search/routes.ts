@@ -7,9 +7,19 @@ import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
 import { search } from './service';
+import { closeOcr } from './extract';
+import { enqueueMissingSearchWork, registerSearchJobs } from './jobs';
 
+/** Registers search: its route, its background jobs, and the work left from before (queued again at start). */
 export function searchRoutes(ctx: ServerContext) {
   return async (app: App) => {
+    registerSearchJobs(ctx);
+    app.addHook('onReady', async () => {
+      await enqueueMissingSearchWork(ctx).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'search: could not queue the work left from before'),
+      );
+    });
+    app.addHook('onClose', async () => closeOcr());
     app.get(
       '/search',
       {

@@ -66,6 +66,9 @@ export async function startHarness(
     // Bursts of parallel requests in tests wait their turn rather than meet the 503 of a busy desk.
     DB_QUEUE_MAX: '10000',
     DB_QUEUE_WAIT_MS: '120000',
+    // The background worker (search's reading and indexing) runs only where a test asks for it
+    // (`JOBS_WORKER: '1'`): elsewhere the work is enqueued, as by a server without a worker, and waits.
+    JOBS_WORKER: '0',
     ...overrides,
   });
   const baseUrl = process.env.SIJILL_TEST_DATABASE_URL;

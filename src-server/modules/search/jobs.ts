@@ -1,0 +1,155 @@
+/**
+ * The background work of search, on the job queue (src-server/jobs/queue.ts):
+ *
+ * - `search.read` {attachmentId}: reads an attachment's text page by page (the text layer, or OCR of a
+ *   page without one — src-server/modules/search/extract.ts), stores it in attachment_pages with the
+ *   attachment's progress ("reading… 3 of 10 pages"), then indexes its document. A file already read for
+ *   another attachment (same content) is copied, not read again. A broken or encrypted file fails at once
+ *   (`failed`, with the reason); anything else is retried, and marked `failed` on its last attempt.
+ * - `search.index` {documentId}: rebuilds the document's index entry (indexer.ts).
+ *
+ * Database triggers enqueue both (migration `search_triggers`): a new attachment is read; a change of a
+ * document's searched fields, its receivers, its distributions' or tasks' notes, or its attachments
+ * re-indexes it. No write path has to remember to.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { sql } from 'drizzle-orm';
+import type { ServerContext } from '../../context';
+import { PermanentJobError, type JobContext } from '../../jobs/queue';
+import { rows } from '../correspondence/queries';
+import { extractPdfText, PdfExtractionError, type PageText } from './extract';
+import { pageLexemesSql, reindexDocument } from './indexer';
+
+export const SEARCH_READ = 'search.read';
+export const SEARCH_INDEX = 'search.index';
+/** Attempts of a read before the attachment is marked failed (the triggers enqueue with this). */
+export const READ_ATTEMPTS = 3;
+
+const payloadId = (payload: unknown, key: string): number => {
+  const value = (payload as Record<string, unknown> | null)?.[key];
+  if (typeof value !== 'number' || !Number.isSafeInteger(value))
+    throw new PermanentJobError(`bad payload: ${key}`);
+  return value;
+};
+
+/** A message that says what went wrong, for the attachment and the job. */
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
+
+/** Stores the pages of an attachment (replacing any earlier reading) and marks it done. */
+async function storePages(ctx: ServerContext, attachmentId: number, pages: PageText[]) {
+  await ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`delete from attachment_pages where attachment_id = ${attachmentId}`);
+    for (const p of pages) {
+      await tx.execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes)
+        values (${attachmentId}, ${p.page}, ${p.method}, ${p.text}, ${pageLexemesSql(p.text)})`);
+    }
+    await tx.execute(sql`update document_attachments set text_status = 'done', text_error = null,
+      text_pages = ${pages.length}, text_pages_done = ${pages.length} where id = ${attachmentId}`);
+  });
+}
+
+/** `search.read`. */
+export async function readAttachment(ctx: ServerContext, job: JobContext): Promise<void> {
+  const attachmentId = payloadId(job.payload, 'attachmentId');
+  const [row] = await rows<{ document_id: number; sha256: string }>(
+    ctx.db,
+    sql`select document_id, sha256 from document_attachments where id = ${attachmentId}`,
+  );
+  if (!row) return; // removed since
+  const documentId = Number(row.document_id);
+  // The same file read for another attachment: its pages, copied.
+  const [twin] = await rows<{ id: number }>(
+    ctx.db,
+    sql`select id from document_attachments where sha256 = ${row.sha256} and id <> ${attachmentId}
+          and text_status = 'done' order by id limit 1`,
+  );
+  if (twin) {
+    await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`delete from attachment_pages where attachment_id = ${attachmentId}`);
+      await tx.execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes)
+        select ${attachmentId}, page, method, text, lexemes from attachment_pages where attachment_id = ${Number(twin.id)}`);
+      await tx.execute(sql`update document_attachments a set text_status = 'done', text_error = null,
+        text_pages = t.text_pages, text_pages_done = t.text_pages
+        from document_attachments t where t.id = ${Number(twin.id)} and a.id = ${attachmentId}`);
+    });
+    await reindexDocument(ctx.db, documentId);
+    return;
+  }
+  await ctx.db.execute(sql`update document_attachments set text_status = 'reading', text_pages_done = 0,
+    text_pages = null where id = ${attachmentId}`);
+  const dir = await mkdtemp(join(ctx.files.tempDir, 'read-'));
+  try {
+    const path = join(dir, 'file.pdf');
+    await pipeline(ctx.files.open(row.sha256), createWriteStream(path));
+    let last = 0;
+    const pages = await extractPdfText(path, {
+      signal: job.signal,
+      onProgress: (done, total) => {
+        // A write per page at most every half second: the clerk sees it move, the database is not flooded.
+        const now = Date.now();
+        if (done !== total && now - last < 500) return;
+        last = now;
+        void ctx.db
+          .execute(
+            sql`update document_attachments set text_pages_done = ${done}, text_pages = ${total}
+                where id = ${attachmentId} and text_status = 'reading'`,
+          )
+          .catch(() => undefined);
+        void job.progress({ done, total }).catch(() => undefined);
+      },
+    });
+    await storePages(ctx, attachmentId, pages);
+  } catch (error) {
+    const reason = reasonOf(error);
+    // A file that is not a readable PDF will not become one: failed at once. Anything else may pass.
+    const broken =
+      error instanceof PermanentJobError ||
+      (error instanceof PdfExtractionError && error.reason !== 'missing');
+    const last = broken || job.attempt >= READ_ATTEMPTS;
+    await ctx.db.execute(sql`update document_attachments
+      set text_status = ${last ? 'failed' : 'pending'}, text_error = ${reason} where id = ${attachmentId}`);
+    if (broken) throw new PermanentJobError(reason);
+    throw error;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  await reindexDocument(ctx.db, documentId);
+}
+
+/** `search.index`. */
+export async function indexDocument(ctx: ServerContext, job: JobContext): Promise<void> {
+  await reindexDocument(ctx.db, payloadId(job.payload, 'documentId'));
+}
+
+/**
+ * Registers the search jobs on the server's queue. Reading runs one file at a time (OCR is a separate,
+ * lower-priority process: the API keeps its core); indexing a few at once.
+ */
+export function registerSearchJobs(ctx: ServerContext): void {
+  ctx.jobs.register(SEARCH_READ, (job) => readAttachment(ctx, job), {
+    concurrency: 1,
+    timeoutMs: 60 * 60_000,
+  });
+  ctx.jobs.register(SEARCH_INDEX, (job) => indexDocument(ctx, job), {
+    concurrency: 2,
+    timeoutMs: 5 * 60_000,
+  });
+}
+
+/**
+ * Work left from before (attachments never read, documents never indexed — an upgrade, or a database
+ * restored from a backup): queued again at start. Idempotent: the queue's keys keep one job per item.
+ */
+export async function enqueueMissingSearchWork(ctx: ServerContext): Promise<void> {
+  await ctx.db.execute(sql`insert into background_jobs (kind, payload, key, max_attempts)
+    select ${SEARCH_READ}, jsonb_build_object('attachmentId', a.id), 'attachment:' || a.id, ${READ_ATTEMPTS}
+      from document_attachments a where a.text_status in ('pending', 'reading')
+    on conflict do nothing`);
+  await ctx.db.execute(sql`insert into background_jobs (kind, payload, key)
+    select ${SEARCH_INDEX}, jsonb_build_object('documentId', d.id), 'document:' || d.id
+      from documents d where not exists (select 1 from document_search s where s.document_id = d.id)
+    on conflict do nothing`);
+}
