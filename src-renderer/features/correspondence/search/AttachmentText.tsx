@@ -3,7 +3,7 @@
  * the text of each page and how it was read (text layer or OCR), or "could not read the text".
  */
 import { useState } from 'react';
-import { Button, Empty, Modal, Spin, Tag, Typography } from 'antd';
+import { Button, Empty, Flex, Modal, Spin, Tag, Typography } from 'antd';
 import { FileTextOutlined, SyncOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -84,8 +84,10 @@ export function AttachmentTextStatus({
           <div className="attachment-text-pages">
             {text.data.pages.map((p) => (
               <section key={p.page} className="attachment-text-page" data-testid="attachment-text-page">
-                <Typography.Text strong>{t('text.pageTitle', { page: p.page })}</Typography.Text>{' '}
-                <Typography.Text type="secondary">({t(`text.method.${p.method}`)})</Typography.Text>
+                <Flex gap={8} align="center">
+                  <Typography.Text strong>{t('text.pageTitle', { page: p.page })}</Typography.Text>
+                  <Tag>{t(`text.method.${p.method}`)}</Tag>
+                </Flex>
                 <Typography.Paragraph className="attachment-text-body" dir="auto">
                   {p.text}
                 </Typography.Paragraph>

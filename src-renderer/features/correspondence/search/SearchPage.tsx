@@ -102,7 +102,8 @@ function Hit({ hit, back }: { hit: SearchHit; back: string }) {
   const { t, i18n } = useTranslation('search');
   const { t: tc } = useTranslation('correspondence');
   const subject = hit.snippets.find((s) => s.field === 'subject');
-  const passages = hit.snippets.filter((s) => s.field !== 'subject').slice(0, 3);
+  const sender = hit.snippets.find((s) => s.field === 'sender');
+  const passages = hit.snippets.filter((s) => s.field !== 'subject' && s.field !== 'sender').slice(0, 3);
   return (
     <List.Item className="search-hit" data-testid="search-hit">
       <div className="search-hit-body">
@@ -137,7 +138,14 @@ function Hit({ hit, back }: { hit: SearchHit; back: string }) {
         </Link>
         {hit.sender ? (
           <Typography.Text type="secondary" className="search-hit-sender">
-            {tc('fields.sender')}: <bdi>{localName(hit.sender, i18n.language)}</bdi>
+            {tc('fields.sender')}:{' '}
+            <bdi>
+              {sender ? (
+                <Highlighted text={sender.text} highlights={sender.highlights} />
+              ) : (
+                localName(hit.sender, i18n.language)
+              )}
+            </bdi>
           </Typography.Text>
         ) : null}
         {passages.map((s, i) => (
@@ -249,6 +257,7 @@ export function Component() {
               value={numberParam('codificationId')}
               onChange={(v) => update({ codificationId: v === null ? null : String(v) })}
               testId="search-filter-codification"
+              placeholder={t('filter.codification')}
             />
           </div>
           <div className="search-filter search-filter-wide" title={t('filter.department')}>
@@ -265,6 +274,7 @@ export function Component() {
               value={numberParam('securityLevelId')}
               onChange={(v) => update({ securityLevelId: v === null ? null : String(v) })}
               testId="search-filter-security"
+              placeholder={t('filter.securityLevel')}
             />
           </div>
           {hasFilters ? (

@@ -22,6 +22,7 @@ export function SettingSelect({
   id,
   testId,
   required = false,
+  placeholder,
 }: {
   list: SettingsList;
   direction?: Direction;
@@ -30,6 +31,8 @@ export function SettingSelect({
   id?: string;
   testId?: string;
   required?: boolean;
+  /** Shown while nothing is chosen (default: "Choose"). */
+  placeholder?: string;
 }) {
   const { t, i18n } = useTranslation('correspondence');
   const options = useQuery({
@@ -50,7 +53,8 @@ export function SettingSelect({
       value={value ?? undefined}
       onChange={(next) => onChange?.(next ?? null)}
       loading={options.isLoading}
-      placeholder={t('form.choose')}
+      placeholder={placeholder ?? t('form.choose')}
+      aria-label={placeholder}
       options={candidates.map((o) => ({
         value: o.id,
         label: o.prefix ? `${localName(o, i18n.language)} (${o.prefix})` : localName(o, i18n.language),

@@ -1,0 +1,165 @@
+/**
+ * Search in Chromium, in both languages, at 1280 px: a clerk's letter carries a scanned page (no text
+ * layer); the attachment shows it being read, then its text; the clerk finds the letter from the header's
+ * search box by words of the scan typed without hamza and with ه for ة, sees the passage with the words
+ * marked, opens the letter and comes back to the same results; then in English, by English words of the
+ * same scan, with a filter. Screenshots in test-results/screens (search-*.png).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from './fixtures';
+import { Api } from './support/api';
+import { AdminShell } from './pages/AdminScreens';
+import { PAGES } from '../../src-shared/pages';
+import { makeScannedPdf } from '../support/pdf-makers';
+import { chooseOption } from './support/select';
+
+const SCREENS = 'test-results/screens';
+const PASSWORD = 'Search#2025';
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+test('a clerk finds a letter by words of its scanned attachment, in Arabic and in English', async ({
+  page,
+  shell,
+}) => {
+  test.setTimeout(300_000);
+  const admin = await Api.administrator(shell.apiBaseUrl);
+  const archive = await admin.ok<{ id: number }>('POST', '/ec/departments', {
+    nameAr: 'مكتب الأرشيف',
+    nameEn: 'Archive Office',
+    archiveType: 'inOut',
+  });
+  const finance = await admin.ok<{ id: number }>('POST', '/ec/departments', {
+    nameAr: 'الشؤون المالية',
+    nameEn: 'Finance',
+    archiveOfficeId: archive.id,
+  });
+  const sender = await admin.ok<{ id: number }>('POST', '/ec/departments', {
+    nameAr: 'جمعية المهندسين',
+    nameEn: 'Engineers Society',
+    type: 'external',
+  });
+  const codification = await admin.ok<{ id: number }>('POST', '/correspondence/settings/codifications', {
+    nameAr: 'وارد عام',
+    nameEn: 'General incoming',
+    prefix: 'IN',
+    direction: 'in',
+  });
+  const job = await admin.ok<{ id: number }>('POST', '/ec/jobs', {
+    nameAr: 'موظف',
+    nameEn: 'Officer',
+    isManager: false,
+  });
+  const role = await admin.createRole('Search Clerk', {
+    [PAGES.inboxAdd]: ['add'],
+    [PAGES.inboxDrafts]: ['add', 'edit', 'delete'],
+    [PAGES.incoming]: ['edit', 'distribute'],
+    [PAGES.search]: ['view'],
+  });
+  await admin.ok('POST', '/ec/employees', {
+    firstNameAr: 'منى',
+    lastNameAr: 'العتيبي',
+    firstNameEn: 'Mona',
+    lastNameEn: 'Alotaibi',
+    departmentId: archive.id,
+    jobId: job.id,
+    user: { username: 'searcher', email: 'searcher@sijill.test', roleId: role, password: PASSWORD },
+  });
+  const clerk = new Api(shell.apiBaseUrl);
+  await clerk.signIn('searcher', PASSWORD);
+  const today = new Date().toISOString().slice(0, 10);
+  const letter = async (subject: string) =>
+    clerk.ok<{ id: number; docNumber: string }>('POST', '/correspondence/documents', {
+      direction: 'in',
+      subject,
+      senderDepartmentId: sender.id,
+      recipientDepartmentId: finance.id,
+      codificationId: codification.id,
+      documentDate: today,
+      register: true,
+    });
+  const found = await letter('خطاب وارد من الجمعية');
+  await letter('خطاب آخر لا صلة له');
+  // A scanned page: an image of the text, no text layer.
+  const scratch = mkdtempSync(join(tmpdir(), 'sijill-e2e-search-'));
+  try {
+    const scan = await makeScannedPdf(
+      [['نرجو إحاطة المسؤولين بموعد الاجتماع السنوي لأعضاء الجمعية', 'Annual general assembly of members']],
+      scratch,
+    );
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([new Uint8Array(readFileSync(scan))], { type: 'application/pdf' }),
+      'scan.pdf',
+    );
+    const uploaded = await fetch(`${shell.apiBaseUrl}/correspondence/documents/${found.id}/attachments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${clerk.accessToken}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
+  const app = new AdminShell(page);
+  await app.open(shell.url);
+  await app.signIn('searcher', PASSWORD);
+  // The letter's attachment: read in the background, then its text is there.
+  await app.goTo(shell.url, `${PAGES.incoming}/${found.id}`);
+  const status = page.getByTestId('attachments-panel').getByTestId('attachment-text-status');
+  await expect(status).toHaveAttribute('data-status', 'done', { timeout: 120_000 });
+  await status.click();
+  const dialog = page.getByTestId('attachment-text-dialog');
+  await expect(dialog.getByTestId('attachment-text-page')).toContainText('الاجتماع السنوي');
+  await expect(page.locator('.ant-zoom-appear, .ant-zoom-enter')).toHaveCount(0);
+  await page.screenshot({ path: `${SCREENS}/search-attachment-text-ar.png` });
+  await page.keyboard.press('Escape');
+
+  // From the header: words of the scan typed without hamza, ه for ة.
+  const box = page.getByTestId('header-search').locator('input');
+  await box.fill('الاجتماع السنوي لاعضاء الجمعيه');
+  await box.press('Enter');
+  await expect(page).toHaveURL(/search\/documents\?q=/);
+  const hits = page.getByTestId('search-hit');
+  await expect(hits).toHaveCount(1);
+  await expect(hits.first()).toContainText(found.docNumber);
+  const passage = hits.first().getByTestId('search-passage-attachment');
+  await expect(passage).toContainText('scan.pdf');
+  expect(await passage.locator('mark').count()).toBeGreaterThanOrEqual(3);
+  await expect(page.getByTestId('search-total')).toContainText('مراسلة واحدة');
+  await page.screenshot({ path: `${SCREENS}/search-results-ar.png` });
+
+  // Open it and come back to the same results.
+  await hits.first().getByTestId('search-hit-link').click();
+  await expect(page.getByTestId('doc-number')).toContainText(found.docNumber);
+  await page
+    .getByRole('link', { name: /رجوع|العودة/ })
+    .first()
+    .click();
+  await expect(page.getByTestId('search-input').locator('input')).toHaveValue(
+    'الاجتماع السنوي لاعضاء الجمعيه',
+  );
+  await expect(page.getByTestId('search-hit')).toHaveCount(1);
+
+  // Nothing matches: said so, in the reader's language.
+  await page.getByTestId('search-input').locator('input').fill('مناقصة الطرق');
+  await page.getByTestId('search-input').locator('input').press('Enter');
+  await expect(page.getByTestId('search-empty')).toBeVisible();
+  await page.screenshot({ path: `${SCREENS}/search-empty-ar.png` });
+
+  // In English: English words of the same scan, with a filter on the direction.
+  await app.switchLanguage();
+  await page.getByTestId('search-input').locator('input').fill('general assemblies');
+  await page.getByTestId('search-input').locator('input').press('Enter');
+  await expect(page.getByTestId('search-hit')).toHaveCount(1);
+  await expect(page.getByTestId('search-total')).toContainText('1 document');
+  await chooseOption(page, page.getByTestId('search-filter-direction'), 'Outgoing', { type: false });
+  await expect(page.getByTestId('search-empty')).toBeVisible();
+  await page.getByTestId('search-clear-filters').click();
+  await expect(page.getByTestId('search-hit')).toHaveCount(1);
+  await page.screenshot({ path: `${SCREENS}/search-results-en.png` });
+});
