@@ -66,6 +66,8 @@ export function benchConfig(
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'silent',
     AUTH_RATE_LIMIT_PER_MINUTE: '0',
+    // Benchmarks measure requests: no background work (search reading and indexing) competes with them.
+    JOBS_WORKER: '0',
     ...extra,
   });
 }

@@ -14,11 +14,13 @@ import { enqueueMissingSearchWork, registerSearchJobs } from './jobs';
 export function searchRoutes(ctx: ServerContext) {
   return async (app: App) => {
     registerSearchJobs(ctx);
-    app.addHook('onReady', async () => {
-      await enqueueMissingSearchWork(ctx).catch((error: unknown) =>
-        app.log.warn({ err: error }, 'search: could not queue the work left from before'),
-      );
-    });
+    // The process that runs the jobs also picks up what was left from before (an upgrade, a restore).
+    if (ctx.config.JOBS_WORKER)
+      app.addHook('onReady', async () => {
+        await enqueueMissingSearchWork(ctx).catch((error: unknown) =>
+          app.log.warn({ err: error }, 'search: could not queue the work left from before'),
+        );
+      });
     app.addHook('onClose', async () => closeOcr());
     app.get(
       '/search',
