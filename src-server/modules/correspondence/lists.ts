@@ -23,8 +23,14 @@ export async function listBox(
   query: BoxQuery,
 ): Promise<Page<BoxItem>> {
   const s = await scope(ctx, caller);
-  const { keys, total } = await boxKeys(ctx.db, s, box, query);
-  const page = { total, page: query.page, pageSize: query.pageSize };
+  const { keys, total, totalExact, next } = await boxKeys(
+    ctx.db,
+    s,
+    box,
+    query,
+    ctx.config.LIST_EXACT_TOTAL_MAX,
+  );
+  const page = { total, totalExact, page: query.page, pageSize: query.pageSize, ...(next ? { next } : {}) };
   if (!keys.length) return { items: [], ...page };
   const docIds = [...new Set(keys.map((k) => Number(k.document_id)))];
   const distIds = [
@@ -42,7 +48,7 @@ export async function listBox(
   // Where each letter went, for the rows that stand for the archive's own copy (no distribution of theirs).
   const archiveRows = keys.filter((k) => k.dist_id === null).map((k) => Number(k.document_id));
   const [docs, dists, taskRows, recipientRows] = await Promise.all([
-    q.documentsByIds(ctx.db, s, docIds),
+    q.boxDocumentsByIds(ctx.db, s, docIds),
     distIds.length ? q.distributionsOf(ctx.db, 0, distIds) : Promise.resolve([]),
     taskIds.length ? q.tasksOf(ctx.db, sql`t.id in ${inList(taskIds)}`) : Promise.resolve([]),
     box === 'incoming' ? q.recipientsOf(ctx.db, [...new Set(archiveRows)]) : Promise.resolve([]),
