@@ -1,7 +1,8 @@
 /**
  * Keyset positions of big lists: the opaque `after` / `next` cursor of API.md ("Lists"). A position is a
- * row of the list's order — its sort value (as PostgreSQL writes it as text, so a timestamp keeps its
- * microseconds), its id and the kind of row it is (the tie-break between a union's arms) — with its
+ * row of the list's order — its sort value (as text in a fixed form the list checks before casting it
+ * back; a timestamp keeps its microseconds), its id and the kind of row it is (the tie-break between a
+ * union's arms) — with its
  * ordinal (how many rows up to and including it), so a page number can be reached from any known position
  * by reading only the rows between them. The cursor carries a fingerprint of the query it was made for; a
  * cursor of another query is not used. It is a shortcut, not a grant: the page's rows still pass every

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startHarness, type Harness } from './support/harness';
 import { organisation, type Org } from './support/correspondence';
+import { encodeCursor, fingerprintOf } from '../../src-server/db/keyset';
 
 const CAP = 7;
 let h: Harness;
@@ -178,6 +179,23 @@ describe('big boxes: keyset pages and jumps', () => {
       token: org.clerk.token,
     });
     expect(bad.status).toBe(400);
+    // A cursor of this very query whose value is no date (made by hand, not by the server): 400, not 500.
+    const forged = encodeCursor(
+      fingerprintOf(['incoming', org.clerk.userId, '-boxDate', null, '', null, null, 'all']),
+      { value: "2026-02-31T00:00:00.000000Z' or true", rowId: 1, kind: 'd', ordinal: 4 },
+    );
+    const tampered = await call(h, {
+      method: 'GET',
+      url: `/correspondence/boxes/incoming?pageSize=4&page=2&after=${forged}`,
+      token: org.clerk.token,
+    });
+    expect(tampered.status).toBe(400);
+    // The same hand-made cursor with a real date is used like the server's own.
+    const fair = encodeCursor(
+      fingerprintOf(['incoming', org.clerk.userId, '-boxDate', null, '', null, null, 'all']),
+      { value: '2999-01-01T00:00:00.000000Z', rowId: 1, kind: 'd', ordinal: 4 },
+    );
+    expect((await page(`pageSize=4&page=2&after=${fair}`)).items.map((i) => i.key)).toEqual(want.slice(0, 4));
   });
 });
 

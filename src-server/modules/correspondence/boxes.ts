@@ -19,6 +19,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { normalizeArabic } from '../../../src-shared/arabic';
 import { filtersSchema } from '../../../src-shared/filters';
 import { DEFAULT_DATE_RANGE_DAYS, type Box, type BoxQuery } from '../../../src-shared/api/correspondence';
+import { INT4_MAX, INT4_MIN, isRealDate } from '../../../src-shared/api/fields';
 import { decodeCursor, encodeCursor, fingerprintOf, type Position } from '../../db/keyset';
 import { listClauses, ownEntry, type FieldKind, type ListFields } from '../../db/list';
 import { HttpProblem } from '../../http/problem';
@@ -58,6 +59,24 @@ const FIELDS: Record<string, BoxField> = {
   taskState: { col: 'task_state', kind: 'text', doc: false, type: 'text' },
   taskDate: { col: 'task_date', kind: 'date', doc: false, type: 'date' },
   dueDate: { col: 'due_date', kind: 'date', doc: false, type: 'date' },
+};
+/**
+ * A keyset position's value as the page writes it — in one form whatever the session's date style, so it
+ * is checked before it is cast back (a cursor comes from the client) — and that form.
+ */
+const POSITION_TEXT: Record<BoxField['type'], (column: string) => string> = {
+  timestamptz: (c) => `to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+  date: (c) => `to_char(${c}, 'YYYY-MM-DD')`,
+  int: (c) => `${c}::text`,
+  boolean: (c) => `${c}::text`,
+  text: (c) => c,
+};
+const POSITION_FORM: Record<BoxField['type'], (value: string) => boolean> = {
+  timestamptz: (v) => /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z$/.test(v) && isRealDate(v),
+  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && isRealDate(v),
+  int: (v) => /^-?\d{1,10}$/.test(v) && Number(v) >= INT4_MIN && Number(v) <= INT4_MAX,
+  boolean: (v) => v === 'true' || v === 'false',
+  text: () => true,
 };
 const LIST_FIELDS: ListFields = Object.fromEntries(
   Object.entries(FIELDS).map(([k, f]) => [k, { column: sql.raw(`b.${f.col}`), kind: f.kind }]),
@@ -219,6 +238,8 @@ export async function boxKeys(
     query.view,
   ]);
   let from = query.after ? decodeCursor(query.after, fingerprint) : null;
+  if (from && from.value !== null && !POSITION_FORM[sortField.type](from.value))
+    throw new HttpProblem('badRequest', { fields: { after: [{ key: 'validation.invalid' }] } });
   if (from?.value === null && sortField.notNull) from = null;
 
   // Date range: [fromDate, toDate] inclusive; default the last 30 days. What is still to do does not
@@ -289,7 +310,8 @@ export async function boxKeys(
     );
     const window = await rows<BoxKey>(
       db,
-      sql`select p.kind || p.row_id as key, p.kind, p.row_id, p.sort_key::text as sort_value, p.document_id,
+      sql`select p.kind || p.row_id as key, p.kind, p.row_id,
+            ${sql.raw(POSITION_TEXT[sortField.type]('p.sort_key'))} as sort_value, p.document_id,
             p.dist_id, p.task_id,
             to_char(p.box_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as box_date, p.done,
             to_char(p.due_date, 'YYYY-MM-DD') as due_date,
@@ -302,17 +324,22 @@ export async function boxKeys(
     return { found: window.slice(lead, lead + limit), more: window.length > lead + limit };
   };
   // The total over the same arms, counted up to one row past the cap (index-only scans with the covering
-  // indexes of the boxes), read beside the page on another connection.
+  // indexes of the boxes), read beside the page on another connection. A page that starts past the cap
+  // and has rows needs no count: the rows through it are more than the cap already (read alone first).
   const union = sql.join(
     arms.map((a) => a.sql),
     sql` union all `,
   );
-  const countQuery = rows<{ n: number }>(
-    db,
-    sql`select count(*)::int as n from (select 1 from (${union}) b ${whereOf(where)} limit ${exactTotalMax + 1}) c`,
-  );
+  const count = async () => {
+    const [row] = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from (select 1 from (${union}) b ${whereOf(where)} limit ${exactTotalMax + 1}) c`,
+    );
+    return Number(row?.n ?? 0);
+  };
+  const deep = start >= exactTotalMax;
   let plan = readingPlan(start, limit, from);
-  const [first, [count]] = await Promise.all([read(plan), countQuery]);
+  const [first, counting] = await Promise.all([read(plan), deep ? null : count()]);
   let page = first;
   if (plan.backward && page.found.length < limit) {
     // Fewer rows precede the position than when it was made (some left the box): read from the top.
@@ -322,15 +349,23 @@ export async function boxKeys(
   // Read backward, the page has the position's row after it.
   const more = plan.backward || page.more;
   const keys = plan.backward ? page.found.reverse() : page.found;
-
-  const counted = Number(count?.n ?? 0);
-  let total = Math.min(counted, exactTotalMax);
-  let totalExact = counted <= exactTotalMax;
   const through = start + keys.length;
-  if (!totalExact && keys.length && through > exactTotalMax) {
-    // Paged past the cap: the rows through this page are known, and all of them once it is the last.
+
+  let total: number;
+  let totalExact: boolean;
+  if (deep && keys.length) {
+    // Past the cap: the rows through this page are known, and all of them once it is the last.
     total = through;
     totalExact = !more;
+  } else {
+    const counted = counting ?? (await count());
+    total = Math.min(counted, exactTotalMax);
+    totalExact = counted <= exactTotalMax;
+    if (!totalExact && keys.length && through > exactTotalMax) {
+      // The page ends past the cap: as above.
+      total = through;
+      totalExact = !more;
+    }
   }
   const last = keys.at(-1);
   const next =
