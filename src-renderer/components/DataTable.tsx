@@ -7,8 +7,21 @@
  * elsewhere refreshes the table by invalidating that key. Layout uses logical properties only.
  */
 import { useEffect, useState, type Key, type ReactNode } from 'react';
-import { Button, Checkbox, Dropdown, Empty, Flex, Input, Result, Table, Tooltip } from 'antd';
-import type { ColumnsType, TablePaginationConfig } from 'antd/es/table';
+import {
+  Button,
+  Checkbox,
+  Dropdown,
+  Empty,
+  Flex,
+  Input,
+  InputNumber,
+  Pagination,
+  Result,
+  Space,
+  Table,
+  Tooltip,
+} from 'antd';
+import type { ColumnsType } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
 import { ClearOutlined, ReloadOutlined, TableOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +30,7 @@ import { ColumnFilter } from './data-table/ColumnFilter';
 import { isColumnFilterActive, parseSort, sortParam } from './data-table/filterModel';
 import type { DataTableColumn } from './data-table/types';
 import { useServerList, type ListFetcher } from './data-table/useServerList';
+import { pagerTotal } from './data-table/paging';
 import { useColumnChoice } from './data-table/useColumnChoice';
 import { formatNumber } from '../lib/format';
 import './data-table/data-table.css';
@@ -178,16 +192,16 @@ export function DataTable<T extends object>({
     return mapped;
   })();
 
-  const pagination: TablePaginationConfig = {
-    current: list.page,
-    pageSize: list.pageSize,
-    total: list.data?.total ?? 0,
-    showSizeChanger: true,
-    pageSizeOptions: [10, 20, 50, 100],
-    showTotal: (total, [from, to]) =>
-      t('pagination.range', { from: formatNumber(from), to: formatNumber(to), total: formatNumber(total) }),
-    hideOnSinglePage: false,
-  };
+  // A big list may say only that it holds more than `total` rows: the pager then offers the pages known
+  // to exist (and the next one whenever the page read has a `next`), and the jump box any page number.
+  const exact = list.data?.totalExact !== false;
+  const shownTotal = list.data?.total ?? 0;
+  const knownRows = Math.max(
+    pagerTotal(list.data),
+    list.data?.next ? list.data.page * list.data.pageSize + 1 : 0,
+  );
+  const lastPage = Math.max(1, Math.ceil(knownRows / list.pageSize));
+  const pastEnd = !list.isError && list.page > 1 && list.data !== undefined && list.data.items.length === 0;
 
   const empty = list.isError ? (
     <Result
@@ -199,6 +213,13 @@ export function DataTable<T extends object>({
         </Button>
       }
     />
+  ) : pastEnd ? (
+    <Empty
+      image={Empty.PRESENTED_IMAGE_SIMPLE}
+      description={<span data-testid={`${testId}-past-end`}>{t('pagination.pastEnd')}</span>}
+    >
+      <Button onClick={() => list.setPaging(1, list.pageSize)}>{t('pagination.first')}</Button>
+    </Empty>
   ) : (
     <Empty
       image={Empty.PRESENTED_IMAGE_SIMPLE}
@@ -281,7 +302,7 @@ export function DataTable<T extends object>({
         columns={antColumns}
         dataSource={list.data?.items ?? []}
         loading={list.isFetching}
-        pagination={pagination}
+        pagination={false}
         locale={{ emptyText: empty }}
         size="small"
         scroll={{ x: 'max-content' }}
@@ -292,14 +313,79 @@ export function DataTable<T extends object>({
             ? (row) => ({ onClick: () => onRowClick(row), className: 'data-table-clickable' })
             : undefined
         }
-        onChange={(p, _filters, sorter, extra) => {
-          if (extra.action === 'paginate') list.setPaging(p.current ?? 1, p.pageSize ?? list.pageSize);
+        onChange={(_pagination, _filters, sorter, extra) => {
           if (extra.action === 'sort') {
             const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<T> | undefined;
             list.setSort(sortParam(s?.columnKey ? String(s.columnKey) : undefined, s?.order) ?? defaultSort);
           }
         }}
       />
+      <Flex className="data-table-pager" gap={8} wrap justify="end" align="center">
+        <Pagination
+          current={list.page}
+          pageSize={list.pageSize}
+          total={knownRows}
+          showSizeChanger
+          pageSizeOptions={[10, 20, 50, 100]}
+          showTotal={(_total, [from, to]) =>
+            t(exact ? 'pagination.range' : 'pagination.rangeMore', {
+              from: formatNumber(from),
+              to: formatNumber(to),
+              total: formatNumber(shownTotal),
+            })
+          }
+          onChange={(page, size) => list.setPaging(page, size)}
+          data-testid={`${testId}-pagination`}
+        />
+        {(lastPage > 1 || !exact) && (
+          <PageJumper
+            lastPage={exact ? lastPage : undefined}
+            onJump={(page) => list.setPaging(page, list.pageSize)}
+            testId={`${testId}-jump`}
+          />
+        )}
+      </Flex>
     </div>
+  );
+}
+
+/**
+ * Goes to a page by its number: any page when the list only knows it holds more rows than it counted (a
+ * far page is slower to read than the next one, but it is reachable), else up to the last.
+ */
+function PageJumper({
+  lastPage,
+  onJump,
+  testId,
+}: {
+  lastPage?: number;
+  onJump: (page: number) => void;
+  testId: string;
+}) {
+  const { t } = useTranslation('table');
+  const [value, setValue] = useState<number | null>(null);
+  const go = () => {
+    if (value === null || !Number.isInteger(value) || value < 1) return;
+    onJump(lastPage ? Math.min(value, lastPage) : value);
+    setValue(null);
+  };
+  return (
+    <Space.Compact>
+      <InputNumber<number>
+        min={1}
+        max={lastPage}
+        precision={0}
+        value={value}
+        onChange={setValue}
+        onPressEnter={go}
+        placeholder={t('pagination.page')}
+        aria-label={t('pagination.goTo')}
+        className="data-table-jump"
+        data-testid={testId}
+      />
+      <Button onClick={go} data-testid={`${testId}-go`}>
+        {t('pagination.go')}
+      </Button>
+    </Space.Compact>
   );
 }

@@ -45,9 +45,13 @@ export function localizeDigits(text: string, language: string = i18n.language): 
     .replace(/[۰-۹]/g, (d) => String(d.charCodeAt(0) - 0x06f0));
 }
 
-/** A count or number, with the language's grouping. */
+/**
+ * A count or number, with the language's grouping: 10,000; in Arabic with Arabic-Indic digits, Arabic
+ * separators too (١٠٬٠٠٠ and ١٫٥, not ١٠,٠٠٠).
+ */
 export function formatNumber(value: number, language: string = i18n.language, fractionDigits = 0): string {
-  const text = new Intl.NumberFormat(language === 'ar' ? 'ar-u-nu-latn' : 'en-US', {
+  const locale = language !== 'ar' ? 'en-US' : digitStyle() === 'arab' ? 'ar-u-nu-arab' : 'ar-u-nu-latn';
+  const text = new Intl.NumberFormat(locale, {
     maximumFractionDigits: fractionDigits,
   }).format(value);
   return localizeDigits(text, language);

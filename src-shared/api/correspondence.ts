@@ -574,6 +574,16 @@ export const boxQuerySchema = listQuerySchema
     fromDate: dateOnlyField.optional(),
     toDate: dateOnlyField.optional(),
     view: z.enum(BOX_VIEWS).default('all'),
+    /**
+     * The `next` of an answer to the same query (any page of it): the server reads `page` from that
+     * position rather than from the top. `page` still decides which rows answer; a cursor of another
+     * query is ignored.
+     */
+    after: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/)
+      .max(4000)
+      .optional(),
   })
   .strict();
 export type BoxQuery = z.infer<typeof boxQuerySchema>;

@@ -23,13 +23,22 @@ export const problemSchema = z.object({
 });
 export type Problem = z.infer<typeof problemSchema>;
 
-/** A paged list answer: `{ items, total, page, pageSize }`. */
+/**
+ * A paged list answer: `{ items, total, page, pageSize }`, and where the list offers them:
+ * - `totalExact`: `false` when the list stopped counting, so `total` is a lower bound ("more than
+ *   {total}"); absent or `true`, `total` is exact;
+ * - `next`: an opaque cursor marking the end of this page, present when rows follow it. Sent back as
+ *   `after` with the request of another page of the same query, it lets the server read that page from
+ *   this position instead of counting rows from the top (API.md, "Lists").
+ */
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({
     items: z.array(item),
     total: z.number().int(),
+    totalExact: z.boolean().optional(),
     page: z.number().int(),
     pageSize: z.number().int(),
+    next: z.string().optional(),
   });
 }
 

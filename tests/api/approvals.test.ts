@@ -472,3 +472,18 @@ describe('the page of the document’s direction', () => {
     expect(register.json.code).toBe('correspondence.circuitRequired');
   });
 });
+
+describe('box rows of outgoing letters', () => {
+  it('name their addressees in the author’s order', async () => {
+    const id = await outgoingDraft({ recipientIds: [w.receiver2, w.receiver] });
+    const rows = (await get(w.author, '/correspondence/boxes/outbox-drafts?pageSize=200')).json.data
+      .items as {
+      documentId: number;
+      addressees: { id: number }[];
+    }[];
+    expect(rows.find((r) => r.documentId === id)!.addressees.map((a) => a.id)).toEqual([
+      w.receiver2,
+      w.receiver,
+    ]);
+  });
+});

@@ -3,11 +3,12 @@
  * turns them into API.md's list query, and fetches through react-query (keeping the previous page on
  * screen while the next loads, so the table does not flash empty).
  */
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Filters } from '../../../src-shared/filters';
 import { http } from '../../lib/http';
 import { buildFilters, buildListQuery, mergeFilters, type FilterState, type ListParams } from './filterModel';
+import { PageCursors } from './paging';
 import type { ListPage } from './types';
 
 /** Fetches one page; the default goes through the http helpers (GET, so no success toast). */
@@ -48,10 +49,20 @@ export function useServerList<T>({
     [page, pageSize, sort, q, filterState, fixedFilters],
   );
   const query = useMemo(() => buildListQuery(params), [params]);
+  // The cursors of the pages read belong to one query: the list's key (which carries what the screen adds,
+  // such as a date range) and everything asked but the page.
+  const cursors = useRef(new PageCursors());
+  const { page: _page, pageSize: _pageSize, ...asked } = query;
+  const identity = JSON.stringify([queryKey, asked]);
 
   const result = useQuery({
     queryKey: [...queryKey, 'list', query],
-    queryFn: () => fetcher(endpoint, query),
+    queryFn: async () => {
+      const after = cursors.current.nearest(identity, page, pageSize);
+      const data = await fetcher(endpoint, after ? { ...query, after } : query);
+      cursors.current.remember(identity, data);
+      return data;
+    },
     placeholderData: keepPreviousData,
   });
 

@@ -7,38 +7,76 @@
  * the caller could not see, and the predicate guards the page again. The incoming arm reads a
  * department's distributions from one index (department, registered_at desc, id desc) and only joins
  * documents when a filter or the sort needs a document column: first and deep pages stay index scans.
+ *
+ * Big boxes (issue 15): the order is total — sort value, row id, then the arm's kind — so a page can be
+ * read from a keyset position (db/keyset.ts): the `next` cursor of a page lets the following one (or the
+ * one before) be read by an index range scan from there, whatever its depth; without a usable cursor a
+ * page is read with OFFSET over the arms' covering indexes (a jump: linear in its depth, no heap). The
+ * total is counted up to LIST_EXACT_TOTAL_MAX rows only: beyond, it is a lower bound (`totalExact:
+ * false`), exact again once the caller pages to the end.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { normalizeArabic } from '../../../src-shared/arabic';
 import { filtersSchema } from '../../../src-shared/filters';
 import { DEFAULT_DATE_RANGE_DAYS, type Box, type BoxQuery } from '../../../src-shared/api/correspondence';
+import { INT4_MAX, INT4_MIN, isRealDate } from '../../../src-shared/api/fields';
+import { decodeCursor, encodeCursor, fingerprintOf, type Position } from '../../db/keyset';
 import { listClauses, ownEntry, type FieldKind, type ListFields } from '../../db/list';
 import { HttpProblem } from '../../http/problem';
 import type { Tx } from '../auth/queries';
 import { rows } from './queries';
 import { inList, type Scope } from './visibility';
 
-/** Box fields: the key column and whether it needs the document joined. */
-const FIELDS: Record<string, { col: string; kind: FieldKind; doc: boolean }> = {
-  id: { col: 'document_id', kind: 'number', doc: false },
-  docNumber: { col: 'doc_number', kind: 'text', doc: true },
-  sequence: { col: 'sequence', kind: 'number', doc: true },
-  subject: { col: 'subject_search', kind: 'text', doc: true },
-  senderDocumentNumber: { col: 'sender_document_number', kind: 'text', doc: true },
-  documentDate: { col: 'document_date', kind: 'date', doc: true },
-  receivedDate: { col: 'received_date', kind: 'date', doc: true },
-  registeredAt: { col: 'registered_at', kind: 'date', doc: true },
-  createdAt: { col: 'created_at', kind: 'date', doc: true },
-  boxDate: { col: 'box_date', kind: 'date', doc: false },
-  priorityLevel: { col: 'priority_rank', kind: 'number', doc: true },
-  securityLevel: { col: 'security_rank', kind: 'number', doc: true },
-  senderId: { col: 'sender_department_id', kind: 'number', doc: true },
-  codificationId: { col: 'codification_id', kind: 'number', doc: true },
-  distributionType: { col: 'dist_type', kind: 'text', doc: false },
-  completed: { col: 'done', kind: 'boolean', doc: false },
-  taskState: { col: 'task_state', kind: 'text', doc: false },
-  taskDate: { col: 'task_date', kind: 'date', doc: false },
-  dueDate: { col: 'due_date', kind: 'date', doc: false },
+/**
+ * Box fields: the key column, whether it needs the document joined, its SQL type (a keyset position's
+ * value is cast back to it) and whether it is never null on any arm (else a position before the nulls
+ * also reads them: they sort last descending, first ascending).
+ */
+interface BoxField {
+  col: string;
+  kind: FieldKind;
+  doc: boolean;
+  type: 'int' | 'text' | 'date' | 'timestamptz' | 'boolean';
+  notNull?: true;
+}
+const FIELDS: Record<string, BoxField> = {
+  id: { col: 'document_id', kind: 'number', doc: false, type: 'int', notNull: true },
+  docNumber: { col: 'doc_number', kind: 'text', doc: true, type: 'text' },
+  sequence: { col: 'sequence', kind: 'number', doc: true, type: 'int' },
+  subject: { col: 'subject_search', kind: 'text', doc: true, type: 'text', notNull: true },
+  senderDocumentNumber: { col: 'sender_document_number', kind: 'text', doc: true, type: 'text' },
+  documentDate: { col: 'document_date', kind: 'date', doc: true, type: 'date' },
+  receivedDate: { col: 'received_date', kind: 'date', doc: true, type: 'date' },
+  registeredAt: { col: 'registered_at', kind: 'date', doc: true, type: 'timestamptz' },
+  createdAt: { col: 'created_at', kind: 'date', doc: true, type: 'timestamptz', notNull: true },
+  boxDate: { col: 'box_date', kind: 'date', doc: false, type: 'timestamptz', notNull: true },
+  priorityLevel: { col: 'priority_rank', kind: 'number', doc: true, type: 'int', notNull: true },
+  securityLevel: { col: 'security_rank', kind: 'number', doc: true, type: 'int', notNull: true },
+  senderId: { col: 'sender_department_id', kind: 'number', doc: true, type: 'int' },
+  codificationId: { col: 'codification_id', kind: 'number', doc: true, type: 'int' },
+  distributionType: { col: 'dist_type', kind: 'text', doc: false, type: 'text' },
+  completed: { col: 'done', kind: 'boolean', doc: false, type: 'boolean', notNull: true },
+  taskState: { col: 'task_state', kind: 'text', doc: false, type: 'text' },
+  taskDate: { col: 'task_date', kind: 'date', doc: false, type: 'date' },
+  dueDate: { col: 'due_date', kind: 'date', doc: false, type: 'date' },
+};
+/**
+ * A keyset position's value as the page writes it — in one form whatever the session's date style, so it
+ * is checked before it is cast back (a cursor comes from the client) — and that form.
+ */
+const POSITION_TEXT: Record<BoxField['type'], (column: string) => string> = {
+  timestamptz: (c) => `to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+  date: (c) => `to_char(${c}, 'YYYY-MM-DD')`,
+  int: (c) => `${c}::text`,
+  boolean: (c) => `${c}::text`,
+  text: (c) => c,
+};
+const POSITION_FORM: Record<BoxField['type'], (value: string) => boolean> = {
+  timestamptz: (v) => /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z$/.test(v) && isRealDate(v),
+  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && isRealDate(v),
+  int: (v) => /^-?\d{1,10}$/.test(v) && Number(v) >= INT4_MIN && Number(v) <= INT4_MAX,
+  boolean: (v) => v === 'true' || v === 'false',
+  text: () => true,
 };
 const LIST_FIELDS: ListFields = Object.fromEntries(
   Object.entries(FIELDS).map(([k, f]) => [k, { column: sql.raw(`b.${f.col}`), kind: f.kind }]),
@@ -51,20 +89,31 @@ const NO_DOC_COLUMNS = `null::text as doc_number, null::int as sequence, null::t
   null::timestamptz as registered_at, null::timestamptz as created_at, null::int as priority_rank,
   null::int as security_rank, null::int as sender_department_id, null::int as codification_id`;
 
-/** The page of keys of a box and the total. */
+/** One row of a page of a box: what it is, its box columns, and its place in the order. */
+export interface BoxKey {
+  key: string;
+  kind: string;
+  row_id: number;
+  /** The sort column's value as text (the keyset position's value). */
+  sort_value: string | null;
+  document_id: number;
+  dist_id: number | null;
+  task_id: number | null;
+  box_date: string;
+  done: boolean;
+  due_date: string | null;
+  overdue: boolean;
+  follow_reason: string | null;
+}
+
+/** The page of keys of a box, its total and the cursor after it. */
 export interface BoxKeys {
-  keys: {
-    key: string;
-    document_id: number;
-    dist_id: number | null;
-    task_id: number | null;
-    box_date: string;
-    done: boolean;
-    due_date: string | null;
-    overdue: boolean;
-    follow_reason: string | null;
-  }[];
+  keys: BoxKey[];
   total: number;
+  /** False: `total` is a lower bound (the box holds more than `total` rows). */
+  totalExact: boolean;
+  /** The cursor of the page's end, when rows follow it. */
+  next?: string;
 }
 
 /** Normalises the text of subject filters the way the subject_search column is. */
@@ -104,8 +153,66 @@ const OPEN_ENDED: ReadonlySet<Box> = new Set<Box>([
   'memos-requiring-changes',
 ]);
 
-/** Reads the keys of one page of a box. */
-export async function boxKeys(db: Tx, scope: Scope, box: Box, query: BoxQuery): Promise<BoxKeys> {
+/** An arm of a box: the kind of its rows (one letter, the tie-break between arms) and its key rows. */
+interface Arm {
+  kind: string;
+  sql: SQL;
+}
+
+/**
+ * How a page is read: from the top with OFFSET `skip`, or from a keyset position — forward (the page lies
+ * after it: `skip` rows after the position) or backward (the page lies before it: the order reversed,
+ * `skip` rows before the position passed over, the rows turned round again).
+ */
+interface ReadingPlan {
+  from: Position | null;
+  backward: boolean;
+  skip: number;
+}
+
+/** The cheapest way to the rows `start + 1 … start + limit` given a known position, if any. */
+function readingPlan(start: number, limit: number, from: Position | null): ReadingPlan {
+  const top: ReadingPlan = { from: null, backward: false, skip: start };
+  if (!from) return top;
+  if (start >= from.ordinal) return { from, backward: false, skip: start - from.ordinal };
+  // Before the position: the rows from.ordinal - 1 down to start + limit + 1 are passed over.
+  const between = from.ordinal - 1 - (start + limit);
+  if (between >= 0 && between < start) return { from, backward: true, skip: between };
+  return top;
+}
+
+/**
+ * The conditions of the rows of arm `kind` that come after position `from` in an order (descending: the
+ * value, then the id, then the kind descending, nulls last; ascending the reverse). Each condition is
+ * read by its own scan of the arm, so each stays an index range (a row comparison) rather than an OR
+ * the index cannot follow.
+ */
+function afterPosition(col: SQL, field: BoxField, from: Position, kind: string, descending: boolean): SQL[] {
+  // Rows equal to the position in value and id (of another arm) follow it when their kind sorts after.
+  const tieFollows = descending ? kind < from.kind : kind > from.kind;
+  const op = sql.raw(descending ? (tieFollows ? '<=' : '<') : tieFollows ? '>=' : '>');
+  const id = sql`b.row_id`;
+  if (from.value === null)
+    return descending
+      ? [sql`${col} is null and ${id} ${op} ${from.rowId}::int`]
+      : [sql`${col} is null and ${id} ${op} ${from.rowId}::int`, sql`${col} is not null`];
+  const value = sql`${from.value}::${sql.raw(field.type)}`;
+  const parts = [sql`(${col}, ${id}) ${op} (${value}, ${from.rowId}::int)`];
+  if (descending && !field.notNull) parts.push(sql`${col} is null`);
+  return parts;
+}
+
+/**
+ * Reads the keys of one page of a box: the page's rows (at most `limit`, in the box's order) and whether
+ * more follow it.
+ */
+export async function boxKeys(
+  db: Tx,
+  scope: Scope,
+  box: Box,
+  query: BoxQuery,
+  exactTotalMax: number,
+): Promise<BoxKeys> {
   const filters = normaliseFilters(query.filters);
   const clauses = listClauses(
     { ...query, q: undefined, sort: undefined, filters },
@@ -119,25 +226,40 @@ export async function boxKeys(db: Tx, scope: Scope, box: Box, query: BoxQuery): 
   if (!sortField) throw new HttpProblem('badRequest', { fields: { sort: [{ key: 'validation.invalid' }] } });
   const q = query.q?.trim() ? normalizeArabic(query.q.trim()) : '';
   const needsDoc = !!q || sortField.doc || filterFields.some((f) => ownEntry(FIELDS, f)?.doc);
+  // A cursor belongs to one caller's query: the box, its sort, filters, search, range and view.
+  const fingerprint = fingerprintOf([
+    box,
+    scope.userId,
+    sortSpec,
+    filters ?? null,
+    q,
+    query.fromDate ?? null,
+    query.toDate ?? null,
+    query.view,
+  ]);
+  let from = query.after ? decodeCursor(query.after, fingerprint) : null;
+  if (from && from.value !== null && !POSITION_FORM[sortField.type](from.value))
+    throw new HttpProblem('badRequest', { fields: { after: [{ key: 'validation.invalid' }] } });
+  if (from?.value === null && sortField.notNull) from = null;
 
   // Date range: [fromDate, toDate] inclusive; default the last 30 days. What is still to do does not
   // expire: follow-ups and the approval boxes have no default lower bound.
-  const from = query.fromDate
+  const fromDate = query.fromDate
     ? sql`${query.fromDate}::date::timestamptz`
     : OPEN_ENDED.has(box)
       ? null
       : sql`(current_date - ${DEFAULT_DATE_RANGE_DAYS}::int)::timestamptz`;
-  const to = query.toDate ? sql`(${query.toDate}::date + 1)::timestamptz` : null;
+  const toDate = query.toDate ? sql`(${query.toDate}::date + 1)::timestamptz` : null;
   const range = (column: string) => {
     const c = sql.raw(column);
     const parts = [sql`true`];
-    if (from) parts.push(sql`${c} >= ${from}`);
-    if (to) parts.push(sql`${c} < ${to}`);
+    if (fromDate) parts.push(sql`${c} >= ${fromDate}`);
+    if (toDate) parts.push(sql`${c} < ${toDate}`);
     return sql.join(parts, sql` and `);
   };
 
   const arms = armsOf(scope, box, needsDoc, range);
-  if (!arms.length) return { keys: [], total: 0 };
+  if (!arms.length) return { keys: [], total: 0, totalExact: true };
 
   const where: SQL[] = [];
   if (clauses.where) where.push(clauses.where);
@@ -149,60 +271,136 @@ export async function boxKeys(db: Tx, scope: Scope, box: Box, query: BoxQuery): 
       sql`(b.subject_search like ${like} or b.doc_number ilike ${like} or b.sender_document_number ilike ${like})`,
     );
   }
-  const whereSql = where.length ? sql`where ${sql.join(where, sql` and `)}` : sql``;
+  const whereOf = (conditions: SQL[]) =>
+    conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
   const col = sql.raw(`b.${sortField.col}`);
   const desc = sortSpec.startsWith('-');
-  // NULLS placement matching the indexes (DESC NULLS LAST), so each arm streams in index order.
-  const orderOf = (c: SQL, id: SQL) =>
-    desc
-      ? sql`${c} desc nulls last, ${id} desc nulls last`
-      : sql`${c} asc nulls first, ${id} asc nulls first`;
-  const order = orderOf(col, sql`b.row_id`);
+  const start = (query.page - 1) * query.pageSize;
+  const limit = query.pageSize;
 
-  // The page: each arm filtered, sorted and cut to offset + limit on its own (so it reads its index in
-  // order and stops early — PostgreSQL does not push an ORDER BY … LIMIT into the arms of a UNION ALL),
-  // the arms merged and the page cut; only the page's rows are then formatted.
-  const upTo = clauses.offset + clauses.limit;
-  const page = sql.join(
-    arms.map(
-      (
-        arm,
-      ) => sql`(select b.kind, b.row_id, b.document_id, b.dist_id, b.task_id, b.box_date, b.done, b.due_date,
-          b.follow_reason, ${col} as sort_key from (${arm}) b ${whereSql} order by ${order} limit ${upTo})`,
-    ),
+  // The page: each arm filtered, sorted and cut on its own (so it reads its index in order and stops
+  // early — PostgreSQL does not push an ORDER BY … LIMIT into the arms of a UNION ALL), the arms merged
+  // and the page cut; only the page's rows are then formatted. One row more than the page tells whether
+  // rows follow it.
+  //
+  // The order is value, id, kind; the merge of the arms follows only value and id (ordering a deep merge
+  // by the kind too made PostgreSQL sort every row passed over: a third more time at offset 50,000). Rows
+  // of different arms can be equal in value and id — at most one per other kind — and the merge may give
+  // them in either order, so the window read is widened by that many rows on each side and put in the
+  // full order: its rows at `lead …` are then exactly the page (what a widened window gains at one edge
+  // from a group of equal rows it loses to it at the other).
+  const spare = new Set(arms.map((a) => a.kind)).size - 1;
+  const read = async (plan: ReadingPlan) => {
+    const descending = plan.backward ? !desc : desc;
+    // NULLS placement matching the indexes (DESC NULLS LAST), so each arm streams in index order.
+    const orderOf = (c: SQL, id: SQL) =>
+      descending
+        ? sql`${c} desc nulls last, ${id} desc nulls last`
+        : sql`${c} asc nulls first, ${id} asc nulls first`;
+    const kindOrder = descending ? sql`desc` : sql`asc`;
+    const lead = Math.min(spare, plan.skip);
+    const upTo = plan.skip + limit + spare + 1;
+    const scans = arms.flatMap((arm) =>
+      (plan.from ? afterPosition(col, sortField, plan.from, arm.kind, descending) : [null]).map(
+        (beyond) => sql`(select b.kind, b.row_id, b.document_id, b.dist_id, b.task_id, b.box_date, b.done,
+            b.due_date, b.follow_reason, ${col} as sort_key from (${arm.sql}) b
+            ${whereOf(beyond ? [...where, beyond] : where)}
+            order by ${orderOf(col, sql`b.row_id`)} limit ${upTo})`,
+      ),
+    );
+    const window = await rows<BoxKey>(
+      db,
+      sql`select p.kind || p.row_id as key, p.kind, p.row_id,
+            ${sql.raw(POSITION_TEXT[sortField.type]('p.sort_key'))} as sort_value, p.document_id,
+            p.dist_id, p.task_id,
+            to_char(p.box_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as box_date, p.done,
+            to_char(p.due_date, 'YYYY-MM-DD') as due_date,
+            coalesce(not p.done and p.due_date < current_date, false) as overdue, p.follow_reason
+          from (select * from (${sql.join(scans, sql` union all `)}) b
+                order by ${orderOf(sql`b.sort_key`, sql`b.row_id`)}
+                limit ${lead + limit + spare + 1} offset ${plan.skip - lead}) p
+          order by ${orderOf(sql`p.sort_key`, sql`p.row_id`)}, p.kind ${kindOrder}`,
+    );
+    return { found: window.slice(lead, lead + limit), more: window.length > lead + limit };
+  };
+  // The total over the same arms, counted up to one row past the cap (index-only scans with the covering
+  // indexes of the boxes), read beside the page on another connection. A page that starts past the cap
+  // and has rows needs no count: the rows through it are more than the cap already (read alone first).
+  const union = sql.join(
+    arms.map((a) => a.sql),
     sql` union all `,
   );
-  const keysQuery = rows<BoxKeys['keys'][number]>(
-    db,
-    sql`select p.kind || p.row_id as key, p.document_id, p.dist_id, p.task_id,
-          to_char(p.box_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as box_date, p.done,
-          to_char(p.due_date, 'YYYY-MM-DD') as due_date,
-          coalesce(not p.done and p.due_date < current_date, false) as overdue, p.follow_reason
-        from (select * from (${page}) b order by ${orderOf(sql`b.sort_key`, sql`b.row_id`)}
-              limit ${clauses.limit} offset ${clauses.offset}) p
-        order by ${orderOf(sql`p.sort_key`, sql`p.row_id`)}`,
-  );
-  // The exact total over the same arms (index-only scans with the covering indexes of the boxes), read
-  // beside the page on another connection.
-  const union = sql.join(arms, sql` union all `);
-  const countQuery = rows<{ n: number }>(db, sql`select count(*)::int as n from (${union}) b ${whereSql}`);
-  const [keys, [count]] = await Promise.all([keysQuery, countQuery]);
-  return { keys, total: Number(count?.n ?? 0) };
+  const count = async () => {
+    const [row] = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from (select 1 from (${union}) b ${whereOf(where)} limit ${exactTotalMax + 1}) c`,
+    );
+    return Number(row?.n ?? 0);
+  };
+  const deep = start >= exactTotalMax;
+  let plan = readingPlan(start, limit, from);
+  const [first, counting] = await Promise.all([read(plan), deep ? null : count()]);
+  let page = first;
+  if (plan.backward && page.found.length < limit) {
+    // Fewer rows precede the position than when it was made (some left the box): read from the top.
+    plan = { from: null, backward: false, skip: start };
+    page = await read(plan);
+  }
+  // Read backward, the page has the position's row after it.
+  const more = plan.backward || page.more;
+  const keys = plan.backward ? page.found.reverse() : page.found;
+  const through = start + keys.length;
+
+  let total: number;
+  let totalExact: boolean;
+  if (deep && keys.length) {
+    // Past the cap: the rows through this page are known, and all of them once it is the last.
+    total = through;
+    totalExact = !more;
+  } else {
+    const counted = counting ?? (await count());
+    total = Math.min(counted, exactTotalMax);
+    totalExact = counted <= exactTotalMax;
+    if (!totalExact && keys.length && through > exactTotalMax) {
+      // The page ends past the cap: as above.
+      total = through;
+      totalExact = !more;
+    }
+  }
+  const last = keys.at(-1);
+  const next =
+    more && last
+      ? encodeCursor(fingerprint, {
+          value: last.sort_value,
+          rowId: Number(last.row_id),
+          kind: last.kind,
+          ordinal: through,
+        })
+      : undefined;
+  return { keys, total, totalExact, ...(next ? { next } : {}) };
 }
 
 type Range = (column: string) => SQL;
 
 /** The arms of a box for a caller (empty: the box is empty for them). */
-function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): SQL[] {
+function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): Arm[] {
+  // Every arm's rows start with their kind: `select '<kind>'::text as kind, …`.
+  const arm = (kind: string, rest: SQL): Arm => ({
+    kind,
+    sql: sql`select ${sql.raw(`'${kind}'::text`)} as kind, ${rest}`,
+  });
   const docCols = sql.raw(DOC_COLUMNS);
   const rank = scope.isAdmin ? sql`true` : sql`d.security_rank <= ${scope.clearance}`;
   const draftsOf = (direction: string) => [
-    sql`select 'd'::text as kind, d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
+    arm(
+      'd',
+      sql`d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
           d.created_at as box_date, false as done, null::text as dist_type, null::text as task_state,
           null::date as task_date, null::date as due_date, null::text as follow_reason, ${docCols}
         from documents d
         where d.state = 'draft' and d.direction = ${direction} and d.created_by = ${scope.userId}
           and ${range('d.created_at')}`,
+    ),
   ];
   // Filed documents the archive office holds (and their authors see): registered incoming mail, approved
   // outgoing letters (done: dispatched) and approved memos (done: every action item completed).
@@ -212,17 +410,20 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): SQL[] 
       : scope.archiveDepartmentId !== null
         ? sql`(d.archive_department_id = ${scope.archiveDepartmentId} or d.created_by = ${scope.userId})`
         : sql`d.created_by = ${scope.userId}`;
-    return sql`select 'd'::text as kind, d.id as row_id, d.id as document_id, null::int as dist_id,
+    return arm(
+      'd',
+      sql`d.id as row_id, d.id as document_id, null::int as dist_id,
           null::int as task_id, d.registered_at as box_date, (${done}) as done,
           null::text as dist_type, null::text as task_state, null::date as task_date, null::date as due_date,
           null::text as follow_reason, ${docCols}
         from documents d
         where d.direction = ${direction} and d.state = ${state} and ${holder} and ${rank}
-          and ${range('d.registered_at')}`;
+          and ${range('d.registered_at')}`,
+    );
   };
   // What the receiving departments hold: the distributions of their leads (action and knowledge) and of
   // their members (knowledge), of one direction (incoming mail, approved memos).
-  const receivedArm = (direction: string): SQL | null => {
+  const receivedArm = (direction: string): Arm | null => {
     const lead = scope.leadDepartmentIds;
     const member =
       scope.departmentId !== null && !lead.includes(scope.departmentId) ? scope.departmentId : null;
@@ -230,34 +431,43 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): SQL[] 
     if (lead.length) receivers.push(sql`x.department_id in ${inList(lead)}`);
     if (member !== null) receivers.push(sql`(x.department_id = ${member} and x.type = 'forKnowledge')`);
     if (!receivers.length) return null;
-    return sql`select 'x'::text as kind, x.id as row_id, x.document_id, x.id as dist_id,
+    return arm(
+      'x',
+      sql`x.id as row_id, x.document_id, x.id as dist_id,
         null::int as task_id, x.registered_at as box_date, (x.completed_at is not null) as done,
         x.type as dist_type, null::text as task_state, null::date as task_date, null::date as due_date,
         null::text as follow_reason, ${needsDoc ? docCols : sql.raw(NO_DOC_COLUMNS)}
       from distributions x ${needsDoc ? sql`join documents d on d.id = x.document_id` : sql``}
       where (${sql.join(receivers, sql` or `)}) and x.direction = ${direction}
-        and x.security_rank <= ${scope.clearance} and ${range('x.registered_at')}`;
+        and x.security_rank <= ${scope.clearance} and ${range('x.registered_at')}`,
+    );
   };
   // The author's documents in or back from a circuit, by when they were last submitted.
   const authorArm = (family: 'out' | 'memo', states: string[]) =>
-    sql`select 'd'::text as kind, d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
+    arm(
+      'd',
+      sql`d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
           coalesce(d.submitted_at, d.created_at) as box_date, false as done, null::text as dist_type,
           null::text as task_state, null::date as task_date, null::date as due_date, null::text as follow_reason,
           ${docCols}
         from documents d
         where d.created_by = ${scope.userId}
           and d.direction in ${inList2(family === 'out' ? ['out'] : ['memo', 'internal'])}
-          and d.state in ${inList2(states)} and ${range('coalesce(d.submitted_at, d.created_at)')}`;
+          and d.state in ${inList2(states)} and ${range('coalesce(d.submitted_at, d.created_at)')}`,
+    );
   // What waits for the caller's answer: their pending circuit rows (one partial index range).
   const pendingArm = (family: 'out' | 'memo') =>
-    sql`select 'a'::text as kind, m.id as row_id, m.document_id, null::int as dist_id, null::int as task_id,
+    arm(
+      'a',
+      sql`m.id as row_id, m.document_id, null::int as dist_id, null::int as task_id,
           m.activated_at as box_date, false as done, m.kind as dist_type, null::text as task_state,
           null::date as task_date, null::date as due_date, null::text as follow_reason,
           ${needsDoc ? docCols : sql.raw(NO_DOC_COLUMNS)}
         from approval_members m ${needsDoc ? sql`join documents d on d.id = m.document_id` : sql``}
         where m.user_id = ${scope.userId} and m.pending and m.direction = ${family}
           and ${scope.isAdmin ? sql`true` : sql`m.security_rank <= ${scope.clearance}`}
-          and ${range('m.activated_at')}`;
+          and ${range('m.activated_at')}`,
+    );
 
   switch (box) {
     case 'inbox-drafts':
@@ -301,31 +511,42 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): SQL[] 
       if (scope.isAdmin) who.push(sql`true`);
       if (!who.length) return [];
       return [
-        sql`select 't'::text as kind, t.id as row_id, t.document_id, t.distribution_id as dist_id, t.id as task_id,
+        arm(
+          't',
+          sql`t.id as row_id, t.document_id, t.distribution_id as dist_id, t.id as task_id,
             t.created_at as box_date, (t.state = 'completed') as done, t.type as dist_type, t.state as task_state,
             t.task_date, t.task_date as due_date, null::text as follow_reason, ${docCols}
           from tasks t join documents d on d.id = t.document_id
           where (${sql.join(who, sql` or `)}) and ${rank} and ${range('t.created_at')}`,
+        ),
       ];
     }
     case 'follow-ups': {
       const arms = [
-        sql`select 'f'::text as kind, d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
+        arm(
+          'f',
+          sql`d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
             coalesce(d.registered_at, d.created_at) as box_date, (d.completed_at is not null) as done,
             null::text as dist_type, null::text as task_state, null::date as task_date, f.due_date,
             'followed'::text as follow_reason, ${docCols}
           from document_follows f join documents d on d.id = f.document_id
           where f.user_id = ${scope.userId} and ${rank} and ${range('coalesce(d.registered_at, d.created_at)')}`,
+        ),
       ];
       if (scope.leadDepartmentIds.length)
-        arms.push(sql`select 'x'::text as kind, x.id as row_id, x.document_id, x.id as dist_id, null::int as task_id,
+        arms.push(
+          arm(
+            'x',
+            sql`x.id as row_id, x.document_id, x.id as dist_id, null::int as task_id,
             x.registered_at as box_date, false as done, x.type as dist_type, null::text as task_state,
             null::date as task_date,
             (select min(t.task_date) from tasks t where t.distribution_id = x.id and t.state <> 'completed') as due_date,
             'action'::text as follow_reason, ${docCols}
           from distributions x join documents d on d.id = x.document_id
           where x.department_id in ${inList(scope.leadDepartmentIds)} and x.type = 'forAction'
-            and x.completed_at is null and x.security_rank <= ${scope.clearance} and ${range('x.registered_at')}`);
+            and x.completed_at is null and x.security_rank <= ${scope.clearance} and ${range('x.registered_at')}`,
+          ),
+        );
       return arms;
     }
   }

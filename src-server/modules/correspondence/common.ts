@@ -12,7 +12,15 @@ import { DIRECTION_PAGES } from '../../../src-shared/pages';
 import type { Direction } from '../../../src-shared/api/correspondence';
 import type { Permission } from '../../../src-shared/permissions';
 
-export type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
+/** A page of a list (src-shared/api/envelope.ts `pageOf`). */
+export type Page<T> = {
+  items: T[];
+  total: number;
+  totalExact?: boolean;
+  page: number;
+  pageSize: number;
+  next?: string;
+};
 
 export const notFound = () => new HttpProblem('notFound');
 export const rule = (key: string, fields?: Record<string, FieldMessage[]>) =>

@@ -23,8 +23,14 @@ export async function listBox(
   query: BoxQuery,
 ): Promise<Page<BoxItem>> {
   const s = await scope(ctx, caller);
-  const { keys, total } = await boxKeys(ctx.db, s, box, query);
-  const page = { total, page: query.page, pageSize: query.pageSize };
+  const { keys, total, totalExact, next } = await boxKeys(
+    ctx.db,
+    s,
+    box,
+    query,
+    ctx.config.LIST_EXACT_TOTAL_MAX,
+  );
+  const page = { total, totalExact, page: query.page, pageSize: query.pageSize, ...(next ? { next } : {}) };
   if (!keys.length) return { items: [], ...page };
   const docIds = [...new Set(keys.map((k) => Number(k.document_id)))];
   const distIds = [
@@ -41,15 +47,20 @@ export async function listBox(
     .map(Number);
   // Where each letter went, for the rows that stand for the archive's own copy (no distribution of theirs).
   const archiveRows = keys.filter((k) => k.dist_id === null).map((k) => Number(k.document_id));
-  const [docs, dists, taskRows, recipientRows] = await Promise.all([
-    q.documentsByIds(ctx.db, s, docIds),
+  // The addressees of outgoing letters and memos, read beside the documents (their direction is known
+  // from the box: incoming mail has none) rather than after them.
+  const incomingOnly = box === 'incoming' || box === 'inbox-drafts';
+  const [docs, dists, taskRows, recipientRows, addresseeRows] = await Promise.all([
+    q.boxDocumentsByIds(ctx.db, s, docIds),
     distIds.length ? q.distributionsOf(ctx.db, 0, distIds) : Promise.resolve([]),
     taskIds.length ? q.tasksOf(ctx.db, sql`t.id in ${inList(taskIds)}`) : Promise.resolve([]),
     box === 'incoming' ? q.recipientsOf(ctx.db, [...new Set(archiveRows)]) : Promise.resolve([]),
+    incomingOnly ? Promise.resolve([]) : q.recipientsListOf(ctx.db, docIds),
   ]);
   const addressees = new Map<number, BoxItem['addressees']>();
-  const circuitDocs = docs.filter((d) => d.direction !== 'in').map((d) => Number(d.id));
-  for (const r of await q.recipientsListOf(ctx.db, circuitDocs)) {
+  const circuitDocs = new Set(docs.filter((d) => d.direction !== 'in').map((d) => Number(d.id)));
+  for (const r of addresseeRows) {
+    if (!circuitDocs.has(Number(r.document_id))) continue;
     const list = addressees.get(Number(r.document_id)) ?? [];
     list.push({ id: Number(r.id), nameAr: r.name_ar, nameEn: r.name_en });
     addressees.set(Number(r.document_id), list);

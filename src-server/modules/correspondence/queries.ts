@@ -115,6 +115,61 @@ export async function documentsByIds(
   );
 }
 
+/** What a row of a box shows of its document (a subset of DocumentRow). */
+export type BoxDocumentRow = Pick<
+  DocumentRow,
+  | 'id'
+  | 'direction'
+  | 'state'
+  | 'doc_number'
+  | 'subject'
+  | 'sender_document_number'
+  | 'sender_id'
+  | 'sender_ar'
+  | 'sender_en'
+  | 'document_date'
+  | 'received_date'
+  | 'priority_id'
+  | 'priority_ar'
+  | 'priority_en'
+  | 'priority_rank'
+  | 'security_level_id'
+  | 'security_ar'
+  | 'security_en'
+  | 'security_rank'
+  | 'registered_at'
+  | 'created_at'
+  | 'distributed'
+>;
+
+/**
+ * The documents of a page of a box, visible to `scope`, by id: only the columns a box row shows, so the
+ * statement joins three tables rather than documentsByIds' eleven (whose planning alone took longer than
+ * the whole page on PostgreSQL).
+ */
+export async function boxDocumentsByIds(
+  db: Tx,
+  scope: Scope,
+  ids: readonly number[],
+): Promise<BoxDocumentRow[]> {
+  if (!ids.length) return [];
+  return rows<BoxDocumentRow>(
+    db,
+    sql`select d.id, d.direction, d.state, d.doc_number, d.subject, d.sender_document_number,
+      d.sender_department_id as sender_id, snd.name_ar as sender_ar, snd.name_en as sender_en,
+      ${day('d.document_date')} as document_date, ${day('d.received_date')} as received_date,
+      d.priority_id, pri.name_ar as priority_ar, pri.name_en as priority_en, d.priority_rank,
+      d.security_level_id, sec.name_ar as security_ar, sec.name_en as security_en, d.security_rank,
+      ${iso('d.registered_at')} as registered_at, ${iso('d.created_at')} as created_at,
+      exists (select 1 from distributions x where x.document_id = d.id) as distributed
+    from documents d
+    left join departments snd on snd.id = d.sender_department_id
+    left join correspondence_settings sec on sec.id = d.security_level_id
+    left join correspondence_settings pri on pri.id = d.priority_id
+    where d.id in ${inList(ids)} and ${visibleTo(scope)}`,
+  );
+}
+
 /** The ids among `ids` that `scope` may see (for links to other documents). */
 export async function visibleIds(db: Tx, scope: Scope, ids: readonly number[]): Promise<number[]> {
   if (!ids.length) return [];
