@@ -23,6 +23,7 @@
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres npx tsx bench/correspondence/run.ts
  *
+ * BENCH_GENERATE_ONLY=1 makes (or with BENCH_REUSE keeps) the data and measures nothing (bench/search).
  * BENCH_REUSE=1 keeps an already generated database with the right document count (reruns take seconds);
  * otherwise it is dropped and generated again. BENCH_DROP=1 drops it at the end. Other knobs:
  * BENCH_DOCUMENTS (1000000), BENCH_SECONDS (8), BENCH_CONNECTIONS (1: server and raw SQL are compared at
@@ -36,6 +37,7 @@ import { insertUser, systemRoleId } from '../../src-server/modules/auth/queries'
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { SEQUENCE_DIGITS } from '../../src-shared/numbering';
 import { autocannon, percentile, startMeasuredServer } from '../harness';
+import { captureStatements, explain, replay, startCapture, stopCapture } from '../sql-capture';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -369,85 +371,12 @@ async function generate(url: string, passwordHash: string, adminRoleId: number) 
   return (performance.now() - started) / 1000;
 }
 
-// --------------------------------------------------------------------------------------- raw SQL
-
 /** A page of a box as the server answers it. */
 interface PageAnswer {
   items: { key: string }[];
   total: number;
   totalExact?: boolean;
   next?: string;
-}
-
-interface Statement {
-  text: string;
-  values: unknown[];
-}
-let capture: Statement[] | null = null;
-/** Records every statement the server sends while `capture` is set (drizzle's node-postgres driver). */
-function captureStatements() {
-  const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
-  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (
-    this: pg.Client,
-    ...args: unknown[]
-  ) {
-    if (capture) {
-      const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-      const text = typeof config === 'string' ? config : config.text;
-      const params = values ?? (typeof config === 'string' ? [] : (config.values ?? []));
-      capture.push({ text, values: params });
-    }
-    return original.apply(this, args);
-  };
-}
-
-/** Replays statements in order on `clients` connections in parallel; p50/p95 of one replay, in ms. */
-async function replay(url: string, statements: Statement[], runs: number) {
-  const clients = await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      return c;
-    }),
-  );
-  const once = async (c: pg.Client) => {
-    const t = performance.now();
-    for (const s of statements) await c.query(s.text, s.values);
-    return performance.now() - t;
-  };
-  try {
-    for (const c of clients) for (let i = 0; i < 5; i++) await once(c); // warm-up
-    const times: number[] = [];
-    let left = runs;
-    await Promise.all(
-      clients.map(async (c) => {
-        while (left-- > 0) times.push(await once(c));
-      }),
-    );
-    times.sort((a, b) => a - b);
-    return { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)) };
-  } finally {
-    await Promise.all(clients.map((c) => c.end()));
-  }
-}
-
-/** EXPLAIN ANALYZE's execution time of each statement (the server side of the raw SQL), in ms. */
-async function explain(url: string, statements: Statement[]) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const out: number[] = [];
-    for (const s of statements) {
-      const r = await c.query<{ 'QUERY PLAN': { 'Execution Time': number }[] }>(
-        `explain (analyze, format json) ${s.text}`,
-        s.values,
-      );
-      out.push(round(r.rows[0]!['QUERY PLAN'][0]!['Execution Time']));
-    }
-    return out;
-  } finally {
-    await c.end();
-  }
 }
 
 // ------------------------------------------------------------------------------------------- main
@@ -527,6 +456,13 @@ async function main() {
         )
       ).rows[0]!;
       await stats.end();
+      // Another benchmark (bench/search) builds on this data: make it (or keep it) and stop here.
+      if (process.env.BENCH_GENERATE_ONLY === '1') {
+        process.stderr.write(
+          `${JSON.stringify({ generated: reuse ? 'reused' : `${generationSeconds} s`, counts })}\n`,
+        );
+        return;
+      }
 
       const signIn = async (login: string) => {
         const res = await fetch(`${server.url}/auth/login`, {
@@ -565,10 +501,9 @@ async function main() {
        * table.
        */
       const bigBox = async (token: string, label: string, base: string, deep: boolean): Promise<Case[]> => {
-        capture = [];
+        startCapture();
         const first = await get(token, `${base}&page=1`);
-        const countStatement = capture.find((x) => x.text.startsWith('select count(*)::int as n from'));
-        capture = null;
+        const countStatement = stopCapture().find((x) => x.text.startsWith('select count(*)::int as n from'));
         if (!countStatement) throw new Error(`${label}: no count statement`);
         const exactStatement = {
           ...countStatement,
@@ -584,8 +519,8 @@ async function main() {
           box: label,
           exactTotal: exact,
           answered: first.totalExact === false ? `more than ${first.total}` : first.total,
-          cappedCountMs: await replay(url.toString(), [countStatement], RAW_RUNS),
-          exactCountMs: await replay(url.toString(), [exactStatement], Math.min(RAW_RUNS, 50)),
+          cappedCountMs: await replay(url.toString(), [countStatement], RAW_RUNS, CONNECTIONS),
+          exactCountMs: await replay(url.toString(), [exactStatement], Math.min(RAW_RUNS, 50), CONNECTIONS),
         });
         const last = Math.ceil(exact / 20);
         const middle = Math.ceil(last / 2);
@@ -690,10 +625,9 @@ async function main() {
             if (!before.next) throw new Error(`${route}: ${s.after} has no next`);
             path = `${s.path}&after=${before.next}`;
           }
-          capture = [];
+          startCapture();
           const body = await get(token, path);
-          const statements = capture.filter((x) => !/\bsessions\b/.test(x.text));
-          capture = null;
+          const statements = stopCapture().filter((x) => !/\bsessions\b/.test(x.text));
           if (s.after) {
             // The page read from a cursor is the page read by its number.
             const jumped = await get(token, s.path);
@@ -707,7 +641,7 @@ async function main() {
           const r = await load(server.url + path, token);
           measuring('');
           const serverMs = [...timings.get(route)!].sort((a, b) => a - b);
-          const raw = await replay(url.toString(), statements, RAW_RUNS);
+          const raw = await replay(url.toString(), statements, RAW_RUNS, CONNECTIONS);
           const plans = await explain(url.toString(), statements);
           const p95 = percentile(serverMs, 95);
           const entry = {

@@ -7,7 +7,7 @@
  * lexemes of each distinct word, subject and department are computed here once and joined in.
  */
 import type pg from 'pg';
-import { indexText, wordLexemes } from '../../src-shared/search';
+import { indexText } from '../../src-shared/search';
 import { vocabulary } from './vocabulary';
 
 /** Words per generated page. */
@@ -15,14 +15,14 @@ export const PAGE_WORDS = 40;
 const FIRST_NAMES = ['محمد', 'أحمد', 'عبدالله', 'فاطمة', 'نورة', 'خالد', 'سارة', 'عمر', 'ليلى', 'يوسف'];
 const LAST_NAMES = ['العتيبي', 'الحربي', 'القحطاني', 'الشهري', 'الزهراني', 'الغامدي', 'الدوسري', 'المطيري'];
 
-/** Bulk-loads a table of (i, word, lexemes) from words. */
+/** Bulk-loads a table of (i, word, lexemes) from words (or names of several words). */
 async function wordTable(db: pg.Client, name: string, words: string[]) {
   await db.query(`create temp table ${name} (i int primary key, word text not null, lex text not null)`);
   for (let start = 0; start < words.length; start += 2000) {
     const chunk = words.slice(start, start + 2000);
     await db.query(
       `insert into ${name} (i, word, lex) select * from unnest($1::int[], $2::text[], $3::text[])`,
-      [chunk.map((_, k) => start + k + 1), chunk, chunk.map((w) => wordLexemes(w).join(' '))],
+      [chunk.map((_, k) => start + k + 1), chunk, chunk.map((w) => indexText(w))],
     );
   }
   await db.query(`analyze ${name}`);
@@ -79,7 +79,7 @@ export async function fillSearchData(db: pg.Client): Promise<{ words: string[] }
       join bench_vocab v on v.i = g.i
     ) t
     left join bench_names nm on a.id % 5 = 0 and nm.i = 1 + (a.id / 5) % ${names.length}
-    cross join lateral (select (100000 + (a.id * 7919) % 900000)::text as num) ref`);
+    cross join lateral (select (100000 + (a.id::bigint * 7919) % 900000)::text as num) ref`);
   process.stderr.write('search data: index…\n');
   await db.query(`insert into document_search (document_id, lexemes)
     select d.id,

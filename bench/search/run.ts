@@ -1,0 +1,188 @@
+/**
+ * Search benchmark (issue 15): 1,000,000 documents on PostgreSQL — the correspondence benchmark's mail
+ * (bench/correspondence/run.ts makes it in the database `sijill_bench_search`, or keeps it) with a scanned
+ * attachment each, one page of generated Arabic and English text per attachment and every document in the
+ * search index (bench/search/data.ts) — then GET /search measured through the real server:
+ *
+ * - a one-word Arabic query typed as people type (no hamza, ه for ة), a three-word Arabic query, a
+ *   person's name (two rare words), an English word, and a number lookup (a registration number);
+ * - as the archive-office clerk (who holds most of the incoming mail) and as a department manager (who
+ *   sees what was distributed to the department).
+ *
+ * The server's time per request (Fastify's elapsed time) under autocannon, beside the raw SQL: the
+ * statements the server issued for the request (the session check excluded) replayed on one connection.
+ * Targets: p95 < 100 ms and within 2× of the raw SQL.
+ *
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres npx tsx bench/search/run.ts
+ *
+ * BENCH_REUSE=1 keeps a database already made (reruns take seconds). BENCH_DOCUMENTS, BENCH_SECONDS (8),
+ * BENCH_RAW_RUNS (200) as in the correspondence benchmark.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { autocannon, percentile, startMeasuredServer } from '../harness';
+import { captureStatements, explain, replay, startCapture, stopCapture } from '../sql-capture';
+import { fillSearchData } from './data';
+
+const DB_NAME = process.env.BENCH_DB_NAME ?? 'sijill_bench_search';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const RAW_RUNS = Number(process.env.BENCH_RAW_RUNS ?? 200);
+const REUSE = process.env.BENCH_REUSE === '1';
+/** The correspondence benchmark's users' password. */
+const PASSWORD = 'bench-password-1';
+const TARGET_MS = 100;
+const round = (v: number) => Math.round(v * 100) / 100;
+
+async function main() {
+  const base = process.env.BENCH_DATABASE_URL;
+  if (!base) {
+    console.error('Set BENCH_DATABASE_URL (a PostgreSQL server where a database may be created).');
+    process.exit(2);
+  }
+  const url = new URL(base);
+  url.pathname = `/${DB_NAME}`;
+  // The mail: made (or kept) by the correspondence benchmark, which stops before measuring.
+  const made = spawnSync('npx', ['tsx', 'bench/correspondence/run.ts'], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_DB_NAME: DB_NAME, BENCH_REUSE: REUSE ? '1' : '0', BENCH_GENERATE_ONLY: '1' },
+  });
+  if (made.status !== 0) throw new Error(`bench/correspondence/run.ts failed (${made.status})`);
+
+  const db = new pg.Client({ connectionString: url.toString() });
+  await db.connect();
+  const [state] = (
+    await db.query<{ documents: string; indexed: string }>(
+      `select (select count(*) from documents) as documents, (select count(*) from document_search) as indexed`,
+    )
+  ).rows;
+  let fillSeconds: number | null = null;
+  if (!REUSE || state!.documents !== state!.indexed) {
+    const t = performance.now();
+    await fillSearchData(db);
+    fillSeconds = round((performance.now() - t) / 1000);
+    process.stderr.write(`search data filled in ${fillSeconds} s\n`);
+  }
+  const pick = async (text: string) => (await db.query<{ v: string }>(text)).rows[0]?.v ?? '';
+  const counts = (
+    await db.query<Record<string, string>>(
+      `select (select count(*) from documents) as documents, (select count(*) from attachment_pages) as pages,
+         (select count(*) from document_search) as indexed,
+         pg_size_pretty(pg_total_relation_size('document_search')) as index_table_size`,
+    )
+  ).rows[0]!;
+  // A registered letter each user may see: the clerk's archive holds it; the manager's department got it.
+  const clerkNumber =
+    await pick(`select d.doc_number as v from documents d join users u on u.username = 'bench-clerk'
+      join employees e on e.id = u.employee_id
+    where d.direction = 'in' and d.state = 'registered' and d.archive_department_id = e.department_id
+    order by d.id desc offset 5000 limit 1`);
+  const managerNumber = await pick(`select d.doc_number as v from distributions x
+      join documents d on d.id = x.document_id
+      join users u on u.username = 'bench-manager' join employees e on e.id = u.employee_id
+    where x.department_id = e.department_id and d.doc_number is not null order by x.id desc offset 50 limit 1`);
+  await db.end();
+
+  captureStatements();
+  const dataDir = mkdtempSync(join(tmpdir(), 'sijill-bench-search-'));
+  const { server, timings, measuring } = await startMeasuredServer(url.toString(), dataDir);
+  const results: Record<string, unknown>[] = [];
+  try {
+    const signIn = async (login: string) => {
+      const res = await fetch(`${server.url}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ login, password: PASSWORD }),
+      });
+      if (res.status !== 200) throw new Error(`sign-in ${login}: ${res.status} ${await res.text()}`);
+      return ((await res.json()) as { data: { accessToken: string } }).data.accessToken;
+    };
+    // The correspondence benchmark's users have the incoming pages; search is a page of its own.
+    const grant = new pg.Client({ connectionString: url.toString() });
+    await grant.connect();
+    await grant.query(`insert into role_page_permissions (role_id, page_id, permissions)
+      select distinct u.role_id, p.id, '{view}'::text[] from users u, pages p
+      where u.username in ('bench-clerk', 'bench-manager') and p.path = '/search/documents'
+      on conflict do nothing`);
+    await grant.end();
+    const queries = (number: string) => [
+      { name: 'one Arabic word (المناقصه)', q: 'المناقصه' },
+      { name: 'three Arabic words', q: 'اعتماد الميزانيه السنويه' },
+      { name: 'a name (نوره الشهري)', q: 'نوره الشهري' },
+      { name: 'one English word', q: 'budgets' },
+      { name: 'number lookup', q: number },
+    ];
+    const users = [
+      { who: 'clerk', login: 'bench-clerk', queries: queries(clerkNumber) },
+      { who: 'manager', login: 'bench-manager', queries: queries(managerNumber) },
+    ];
+    for (const u of users) {
+      const token = await signIn(u.login);
+      for (const s of u.queries) {
+        const route = `${u.who}: ${s.name}`;
+        const path = `/search?${new URLSearchParams({ q: s.q, page: '1', pageSize: '20' }).toString()}`;
+        startCapture();
+        const check = await fetch(server.url + path, { headers: { authorization: `Bearer ${token}` } });
+        const statements = stopCapture().filter((x) => !/\bsessions\b/.test(x.text));
+        const body = (await check.json()) as {
+          data?: { total: number; totalExact: boolean; items: { numberMatch: boolean }[] };
+        };
+        if (check.status !== 200 || !body.data)
+          throw new Error(`${route}: ${check.status} ${JSON.stringify(body)}`);
+        measuring('');
+        await autocannon(server.url + path, { token, connections: 1, seconds: 2 }); // warm-up
+        measuring(route);
+        const load = await autocannon(server.url + path, { token, connections: 1, seconds: SECONDS });
+        measuring('');
+        const serverMs = [...timings.get(route)!].sort((a, b) => a - b);
+        const raw = await replay(url.toString(), statements, RAW_RUNS);
+        const plans = await explain(url.toString(), statements);
+        const p95 = percentile(serverMs, 95);
+        const entry = {
+          route,
+          q: s.q,
+          total: `${body.data.totalExact ? '' : '> '}${body.data.total}`,
+          firstIsNumber: body.data.items[0]?.numberMatch ?? false,
+          reqPerSec: load.reqPerSec,
+          non2xx: load.non2xx,
+          serverMs: { samples: serverMs.length, p50: round(percentile(serverMs, 50)), p95: round(p95) },
+          rawSqlMs: { statements: statements.length, ...raw, explainExecutionMs: plans },
+          withinTarget: p95 < TARGET_MS,
+          within2xRaw: p95 <= 2 * raw.p95,
+        };
+        results.push(entry);
+        process.stderr.write(`${JSON.stringify(entry)}\n`);
+      }
+    }
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  console.log(
+    JSON.stringify({ database: DB_NAME, filled: fillSeconds ?? 'reused', counts, results }, null, 2),
+  );
+  const pad = (v: unknown, n: number) => String(v).padEnd(n);
+  const lines = [
+    `${pad('query', 40)}${pad('matches', 10)}${pad('server p95', 12)}${pad('raw SQL p95', 13)}result`,
+  ];
+  for (const e of results as {
+    route: string;
+    total: string;
+    serverMs: { p95: number };
+    rawSqlMs: { p95: number };
+    withinTarget: boolean;
+    within2xRaw: boolean;
+  }[])
+    lines.push(
+      `${pad(e.route, 40)}${pad(e.total, 10)}${pad(`${e.serverMs.p95} ms`, 12)}${pad(`${e.rawSqlMs.p95} ms`, 13)}` +
+        `${e.withinTarget ? `< ${TARGET_MS} ms` : `MISSED (${TARGET_MS} ms)`} / ${e.within2xRaw ? '≤ 2× raw' : '> 2× raw (MISSED)'}`,
+    );
+  console.log(lines.join('\n'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

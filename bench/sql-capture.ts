@@ -1,0 +1,96 @@
+/**
+ * Raw SQL beside the server: the statements the server issues for a request, captured at the pg driver
+ * (drizzle's node-postgres), then replayed with the same parameters on plain connections, and each one's
+ * EXPLAIN ANALYZE execution time. The benchmarks compare the server's time with these.
+ */
+import pg from 'pg';
+import { percentile } from './harness';
+
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+const round = (v: number) => Math.round(v * 100) / 100;
+let capture: Statement[] | null = null;
+let installed = false;
+
+/** Patches pg's client once so that statements are recorded between startCapture() and stopCapture(). */
+export function captureStatements(): void {
+  if (installed) return;
+  installed = true;
+  const original = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  (pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown }).query = function (
+    this: pg.Client,
+    ...args: unknown[]
+  ) {
+    if (capture) {
+      const [config, values] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
+      const text = typeof config === 'string' ? config : config.text;
+      const params = values ?? (typeof config === 'string' ? [] : (config.values ?? []));
+      capture.push({ text, values: params });
+    }
+    return original.apply(this, args);
+  };
+}
+
+/** Starts recording statements (afresh). */
+export function startCapture(): void {
+  capture = [];
+}
+
+/** Stops recording; answers what was recorded. */
+export function stopCapture(): Statement[] {
+  const out = capture ?? [];
+  capture = null;
+  return out;
+}
+
+/** Replays statements in order on `connections` connections in parallel; p50/p95 of one replay, in ms. */
+export async function replay(url: string, statements: Statement[], runs: number, connections = 1) {
+  const clients = await Promise.all(
+    Array.from({ length: connections }, async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      return c;
+    }),
+  );
+  const once = async (c: pg.Client) => {
+    const t = performance.now();
+    for (const s of statements) await c.query(s.text, s.values);
+    return performance.now() - t;
+  };
+  try {
+    for (const c of clients) for (let i = 0; i < 5; i++) await once(c); // warm-up
+    const times: number[] = [];
+    let left = runs;
+    await Promise.all(
+      clients.map(async (c) => {
+        while (left-- > 0) times.push(await once(c));
+      }),
+    );
+    times.sort((a, b) => a - b);
+    return { p50: round(percentile(times, 50)), p95: round(percentile(times, 95)) };
+  } finally {
+    await Promise.all(clients.map((c) => c.end()));
+  }
+}
+
+/** EXPLAIN ANALYZE's execution time of each statement (the server side of the raw SQL), in ms. */
+export async function explain(url: string, statements: Statement[]) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const out: number[] = [];
+    for (const s of statements) {
+      const r = await c.query<{ 'QUERY PLAN': { 'Execution Time': number }[] }>(
+        `explain (analyze, format json) ${s.text}`,
+        s.values,
+      );
+      out.push(round(r.rows[0]!['QUERY PLAN'][0]!['Execution Time']));
+    }
+    return out;
+  } finally {
+    await c.end();
+  }
+}
