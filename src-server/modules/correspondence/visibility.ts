@@ -97,3 +97,32 @@ export function visibleTo(scope: Scope, alias = 'd'): SQL {
       where va.user_id = ${scope.userId} and va.document_id = ${d}.id))`;
   return sql`(${d}.security_rank <= ${scope.clearance} and (${d}.created_by = ${scope.userId}${others}${circuit}))`;
 }
+
+/**
+ * Whether the caller sees a large share of all documents (an administrator, an archive office's clerk):
+ * a search then starts from the index; otherwise from `visibleCandidates`, which is small.
+ */
+export function seesBroadly(scope: Scope): boolean {
+  return scope.isAdmin || scope.archiveDepartmentId !== null;
+}
+
+/**
+ * The ids of every document `visibleTo` could admit for a caller who does not see broadly: one indexed
+ * lookup per arm of the predicate (created, distributed to a led department or for knowledge to their
+ * own, tasked, in a circuit). A superset to start from — `visibleTo` still decides.
+ */
+export function visibleCandidates(scope: Scope): SQL {
+  const arms: SQL[] = [sql`select id from documents where created_by = ${scope.userId}`];
+  if (scope.leadDepartmentIds.length)
+    arms.push(
+      sql`select document_id from distributions where department_id in ${inList(scope.leadDepartmentIds)}`,
+    );
+  if (scope.departmentId !== null)
+    arms.push(
+      sql`select document_id from distributions where department_id = ${scope.departmentId} and type = 'forKnowledge'`,
+    );
+  if (scope.employeeId !== null)
+    arms.push(sql`select document_id from tasks where employee_id = ${scope.employeeId}`);
+  arms.push(sql`select document_id from approval_members where user_id = ${scope.userId}`);
+  return sql.join(arms, sql` union `);
+}

@@ -19,10 +19,15 @@ import { matchRanges, queryTerms, snippet, tsQueryText, type QueryTerms } from '
 import { ARABIC_UNIFY } from '../../../src-shared/arabic';
 import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
-import { scopeOf, visibleTo, inList } from '../correspondence/visibility';
+import { inList, scopeOf, seesBroadly, visibleCandidates, visibleTo } from '../correspondence/visibility';
 import { rows, iso, day } from '../correspondence/queries';
 import { documentTexts } from './indexer';
 import { referenceFormSql } from '../../db/schema';
+
+/** How many of the newest matches are ranked (see `search`): as many as a query may page through. */
+export const RANK_WINDOW = SEARCH_MAX_RESULTS;
+/** The newest documents a broad search looks among first. */
+export const RECENT_SPAN = 100_000;
 
 /** The query as a number or reference would be written: trimmed, digits in ASCII, letters in capitals. */
 export function numberForm(q: string): string {
@@ -83,46 +88,70 @@ export async function search(
   if (offset >= SEARCH_MAX_RESULTS) return { ...empty, totalExact: false };
 
   const tsq = terms.length ? tsQueryText(terms) : null;
-  // Candidates: the index's matches and the documents whose number or reference is the query itself.
-  const candidates = sql.join(
-    [
-      ...(tsq
-        ? [
-            sql`select s.document_id as id, ts_rank(s.lexemes, to_tsquery('simple', ${tsq})) as rank, false as nm
-                from document_search s where s.lexemes @@ to_tsquery('simple', ${tsq})`,
-          ]
-        : []),
-      sql`select d.id, 1 as rank, true as nm from documents d where d.doc_number = ${exact}
-          or ${referenceFormSql(sql.raw('d.sender_document_number'))} = ${exact}`,
-    ],
-    sql` union all `,
-  );
   const where = sql.join([visibleTo(scope), ...filtersOf(query)], sql` and `);
-  const matched = sql`select m.id, max(m.rank) as rank, bool_or(m.nm) as nm from (${candidates}) m group by m.id`;
+  // The matches, newest first, up to RANK_WINDOW: a common word is in a third of a million documents, and
+  // ranking them all would take seconds; the most recent matches are ranked instead (an older one is
+  // reached by narrowing: a date range, a filter, another word). A caller who sees little starts from
+  // what they may see; one who sees much (an archive clerk) from the index, first among the newest
+  // RECENT_SPAN documents and, when they hold too few matches, among all.
+  const broad = seesBroadly(scope);
+  const source = broad
+    ? sql`document_search s join documents d on d.id = s.document_id`
+    : sql`(${visibleCandidates(scope)}) v (id) join document_search s on s.document_id = v.id
+          join documents d on d.id = v.id`;
+  // The documents whose number or sender's reference is the query itself come first.
+  const numbers = sql`select d.id, 0::real as rank, true as nm from documents d
+      where (d.doc_number = ${exact} or ${referenceFormSql(sql.raw('d.sender_document_number'))} = ${exact})
+        and ${where}`;
   const limit = Math.min(query.pageSize, SEARCH_MAX_RESULTS - offset);
 
-  const [pageRows, countRows] = await Promise.all([
-    rows<HitRow>(
+  const page = async (after: number | null) => {
+    const hits = tsq
+      ? sql`select s.document_id as id, ts_rank(s.lexemes, to_tsquery('simple', ${tsq})) as rank, false as nm
+            from ${source} where s.lexemes @@ to_tsquery('simple', ${tsq}) and ${where}
+            ${after === null ? sql`` : sql`and s.document_id > ${after}`}
+            order by s.document_id desc limit ${RANK_WINDOW}`
+      : null;
+    const candidates = hits ? sql`(${hits}) union all (${numbers})` : numbers;
+    const list = await rows<HitRow & { n: number; h: number }>(
       ctx.db,
-      sql`select d.id, m.nm as number_match, d.direction, d.state, d.doc_number, d.sender_document_number,
+      sql`with m as (select c.id, max(c.rank) as rank, bool_or(c.nm) as nm, count(*) filter (where not c.nm) as h
+                     from (${candidates}) c group by c.id)
+          select d.id, m.nm as number_match, d.direction, d.state, d.doc_number, d.sender_document_number,
             d.subject, d.sender_department_id as sender_id, sd.name_ar as sender_ar, sd.name_en as sender_en,
             ${day('d.document_date')} as document_date,
             ${iso('coalesce(d.registered_at, d.created_at)')} as date,
-            d.security_level_id, sl.name_ar as security_ar, sl.name_en as security_en
-          from (${matched}) m
+            d.security_level_id, sl.name_ar as security_ar, sl.name_en as security_en,
+            (select count(*) from m)::int as n, (select coalesce(sum(h), 0) from m)::int as h
+          from m
           join documents d on d.id = m.id
           left join departments sd on sd.id = d.sender_department_id
           left join correspondence_settings sl on sl.id = d.security_level_id
-          where ${where}
           order by m.nm desc, m.rank desc, d.id desc
           limit ${limit} offset ${offset}`,
-    ),
-    rows<{ n: number }>(
-      ctx.db,
-      sql`select count(*)::int as n from (select 1 from (${matched}) m join documents d on d.id = m.id
-          where ${where} limit ${SEARCH_MAX_RESULTS + 1}) c`,
-    ),
-  ]);
+    );
+    const [counts] = list.length
+      ? [list[0]!]
+      : await rows<{ n: number; h: number }>(
+          ctx.db,
+          sql`select count(distinct c.id)::int as n, (count(*) filter (where not c.nm))::int as h
+              from (${candidates}) c`,
+        );
+    return { list, n: Number(counts?.n ?? 0), h: Number(counts?.h ?? 0) };
+  };
+  const newest =
+    broad && tsq
+      ? Number(
+          (
+            await rows<{ m: number | null }>(ctx.db, sql`select max(document_id) as m from document_search`)
+          )[0]?.m ?? 0,
+        )
+      : 0;
+  let found = await page(newest > RECENT_SPAN ? newest - RECENT_SPAN : null);
+  if (newest > RECENT_SPAN && found.h < RANK_WINDOW) found = await page(null);
+  const pageRows = found.list;
+  // A full window means more matches than were ranked: the total is then a lower bound.
+  const countRows = [{ n: found.n + (found.h >= RANK_WINDOW ? 1 : 0) }];
   const counted = Number(countRows[0]?.n ?? 0);
   const items = await hitsOf(ctx, pageRows, terms, tsq);
   return {
