@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, dialog, type BrowserWindow } from 'electron';
+import { app, dialog, utilityProcess, type BrowserWindow } from 'electron';
 import type { AppInfo } from '../../src-shared/ipc/contract';
 import { startEmbeddedServer, type EmbeddedServer } from '../embedded/launcher';
 import { createDispatch } from '../ipc/dispatch';
@@ -70,7 +70,11 @@ async function start(): Promise<void> {
 
   const serverUrl = localStore.getServerUrl();
   if (!serverUrl) {
-    embedded = await startEmbeddedServer(join(userData, 'server'), { migrationsDir: SERVER_MIGRATIONS_DIR });
+    // The embedded server reads scanned pages (OCR) in a child: here an Electron utility process.
+    embedded = await startEmbeddedServer(join(userData, 'server'), {
+      migrationsDir: SERVER_MIGRATIONS_DIR,
+      utilityFork: utilityProcess.fork,
+    });
   }
   const apiBaseUrl = serverUrl ?? embedded!.url;
 

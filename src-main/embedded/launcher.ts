@@ -4,6 +4,11 @@
  * imports src-server (an ESLint rule keeps it so), so the server's start-up stays behind one function.
  */
 import { loadConfig } from '../../src-server/config';
+import {
+  setOcrLauncher,
+  utilityProcessOcrLauncher,
+  type UtilityProcessFork,
+} from '../../src-server/modules/search/ocr-process';
 import { startServer } from '../../src-server/server';
 
 /** A running embedded server. */
@@ -22,6 +27,11 @@ export interface EmbeddedServerOptions {
    * server finds them beside its own source.
    */
   migrationsDir?: string;
+  /**
+   * Electron's `utilityProcess.fork`: the server's OCR child then runs as a utility process (the packaged
+   * app cannot start Node with child_process.fork, its RunAsNode fuse being off). Omitted under Node.
+   */
+  utilityFork?: UtilityProcessFork;
 }
 
 /**
@@ -33,6 +43,7 @@ export async function startEmbeddedServer(
   dataDir: string,
   options: EmbeddedServerOptions = {},
 ): Promise<EmbeddedServer> {
+  if (options.utilityFork) setOcrLauncher(utilityProcessOcrLauncher(options.utilityFork));
   const server = await startServer(
     { ...loadConfig({}), HOST: '127.0.0.1', PORT: 0, DATA_DIR: dataDir },
     { logger: false, ...(options.migrationsDir ? { migrationsFolder: options.migrationsDir } : {}) },

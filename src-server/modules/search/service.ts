@@ -95,10 +95,6 @@ export async function search(
   // what they may see; one who sees much (an archive clerk) from the index, first among the newest
   // RECENT_SPAN documents and, when they hold too few matches, among all.
   const broad = seesBroadly(scope);
-  const source = broad
-    ? sql`document_search s join documents d on d.id = s.document_id`
-    : sql`(${visibleCandidates(scope)}) v (id) join document_search s on s.document_id = v.id
-          join documents d on d.id = v.id`;
   // The documents whose number or sender's reference is the query itself come first.
   const numbers = sql`select d.id, 0::real as rank, true as nm from documents d
       where (d.doc_number = ${exact} or ${referenceFormSql(sql.raw('d.sender_document_number'))} = ${exact})
@@ -106,12 +102,24 @@ export async function search(
   const limit = Math.min(query.pageSize, SEARCH_MAX_RESULTS - offset);
 
   const page = async (after: number | null) => {
-    const hits = tsq
-      ? sql`select s.document_id as id, ts_rank(s.lexemes, to_tsquery('simple', ${tsq})) as rank, false as nm
-            from ${source} where s.lexemes @@ to_tsquery('simple', ${tsq}) and ${where}
-            ${after === null ? sql`` : sql`and s.document_id > ${after}`}
-            order by s.document_id desc limit ${RANK_WINDOW}`
-      : null;
+    const q = sql`to_tsquery('simple', ${tsq})`;
+    // Broad: the index, newest first. Narrow: what the caller may see, newest first, each looked up in the
+    // index (a lateral probe: the planner never trades it for a scan of the whole index).
+    const hits = !tsq
+      ? null
+      : broad
+        ? sql`select s.document_id as id, ts_rank(s.lexemes, ${q}) as rank, false as nm
+              from document_search s join documents d on d.id = s.document_id
+              where s.lexemes @@ ${q} and ${where}
+              ${after === null ? sql`` : sql`and s.document_id > ${after}`}
+              order by s.document_id desc limit ${RANK_WINDOW}`
+        : sql`select v.id, x.rank, false as nm
+              from (select c.id from (${visibleCandidates(scope)}) c (id) order by c.id desc) v
+              cross join lateral (select ts_rank(s.lexemes, ${q}) as rank from document_search s
+                                  where s.document_id = v.id and s.lexemes @@ ${q}) x
+              join documents d on d.id = v.id
+              where ${where}
+              order by v.id desc limit ${RANK_WINDOW}`;
     const candidates = hits ? sql`(${hits}) union all (${numbers})` : numbers;
     const list = await rows<HitRow & { n: number; h: number }>(
       ctx.db,
