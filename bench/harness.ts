@@ -123,3 +123,14 @@ export async function signInDemo(baseUrl: string, login: string, password: strin
     throw new Error(`the incoming box answered ${probe.status}: ${await probe.text()}`);
   return token;
 }
+
+/** Signs a benchmark user in over HTTP with a password (no two-factor); answers the access token. */
+export async function signInPassword(baseUrl: string, login: string, password: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ login, password }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in ${login}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: { accessToken: string } }).data.accessToken;
+}

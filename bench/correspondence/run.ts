@@ -36,7 +36,7 @@ import pg from 'pg';
 import { insertUser, systemRoleId } from '../../src-server/modules/auth/queries';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { SEQUENCE_DIGITS } from '../../src-shared/numbering';
-import { autocannon, percentile, startMeasuredServer } from '../harness';
+import { autocannon, percentile, signInPassword, startMeasuredServer } from '../harness';
 import { captureStatements, explain, replay, startCapture, stopCapture } from '../sql-capture';
 
 const DOCUMENTS = Number(process.env.BENCH_DOCUMENTS ?? 1_000_000);
@@ -464,15 +464,7 @@ async function main() {
         return;
       }
 
-      const signIn = async (login: string) => {
-        const res = await fetch(`${server.url}/auth/login`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ login, password: PASSWORD }),
-        });
-        if (res.status !== 200) throw new Error(`sign-in ${login}: ${res.status} ${await res.text()}`);
-        return ((await res.json()) as { data: { accessToken: string } }).data.accessToken;
-      };
+      const signIn = (login: string) => signInPassword(server.url, login, PASSWORD);
       const yearAgo = new Date(Date.now() - 365 * 86400_000).toISOString().slice(0, 10);
       const arabic = encodeURIComponent(
         JSON.stringify({ subject: { constraints: [{ value: 'إجتماع اللجنة', matchMode: 'contains' }] } }),

@@ -19,9 +19,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { distance } from 'fastest-levenshtein';
 import { closeOcr, extractPdfText } from '../../src-server/modules/search/extract';
 import { loadPdfJs } from '../../src-server/modules/search/pdfjs';
+import { editErrors } from '../../tests/support/ocr-measure';
 import { canMakePdfs, makeScannedPdf } from '../../tests/support/pdf-makers';
 import { round, sleep, table } from '../station/support';
 
@@ -77,15 +77,6 @@ function sentences(language: 'ar' | 'en', count: number, random: () => number): 
   return lines;
 }
 
-/** Whitespace collapsed and Arabic-Indic digits as ASCII: the comparison's only normalisation. */
-function forComparison(text: string): string {
-  return text
-    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x660))
-    .replace(/[\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) - 0x6f0))
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
 const ms = (ns: number) => round(ns / 1e6, 1);
 
 async function main() {
@@ -128,11 +119,10 @@ async function main() {
     const methods = new Set<string>();
     result.forEach((page, i) => {
       const spec = pages[i]!;
-      const reference = forComparison(spec.lines.join(' '));
-      const read = forComparison(page.text);
+      const { errors, length } = editErrors(page.text, spec.lines.join(' '));
       const stats = perLanguage[spec.language];
-      stats.errors += distance(read, reference);
-      stats.length += reference.length;
+      stats.errors += errors;
+      stats.length += length;
       stats.pages += 1;
       methods.add(page.method);
     });

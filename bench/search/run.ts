@@ -23,7 +23,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { autocannon, percentile, startMeasuredServer } from '../harness';
+import { autocannon, percentile, signInPassword, startMeasuredServer } from '../harness';
 import { captureStatements, explain, replay, startCapture, stopCapture } from '../sql-capture';
 import { fillSearchData } from './data';
 
@@ -90,15 +90,7 @@ async function main() {
   const { server, timings, measuring } = await startMeasuredServer(url.toString(), dataDir);
   const results: Record<string, unknown>[] = [];
   try {
-    const signIn = async (login: string) => {
-      const res = await fetch(`${server.url}/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ login, password: PASSWORD }),
-      });
-      if (res.status !== 200) throw new Error(`sign-in ${login}: ${res.status} ${await res.text()}`);
-      return ((await res.json()) as { data: { accessToken: string } }).data.accessToken;
-    };
+    const signIn = (login: string) => signInPassword(server.url, login, PASSWORD);
     // The correspondence benchmark's users have the incoming pages; search is a page of its own.
     const grant = new pg.Client({ connectionString: url.toString() });
     await grant.connect();

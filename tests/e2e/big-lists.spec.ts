@@ -10,7 +10,8 @@ import type { Page } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, launchApiServer, launchWebShell, stopWebShell, test } from './fixtures';
-import { Api } from './support/api';
+import { Api, seedArchiveOffice } from './support/api';
+import { PAGES } from '../../src-shared/pages';
 import { AdminShell } from './pages/AdminScreens';
 import { MainLayout } from './pages/MainLayout';
 
@@ -49,56 +50,21 @@ test('a clerk pages through a box larger than the count, in Arabic and in Englis
 /** Seeds the organisation and the letters through the API, then browses the box as the clerk. */
 async function browse(page: Page, shellUrl: string, apiUrl: string) {
   const admin = await Api.administrator(apiUrl);
-  const archive = await admin.ok<{ id: number }>('POST', '/ec/departments', {
-    nameAr: 'مكتب الأرشيف',
-    nameEn: 'Archive Office',
-    archiveType: 'inOut',
+  const office = await seedArchiveOffice(admin, {
+    roleName: 'Archive Clerk',
+    pages: { [PAGES.inboxAdd]: ['add'], [PAGES.incoming]: ['edit'] },
+    username: 'clerk',
+    password: PASSWORD,
   });
-  const finance = await admin.ok<{ id: number }>('POST', '/ec/departments', {
-    nameAr: 'الشؤون المالية',
-    nameEn: 'Finance',
-    archiveOfficeId: archive.id,
-  });
-  const sender = await admin.ok<{ id: number }>('POST', '/ec/departments', {
-    nameAr: 'وزارة الصحة',
-    nameEn: 'Ministry of Health',
-    type: 'external',
-    isEntity: true,
-  });
-  const codification = await admin.ok<{ id: number }>('POST', '/correspondence/settings/codifications', {
-    nameAr: 'وارد عام',
-    nameEn: 'General incoming',
-    prefix: 'IN',
-    direction: 'in',
-  });
-  const job = await admin.ok<{ id: number }>('POST', '/ec/jobs', {
-    nameAr: 'موظف',
-    nameEn: 'Officer',
-    isManager: false,
-  });
-  const role = await admin.createRole('Archive Clerk', {
-    '/correspondence/inbox/add': ['add'],
-    '/correspondence/inbox/incoming': ['edit'],
-  });
-  await admin.ok('POST', '/ec/employees', {
-    firstNameAr: 'سعد',
-    lastNameAr: 'العتيبي',
-    firstNameEn: 'Saad',
-    lastNameEn: 'Alotaibi',
-    departmentId: archive.id,
-    jobId: job.id,
-    user: { username: 'clerk', email: 'clerk@sijill.test', roleId: role, password: PASSWORD },
-  });
-  const clerk = new Api(apiUrl);
-  await clerk.signIn('clerk', PASSWORD);
+  const clerk = office.clerk;
   for (let i = 1; i <= LETTERS; i++)
     await clerk.ok('POST', '/correspondence/documents', {
       direction: 'in',
       subject: `خطاب رقم ${i}`,
-      senderDepartmentId: sender.id,
-      recipientDepartmentId: finance.id,
+      senderDepartmentId: office.sender,
+      recipientDepartmentId: office.finance,
       documentDate: new Date().toISOString().slice(0, 10),
-      codificationId: codification.id,
+      codificationId: office.codification,
       register: true,
     });
 

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { Api } from './support/api';
+import { Api, seedArchiveOffice } from './support/api';
 import { AdminShell } from './pages/AdminScreens';
 import { PAGES } from '../../src-shared/pages';
 import { makeScannedPdf } from '../support/pdf-makers';
@@ -26,57 +26,26 @@ test('a clerk finds a letter by words of its scanned attachment, in Arabic and i
 }) => {
   test.setTimeout(300_000);
   const admin = await Api.administrator(shell.apiBaseUrl);
-  const archive = await admin.ok<{ id: number }>('POST', '/ec/departments', {
-    nameAr: 'مكتب الأرشيف',
-    nameEn: 'Archive Office',
-    archiveType: 'inOut',
+  const office = await seedArchiveOffice(admin, {
+    roleName: 'Search Clerk',
+    pages: {
+      [PAGES.inboxAdd]: ['add'],
+      [PAGES.inboxDrafts]: ['add', 'edit', 'delete'],
+      [PAGES.incoming]: ['edit', 'distribute'],
+      [PAGES.search]: ['view'],
+    },
+    username: 'searcher',
+    password: PASSWORD,
   });
-  const finance = await admin.ok<{ id: number }>('POST', '/ec/departments', {
-    nameAr: 'الشؤون المالية',
-    nameEn: 'Finance',
-    archiveOfficeId: archive.id,
-  });
-  const sender = await admin.ok<{ id: number }>('POST', '/ec/departments', {
-    nameAr: 'جمعية المهندسين',
-    nameEn: 'Engineers Society',
-    type: 'external',
-  });
-  const codification = await admin.ok<{ id: number }>('POST', '/correspondence/settings/codifications', {
-    nameAr: 'وارد عام',
-    nameEn: 'General incoming',
-    prefix: 'IN',
-    direction: 'in',
-  });
-  const job = await admin.ok<{ id: number }>('POST', '/ec/jobs', {
-    nameAr: 'موظف',
-    nameEn: 'Officer',
-    isManager: false,
-  });
-  const role = await admin.createRole('Search Clerk', {
-    [PAGES.inboxAdd]: ['add'],
-    [PAGES.inboxDrafts]: ['add', 'edit', 'delete'],
-    [PAGES.incoming]: ['edit', 'distribute'],
-    [PAGES.search]: ['view'],
-  });
-  await admin.ok('POST', '/ec/employees', {
-    firstNameAr: 'منى',
-    lastNameAr: 'العتيبي',
-    firstNameEn: 'Mona',
-    lastNameEn: 'Alotaibi',
-    departmentId: archive.id,
-    jobId: job.id,
-    user: { username: 'searcher', email: 'searcher@sijill.test', roleId: role, password: PASSWORD },
-  });
-  const clerk = new Api(shell.apiBaseUrl);
-  await clerk.signIn('searcher', PASSWORD);
+  const clerk = office.clerk;
   const today = new Date().toISOString().slice(0, 10);
   const letter = async (subject: string) =>
     clerk.ok<{ id: number; docNumber: string }>('POST', '/correspondence/documents', {
       direction: 'in',
       subject,
-      senderDepartmentId: sender.id,
-      recipientDepartmentId: finance.id,
-      codificationId: codification.id,
+      senderDepartmentId: office.sender,
+      recipientDepartmentId: office.finance,
+      codificationId: office.codification,
       documentDate: today,
       register: true,
     });

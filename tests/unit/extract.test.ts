@@ -29,24 +29,10 @@ import {
   makeEncryptedPdf,
   makeScannedPdf,
 } from '../support/pdf-makers';
+import { characterErrorRate } from '../support/ocr-measure';
 
 /** A guard against a hang (Chromium runs and OCR of a few pages on two busy cores), not a speed limit. */
 const SLOW = 180_000;
-
-/** Whitespace collapsed and Arabic-Indic digits as ASCII: the only normalisation for comparing OCR. */
-function forComparison(text: string): string {
-  return text
-    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x660))
-    .replace(/[\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) - 0x6f0))
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/** Character error rate: edit distance over the reference's length. */
-function characterErrorRate(read: string, reference: string): number {
-  const ref = forComparison(reference);
-  return distance(forComparison(read), ref) / ref.length;
-}
 
 const reversed = (word: string) => [...word].reverse().join('');
 

@@ -178,3 +178,75 @@ export async function freshTotp(secret: string, used: Set<string>): Promise<stri
     await new Promise((r) => setTimeout(r, 1000));
   }
 }
+
+/** What `seedArchiveOffice` made. */
+export interface ArchiveOffice {
+  archive: number;
+  finance: number;
+  sender: number;
+  codification: number;
+  /** The clerk, signed in through the API. */
+  clerk: Api;
+}
+
+/**
+ * An archive office with a finance department under it, an external sender, an incoming codification
+ * (`IN`) and a clerk of the office whose role holds `pages` — the organisation most end-to-end tests of
+ * incoming mail start from.
+ */
+export async function seedArchiveOffice(
+  admin: Api,
+  opts: { roleName: string; pages: Record<string, string[]>; username: string; password: string },
+): Promise<ArchiveOffice> {
+  const archive = await admin.ok<{ id: number }>('POST', '/ec/departments', {
+    nameAr: 'مكتب الأرشيف',
+    nameEn: 'Archive Office',
+    archiveType: 'inOut',
+  });
+  const finance = await admin.ok<{ id: number }>('POST', '/ec/departments', {
+    nameAr: 'الشؤون المالية',
+    nameEn: 'Finance',
+    archiveOfficeId: archive.id,
+  });
+  const sender = await admin.ok<{ id: number }>('POST', '/ec/departments', {
+    nameAr: 'وزارة الصحة',
+    nameEn: 'Ministry of Health',
+    type: 'external',
+    isEntity: true,
+  });
+  const codification = await admin.ok<{ id: number }>('POST', '/correspondence/settings/codifications', {
+    nameAr: 'وارد عام',
+    nameEn: 'General incoming',
+    prefix: 'IN',
+    direction: 'in',
+  });
+  const job = await admin.ok<{ id: number }>('POST', '/ec/jobs', {
+    nameAr: 'موظف',
+    nameEn: 'Officer',
+    isManager: false,
+  });
+  const role = await admin.createRole(opts.roleName, opts.pages);
+  await admin.ok('POST', '/ec/employees', {
+    firstNameAr: 'منى',
+    lastNameAr: 'العتيبي',
+    firstNameEn: 'Mona',
+    lastNameEn: 'Alotaibi',
+    departmentId: archive.id,
+    jobId: job.id,
+    user: {
+      username: opts.username,
+      email: `${opts.username}@sijill.test`,
+      roleId: role,
+      password: opts.password,
+    },
+  });
+  const clerk = new Api(admin.baseUrl);
+  await clerk.signIn(opts.username, opts.password);
+  return {
+    archive: archive.id,
+    finance: finance.id,
+    sender: sender.id,
+    codification: codification.id,
+    clerk,
+  };
+}
