@@ -19,6 +19,8 @@ const SCREENS = 'test-results/screens';
 const PASSWORD = 'Clerk#2025';
 const LETTERS = 25;
 
+test.use({ viewport: { width: 1280, height: 800 } });
+
 /** Starts the API server alone with the count limit at 10. */
 async function serverCountingTo10(dataDir: string) {
   const saved = process.env.LIST_EXACT_TOTAL_MAX;
