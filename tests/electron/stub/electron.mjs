@@ -1,6 +1,7 @@
 // A stand-in for the parts of Electron's main-process API that out/main/index.js uses, recording what
 // main asks of it (window options, registered channels, protocol handler, guards) so a test can check
 // the built bundle's wiring on machines without an Electron binary. Not a simulation of Chromium.
+import { fork } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 
 export const recorded = {
@@ -9,6 +10,7 @@ export const recorded = {
   channels: new Map(),
   window: null,
   quitCalled: false,
+  utilityForks: [],
 };
 globalThis.__electronStub = recorded;
 
@@ -120,4 +122,13 @@ export const session = {
   },
 };
 
-export default { app, dialog, ipcMain, protocol, safeStorage, BrowserWindow, session };
+// A utility process as a Node child with an IPC channel (the OCR child speaks both transports).
+export const utilityProcess = {
+  fork(modulePath, args, options) {
+    recorded.utilityForks.push({ modulePath, serviceName: options?.serviceName });
+    const child = fork(modulePath, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    return Object.assign(child, { postMessage: (message) => child.send(message) });
+  },
+};
+
+export default { app, dialog, ipcMain, protocol, safeStorage, BrowserWindow, session, utilityProcess };
