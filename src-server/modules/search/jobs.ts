@@ -42,9 +42,13 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 async function storePages(ctx: ServerContext, attachmentId: number, pages: PageText[]) {
   await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`delete from attachment_pages where attachment_id = ${attachmentId}`);
-    for (const p of pages) {
+    // A few hundred pages a statement, not one round trip per page.
+    for (let start = 0; start < pages.length; start += 500) {
+      const rows = pages
+        .slice(start, start + 500)
+        .map((p) => sql`(${attachmentId}, ${p.page}, ${p.method}, ${p.text}, ${pageLexemesSql(p.text)})`);
       await tx.execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes)
-        values (${attachmentId}, ${p.page}, ${p.method}, ${p.text}, ${pageLexemesSql(p.text)})`);
+        values ${sql.join(rows, sql`, `)}`);
     }
     await tx.execute(sql`update document_attachments set text_status = 'done', text_error = null,
       text_pages = ${pages.length}, text_pages_done = ${pages.length} where id = ${attachmentId}`);
@@ -98,7 +102,6 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
                 where id = ${attachmentId} and text_status = 'reading'`,
           )
           .catch(() => undefined);
-        void job.progress({ done, total }).catch(() => undefined);
       },
     });
     await storePages(ctx, attachmentId, pages);

@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Attachment, AttachmentText } from '../../../../src-shared/api/correspondence';
 import { http } from '../../../lib/http';
+import { corrKeys } from '../shared/api';
 import { LoadFailed } from '../../../components/LoadFailed';
 
 /** Whether the server is still to read (or reading) an attachment's text. */
@@ -24,7 +25,7 @@ export function AttachmentTextStatus({
   const { t } = useTranslation('search');
   const [open, setOpen] = useState(false);
   const text = useQuery({
-    queryKey: ['correspondence', 'document', documentId, 'attachment-text', attachment.id],
+    queryKey: corrKeys.attachmentText(documentId, attachment.id),
     queryFn: () =>
       http.get<AttachmentText>(`/correspondence/documents/${documentId}/attachments/${attachment.id}/text`),
     enabled: open,

@@ -56,6 +56,8 @@ export const corrKeys = {
   distribution: (id: number) => ['correspondence', 'document', id, 'distribution'] as const,
   tasks: (id: number) => ['correspondence', 'document', id, 'tasks'] as const,
   timeline: (id: number) => ['correspondence', 'document', id, 'timeline'] as const,
+  attachmentText: (id: number, attachmentId: number) =>
+    ['correspondence', 'document', id, 'attachment-text', attachmentId] as const,
   search: (q: string) => ['correspondence', 'search', q] as const,
   counts: ['correspondence', 'boxes', 'counts'] as const,
   approvers: (q: string) => ['correspondence', 'approvers', q] as const,
