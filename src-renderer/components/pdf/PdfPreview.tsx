@@ -1,9 +1,10 @@
 /**
  * A PDF shown in a dialog with the viewer (loaded on demand: pdf.js stays out of the first screens).
  */
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useRef } from 'react';
 import { Modal, Spin } from 'antd';
 import type { PdfSource } from './PdfViewer';
+import { prefetchPdf } from './prefetch';
 
 const PdfViewer = lazy(async () => ({ default: (await import('./PdfViewer')).PdfViewer }));
 
@@ -28,6 +29,13 @@ export function PdfPreview({
   onClose: () => void;
   onDownload?: () => void;
 }) {
+  // The file's first reads start now, with the click that opened the dialog, not once the viewer is drawn
+  // (once per opening: a later render of the open dialog reads nothing more).
+  const prefetched = useRef<PdfSource | null>(null);
+  if (open && source && source !== prefetched.current) {
+    prefetched.current = source;
+    if ('url' in source) prefetchPdf(source);
+  }
   return (
     <Modal
       open={open}

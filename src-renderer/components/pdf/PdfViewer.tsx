@@ -26,10 +26,11 @@ import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { pdfjs, sharedWorker, viewerModule } from './pdfjs';
 import { Thumbnails } from './Thumbnails';
 import { printDocument } from './print';
+import { PDF_CHUNK, readRange, takePdfEnds, type PdfUrlSource } from './prefetch';
 import './pdf-viewer.css';
 
 /** Where the bytes come from: our file source (a URL read in ranges) or bytes already here. */
-export type PdfSource = { url: string; httpHeaders?: Record<string, string> } | { data: Uint8Array };
+export type PdfSource = PdfUrlSource | { data: Uint8Array };
 
 /**
  * What to look for: the words as typed, and for Arabic also in visual order. Many PDF producers (Chromium
@@ -43,31 +44,23 @@ export function findQueries(query: string): string | string[] {
   return reversed === q ? q : [q, reversed];
 }
 
-/** The size of the pieces read from the file source. */
-const CHUNK = 128 * 1024;
-
 /**
- * pdf.js's range transport over the file source: the first and the last two pieces are asked for at
- * once (the answer's Content-Range gives the file's length), the last kept for pdf.js's first requests
+ * pdf.js's range transport over the file source: the file's first and last pieces (prefetch.ts: asked
+ * for at once, often already under way since the click), the last kept for pdf.js's first requests
  * (the cross-reference table and trailer live at the end), every other range fetched when pdf.js asks.
- * Null answers (a server without ranges, a small file) fall back to a plain URL.
+ * Null (a server without ranges, a small file) falls back to a plain URL.
  */
-async function rangedSource(source: { url: string; httpHeaders?: Record<string, string> }) {
-  const get = (range: string) =>
-    fetch(source.url, { headers: { ...source.httpHeaders, Range: range }, credentials: 'omit' });
-  const [head, tail] = await Promise.all([get(`bytes=0-${2 * CHUNK - 1}`), get(`bytes=-${2 * CHUNK}`)]);
-  const total = /\/(\d+)$/.exec(head.headers.get('content-range') ?? '')?.[1];
-  if (head.status !== 206 || tail.status !== 206 || !total || Number(total) <= 4 * CHUNK) return null;
-  const length = Number(total);
-  const tailStart = length - Number(tail.headers.get('content-length') ?? 0);
-  const [headBytes, tailBytes] = await Promise.all([head.arrayBuffer(), tail.arrayBuffer()]);
-  const transport = new pdfjs.PDFDataRangeTransport(length, new Uint8Array(headBytes));
+async function rangedSource(source: PdfUrlSource) {
+  const ends = await takePdfEnds(source);
+  if (!ends) return null;
+  const { length, head, tail, tailStart } = ends;
+  const transport = new pdfjs.PDFDataRangeTransport(length, head);
   transport.requestDataRange = (begin: number, end: number) => {
     if (begin >= tailStart && end <= length) {
-      transport.onDataRange(begin, new Uint8Array(tailBytes.slice(begin - tailStart, end - tailStart)));
+      transport.onDataRange(begin, tail.slice(begin - tailStart, end - tailStart));
       return;
     }
-    void get(`bytes=${begin}-${end - 1}`)
+    void readRange(source, `bytes=${begin}-${end - 1}`)
       .then((answer) => answer.arrayBuffer())
       .then((bytes) => transport.onDataRange(begin, new Uint8Array(bytes)))
       .catch(() => transport.abort());
@@ -124,7 +117,7 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
         disableAutoFetch: true,
         disableStream: true,
         worker: sharedWorker(),
-        rangeChunkSize: CHUNK,
+        rangeChunkSize: PDF_CHUNK,
         isEvalSupported: false,
         cMapUrl: new URL('pdfjs/cmaps/', document.baseURI).href,
         cMapPacked: true,
