@@ -3,8 +3,11 @@
  * service runs inside the desktop client (station mode in the settings) and headless
  * (`npm run station`). How it copes with the ways consume folders fail elsewhere:
  * - Change events are a hint, never the truth: every folder is rescanned every `scanIntervalMs`
- *   (events do not arrive from network shares, and bulk copies over SMB lose them); chokidar, polling
- *   when asked, only makes the next scan come sooner.
+ *   (events do not arrive from network shares, and bulk copies over SMB lose them). The system's own
+ *   change notification (fs.watch: inotify, ReadDirectoryChangesW, FSEvents) only makes the next scan
+ *   come sooner; with `polling` there is none and the rescans are the watch. (chokidar was used here:
+ *   it lists the whole folder again on every event, a thousand stats per file in a folder of a thousand,
+ *   which made the station's own cost grow with the square of a burst — bench/station.)
  * - A file is taken only once its size and modification time have stayed the same for `stableMs`
  *   (scanners create the file before they finish writing it).
  * - System and temporary files are ignored (files.ts); `processed/` and `rejected/` live inside each
@@ -17,7 +20,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import { watch, type FSWatcher } from 'node:fs';
 import { formatMaxSize } from '../../src-shared/files';
 import ar from '../../locales/ar/station.json';
 import en from '../../locales/en/station.json';
@@ -164,6 +167,8 @@ export class Station {
   private watchers: FSWatcher[] = [];
   private timer: NodeJS.Timeout | null = null;
   private soon: NodeJS.Timeout | null = null;
+  /** The look again at files still settling, once `stableMs` has passed (not a whole rescan interval). */
+  private settle: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private running = false;
   private paused = false;
@@ -201,8 +206,10 @@ export class Station {
     this.running = false;
     if (this.timer) clearInterval(this.timer);
     if (this.soon) clearTimeout(this.soon);
+    if (this.settle) clearTimeout(this.settle);
+    this.settle = null;
     this.timer = this.soon = null;
-    await Promise.all(this.watchers.map((w) => w.close()));
+    for (const w of this.watchers) w.close();
     this.watchers = [];
     await this.ticking;
     await Promise.all([...this.inFlight.values()].map((f) => f.done));
@@ -231,7 +238,7 @@ export class Station {
     for (const key of [...this.folderErrors.keys()])
       if (!folders.includes(key)) this.folderErrors.delete(key);
     if (this.running) {
-      void Promise.all(this.watchers.map((w) => w.close()));
+      for (const w of this.watchers) w.close();
       this.watchers = [];
       this.watch();
       this.kick();
@@ -280,18 +287,17 @@ export class Station {
   }
 
   private watch(): void {
+    if (this.opts.polling) return; // the rescans every scanIntervalMs are the watch
     for (const folder of this.folders) {
-      const watcher = watch(folder, {
-        depth: 0,
-        ignoreInitial: true,
-        usePolling: this.opts.polling,
-        interval: 1_000,
-        ignored: (path) =>
-          path !== folder && /[\\/](processed|rejected)([\\/]|$)/.test(path.slice(folder.length)),
-      });
-      watcher.on('all', () => this.kick());
-      watcher.on('error', (error) => this.opts.log(`station: watching ${folder}: ${String(error)}`));
-      this.watchers.push(watcher);
+      try {
+        // Not persistent: the station's timer keeps the process alive, a watcher alone must not.
+        const watcher = watch(folder, { persistent: false }, () => this.kick());
+        watcher.on('error', (error) => this.opts.log(`station: watching ${folder}: ${String(error)}`));
+        this.watchers.push(watcher);
+      } catch (error) {
+        // A share or a folder that cannot be watched is still rescanned (and its error shown by the scan).
+        this.opts.log(`station: watching ${folder}: ${String(error)}; rescanning only`);
+      }
     }
   }
 
@@ -341,7 +347,11 @@ export class Station {
       if (!row) this.queue.seen(folder, entry.name, info.size, Math.round(info.mtimeMs));
       else if (row.size !== info.size || row.mtimeMs !== Math.round(info.mtimeMs))
         this.queue.changed(row.id, info.size, Math.round(info.mtimeMs));
-      else if (now - row.stableSince >= this.opts.stableMs) this.queue.stable(row.id);
+      else if (now - row.stableSince >= this.opts.stableMs) {
+        this.queue.stable(row.id);
+        continue;
+      }
+      this.settleLater();
     }
     for (const row of active.values()) {
       if (onDisk.has(row.name)) continue;
@@ -349,6 +359,15 @@ export class Station {
         if (row.outcome === null) this.queue.forget(row.id);
       }
     }
+  }
+
+  /** A file is settling: look again when it may have settled, rather than at the next rescan. */
+  private settleLater(): void {
+    if (this.settle || !this.running) return;
+    this.settle = setTimeout(() => {
+      this.settle = null;
+      this.kick();
+    }, this.opts.stableMs + 20);
   }
 
   private launch(file: StationFile): void {

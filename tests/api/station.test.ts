@@ -110,6 +110,35 @@ describe('scanning station', () => {
     expect(doc.json.data).toMatchObject({ direction: 'in', state: 'draft', subject: 'وارد 1' });
   });
 
+  it('a running station takes a dropped file on its change event, without waiting for a rescan', async () => {
+    // Rescans a minute apart: only the folder's change event and the look again once the file has
+    // settled can bring the file in within the wait below.
+    const s = station(undefined, { scanIntervalMs: 60_000, stableMs: 150 });
+    s.start();
+    try {
+      await new Promise((r) => setTimeout(r, 200)); // the first pass (an empty folder) is over
+      drop('حدث 1.pdf', minimalPdf(`event ${n}`));
+      const until = Date.now() + 15_000;
+      while (list('processed').length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(list('processed')).toEqual(['حدث 1.pdf']);
+    } finally {
+      await s.stop();
+    }
+  });
+
+  it('polling: no change events; the rescans bring the file in', async () => {
+    const s = station(undefined, { scanIntervalMs: 300, stableMs: 150, polling: true });
+    s.start();
+    try {
+      drop('poll 1.pdf', minimalPdf(`poll ${n}`));
+      const until = Date.now() + 15_000;
+      while (list('processed').length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(list('processed')).toEqual(['poll 1.pdf']);
+    } finally {
+      await s.stop();
+    }
+  });
+
   it('waits while a file is still being written, and ignores system and temporary files', async () => {
     const bytes = minimalPdf(`half ${n}`);
     drop('scan.pdf', bytes.subarray(0, 40));
