@@ -69,29 +69,42 @@ export async function intake(
   const file = await receive();
   const fileName = cleanFileName(file.fileName, `scan-${file.sha256.slice(0, 8)}.pdf`);
   await ctx.files.putFile(file.path, file.sha256);
+  if (targetId === null) {
+    // A new incoming draft: the checks and every row in one statement, under the content's lock.
+    const subject = fileName.replace(/\.pdf$/i, '').slice(0, 300) || fileName;
+    const outcome = await ctx.db.transaction(async (tx) => {
+      await q.lockContent(tx, file.sha256);
+      const done = await q.intakeDraft(tx, {
+        userId: s.userId,
+        key: input.key,
+        sha256: file.sha256,
+        subject,
+        fileName,
+        size: file.size,
+        archiveDepartmentId: s.archiveDepartmentId,
+      });
+      if ('held' in done) {
+        const [holder] = await q.holdersOf(tx, s, file.sha256, null, 1);
+        throw duplicate(holder);
+      }
+      return done;
+    });
+    // A concurrent retry of this very upload may have finished while the file arrived.
+    if ('prior' in outcome) return resultOf(ctx, outcome.prior, true);
+    return { ...outcome.made, docNumber: null, subject, replayed: false } satisfies IntakeResult;
+  }
+
+  const documentId = targetId;
   const receipt = await ctx.db.transaction(async (tx) => {
     await q.lockContent(tx, file.sha256);
-    // A concurrent retry of this very upload may have finished while the file arrived.
     const raced = await q.intakeReceipt(tx, s.userId, input.key);
     if (raced) return { ...raced, replayed: true };
     if (await q.anyHolderOf(tx, file.sha256)) {
       const [holder] = await q.holdersOf(tx, s, file.sha256, null, 1);
       throw duplicate(holder);
     }
-    let documentId = targetId;
-    if (documentId === null) {
-      const subject = fileName.replace(/\.pdf$/i, '').slice(0, 300) || fileName;
-      documentId = await q.insertDocument(tx, {
-        direction: 'in',
-        subject,
-        created_by: s.userId,
-        archive_department_id: s.archiveDepartmentId,
-      });
-      await q.appendEvent(tx, documentId, 'created', s.userId, { direction: 'in', intake: fileName });
-    } else {
-      await requireFiling(tx, caller, s, await visibleDocument(tx, s, documentId, true));
-      await q.bumpVersion(tx, documentId);
-    }
+    await requireFiling(tx, caller, s, await visibleDocument(tx, s, documentId, true));
+    await q.bumpVersion(tx, documentId);
     const attachmentId = await q.insertAttachment(tx, {
       documentId,
       sha256: file.sha256,
