@@ -48,6 +48,26 @@ describe('intake', () => {
       token: org.clerk.token,
     });
     expect(doc.json.data).toMatchObject({ direction: 'in', state: 'draft' });
+    // Its file, and its timeline in the order things happened.
+    const attachments = await h.query<{ id: number; file_name: string; size: number }>(
+      `select id, file_name, size from document_attachments where document_id = ${made.documentId}`,
+    );
+    expect(attachments).toEqual([{ id: made.attachmentId, file_name: 'وارد 0001.pdf', size: bytes.length }]);
+    const timeline = await call(h, {
+      method: 'GET',
+      url: `/correspondence/documents/${made.documentId}/timeline`,
+      token: org.clerk.token,
+    });
+    expect(timeline.status).toBe(200);
+    expect(
+      (timeline.json.data as { event: string; details: Record<string, unknown> }[]).map((e) => [
+        e.event,
+        e.details,
+      ]),
+    ).toEqual([
+      ['created', { direction: 'in', intake: 'وارد 0001.pdf' }],
+      ['attachmentAdded', { attachmentId: made.attachmentId, fileName: 'وارد 0001.pdf', size: bytes.length }],
+    ]);
 
     const documents = await countRows(h, 'documents');
     const again = await send(bytes, { key });
