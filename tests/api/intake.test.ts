@@ -50,7 +50,7 @@ describe('intake', () => {
     expect(doc.json.data).toMatchObject({ direction: 'in', state: 'draft' });
     // Its file, and its timeline in the order things happened.
     const attachments = await h.query<{ id: number; file_name: string; size: number }>(
-      `select id, file_name, size from document_attachments where document_id = ${made.documentId}`,
+      `select id::int as id, file_name, size::int as size from document_attachments where document_id = ${made.documentId}`,
     );
     expect(attachments).toEqual([{ id: made.attachmentId, file_name: 'وارد 0001.pdf', size: bytes.length }]);
     const timeline = await call(h, {

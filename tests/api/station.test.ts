@@ -119,7 +119,8 @@ describe('scanning station', () => {
       await new Promise((r) => setTimeout(r, 200)); // the first pass (an empty folder) is over
       drop('حدث 1.pdf', minimalPdf(`event ${n}`));
       const until = Date.now() + 15_000;
-      while (list('processed').length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      while (list('processed').length === 0 && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 50));
       expect(list('processed')).toEqual(['حدث 1.pdf']);
     } finally {
       await s.stop();
@@ -132,7 +133,8 @@ describe('scanning station', () => {
     try {
       drop('poll 1.pdf', minimalPdf(`poll ${n}`));
       const until = Date.now() + 15_000;
-      while (list('processed').length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      while (list('processed').length === 0 && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 50));
       expect(list('processed')).toEqual(['poll 1.pdf']);
     } finally {
       await s.stop();

@@ -854,9 +854,7 @@ export async function lockContent(db: Tx, sha256: string): Promise<void> {
 
 /** What `intakeDraft` did: made the draft, or found the key's receipt, or found the content held. */
 export type IntakeDraftOutcome =
-  | { made: { documentId: number; attachmentId: number } }
-  | { prior: IntakeReceiptRow }
-  | { held: true };
+  { made: { documentId: number; attachmentId: number } } | { prior: IntakeReceiptRow } | { held: true };
 
 /**
  * Intake's new incoming draft in one statement (call under lockContent, in the transaction): unless the
