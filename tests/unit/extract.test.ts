@@ -1,7 +1,8 @@
 /**
  * PDF text extraction (src-server/modules/search/extract.ts) on real files made here: an Arabic PDF printed
- * by Chromium (which stores Arabic in visual order), scans with no text layer read by OCR in the child
- * process, broken and encrypted files, aborting, a crash of the OCR child, and progress over many pages.
+ * by Chromium (which stores Arabic in visual order), its text layer read in the child process and not by
+ * pdf.js on the server's thread, scans with no text layer read by OCR in the same child, broken and
+ * encrypted files, aborting, a crash of the OCR child, and progress over many pages.
  * Needs Debian's Chromium; skipped (saying so) without it.
  */
 import { fork, type Serializable } from 'node:child_process';
@@ -13,6 +14,7 @@ import { distance } from 'fastest-levenshtein';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeOcr, extractPdfText, PdfExtractionError } from '../../src-server/modules/search/extract';
 import {
+  forkOcrChild,
   ocrChildEntry,
   ocrService,
   setOcrLauncher,
@@ -126,6 +128,54 @@ describe.skipIf(!canMakePdfs())('extractPdfText', { timeout: SLOW }, () => {
     // brackets and the percent signs where the writer put them; the English line untouched.
     expect(pages[0]!.text.split('\n')).toEqual(ARABIC_LETTER);
     expect(pages[0]!.text).not.toMatch(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+  });
+
+  it('reads the text layer in the OCR child, never with pdf.js on the server thread', async () => {
+    // pdf.js's page and document classes, patched in this process: extraction must not reach them here.
+    const { lib, root } = await loadPdfJs();
+    const probe = await lib.getDocument({
+      url: pathToFileURL(letter).href,
+      standardFontDataUrl: `${root}/standard_fonts/`,
+      verbosity: 0,
+    }).promise;
+    const probePage = await probe.getPage(1);
+    const getPage = vi.spyOn(Object.getPrototypeOf(probe) as typeof probe, 'getPage');
+    const getTextContent = vi.spyOn(Object.getPrototypeOf(probePage) as typeof probePage, 'getTextContent');
+    await probe.destroy();
+    getPage.mockClear();
+    // The child's answers, as the server receives them.
+    const answers: { pid: number | undefined; type: string }[] = [];
+    await closeOcr();
+    setOcrLauncher(() => {
+      const child = forkOcrChild();
+      return {
+        ...child,
+        onMessage: (listener) =>
+          child.onMessage((message) => {
+            answers.push({ pid: child.pid, type: message.type });
+            listener(message);
+          }),
+      };
+    });
+    try {
+      const lines = ['First page of the minutes', 'Second page of the minutes', 'Third page'];
+      const three = await makeBornDigitalPdf(lines, dir, { name: 'three-text', linesPerPage: 1 });
+      const pages = await extractPdfText(three, { ocr: false });
+      expect(pages.map((p) => [p.method, p.text])).toEqual(lines.map((line) => ['text', line]));
+      expect(getPage).not.toHaveBeenCalled();
+      expect(getTextContent).not.toHaveBeenCalled();
+      const pid = ocrService.childPid;
+      expect(pid).toBeTypeOf('number');
+      expect(pid).not.toBe(process.pid);
+      expect(answers.filter((a) => a.type === 'textDone')).toEqual(
+        lines.map(() => ({ pid, type: 'textDone' })),
+      );
+    } finally {
+      getPage.mockRestore();
+      getTextContent.mockRestore();
+      await closeOcr();
+      setOcrLauncher(null);
+    }
   });
 
   it('reads a scanned page with no text layer by OCR, Arabic and English', async () => {

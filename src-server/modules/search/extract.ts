@@ -1,17 +1,20 @@
 /**
  * Text extraction from PDF files for the search index: the text layer of born-digital pages (pdf.js, put
- * back in logical order: see text-layout.ts) and OCR of pages that have none (scans), read by Tesseract in
- * a low-priority child process (ocr-process.ts, ocr-child.ts). One string per page, lines separated by
- * `\n`, bidi marks removed, no search normalisation (src-shared/arabic.ts does that when indexing).
+ * back in logical order: see text-layout.ts) and OCR of pages that have none (scans, read by Tesseract).
+ * Both are done in the low-priority child process (ocr-process.ts, ocr-child.ts), one page a request:
+ * this module, on the server's thread, only checks that the file exists and looks like a PDF, asks the
+ * child page by page, decides which pages need OCR, and maps failures to PdfExtractionError. It never
+ * runs pdf.js itself, so a long file does not hold up the API's event loop. One string per page, lines
+ * separated by `\n`, bidi marks removed, no search normalisation (src-shared/arabic.ts does that when
+ * indexing).
  *
- * The file is read from disk by byte ranges (pdf.js keeps a buffer of the file's size for the ranges it
- * has read, freed when the extraction ends); the OCR child opens the same file itself.
+ * The child reads the file from disk by byte ranges (pdf.js keeps a buffer of the file's size for the
+ * ranges it has read), and keeps it open from one page to the next.
  */
 import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { ocrService } from './ocr-process';
-import { openPdfFile } from './pdfjs';
-import { layoutPageText, stripBidiControls, type PositionedText } from './text-layout';
+import { ChildRequestError, ocrService, type TextPageResult } from './ocr-process';
+import { stripBidiControls } from './text-layout';
 
 /** The text of one page, and how it was obtained. */
 export interface PageText {
@@ -57,45 +60,41 @@ const OCR_DPI = 300;
 const MIN_TEXT_CHARS = 8;
 /** A text layer whose glyphs are unmapped (no Unicode) in this share or more is not usable text. */
 const MAX_UNMAPPED_SHARE = 0.25;
-/** How long pdf.js may take over one page's text (a guard against a hang, not a speed limit). */
-const TEXT_PAGE_TIMEOUT_MS = 120_000;
 
 const LANGUAGES = /^[a-z][a-z_]*(\+[a-z][a-z_]*)*$/;
 
 const visibleLength = (text: string) => text.replace(/\s+/g, '').length;
 
-/** Rejects when `signal` aborts or `ms` pass, whichever first; otherwise settles as `promise` does. */
-function guard<T>(
-  promise: Promise<T>,
-  signal: AbortSignal | undefined,
-  ms: number,
-  what: string,
-): Promise<T> {
-  return new Promise<T>((resolvePromise, reject) => {
-    const onAbort = () => reject(signal?.reason);
-    const timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms / 1000} s`)), ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolvePromise, reject).finally(() => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    });
-  });
-}
-
-/** The error to reject with when pdf.js cannot open a document. */
-function openingError(error: unknown, file: string): PdfExtractionError {
-  const name = (error as { name?: string } | null)?.name;
-  const detail = error instanceof Error ? error.message : String(error);
+/**
+ * The error to reject with when the child could not read the text of page `number`: a PdfExtractionError
+ * when the child says the file cannot be opened (`encrypted`, `invalid`, `unreadable`) or the page cannot
+ * be read (`page`, or a hang: `timeout`); the signal's reason when aborted. Anything else (the child
+ * crashed twice, OCR was closed) is passed on as it is: the file may well be readable another time.
+ */
+function textError(error: unknown, number: number, file: string, signal?: AbortSignal): unknown {
+  if (signal?.aborted) return signal.reason;
+  if (!(error instanceof ChildRequestError)) return error;
   const shown = basename(file);
-  if (name === 'PasswordException')
-    return new PdfExtractionError('encrypted', `PDF is encrypted and needs a password: ${shown}`, {
-      cause: error,
-    });
-  if (name === 'InvalidPDFException')
-    return new PdfExtractionError('invalid', `PDF is damaged or not a PDF (${detail}): ${shown}`, {
-      cause: error,
-    });
-  return new PdfExtractionError('unreadable', `PDF cannot be read (${detail}): ${shown}`, { cause: error });
+  switch (error.kind) {
+    case 'encrypted':
+      return new PdfExtractionError('encrypted', `PDF is encrypted and needs a password: ${shown}`, {
+        cause: error,
+      });
+    case 'invalid':
+      return new PdfExtractionError('invalid', `PDF is damaged or not a PDF (${error.detail}): ${shown}`, {
+        cause: error,
+      });
+    case 'unreadable':
+      return new PdfExtractionError('unreadable', `PDF cannot be read (${error.detail}): ${shown}`, {
+        cause: error,
+      });
+    default:
+      return new PdfExtractionError(
+        'unreadable',
+        `PDF page ${number} cannot be read (${error.detail}): ${shown}`,
+        { cause: error },
+      );
+  }
 }
 
 /** Checks the file exists and carries the `%PDF-` signature in its first kilobyte (as readers accept it). */
@@ -128,19 +127,6 @@ function cleanOcrText(text: string): string {
     .join('\n');
 }
 
-/** Share of glyphs in a text layer that map to no character (NUL or U+FFFD): a broken ToUnicode map. */
-function unmappedShare(items: readonly PositionedText[]): number {
-  let glyphs = 0;
-  let unmapped = 0;
-  for (const item of items)
-    for (const ch of item.str) {
-      if (/\s/.test(ch)) continue;
-      glyphs += 1;
-      if (ch === '\u0000' || ch === '\ufffd') unmapped += 1;
-    }
-  return glyphs === 0 ? 0 : unmapped / glyphs;
-}
-
 /**
  * Extracts the text of every page of a PDF file (up to `maxPages`), in page order. Pages whose text layer
  * is missing, nearly empty or mostly unmapped glyphs are rendered and read by OCR (unless `ocr: false`);
@@ -156,7 +142,6 @@ export async function extractPdfText(filePath: string, options: ExtractOptions =
   await assertPdfFile(file);
   signal?.throwIfAborted();
 
-  const task = await openPdfFile(file);
   const results: PageText[] = [];
   const toRead: { number: number; broken: boolean }[] = [];
   let total = 0;
@@ -165,47 +150,22 @@ export async function extractPdfText(filePath: string, options: ExtractOptions =
     done += 1;
     onProgress?.(done, total);
   };
-  try {
-    let doc;
+  // The page count comes with the first page's answer (a page past the end is answered without text).
+  for (let number = 1; number === 1 || number <= total; number += 1) {
+    signal?.throwIfAborted();
+    let layer: TextPageResult;
     try {
-      doc = await guard(task.promise, signal, TEXT_PAGE_TIMEOUT_MS, 'Opening the PDF');
+      layer = await ocrService.text({ file, page: number }, signal);
     } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      throw openingError(error, file);
+      throw textError(error, number, file, signal);
     }
-    total = Math.min(doc.numPages, Math.floor(maxPages));
-    for (let number = 1; number <= total; number += 1) {
-      signal?.throwIfAborted();
-      const items = await guard(
-        (async () => {
-          const page = await doc.getPage(number);
-          try {
-            const content = await page.getTextContent();
-            return content.items.filter((item): item is typeof item & PositionedText => 'str' in item);
-          } finally {
-            page.cleanup();
-          }
-        })(),
-        signal,
-        TEXT_PAGE_TIMEOUT_MS,
-        `Reading the text of page ${number}`,
-      ).catch((error: unknown) => {
-        if (signal?.aborted) throw signal.reason;
-        throw new PdfExtractionError(
-          'unreadable',
-          `PDF page ${number} cannot be read (${error instanceof Error ? error.message : String(error)}): ${basename(file)}`,
-          { cause: error },
-        );
-      });
-      const text = layoutPageText(items);
-      const broken = unmappedShare(items) >= MAX_UNMAPPED_SHARE;
-      results.push({ page: number, text, method: text.length > 0 ? 'text' : 'empty' });
-      if (!ocr || (visibleLength(text) >= MIN_TEXT_CHARS && !broken)) progress();
-      else toRead.push({ number, broken });
-    }
-  } finally {
-    // The OCR child opens the file itself: this process needs the document no longer.
-    await task.destroy().catch(() => undefined);
+    if (number === 1) total = Math.min(layer.pages, Math.floor(maxPages));
+    if (number > total) break;
+    const { text } = layer;
+    const broken = layer.unmappedShare >= MAX_UNMAPPED_SHARE;
+    results.push({ page: number, text, method: text.length > 0 ? 'text' : 'empty' });
+    if (!ocr || (visibleLength(text) >= MIN_TEXT_CHARS && !broken)) progress();
+    else toRead.push({ number, broken });
   }
 
   for (const { number, broken } of toRead) {

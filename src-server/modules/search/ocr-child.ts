@@ -1,7 +1,13 @@
 /**
- * The OCR child process: renders pages of PDF files (pdf.js on @napi-rs/canvas) to grayscale images and
- * reads them with Tesseract (tesseract.js, one worker), one page at a time, at a lowered CPU priority, so
- * that OCR never competes on equal terms with the API server that started it (see ocr-process.ts).
+ * The OCR child process: does the server's work on PDF files, one request at a time, at a lowered CPU
+ * priority, so that it never competes on equal terms with the API server that started it (see
+ * ocr-process.ts). It reads the text layer of a page (pdf.js `getTextContent`, laid out in logical order
+ * by text-layout.ts), or renders a page (pdf.js on @napi-rs/canvas) to a grayscale image and reads it with
+ * Tesseract (tesseract.js, one worker).
+ *
+ * The document last asked for stays open while the requests that follow are for the same file (the
+ * server asks page after page): it is closed when another file is asked for, when the file has changed on
+ * disk, after a few seconds without requests, and when the child ends.
  *
  * Started by child_process.fork (messages over Node's IPC channel) or, in a packaged Electron app, as a
  * utility process (messages over `process.parentPort`). Everything it needs is local: language data comes
@@ -16,8 +22,9 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import Tesseract from 'tesseract.js';
 import { rgbaToGrayPng } from './gray-png';
-import type { FromOcrChild, OcrRequest, ToOcrChild } from './ocr-protocol';
+import type { ChildFailureKind, FromOcrChild, OcrRequest, TextRequest, ToOcrChild } from './ocr-protocol';
 import { openPdfFile, type PdfLoadingTask } from './pdfjs';
+import { layoutPageText, unmappedShare, type PositionedText } from './text-layout';
 
 /** The nice value of this process's threads (Windows: below-normal priority class). */
 const NICE = 10;
@@ -25,6 +32,26 @@ const NICE = 10;
 const MAX_PIXELS = 12_000_000;
 /** Which build of the language data is used: the LSTM-only "best (integer)" models tesseract.js prefers. */
 const DATA_VARIANT = '4.0.0_best_int';
+/** How long the open document is kept without requests. */
+const DOCUMENT_IDLE_MS = 10_000;
+
+/** A request that failed, and why (sent to the server as `failed` with this kind). */
+class RequestFailure extends Error {
+  constructor(
+    readonly kind: ChildFailureKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The kind of failure of a document that pdf.js (or the file system) could not open. */
+function openingKind(error: unknown): ChildFailureKind {
+  const name = (error as { name?: string } | null)?.name;
+  if (name === 'PasswordException') return 'encrypted';
+  if (name === 'InvalidPDFException') return 'invalid';
+  return 'unreadable';
+}
 
 interface UtilityParentPort {
   on(event: 'message', listener: (event: { data: unknown }) => void): void;
@@ -139,16 +166,25 @@ let openDocument: {
   doc: PdfDocument;
 } | null = null;
 
-/** The open document for `file` (kept between pages of one file; reopened if the file changed). */
+/**
+ * The open document for `file` (kept between requests for one file; reopened if the file changed). Rejects
+ * with a RequestFailure of the kind `openingKind` gives when the file cannot be opened.
+ */
 async function documentFor(file: string): Promise<PdfDocument> {
-  const { mtimeMs, size } = await stat(file);
-  if (openDocument?.file === file && openDocument.mtimeMs === mtimeMs && openDocument.size === size)
-    return openDocument.doc;
-  await closeDocument();
-  const task = await openPdfFile(file);
-  const doc = await task.promise;
-  openDocument = { file, mtimeMs, size, task, doc };
-  return doc;
+  let task: PdfLoadingTask | undefined;
+  try {
+    const { mtimeMs, size } = await stat(file);
+    if (openDocument?.file === file && openDocument.mtimeMs === mtimeMs && openDocument.size === size)
+      return openDocument.doc;
+    await closeDocument();
+    task = await openPdfFile(file);
+    const doc = await task.promise;
+    openDocument = { file, mtimeMs, size, task, doc };
+    return doc;
+  } catch (error) {
+    await task?.destroy().catch(() => undefined);
+    throw new RequestFailure(openingKind(error), error instanceof Error ? error.message : String(error));
+  }
 }
 
 async function closeDocument(): Promise<void> {
@@ -189,6 +225,28 @@ async function renderPage(doc: PdfDocument, pageNumber: number, dpi: number) {
   }
 }
 
+/** The text layer of a page, laid out, with its share of unmapped glyphs. */
+async function readText(request: TextRequest): Promise<FromOcrChild> {
+  const doc = await documentFor(request.file);
+  if (request.page < 1) throw new RequestFailure('page', `page ${request.page} is not a page number`);
+  if (request.page > doc.numPages)
+    return { type: 'textDone', id: request.id, pages: doc.numPages, text: '', unmappedShare: 0 };
+  const page = await doc.getPage(request.page);
+  try {
+    const content = await page.getTextContent();
+    const items = content.items.filter((item): item is typeof item & PositionedText => 'str' in item);
+    return {
+      type: 'textDone',
+      id: request.id,
+      pages: doc.numPages,
+      text: layoutPageText(items),
+      unmappedShare: unmappedShare(items),
+    };
+  } finally {
+    page.cleanup();
+  }
+}
+
 async function recognise(request: OcrRequest): Promise<FromOcrChild> {
   const started = performance.now();
   const doc = await documentFor(request.file);
@@ -220,6 +278,9 @@ async function shutdown(code: number): Promise<never> {
 }
 
 let work = Promise.resolve();
+/** Requests received and not yet answered. */
+let pending = 0;
+let documentIdle: NodeJS.Timeout | null = null;
 
 function onMessage(message: unknown): void {
   const m = message as ToOcrChild;
@@ -227,13 +288,30 @@ function onMessage(message: unknown): void {
     work = work.then(() => shutdown(0));
     return;
   }
-  if (m?.type !== 'ocr') return;
-  // One page at a time, in the order asked.
+  if (m?.type !== 'ocr' && m?.type !== 'text') return;
+  pending += 1;
+  if (documentIdle) clearTimeout(documentIdle);
+  documentIdle = null;
+  // One request at a time, in the order asked.
   work = work.then(async () => {
     try {
-      send(await recognise(m));
+      send(m.type === 'text' ? await readText(m) : await recognise(m));
     } catch (error) {
-      send({ type: 'failed', id: m.id, message: error instanceof Error ? error.message : String(error) });
+      send({
+        type: 'failed',
+        id: m.id,
+        message: error instanceof Error ? error.message : String(error),
+        kind: error instanceof RequestFailure ? error.kind : 'page',
+      });
+    }
+    pending -= 1;
+    if (pending === 0 && openDocument) {
+      // No more work asked for: the document is closed unless a request comes soon.
+      documentIdle = setTimeout(() => {
+        documentIdle = null;
+        if (pending === 0) work = work.then(closeDocument);
+      }, DOCUMENT_IDLE_MS);
+      documentIdle.unref();
     }
   });
 }

@@ -1,9 +1,14 @@
 /**
- * The server's side of OCR: one long-lived child process (ocr-child.ts) that renders and reads one page at a
- * time at a lowered priority, so that OCR on a two-core machine takes the time the API does not need.
- * Pages wait here in order; the child is started on the first page, kept while work comes, ended after a
- * minute without any, started again after a crash (the page it was reading is tried once more), and killed
- * when the page it is reading is no longer wanted (abort) or takes too long.
+ * The server's side of the OCR child: one long-lived child process (ocr-child.ts) that does all the pdf.js
+ * and Tesseract work of reading PDF files, one page at a time at a lowered priority, so that reading a
+ * file on a two-core machine takes the time the API does not need and never blocks the server's event
+ * loop. It reads a page's text layer (`text`) or renders a page and reads it by OCR (`read`).
+ *
+ * Requests wait here, text pages before OCR pages (a text page takes milliseconds, an OCR page seconds),
+ * otherwise in order. The child is started on the first request, kept while work comes, ended after a
+ * minute without any, replaced by a fresh one after many pages, started again after a crash (the page it
+ * was working on is tried once more), and killed when the page it is working on is no longer wanted
+ * (abort) or takes too long (ten minutes for OCR, two for a text layer).
  *
  * The child is started with child_process.fork: the .ts file with tsx's loader when this module runs as
  * TypeScript (`tsx src-server/cli.ts`, vitest), the bundled `ocr-child.js` beside the main bundle when it
@@ -19,18 +24,25 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Socket } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { FromOcrChild, OcrRequest, ToOcrChild } from './ocr-protocol';
+import type { ChildFailureKind, FromOcrChild, OcrRequest, TextRequest, ToOcrChild } from './ocr-protocol';
 
 /** The nice value given to the child (Windows: below-normal priority class). */
 export const OCR_CHILD_NICE = 10;
 /** How long an idle child is kept before it is ended. */
 const IDLE_MS = 60_000;
-/** A page that takes longer than this is given up (the child is killed): a guard against hangs only. */
+/** An OCR page that takes longer than this is given up (the child is killed): a guard against hangs only. */
 const PAGE_TIMEOUT_MS = 10 * 60_000;
+/**
+ * The same guard for the text layer of a page (opening the document included, for the first page of a
+ * file): a guard against a hang, not a speed limit.
+ */
+const TEXT_PAGE_TIMEOUT_MS = 120_000;
 /** How long the child may take to start (load its modules) before it is given up. */
 const START_TIMEOUT_MS = 60_000;
-/** Pages read before the child is replaced by a fresh one (bounds memory a long run may accumulate). */
+/** Pages read by OCR before the child is replaced by a fresh one (bounds memory a long run may accumulate). */
 const RECYCLE_AFTER_PAGES = 500;
+/** The same for text layers, which take far less work and memory a page. */
+const RECYCLE_AFTER_TEXT_PAGES = 5000;
 
 /** A started OCR child, whatever started it. */
 export interface OcrChildHandle {
@@ -56,6 +68,33 @@ export interface OcrPageResult {
   height: number;
   renderMs: number;
   ocrMs: number;
+}
+
+/** The text layer of a page, as the child read it. */
+export interface TextPageResult {
+  /** Pages in the document. */
+  pages: number;
+  /** Lines in logical order, joined by `\n` (layoutPageText); empty for a page past the end. */
+  text: string;
+  /** Share of the page's glyphs that map to no character, from 0 to 1. */
+  unmappedShare: number;
+}
+
+/**
+ * A page the child could not do: it answered that it failed (`kind` as it said: see ChildFailureKind), or
+ * it took longer than its time allows (`timeout`; the child was killed). `detail` is the reason alone, the
+ * message says which page of which file as well. Aborts, crashes of the child and closing reject with
+ * other errors.
+ */
+export class ChildRequestError extends Error {
+  override name = 'ChildRequestError';
+  constructor(
+    readonly kind: ChildFailureKind | 'timeout',
+    readonly detail: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Where the child's code is and how Node must start it. */
@@ -213,11 +252,17 @@ export function setOcrLauncher(next: OcrLauncher | null): void {
   launcher = next ?? forkOcrChild;
 }
 
+/** A request as queued here: what is sent to the child, but its id. */
+type Work = Omit<OcrRequest, 'id'> | Omit<TextRequest, 'id'>;
+/** The child's answers that carry a result. */
+type Answer = Extract<FromOcrChild, { type: 'done' | 'textDone' }>;
+
 interface Job {
-  request: Omit<OcrRequest, 'type' | 'id'>;
+  work: Work;
   id: number;
   attempts: number;
-  resolve(result: OcrPageResult): void;
+  /** Gets the child's answer, checked to be the one this request expects. */
+  resolve(answer: Answer): void;
   reject(error: unknown): void;
   settled: boolean;
   signal?: AbortSignal;
@@ -228,11 +273,17 @@ interface Child {
   handle: OcrChildHandle;
   exited: Promise<void>;
   ready: boolean;
+  /** Pages done by OCR, and text layers read. */
   pages: number;
+  textPages: number;
   startTimer: NodeJS.Timeout | null;
 }
 
-/** The queue of pages and the one child that reads them. */
+/** What a job is about, for error messages: `page 3 of /x.pdf`, `the text of page 3 of /x.pdf`. */
+const describeWork = (work: Work) =>
+  `${work.type === 'text' ? 'the text of ' : ''}page ${work.page} of ${work.file}`;
+
+/** The queue of pages and the one child that does them. */
 class OcrService {
   private child: Child | null = null;
   private queue: Job[] = [];
@@ -242,14 +293,50 @@ class OcrService {
   private nextId = 1;
   private live = new Set<Child>();
 
-  /** Reads one page; rejects with the signal's reason when aborted (killing the child if it was reading it). */
+  /**
+   * Renders one page and reads it by OCR; rejects with the signal's reason when aborted (killing the child
+   * if it was reading it), with a ChildRequestError when the child could not read the page.
+   */
   read(request: Omit<OcrRequest, 'type' | 'id'>, signal?: AbortSignal): Promise<OcrPageResult> {
-    return new Promise<OcrPageResult>((resolve, reject) => {
+    return this.submit({ type: 'ocr', ...request }, signal, (answer) => {
+      if (answer.type !== 'done') return null;
+      const { text, width, height, renderMs, ocrMs } = answer;
+      return { text, width, height, renderMs, ocrMs };
+    });
+  }
+
+  /**
+   * Reads the text layer of one page (the child keeps the document open for the next page of the same
+   * file); rejects as `read` does.
+   */
+  text(request: Omit<TextRequest, 'type' | 'id'>, signal?: AbortSignal): Promise<TextPageResult> {
+    return this.submit({ type: 'text', ...request }, signal, (answer) => {
+      if (answer.type !== 'textDone') return null;
+      const { pages, text, unmappedShare } = answer;
+      return { pages, text, unmappedShare };
+    });
+  }
+
+  /** Queues `work`; its promise settles with `accept`'s result for the child's answer (null: wrong answer). */
+  private submit<T>(work: Work, signal: AbortSignal | undefined, accept: (answer: Answer) => T | null) {
+    return new Promise<T>((resolve, reject) => {
       if (signal?.aborted) {
         reject(signal.reason);
         return;
       }
-      const job: Job = { request, id: this.nextId++, attempts: 0, resolve, reject, settled: false };
+      const job: Job = {
+        work,
+        id: this.nextId++,
+        attempts: 0,
+        resolve: (answer) => {
+          const result = accept(answer);
+          if (result === null)
+            reject(new Error(`The OCR child answered ${answer.type} to a ${work.type} request`));
+          else resolve(result);
+        },
+        reject,
+        settled: false,
+      };
       if (signal) {
         job.signal = signal;
         job.onAbort = () => this.abort(job);
@@ -281,12 +368,12 @@ class OcrService {
     );
   }
 
-  private settle(job: Job, outcome: Error | { result: OcrPageResult } | { reason: unknown }): void {
+  private settle(job: Job, outcome: Error | { answer: Answer } | { reason: unknown }): void {
     if (job.settled) return;
     job.settled = true;
     if (job.signal && job.onAbort) job.signal.removeEventListener('abort', job.onAbort);
     if (outcome instanceof Error) job.reject(outcome);
-    else if ('result' in outcome) job.resolve(outcome.result);
+    else if ('answer' in outcome) job.resolve(outcome.answer);
     else job.reject(outcome.reason);
   }
 
@@ -323,7 +410,7 @@ class OcrService {
     const handle = launcher();
     let markExited = () => {};
     const exited = new Promise<void>((resolve) => (markExited = resolve));
-    const child: Child = { handle, exited, ready: false, pages: 0, startTimer: null };
+    const child: Child = { handle, exited, ready: false, pages: 0, textPages: 0, startTimer: null };
     this.live.add(child);
     child.startTimer = setTimeout(() => {
       if (this.child === child && !child.ready) this.childFailed(child, 'did not start in time');
@@ -359,7 +446,7 @@ class OcrService {
         this.settle(
           job,
           new Error(
-            `OCR process ${description} while reading page ${job.request.page} of ${job.request.file}${hint}` +
+            `OCR process ${description} while reading ${describeWork(job.work)}${hint}` +
               (tail ? `: ${tail.split('\n').slice(-3).join(' | ')}` : ''),
           ),
         );
@@ -381,17 +468,20 @@ class OcrService {
     this.running = null;
     if (this.pageTimer) clearTimeout(this.pageTimer);
     this.pageTimer = null;
-    child.pages += 1;
-    if (message.type === 'done') {
-      const { text, width, height, renderMs, ocrMs } = message;
-      this.settle(job, { result: { text, width, height, renderMs, ocrMs } });
-    } else {
+    if (job.work.type === 'text') child.textPages += 1;
+    else child.pages += 1;
+    if (message.type === 'failed') {
+      const what = job.work.type === 'text' ? 'Reading the text' : 'OCR';
       this.settle(
         job,
-        new Error(`OCR failed on page ${job.request.page} of ${job.request.file}: ${message.message}`),
+        new ChildRequestError(
+          message.kind,
+          message.message,
+          `${what} failed on page ${job.work.page} of ${job.work.file}: ${message.message}`,
+        ),
       );
-    }
-    if (child.pages >= RECYCLE_AFTER_PAGES) {
+    } else this.settle(job, { answer: message });
+    if (child.pages >= RECYCLE_AFTER_PAGES || child.textPages >= RECYCLE_AFTER_TEXT_PAGES) {
       this.child = null;
       child.handle.send({ type: 'exit' });
     }
@@ -400,7 +490,9 @@ class OcrService {
 
   private pump(): void {
     if (this.running) return;
-    const job = this.queue.shift();
+    // A text page first, if one waits: it takes milliseconds, an OCR page seconds.
+    const text = this.queue.findIndex((waiting) => waiting.work.type === 'text');
+    const [job] = this.queue.splice(Math.max(text, 0), 1);
     if (!job) {
       this.idle();
       return;
@@ -411,14 +503,24 @@ class OcrService {
     this.child.handle.setRef(true);
     this.running = job;
     const child = this.child;
+    const timeoutMs = job.work.type === 'text' ? TEXT_PAGE_TIMEOUT_MS : PAGE_TIMEOUT_MS;
     this.pageTimer = setTimeout(() => {
       if (this.running !== job) return;
       this.running = null;
-      this.settle(job, new Error(`OCR took too long on page ${job.request.page} of ${job.request.file}`));
+      const detail = `took longer than ${timeoutMs / 1000} s`;
+      const what = job.work.type === 'text' ? 'Reading the text' : 'OCR';
+      this.settle(
+        job,
+        new ChildRequestError(
+          'timeout',
+          detail,
+          `${what} of page ${job.work.page} of ${job.work.file} ${detail}`,
+        ),
+      );
       this.killChild();
       this.pump();
-    }, PAGE_TIMEOUT_MS);
-    child.handle.send({ type: 'ocr', id: job.id, ...job.request });
+    }, timeoutMs);
+    child.handle.send({ ...job.work, id: job.id });
   }
 
   private idle(): void {

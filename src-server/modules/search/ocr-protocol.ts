@@ -18,12 +18,36 @@ export interface OcrRequest {
   dpi: number;
 }
 
+/**
+ * Asks the child for the text layer of one page of a PDF file, laid out in logical order (text-layout.ts).
+ * A page past the end of the document is answered with the document's page count and no text (a document
+ * may have no pages at all).
+ */
+export interface TextRequest {
+  type: 'text';
+  id: number;
+  /** Absolute path of the PDF file. */
+  file: string;
+  /** Page number, from 1. */
+  page: number;
+}
+
 /** Asks the child to end (after its idle time, or when the server shuts down). */
 export interface OcrExitRequest {
   type: 'exit';
 }
 
-export type ToOcrChild = OcrRequest | OcrExitRequest;
+/** The requests that get an answer (`done`, `textDone` or `failed`, with the request's id). */
+export type ChildRequest = OcrRequest | TextRequest;
+
+export type ToOcrChild = ChildRequest | OcrExitRequest;
+
+/**
+ * Why a request failed. The document could not be opened: it is encrypted (`encrypted`), damaged or no PDF
+ * (`invalid`), or anything else (`unreadable`: the file is gone, pdf.js gave another error). Or it was
+ * opened, but the page could not be read or rendered, or OCR failed (`page`).
+ */
+export type ChildFailureKind = 'encrypted' | 'invalid' | 'unreadable' | 'page';
 
 export type FromOcrChild =
   /** Sent once the child has loaded its modules and waits for work. */
@@ -38,4 +62,14 @@ export type FromOcrChild =
       renderMs: number;
       ocrMs: number;
     }
-  | { type: 'failed'; id: number; message: string };
+  | {
+      type: 'textDone';
+      id: number;
+      /** Pages in the document. */
+      pages: number;
+      /** The page's text layer as layoutPageText lays it out: lines in logical order, joined by `\n`. */
+      text: string;
+      /** Share of the page's glyphs that map to no character (NUL or U+FFFD); 0 for a page without glyphs. */
+      unmappedShare: number;
+    }
+  | { type: 'failed'; id: number; message: string; kind: ChildFailureKind };

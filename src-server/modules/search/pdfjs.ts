@@ -1,8 +1,8 @@
 /**
- * pdf.js for text extraction and OCR rendering, shared by the server process (text layer) and the OCR
- * child (rendering): the legacy build (the modern one needs newer Node features), its worker run in this
- * thread, its font, CMap and WASM data read from the package, and documents read from disk in ranges
- * rather than loaded whole.
+ * pdf.js for text extraction and OCR rendering, as the OCR child uses it (ocr-child.ts: the text layer
+ * and the rendering of pages both run there, not in the server process): the legacy build (the modern
+ * one needs newer Node features), its worker run in this thread, its font, CMap and WASM data read from
+ * the package, and documents read from disk in ranges rather than loaded whole.
  */
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';

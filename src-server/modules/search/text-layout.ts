@@ -391,3 +391,19 @@ export function layoutPageText(items: readonly PositionedText[]): string {
   }
   return lines.join('\n');
 }
+
+/**
+ * Share of the glyphs of a page's items that map to no character (NUL or U+FFFD), from 0 to 1: a broken
+ * ToUnicode map when high. Whitespace is not counted; a page without glyphs gives 0.
+ */
+export function unmappedShare(items: readonly PositionedText[]): number {
+  let glyphs = 0;
+  let unmapped = 0;
+  for (const item of items)
+    for (const ch of item.str) {
+      if (/\s/.test(ch)) continue;
+      glyphs += 1;
+      if (ch === '\u0000' || ch === '\ufffd') unmapped += 1;
+    }
+  return glyphs === 0 ? 0 : unmapped / glyphs;
+}
