@@ -3,8 +3,11 @@
  * --no-build and out/renderer exists), starts the web shell on a fresh data folder, creates the first
  * administrator, stores a 300-page PDF (printed by Chromium from Arabic and English text) on a draft, and
  * in Chromium measures:
- * - the first page shown: from the click on the attachment (its event in the page) until pdf.js has drawn page 1 (median of
- *   BENCH_RUNS openings, each a fresh viewer), target < 400 ms;
+ * - the first page shown: from the click on the attachment (its event in the page) until pdf.js has drawn
+ *   page 1 (median of BENCH_RUNS openings, each a fresh viewer), target < 400 ms; measured twice: right
+ *   after the upload, while the server reads the new file in the background (its 300 pages' text in the
+ *   low-priority child, then the search index), and once the file has been read (a document as it
+ *   usually is when opened: the target's figure);
  * - what crossed to the renderer for it: the bytes of the file source's range answers, beside the file's size;
  * - the renderer's JavaScript heap while scrolling through all 300 pages (CDP Performance metrics: before
  *   opening, after the first page, peak while scrolling).
@@ -120,70 +123,96 @@ async function main() {
     // The form warms the viewer up while the user looks at it (its code, pdf.js's worker).
     await page.waitForTimeout(1500);
     const heapBefore = await heapMB();
-    const firstPage: number[] = [];
-    const bytesFirst: number[] = [];
     let heapAfterFirst = 0;
     let peakWhileScrolling = 0;
     let pagesDrawn = 0;
-    for (let run = 0; run < RUNS; run++) {
-      fetched = 0;
-      // Scripts as text: they run in the page (no DOM types here, no bundler helpers there).
-      // From the click itself (its event, in the page), not from when the automation began moving to it.
-      await page.evaluate(
-        "document.addEventListener('click', () => { window.t0 = performance.now(); }, { capture: true, once: true })",
-      );
-      await open.click();
-      const ms = (await page.evaluate(`new Promise((done) => {
-        const tick = () => {
-          const first = document.querySelector('.pdfViewer .page[data-page-number="1"] canvas');
-          if (first && first.width > 0 && first.closest('.page').getAttribute('data-loaded'))
-            done(performance.now() - window.t0);
-          else requestAnimationFrame(tick);
-        };
-        tick();
-      })`)) as number;
-      firstPage.push(Math.round(ms));
-      if (process.env.BENCH_TRACE)
-        console.error(
-          JSON.stringify(
-            await page.evaluate(`performance.getEntriesByType('resource')
-              .filter((e) => e.startTime >= window.t0)
-              .map((e) => [e.name.replace(/^.*?\\/(files|assets|pdfjs)/, '$1').slice(0, 60), Math.round(e.startTime - window.t0), Math.round(e.duration), e.transferSize])`),
-          ),
+    /** `RUNS` openings of the attachment, each a fresh viewer; scrolls through all pages after the last. */
+    const measure = async (scroll: boolean) => {
+      const firstPage: number[] = [];
+      const bytesFirst: number[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        fetched = 0;
+        // From the click itself (its event, in the page), not from when the automation began moving to it.
+        await page.evaluate(
+          "document.addEventListener('click', () => { window.t0 = performance.now(); }, { capture: true, once: true })",
         );
-      await page.waitForTimeout(300);
-      bytesFirst.push(fetched);
-      if (run === RUNS - 1) {
-        heapAfterFirst = await heapMB();
-        // Scroll through every page, sampling the heap.
-        const container = page.getByTestId('pdf-pages');
-        const height = await container.evaluate((el) => el.scrollHeight);
-        for (let y = 0; y < height; y += 1600) {
-          await container.evaluate((el, top) => (el.scrollTop = top), y);
-          await page.waitForTimeout(40);
-          if (y % 16000 === 0) peakWhileScrolling = Math.max(peakWhileScrolling, await rawHeapMB());
+        await open.click();
+        // Scripts as text: they run in the page (no DOM types here, no bundler helpers there).
+        const ms = (await page.evaluate(`new Promise((done) => {
+          const tick = () => {
+            const first = document.querySelector('.pdfViewer .page[data-page-number="1"] canvas');
+            if (first && first.width > 0 && first.closest('.page').getAttribute('data-loaded'))
+              done(performance.now() - window.t0);
+            else requestAnimationFrame(tick);
+          };
+          tick();
+        })`)) as number;
+        firstPage.push(Math.round(ms));
+        if (process.env.BENCH_TRACE)
+          console.error(
+            JSON.stringify(
+              await page.evaluate(`performance.getEntriesByType('resource')
+                .filter((e) => e.startTime >= window.t0)
+                .map((e) => [e.name.replace(/^.*?\\/(files|assets|pdfjs)/, '$1').slice(0, 60), Math.round(e.startTime - window.t0), Math.round(e.duration), e.transferSize])
+                .concat(performance.getEntriesByType('mark').filter((e) => e.startTime >= window.t0)
+                  .map((e) => [e.name, Math.round(e.startTime - window.t0)]))`),
+            ),
+          );
+        await page.waitForTimeout(300);
+        bytesFirst.push(fetched);
+        if (scroll && run === RUNS - 1) {
+          heapAfterFirst = await heapMB();
+          // Scroll through every page, sampling the heap.
+          const container = page.getByTestId('pdf-pages');
+          const height = await container.evaluate((el) => el.scrollHeight);
+          for (let y = 0; y < height; y += 1600) {
+            await container.evaluate((el, top) => (el.scrollTop = top), y);
+            await page.waitForTimeout(40);
+            if (y % 16000 === 0) peakWhileScrolling = Math.max(peakWhileScrolling, await rawHeapMB());
+          }
+          await page.waitForTimeout(500);
+          peakWhileScrolling = Math.max(peakWhileScrolling, await rawHeapMB());
+          pagesDrawn = (await page.evaluate(
+            "document.querySelectorAll('.pdfViewer .page canvas').length",
+          )) as number;
         }
-        await page.waitForTimeout(500);
-        peakWhileScrolling = Math.max(peakWhileScrolling, await rawHeapMB());
-        pagesDrawn = (await page.evaluate(
-          "document.querySelectorAll('.pdfViewer .page canvas').length",
-        )) as number;
+        await page.locator('.ant-modal-close').click();
+        await page.getByTestId('pdf-viewer').waitFor({ state: 'detached' });
       }
-      await page.locator('.ant-modal-close').click();
-      await page.getByTestId('pdf-viewer').waitFor({ state: 'detached' });
+      const sorted = [...firstPage].sort((a, b) => a - b);
+      return { runsMs: firstPage, medianMs: sorted[Math.floor(sorted.length / 2)]!, bytesFirst };
+    };
+
+    // 1. Right after the upload, while the server reads the new file's 300 pages in the background (its
+    //    text layer in the low-priority child, then the search index).
+    const whileRead = await measure(false);
+    // 2. Once the file has been read: a document as it usually is when someone opens it.
+    const readBy = Date.now() + 300_000;
+    for (;;) {
+      const doc = await fetch(`${shell.apiBaseUrl}/correspondence/documents/${id}`, { headers: auth });
+      const data = ((await doc.json()) as { data: { attachments: { text: { status: string } }[] } }).data;
+      if (data.attachments[0]?.text.status === 'done' || Date.now() > readBy) break;
+      await new Promise((r) => setTimeout(r, 500));
     }
-    const sorted = [...firstPage].sort((a, b) => a - b);
-    const median = sorted[Math.floor(sorted.length / 2)]!;
+    await page.waitForTimeout(3000); // the search index of the document, after its text
+    const settled = await measure(true);
+    const bytesFirst = [...whileRead.bytesFirst, ...settled.bytesFirst];
     console.log(
       JSON.stringify(
         {
           bench: 'pdf-viewer',
           pdf: { pages: PAGES, bytes: pdf.length, megabytes: +(pdf.length / 1024 / 1024).toFixed(2) },
           firstPageShown: {
-            runsMs: firstPage,
-            medianMs: median,
+            runsMs: settled.runsMs,
+            medianMs: settled.medianMs,
             targetMs: TARGET_FIRST_PAGE_MS,
-            ok: median < TARGET_FIRST_PAGE_MS,
+            ok: settled.medianMs < TARGET_FIRST_PAGE_MS,
+          },
+          firstPageShownWhileTheServerReadsTheFile: {
+            runsMs: whileRead.runsMs,
+            medianMs: whileRead.medianMs,
+            targetMs: TARGET_FIRST_PAGE_MS,
+            ok: whileRead.medianMs < TARGET_FIRST_PAGE_MS,
           },
           bytesReadForFirstPage: {
             perRun: bytesFirst,

@@ -66,13 +66,19 @@ export function Thumbnails({
   const listRef = useRef<HTMLDivElement>(null);
   const observerRef = useRef<IntersectionObserver | null>(null);
   const drawn = useRef(new Map<number, number>());
+  /** Thumbnails in or near the view: one scrolled past before its turn is not drawn (until it returns). */
+  const near = useRef(new Set<HTMLElement>());
 
   if (!observerRef.current && typeof IntersectionObserver !== 'undefined') {
     observerRef.current = new IntersectionObserver(
       (entries) => {
         for (const entry of entries) {
-          if (!entry.isIntersecting) continue;
           const el = entry.target as HTMLElement;
+          if (!entry.isIntersecting) {
+            near.current.delete(el);
+            continue;
+          }
+          near.current.add(el);
           void draw(el);
         }
       },
@@ -80,7 +86,15 @@ export function Thumbnails({
     );
   }
 
-  async function draw(el: HTMLElement) {
+  // One thumbnail at a time: the pages of the main view, asked for meanwhile, go first in pdf.js's worker.
+  const line = useRef<Promise<void>>(Promise.resolve());
+  function draw(el: HTMLElement): Promise<void> {
+    line.current = line.current.then(() => drawNow(el)).catch(() => undefined);
+    return line.current;
+  }
+
+  async function drawNow(el: HTMLElement) {
+    if (!el.isConnected || !near.current.has(el)) return;
     const n = Number(el.dataset.page);
     const turn = Number(el.dataset.rotation);
     if (drawn.current.get(n) === turn) return;
@@ -102,7 +116,10 @@ export function Thumbnails({
     drawn.current.clear();
     for (const el of listRef.current?.querySelectorAll<HTMLElement>('.pdfv-thumb') ?? []) {
       const rect = el.getBoundingClientRect();
-      if (rect.bottom > 0 && rect.top < window.innerHeight) void draw(el);
+      if (rect.bottom > 0 && rect.top < window.innerHeight) {
+        near.current.add(el);
+        void draw(el);
+      }
     }
   }, [rotation]);
   useEffect(() => () => observerRef.current?.disconnect(), []);
