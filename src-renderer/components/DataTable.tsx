@@ -305,7 +305,10 @@ export function DataTable<T extends object>({
         pagination={false}
         locale={{ emptyText: empty }}
         size="small"
-        scroll={{ x: 'max-content' }}
+        // As wide as the page, long texts wrapping, and scrolling sideways only when the columns cannot
+        // fit even wrapped (x: true is width auto, at least 100%; auto layout lets cells wrap).
+        scroll={{ x: true }}
+        tableLayout="auto"
         // A wide table keeps its horizontal scroll bar at the bottom of the window, not under the last row.
         sticky={{ offsetHeader: 0 }}
         onRow={

@@ -6,7 +6,7 @@
  * page by its number. Screenshots: test-results/screens/big-list-{ar,en}.png.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, launchApiServer, launchWebShell, stopWebShell, test } from './fixtures';
@@ -32,6 +32,13 @@ async function serverCountingTo10(dataDir: string) {
     else process.env.LIST_EXACT_TOTAL_MAX = saved;
   }
 }
+
+/** Whether the table's rows are wider than their box (the table scrolls sideways at this width). */
+const scrollsSideways = (table: Locator) =>
+  table
+    .locator('.ant-table-content, .ant-table-body')
+    .first()
+    .evaluate((el) => el.scrollWidth > el.clientWidth + 1);
 
 test('a clerk pages through a box larger than the count, in Arabic and in English', async ({ page }) => {
   test.setTimeout(180_000);
@@ -81,6 +88,8 @@ async function browse(page: Page, shellUrl: string, apiUrl: string) {
   // Twenty letters read, more behind them: «أكثر من ٢٠» rather than a count the server did not make.
   await expect(totalText).toHaveText('1–20 من أكثر من 20');
   await app.closeToasts();
+  // At 1280 px, twenty full rows fit the window's width: no column (the state last) half hidden.
+  expect(await scrollsSideways(table), 'the Arabic box scrolls sideways at 1280 px').toBe(false);
   await page.screenshot({ path: `${SCREENS}/big-list-ar.png`, fullPage: true });
   await table.locator('.ant-pagination-next').click();
   await expect(totalText).toHaveText(`21–${LETTERS} من ${LETTERS}`);
@@ -92,5 +101,6 @@ async function browse(page: Page, shellUrl: string, apiUrl: string) {
 
   await main.toggleLanguage();
   await expect(totalText).toHaveText('1–20 of more than 20');
+  expect(await scrollsSideways(table), 'the English box scrolls sideways at 1280 px').toBe(false);
   await page.screenshot({ path: `${SCREENS}/big-list-en.png`, fullPage: true });
 }
