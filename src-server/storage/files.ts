@@ -32,6 +32,11 @@ export interface FileStore {
   get(sha256: string): Promise<Buffer>;
   /** Whether bytes with this hash are stored. */
   has(sha256: string): Promise<boolean>;
+  /**
+   * Where stored bytes lie on this machine's disk, for a reader that needs a path (the text reader's
+   * child opens the file itself); only stores on the local disk have one. Read only: never written.
+   */
+  localPath?(sha256: string): string;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -89,5 +94,6 @@ export function createLocalFileStore(dir: string): FileStore {
       createReadStream(pathOf(sha256), range ? { start: range.start, end: range.end } : undefined),
     get: (sha256) => readFile(pathOf(sha256)),
     has: (sha256) => exists(pathOf(sha256)),
+    localPath: pathOf,
   };
 }

@@ -84,10 +84,15 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
   }
   await ctx.db.execute(sql`update document_attachments set text_status = 'reading', text_pages_done = 0,
     text_pages = null where id = ${attachmentId}`);
-  const dir = await mkdtemp(join(ctx.files.tempDir, 'read-'));
+  // A store on this disk is read where the file lies; any other (S3) is copied to a temporary file first.
+  const local = ctx.files.localPath?.(row.sha256) ?? null;
+  const dir = local === null ? await mkdtemp(join(ctx.files.tempDir, 'read-')) : null;
   try {
-    const path = join(dir, 'file.pdf');
-    await pipeline(ctx.files.open(row.sha256), createWriteStream(path));
+    let path = local;
+    if (path === null) {
+      path = join(dir!, 'file.pdf');
+      await pipeline(ctx.files.open(row.sha256), createWriteStream(path));
+    }
     let last = 0;
     const pages = await extractPdfText(path, {
       signal: job.signal,
@@ -117,7 +122,7 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
     if (broken) throw new PermanentJobError(reason);
     throw error;
   } finally {
-    await rm(dir, { recursive: true, force: true });
+    if (dir !== null) await rm(dir, { recursive: true, force: true });
   }
   await reindexDocument(ctx.db, documentId);
 }
