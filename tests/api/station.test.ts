@@ -93,6 +93,23 @@ const list = (sub = '') => (existsSync(join(folder, sub)) ? readdirSync(join(fol
 const files = () => list().filter((f) => f !== 'processed' && f !== 'rejected');
 const drop = (name: string, bytes: Buffer | string) => writeFileSync(join(folder, name), bytes);
 
+/** Runs `body` with the station started on its own timers and watch (stopped after, whatever happens). */
+async function running(s: Station, body: () => Promise<void>) {
+  s.start();
+  try {
+    await body();
+  } finally {
+    await s.stop();
+  }
+}
+
+/** What processed/ holds once something arrives there, or after `ms` (then likely nothing). */
+async function processedWithin(ms: number) {
+  const until = Date.now() + ms;
+  while (list('processed').length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  return list('processed');
+}
+
 describe('scanning station', () => {
   it('turns a dropped PDF into an incoming draft and moves it to processed/', async () => {
     drop('وارد 1.pdf', minimalPdf(`station ${n}`));
@@ -114,31 +131,19 @@ describe('scanning station', () => {
     // Rescans a minute apart: only the folder's change event and the look again once the file has
     // settled can bring the file in within the wait below.
     const s = station(undefined, { scanIntervalMs: 60_000, stableMs: 150 });
-    s.start();
-    try {
+    await running(s, async () => {
       await new Promise((r) => setTimeout(r, 200)); // the first pass (an empty folder) is over
       drop('حدث 1.pdf', minimalPdf(`event ${n}`));
-      const until = Date.now() + 15_000;
-      while (list('processed').length === 0 && Date.now() < until)
-        await new Promise((r) => setTimeout(r, 50));
-      expect(list('processed')).toEqual(['حدث 1.pdf']);
-    } finally {
-      await s.stop();
-    }
+      expect(await processedWithin(15_000)).toEqual(['حدث 1.pdf']);
+    });
   });
 
   it('polling: no change events; the rescans bring the file in', async () => {
     const s = station(undefined, { scanIntervalMs: 300, stableMs: 150, polling: true });
-    s.start();
-    try {
+    await running(s, async () => {
       drop('poll 1.pdf', minimalPdf(`poll ${n}`));
-      const until = Date.now() + 15_000;
-      while (list('processed').length === 0 && Date.now() < until)
-        await new Promise((r) => setTimeout(r, 50));
-      expect(list('processed')).toEqual(['poll 1.pdf']);
-    } finally {
-      await s.stop();
-    }
+      expect(await processedWithin(15_000)).toEqual(['poll 1.pdf']);
+    });
   });
 
   it('waits while a file is still being written, and ignores system and temporary files', async () => {
