@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * The viewer's first reads (components/pdf/prefetch.ts) against a real HTTP server that answers byte
  * ranges as the file source does: the click starts the two reads of a file's ends once, the viewer takes
