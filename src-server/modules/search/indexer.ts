@@ -86,20 +86,37 @@ export function distinctLexemes(texts: Iterable<string>, limit = 200_000): strin
   return [...seen].join(' ');
 }
 
-/** The four weighted index texts of a document. */
-export function weightedTexts(d: DocumentTexts, attachmentText: Iterable<string>) {
+/** The three weighted index texts of a document's own fields (its attachments: attachmentLexemesSql). */
+export function weightedTexts(d: DocumentTexts) {
   return {
     a: indexText([d.docNumber, d.senderDocumentNumber, d.subject].filter(Boolean).join(' ')),
     b: indexText([d.summary, d.sender, d.receivers].filter(Boolean).join(' ')),
     c: indexText(d.notes),
-    d: distinctLexemes(attachmentText),
   };
 }
 
-/** SQL of the tsvector of the weighted texts. */
-export function lexemesSql(t: { a: string; b: string; c: string; d: string }) {
+/** At most this many distinct words of a document's attachments are indexed (PostgreSQL's tsvector: 1 MB). */
+const ATTACHMENT_LEXEMES_MAX = 200_000;
+
+/**
+ * SQL of the attachment part of a document's index (weight D, no positions): the union of its pages'
+ * lexemes, which attachment_pages already holds page by page. Taken there rather than worked out again
+ * from the pages' text: a 300-page scan's words were stemmed again in JavaScript, inside the transaction,
+ * holding the embedded database for a tenth of a second or more (bench/pdf-viewer).
+ */
+export function attachmentLexemesSql(documentId: number) {
+  return sql`coalesce((select array_to_tsvector(array_agg(x.lexeme)) from (
+      select distinct u.lexeme from attachment_pages p
+        join document_attachments a on a.id = p.attachment_id
+        cross join lateral unnest(p.lexemes) u
+       where a.document_id = ${documentId}
+       limit ${ATTACHMENT_LEXEMES_MAX}) x), ''::tsvector)`;
+}
+
+/** SQL of the tsvector of a document: its weighted fields, and its attachments' words. */
+export function lexemesSql(t: { a: string; b: string; c: string }, documentId: number) {
   return sql`setweight(to_tsvector('simple', ${t.a}), 'A') || setweight(to_tsvector('simple', ${t.b}), 'B')
-    || setweight(to_tsvector('simple', ${t.c}), 'C') || strip(to_tsvector('simple', ${t.d}))`;
+    || setweight(to_tsvector('simple', ${t.c}), 'C') || ${attachmentLexemesSql(documentId)}`;
 }
 
 /**
@@ -123,17 +140,8 @@ async function reindexLocked(db: Tx, documentId: number): Promise<boolean> {
     await db.execute(sql`delete from document_search where document_id = ${documentId}`);
     return false;
   }
-  const pages = await rows<{ text: string }>(
-    db,
-    sql`select p.text from attachment_pages p join document_attachments a on a.id = p.attachment_id
-        where a.document_id = ${documentId} order by a.id, p.page`,
-  );
-  const weighted = weightedTexts(
-    texts,
-    pages.map((p) => p.text),
-  );
   await db.execute(sql`insert into document_search (document_id, lexemes, indexed_at)
-    values (${documentId}, ${lexemesSql(weighted)}, now())
+    values (${documentId}, ${lexemesSql(weightedTexts(texts), documentId)}, now())
     on conflict (document_id) do update set lexemes = excluded.lexemes, indexed_at = excluded.indexed_at`);
   return true;
 }

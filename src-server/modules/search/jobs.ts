@@ -39,20 +39,37 @@ const payloadId = (payload: unknown, key: string): number => {
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 500);
 
 /** Stores the pages of an attachment (replacing any earlier reading) and marks it done. */
+/**
+ * Pages a statement when an attachment's text is stored. Not hundreds: the embedded database runs one
+ * statement at a time for the whole server, and a statement of 300 pages (their lexemes indexed) held
+ * every API request behind it for a few hundred milliseconds (bench/pdf-viewer: the event loop's delay
+ * while a 300-page file is read).
+ */
+const PAGES_PER_STATEMENT = 50;
+
+/**
+ * Stores an attachment's pages, a piece at a time, each piece its own statement (no transaction around
+ * them, which would hold the embedded database for all of them), then marks the attachment done. A run
+ * cut short leaves the attachment `reading`, with some pages; reading it again stores every page anew
+ * (an upsert, so pages left from before are replaced) and the attachment says `done` only at the end.
+ */
 async function storePages(ctx: ServerContext, attachmentId: number, pages: PageText[]) {
-  await ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`delete from attachment_pages where attachment_id = ${attachmentId}`);
-    // A few hundred pages a statement, not one round trip per page.
-    for (let start = 0; start < pages.length; start += 500) {
-      const rows = pages
-        .slice(start, start + 500)
-        .map((p) => sql`(${attachmentId}, ${p.page}, ${p.method}, ${p.text}, ${pageLexemesSql(p.text)})`);
-      await tx.execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes)
-        values ${sql.join(rows, sql`, `)}`);
-    }
-    await tx.execute(sql`update document_attachments set text_status = 'done', text_error = null,
-      text_pages = ${pages.length}, text_pages_done = ${pages.length} where id = ${attachmentId}`);
-  });
+  await ctx.db.execute(
+    sql`delete from attachment_pages where attachment_id = ${attachmentId} and page > ${pages.length}`,
+  );
+  for (let start = 0; start < pages.length; start += PAGES_PER_STATEMENT) {
+    const rows = pages
+      .slice(start, start + PAGES_PER_STATEMENT)
+      .map((p) => sql`(${attachmentId}, ${p.page}, ${p.method}, ${p.text}, ${pageLexemesSql(p.text)})`);
+    await ctx.db.execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes)
+      values ${sql.join(rows, sql`, `)}
+      on conflict (attachment_id, page) do update
+        set method = excluded.method, text = excluded.text, lexemes = excluded.lexemes`);
+    // Let the requests that arrived meanwhile through before the next piece.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  await ctx.db.execute(sql`update document_attachments set text_status = 'done', text_error = null,
+    text_pages = ${pages.length}, text_pages_done = ${pages.length} where id = ${attachmentId}`);
 }
 
 /** `search.read`. */
