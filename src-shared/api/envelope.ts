@@ -42,6 +42,9 @@ export function pageOf<T extends z.ZodType>(item: T) {
   });
 }
 
+/** A page of a list, as `pageOf` checks it (the server's answer and the client's table read this one type). */
+export type ListPage<T> = Omit<z.infer<ReturnType<typeof pageOf>>, 'items'> & { items: T[] };
+
 export const healthSchema = z.object({
   status: z.literal('ok'),
   version: z.string(),

@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { ADMIN, Api } from './support/api';
+import { ADMIN, Api, seedArchiveOffice } from './support/api';
 import { chooseOption } from './support/select';
 import { dropFiles } from './support/pdf';
 import { AdminShell } from './pages/AdminScreens';
@@ -38,45 +38,15 @@ test('a clerk drops two PDFs, opens one, finds an Arabic word, rotates and print
 }) => {
   test.setTimeout(240_000);
   const api = await Api.administrator(shell.apiBaseUrl);
-  const archive = await api.ok<{ id: number }>('POST', '/ec/departments', {
-    nameAr: 'مكتب الأرشيف',
-    nameEn: 'Archive Office',
-    archiveType: 'inOut',
-  });
-  await api.ok('POST', '/ec/departments', {
-    nameAr: 'الشؤون المالية',
-    nameEn: 'Finance',
-    archiveOfficeId: archive.id,
-  });
-  await api.ok('POST', '/ec/departments', {
-    nameAr: 'وزارة الصحة',
-    nameEn: 'Ministry of Health',
-    type: 'external',
-  });
-  await api.ok('POST', '/correspondence/settings/codifications', {
-    nameAr: 'وارد عام',
-    nameEn: 'General incoming',
-    prefix: 'IN',
-    direction: 'in',
-  });
-  const job = await api.ok<{ id: number }>('POST', '/ec/jobs', {
-    nameAr: 'موظف',
-    nameEn: 'Officer',
-    isManager: false,
-  });
-  const role = await api.createRole('Archive Clerk', {
-    [PAGES.inboxAdd]: ['add'],
-    [PAGES.inboxDrafts]: ['add', 'edit', 'delete'],
-    [PAGES.incoming]: ['edit', 'distribute'],
-  });
-  await api.ok('POST', '/ec/employees', {
-    firstNameAr: 'سعد',
-    lastNameAr: 'الحربي',
-    firstNameEn: 'Saad',
-    lastNameEn: 'Alharbi',
-    departmentId: archive.id,
-    jobId: job.id,
-    user: { username: 'clerk', email: 'clerk@sijill.test', roleId: role, password: PASSWORD },
+  await seedArchiveOffice(api, {
+    roleName: 'Archive Clerk',
+    pages: {
+      [PAGES.inboxAdd]: ['add'],
+      [PAGES.inboxDrafts]: ['add', 'edit', 'delete'],
+      [PAGES.incoming]: ['edit', 'distribute'],
+    },
+    username: 'clerk',
+    password: PASSWORD,
   });
   const letter = await arabicPdf(page, 3, 'خطاب وزارة الصحة');
   const annex = await arabicPdf(page, 2, 'مرفق الميزانية');

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { Api } from './support/api';
+import { Api, seedArchiveOffice } from './support/api';
 import { minimalPdf } from './support/pdf';
 import { AdminShell } from './pages/AdminScreens';
 import { PAGES } from '../../src-shared/pages';
@@ -23,29 +23,15 @@ test('a clerk turns station mode on and sees a watched-folder file arrive as a d
 }) => {
   test.setTimeout(180_000);
   const api = await Api.administrator(shell.apiBaseUrl);
-  const archive = await api.ok<{ id: number }>('POST', '/ec/departments', {
-    nameAr: 'مكتب الأرشيف',
-    nameEn: 'Archive Office',
-    archiveType: 'inOut',
-  });
-  const job = await api.ok<{ id: number }>('POST', '/ec/jobs', {
-    nameAr: 'موظف',
-    nameEn: 'Officer',
-    isManager: false,
-  });
-  const role = await api.createRole('Scanning Clerk', {
-    [PAGES.inboxAdd]: ['add'],
-    [PAGES.inboxDrafts]: ['add', 'edit', 'delete'],
-    [PAGES.incoming]: ['edit'],
-  });
-  await api.ok('POST', '/ec/employees', {
-    firstNameAr: 'منى',
-    lastNameAr: 'العتيبي',
-    firstNameEn: 'Mona',
-    lastNameEn: 'Alotaibi',
-    departmentId: archive.id,
-    jobId: job.id,
-    user: { username: 'scanner', email: 'scanner@sijill.test', roleId: role, password: PASSWORD },
+  await seedArchiveOffice(api, {
+    roleName: 'Scanning Clerk',
+    pages: {
+      [PAGES.inboxAdd]: ['add'],
+      [PAGES.inboxDrafts]: ['add', 'edit', 'delete'],
+      [PAGES.incoming]: ['edit'],
+    },
+    username: 'scanner',
+    password: PASSWORD,
   });
   const folder = mkdtempSync(join(tmpdir(), 'sijill-watched-'));
 

@@ -41,14 +41,5 @@ export interface DataTableColumn<T> {
   hiddenByDefault?: boolean;
 }
 
-/** A page of a server-side list (API.md: `{ items, total, page, pageSize }`, and for big lists more). */
-export interface ListPage<T> {
-  items: T[];
-  total: number;
-  /** False: `total` is a lower bound, the list holds more than `total` rows. */
-  totalExact?: boolean;
-  page: number;
-  pageSize: number;
-  /** The cursor of this page's end, when rows follow (sent back as `after`: data-table/paging.ts). */
-  next?: string;
-}
+/** A page of a server-side list (API.md, "Lists"; the cursor `next` is sent back as `after`: paging.ts). */
+export type { ListPage } from '../../../src-shared/api/envelope';

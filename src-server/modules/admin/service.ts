@@ -45,8 +45,7 @@ import {
   describeGrants,
   grantsOf,
 } from './privilege';
-
-type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
+import type { ListPage } from '../../../src-shared/api/envelope';
 
 const notFound = () => new HttpProblem('notFound');
 
@@ -120,7 +119,7 @@ function userOut(row: NonNullable<Awaited<ReturnType<typeof q.getUser>>>): User 
 }
 
 /** GET /auth/users. */
-export async function listUsers(ctx: ServerContext, query: AdminListQuery): Promise<Page<User>> {
+export async function listUsers(ctx: ServerContext, query: AdminListQuery): Promise<ListPage<User>> {
   const clauses = listClauses(query, q.USER_FIELDS, q.USER_SEARCH, 'id');
   const { rows, total } = await q.listUsers(ctx.db, clauses);
   return { items: rows.map(userOut), total, page: query.page, pageSize: query.pageSize };
@@ -321,7 +320,7 @@ function roleOut(row: NonNullable<Awaited<ReturnType<typeof q.getRole>>>): Role 
 }
 
 /** GET /auth/roles. */
-export async function listRoles(ctx: ServerContext, query: AdminListQuery): Promise<Page<Role>> {
+export async function listRoles(ctx: ServerContext, query: AdminListQuery): Promise<ListPage<Role>> {
   const clauses = listClauses(query, q.ROLE_FIELDS, q.ROLE_SEARCH, 'id');
   const { rows, total } = await q.listRoles(ctx.db, clauses);
   return {
@@ -549,7 +548,7 @@ export async function listAudit(
   ctx: ServerContext,
   query: AdminListQuery,
   locale: Locale,
-): Promise<Page<AuditEntry>> {
+): Promise<ListPage<AuditEntry>> {
   const clauses = listClauses(query, q.AUDIT_FIELDS, q.AUDIT_SEARCH, '-id');
   const { rows, total } = await q.listAudit(ctx.db, clauses);
   return {

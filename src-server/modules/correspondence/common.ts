@@ -12,16 +12,6 @@ import { DIRECTION_PAGES } from '../../../src-shared/pages';
 import type { Direction } from '../../../src-shared/api/correspondence';
 import type { Permission } from '../../../src-shared/permissions';
 
-/** A page of a list (src-shared/api/envelope.ts `pageOf`). */
-export type Page<T> = {
-  items: T[];
-  total: number;
-  totalExact?: boolean;
-  page: number;
-  pageSize: number;
-  next?: string;
-};
-
 export const notFound = () => new HttpProblem('notFound');
 export const rule = (key: string, fields?: Record<string, FieldMessage[]>) =>
   new HttpProblem('unprocessable', {

@@ -12,7 +12,8 @@ import { boxKeys } from './boxes';
 import * as q from './queries';
 import { inList } from './visibility';
 
-import { ref, scope, type Page } from './common';
+import type { ListPage } from '../../../src-shared/api/envelope';
+import { ref, scope } from './common';
 // ---------------------------------------------------------------- boxes
 
 /** GET /correspondence/boxes/{box}. */
@@ -21,7 +22,7 @@ export async function listBox(
   caller: AuthContext,
   box: Box,
   query: BoxQuery,
-): Promise<Page<BoxItem>> {
+): Promise<ListPage<BoxItem>> {
   const s = await scope(ctx, caller);
   const { keys, total, totalExact, next } = await boxKeys(
     ctx.db,

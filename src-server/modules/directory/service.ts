@@ -55,8 +55,8 @@ import { assertMayGrantRole, assertMayManageUser } from '../admin/privilege';
 import * as adminq from '../admin/queries';
 import type { RequestMeta } from '../auth/service';
 import * as q from './queries';
+import type { ListPage } from '../../../src-shared/api/envelope';
 
-type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
 type Tx = q.Tx;
 
 const notFound = () => new HttpProblem('notFound');
@@ -146,7 +146,7 @@ function jobOut(row: q.JobRow): Job {
 }
 
 /** GET /ec/jobs. */
-export async function listJobs(ctx: ServerContext, query: DirectoryListQuery): Promise<Page<Job>> {
+export async function listJobs(ctx: ServerContext, query: DirectoryListQuery): Promise<ListPage<Job>> {
   const clauses = listClauses(query, q.JOB_FIELDS, q.JOB_SEARCH, 'nameAr');
   const { rows, total } = await q.listJobs(ctx.db, clauses);
   return { items: rows.map(jobOut), total, page: query.page, pageSize: query.pageSize };
@@ -258,7 +258,7 @@ function departmentOut(row: q.DepartmentRow): Department {
 export async function listDepartments(
   ctx: ServerContext,
   query: DirectoryListQuery,
-): Promise<Page<Department>> {
+): Promise<ListPage<Department>> {
   const pattern = searchPattern(query.q);
   const clauses = listClauses({ ...query, q: undefined }, q.DEPARTMENT_FIELDS, [], 'nameAr');
   const where = pattern
@@ -559,7 +559,7 @@ function listItemOut(r: q.EmployeeListRow): EmployeeListItem {
 export async function listEmployees(
   ctx: ServerContext,
   query: DirectoryListQuery,
-): Promise<Page<EmployeeListItem>> {
+): Promise<ListPage<EmployeeListItem>> {
   const pattern = searchPattern(query.q);
   const clauses = listClauses(
     { ...query, q: undefined, filters: normaliseFilters(query.filters, ['name']) },
@@ -958,7 +958,7 @@ function officeOut(r: q.OfficeRow): SecretaryOffice {
 export async function listOffices(
   ctx: ServerContext,
   query: DirectoryListQuery,
-): Promise<Page<SecretaryOffice>> {
+): Promise<ListPage<SecretaryOffice>> {
   const normalisedQ = query.q ? normalizeArabic(query.q) : undefined;
   const clauses = listClauses(
     { ...query, q: normalisedQ, filters: normaliseFilters(query.filters, ['department', 'secretary']) },

@@ -24,8 +24,7 @@ import type * as authq from '../auth/queries';
 import * as q from './queries';
 import * as adminq from '../admin/queries';
 import { assertMayManageUser, assertNotOwnClearance } from '../admin/privilege';
-
-type Page<T> = { items: T[]; total: number; page: number; pageSize: number };
+import type { ListPage } from '../../../src-shared/api/envelope';
 
 /** Turns a unique violation into a 409 naming the field. */
 function conflictOf(error: unknown): never {
@@ -93,7 +92,7 @@ export async function listItems(
   ctx: ServerContext,
   list: SettingsList,
   query: SettingsListQuery,
-): Promise<Page<SettingItem>> {
+): Promise<ListPage<SettingItem>> {
   const clauses = listClauses(query, q.SETTING_FIELDS, q.SETTING_SEARCH, 'order');
   const { rows, total } = await q.listSettings(ctx.db, list, clauses);
   return { items: rows.map(itemOut), total, page: query.page, pageSize: query.pageSize };
