@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context';
-import { assertPdfFile, assertPdfHead, formatMaxSize } from '../storage/validate';
+import { PdfChecks, formatMaxSize } from '../storage/validate';
 import { HttpProblem } from './problem';
 
 /** Bidi embeddings, overrides and isolates, directional marks, and other invisible format characters. */
@@ -81,35 +81,133 @@ export async function readSingleUpload(
   return found;
 }
 
-/** A file received to disk by `receiveUpload`, not yet stored. */
+/** A file received to disk by `receiveFilePart`, not yet stored. */
 export interface ReceivedFile {
   /** The temporary file (inside the file store's tempDir). */
   path: string;
   sha256: string;
   size: number;
   fileName: string | undefined;
-  /** The first bytes (up to 1 KB), for a check by content. */
-  head: Buffer;
+  /**
+   * The whole file, when it was small enough to keep while it arrived (`keepInMemoryMax`): its checks
+   * read it here instead of from disk. Null for a larger file.
+   */
+  bytes: Buffer | null;
   /** Removes the temporary file if it is still there (after `FileStore.putFile` it is not). */
   discard(): Promise<void>;
 }
 
+/** How one file part is received. */
+export interface ReceiveOptions {
+  tempDir: string;
+  maxBytes: number;
+  /**
+   * Sees every chunk as it arrives (a check by content, e.g. `PdfChecks`, that would otherwise read the
+   * file again), and may throw: the file is refused.
+   */
+  onChunk?: (chunk: Buffer) => void;
+  /** A file up to this size is also kept in memory (`ReceivedFile.bytes`); default 8 MiB. */
+  keepInMemoryMax?: number;
+  /**
+   * A file refused by `onChunk` is still read to its end (and dropped) before the refusal
+   * is thrown, so a request carrying several files goes on to the next; otherwise (one file a request)
+   * it is refused before the rest is read.
+   */
+  readToEnd?: boolean;
+}
+
+/** Files up to this size are kept in memory while they arrive, for their checks (a scan of a few pages). */
+export const KEEP_IN_MEMORY_MAX = 8 * 1024 * 1024;
+
+/** A file part of a multipart request (as @fastify/multipart yields it). */
+interface FilePart {
+  filename: string | undefined;
+  file: AsyncIterable<Buffer> & { truncated: boolean; resume(): unknown };
+}
+
 /**
- * Streams the single file of a multipart request to a temporary file in `tempDir`, hashing it on the
- * way: the bytes are never held in memory whole while they arrive (bench/files: +3 MB receiving 200 MB).
- * `checkHead` sees the first kilobyte as soon as it arrives and may throw (a file that is not a PDF is
- * refused before the rest is read). Over the size limit → 413 while streaming; the temporary file is
- * removed on every failure. Other multipart fields are answered in `fields` (text values only).
+ * Streams one file part to a temporary file in `tempDir`, hashing it on the way: a large file is never
+ * held in memory whole (bench/files: +3 MB receiving 200 MB); a small one is also kept (`bytes`). Over the
+ * size limit → 413 (the part is truncated by the parser, the request may go on). On any failure the
+ * temporary file is removed and the error thrown as it is.
  */
-export async function receiveUpload(
+export async function receiveFilePart(part: FilePart, options: ReceiveOptions): Promise<ReceivedFile> {
+  const path = join(options.tempDir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
+  const hash = createHash('sha256');
+  const keep = options.keepInMemoryMax ?? KEEP_IN_MEMORY_MAX;
+  let kept: Buffer[] | null = [];
+  let size = 0;
+  const discard = () => rm(path, { force: true });
+  // Iterated by hand, not with for-await (which destroys the stream when its body throws): a refused
+  // file of a batch is read to its end, so the parser goes on to the next part. A body cut short ends
+  // busboy's file stream in a way only the iterator reports (pipeline() would wait for ever).
+  const chunks = part.file[Symbol.asyncIterator]();
+  let refused: { error: unknown } | null = null;
+  try {
+    const out = createWriteStream(path, { flags: 'wx' });
+    out.on('error', () => undefined); // reported by once('drain') or end() below
+    try {
+      for (;;) {
+        const next = await chunks.next();
+        if (next.done) break;
+        if (refused) continue; // the rest of a refused file, read and dropped
+        const chunk = next.value;
+        try {
+          options.onChunk?.(chunk);
+        } catch (error) {
+          if (!options.readToEnd) {
+            await chunks.return?.();
+            throw error;
+          }
+          refused = { error };
+          kept = null;
+          continue;
+        }
+        hash.update(chunk);
+        size += chunk.length;
+        if (kept) {
+          if (size <= keep) kept.push(chunk);
+          else kept = null;
+        }
+        if (!out.write(chunk)) await once(out, 'drain');
+      }
+    } finally {
+      await new Promise<void>((resolve, reject) =>
+        out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      );
+    }
+    if (refused) throw refused.error;
+    if (part.file.truncated) throw tooLarge(options.maxBytes);
+  } catch (error) {
+    await discard();
+    // The parser's own size error, when it reports the limit by throwing rather than truncating.
+    throw isTooLarge(error) ? tooLarge(options.maxBytes) : error;
+  }
+  return {
+    path,
+    sha256: hash.digest('hex'),
+    size,
+    fileName: part.filename,
+    bytes: kept ? Buffer.concat(kept, size) : null,
+    discard,
+  };
+}
+
+/**
+ * The single file of a multipart request, received by `receivePart`. A request that is not multipart,
+ * is malformed or has no file answers 400, a second file 400 saying one file per request (never
+ * silently dropped), a file over the limit 413 while streaming; the temporary file is removed on every
+ * failure. Other multipart fields are answered in `fields` (text values only).
+ */
+async function receiveSingle<F extends ReceivedFile>(
   request: FastifyRequest,
-  options: { tempDir: string; maxBytes: number; checkHead?: (head: Buffer) => void },
-): Promise<{ file: ReceivedFile; fields: Record<string, string> }> {
+  options: { tempDir: string; maxBytes: number },
+  receivePart: (part: FilePart) => Promise<F>,
+): Promise<{ file: F; fields: Record<string, string> }> {
   if (!request.isMultipart()) throw required();
   await mkdir(options.tempDir, { recursive: true });
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;
-  let found: ReceivedFile | null = null;
-  const cleanup = async () => found?.discard();
+  let found: F | null = null;
   try {
     for await (const part of request.parts()) {
       if (part.type !== 'file') {
@@ -120,45 +218,10 @@ export async function receiveUpload(
         part.file.resume();
         throw oneFileOnly();
       }
-      const path = join(options.tempDir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
-      const hash = createHash('sha256');
-      let size = 0;
-      let head = Buffer.alloc(0);
-      const file: ReceivedFile = {
-        path,
-        sha256: '',
-        size: 0,
-        fileName: part.filename,
-        head,
-        discard: () => rm(path, { force: true }),
-      };
-      found = file;
-      // Read with for-await, not pipeline(): a body cut short ends busboy's file stream in a way only
-      // the iterator reports (pipeline would wait for ever).
-      const out = createWriteStream(path, { flags: 'wx' });
-      out.on('error', () => undefined); // reported by once('drain') or end() below
-      try {
-        for await (const chunk of part.file as AsyncIterable<Buffer>) {
-          if (head.length < 1024) {
-            head = Buffer.concat([head, chunk.subarray(0, 1024 - head.length)]);
-            // Checked on the first kilobyte (a smaller file is checked once it has all arrived).
-            if (head.length >= 1024) options.checkHead?.(head);
-          }
-          hash.update(chunk);
-          size += chunk.length;
-          if (!out.write(chunk)) await once(out, 'drain');
-        }
-      } finally {
-        await new Promise<void>((resolve, reject) =>
-          out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-        );
-      }
-      if (part.file.truncated) throw tooLarge(options.maxBytes);
-      if (head.length < 1024) options.checkHead?.(head);
-      Object.assign(file, { sha256: hash.digest('hex'), size, head });
+      found = await receivePart(part);
     }
   } catch (error) {
-    await cleanup();
+    await found?.discard();
     if (error instanceof HttpProblem) throw error;
     if (isTooLarge(error)) throw tooLarge(options.maxBytes);
     throw malformed();
@@ -168,23 +231,39 @@ export async function receiveUpload(
 }
 
 /**
- * The one way a route receives a PDF: streamed to a temporary file (`receiveUpload`), refused on its
- * first kilobyte when it is not a PDF, then opened by pdf.js from disk (`assertPdfFile`: broken,
- * encrypted or active content refused). The caller stores it (`FileStore.putFile`) and discards it in
- * `finally`.
+ * Receives one PDF file part and checks it by content (`PdfChecks`: the signature on its first
+ * kilobyte, active content scanned as it arrives, then pdf.js opens it — from memory when it is small).
+ * 415 not a PDF, broken or encrypted; 422 active content; 413 too large. The temporary file is removed
+ * on a refusal; otherwise the caller stores it (`FileStore.putFile`) or discards it.
+ */
+export async function receivePdfPart(
+  part: FilePart,
+  options: { tempDir: string; maxBytes: number; readToEnd?: boolean },
+): Promise<ReceivedFile & { pages: number }> {
+  const checks = new PdfChecks();
+  const file = await receiveFilePart(part, { ...options, onChunk: (chunk) => checks.feed(chunk) });
+  try {
+    const { pages } = await checks.finish(file);
+    return Object.assign(file, { pages });
+  } catch (error) {
+    await file.discard();
+    throw error;
+  } finally {
+    file.bytes = null; // checked: nothing holds the copy in memory any longer
+  }
+}
+
+/**
+ * The one way a route receives a single PDF: streamed to a temporary file and checked as it arrives
+ * (`receivePdfPart`), the request's other fields in `fields`. The caller stores it (`FileStore.putFile`)
+ * and discards it in `finally`.
  */
 export async function receivePdf(
   request: FastifyRequest,
   options: { tempDir: string; maxBytes: number },
 ): Promise<{ file: ReceivedFile; fields: Record<string, string>; pages: number }> {
-  const { file, fields } = await receiveUpload(request, { ...options, checkHead: assertPdfHead });
-  try {
-    const { pages } = await assertPdfFile(file.path);
-    return { file, fields, pages };
-  } catch (error) {
-    await file.discard();
-    throw error;
-  }
+  const { file, fields } = await receiveSingle(request, options, (part) => receivePdfPart(part, options));
+  return { file, fields, pages: file.pages };
 }
 
 /** Where and how large a server's uploads may be. */

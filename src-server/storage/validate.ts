@@ -4,8 +4,6 @@
  * hidden after the image. Failures are problems the client shows as the specification words them
  * (415 'Please select a valid PDF file', 413 'File size must be less than {maxSize}').
  */
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -54,41 +52,49 @@ export function warmPdfChecks(): Promise<void> {
 
 const notPdf = () => new HttpProblem('unsupportedMediaType', { code: 'upload.notPdf' });
 
-/**
- * Refuses (415) anything that is not a PDF pdf.js can open: the `%PDF-` signature within the first
- * kilobyte (as readers accept it) and a document with at least one page (an encrypted PDF without its
- * password does not open, so it is refused too); refuses (422) a PDF carrying
- * active content (scripts, launch actions, form submission, rich media, XFA). Answers the page count.
- */
-export async function assertPdf(bytes: Buffer): Promise<{ pages: number }> {
-  assertPdfHead(bytes);
-  // pdf.js takes ownership of (and may detach) the buffer it is given: hand it a copy.
-  return openPdf({ data: new Uint8Array(bytes) }, async () => activeContentIn(bytes));
-}
-
 /** 415 unless the first kilobyte carries the `%PDF-` signature (as readers accept it). */
 export function assertPdfHead(head: Buffer): void {
   if (!head.subarray(0, 1024).toString('latin1').includes('%PDF-')) throw notPdf();
 }
 
 /**
- * `assertPdf` for a file on disk (a streamed upload): pdf.js reads only the ranges it needs, and the
- * active-content scan reads the file a megabyte at a time. pdf.js itself still sets aside a buffer of the
- * file's length for the ranges it reads (about +100 MB while a 200 MB scan is checked, bench/files), freed
- * when the check ends; the scan and the receiving stay flat.
+ * The checks of a PDF being received, fed each chunk as it arrives (`http/upload.ts`): the `%PDF-`
+ * signature within the first kilobyte (as readers accept it; 415 before the rest is read) and the
+ * active-content scan, so that neither reads the file again afterwards. `finish` then requires a
+ * document pdf.js opens with at least one page (an encrypted PDF without its password does not open, so
+ * it is refused too: 415), and refuses (422) active content (scripts, launch actions, form submission,
+ * rich media, XFA). pdf.js reads the file from memory when the receiver kept the bytes (a small file: a
+ * scan of a few pages), else from disk by the ranges it needs; it still sets aside a buffer of the file's
+ * length for those (about +100 MB while a 200 MB scan is checked, bench/files), freed when the check ends.
  */
-export async function assertPdfFile(path: string): Promise<{ pages: number }> {
-  const handle = await open(path, 'r');
-  try {
-    const head = Buffer.alloc(1024);
-    const { bytesRead } = await handle.read(head, 0, 1024, 0);
-    assertPdfHead(head.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
+export class PdfChecks {
+  private head = Buffer.alloc(0);
+  private readonly scanner = new ActiveContentScanner();
+
+  /** The next chunk of the upload; throws 415 as soon as the first kilobyte shows it is not a PDF. */
+  feed(chunk: Buffer): void {
+    if (this.head.length < 1024) {
+      this.head = Buffer.concat([this.head, chunk.subarray(0, 1024 - this.head.length)]);
+      if (this.head.length >= 1024) assertPdfHead(this.head);
+    }
+    this.scanner.feed(chunk);
   }
-  return openPdf({ url: pathToFileURL(path).href, disableAutoFetch: true, disableStream: true }, () =>
-    activeContentInFile(path),
-  );
+
+  /**
+   * The upload has all arrived (as `file.path`, and as `file.bytes` when it was kept in memory): 415
+   * unless pdf.js opens it, 422 if it carries active content. Answers the page count.
+   */
+  async finish(file: { path: string; bytes: Buffer | null }): Promise<{ pages: number }> {
+    if (this.head.length < 1024) assertPdfHead(this.head);
+    const scanned = async () => this.scanner.end();
+    if (file.bytes)
+      // pdf.js takes ownership of (and may detach) the buffer it is given: hand it a copy.
+      return openPdf({ data: new Uint8Array(file.bytes) }, scanned);
+    return openPdf(
+      { url: pathToFileURL(file.path).href, disableAutoFetch: true, disableStream: true },
+      scanned,
+    );
+  }
 }
 
 async function openPdf(
@@ -239,16 +245,6 @@ const hit = (text: string) => ACTIVE_NAMES.exec(decodeNames(text))?.[1] ?? null;
 export function activeContentIn(bytes: Buffer): string | null {
   const scanner = new ActiveContentScanner();
   return scanner.feed(bytes) ?? scanner.end();
-}
-
-/** The first active-content name in a PDF file, read a megabyte at a time, or null. */
-export async function activeContentInFile(path: string): Promise<string | null> {
-  const scanner = new ActiveContentScanner();
-  for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 })) {
-    const found = scanner.feed(chunk as Buffer);
-    if (found) return found;
-  }
-  return scanner.end();
 }
 
 /** Image formats accepted for a profile picture. */
