@@ -4,6 +4,7 @@
  * the error handler in app.ts turns every error, expected or not, into one of these.
  */
 import type { FastifyError } from 'fastify';
+import type { ZodError } from 'zod';
 import type { Locale } from '../../src-shared/locale';
 import type { Problem } from '../../src-shared/api/envelope';
 import { translate } from '../i18n';
@@ -125,4 +126,20 @@ export function fieldsOf(validation: ValidationEntry[], context?: string): Recor
     add(base || context || '_', fieldMessageOf(entry));
   }
   return fields;
+}
+
+/**
+ * Per-field messages of a value a route parses itself (a JSON field of a multipart request), named
+ * under `field` (`manifest.files.0.key`), in the same wording as a schema's errors.
+ */
+export function fieldsOfZodError(error: ZodError, field: string): Record<string, FieldMessage[]> {
+  return fieldsOf(
+    error.issues.map(({ code, path, message, ...params }) => ({
+      keyword: code,
+      instancePath: `/${[field, ...path.map(String)].join('/')}`,
+      schemaPath: '',
+      message,
+      params,
+    })) as ValidationEntry[],
+  );
 }

@@ -266,6 +266,122 @@ export async function receivePdf(
   return { file, fields, pages: file.pages };
 }
 
+/** One PDF of a batch (`receivePdfBatch`), read and checked or passed over unread; in order, once each. */
+export interface BatchPdf {
+  /** Reads and checks it as `receivePdfPart` does (413, 415, 422 refuse this file, and the batch goes on). */
+  receive(): Promise<ReceivedFile>;
+  /** Reads past it without keeping a byte (its answer is known without it). */
+  skip(): Promise<void>;
+}
+
+const notAFilePart = () =>
+  new HttpProblem('badRequest', { fields: { file: [{ key: 'validation.required' }] } });
+
+/**
+ * The PDFs of a multipart request that carries several (a scanning station's batch): first a field
+ * `manifest` (JSON, given to `parseManifest`, which answers its entries or throws a 400 naming the fields
+ * it refuses), then exactly one part `file` per entry, in the manifest's order. The files are read as
+ * the caller asks for them (`files[i].receive()` or `.skip()`, in order), so the caller may decide which
+ * it needs before a byte of them is read. The last one also reads the end of the request: a part more
+ * than the manifest announced is refused (400) before anything is kept. A malformed request is 400, a
+ * file part missing 400.
+ */
+export async function receivePdfBatch<M extends { files: readonly unknown[] }>(
+  request: FastifyRequest,
+  options: { tempDir: string; maxBytes: number; maxFiles: number },
+  parseManifest: (value: unknown) => M,
+): Promise<{ manifest: M; files: BatchPdf[] }> {
+  if (!request.isMultipart()) throw required();
+  await mkdir(options.tempDir, { recursive: true });
+  const parts = request.parts({
+    // A file over the size limit is truncated and refused by itself (413), not the request as a whole.
+    throwFileSizeLimit: false,
+    limits: {
+      fileSize: options.maxBytes,
+      files: options.maxFiles,
+      fields: 1,
+      parts: options.maxFiles + 1,
+      fieldSize: 64 * 1024,
+    },
+  });
+  // Any failure of the request itself (truncated, malformed, over the parser's limits) is a 400.
+  const next = async () => {
+    try {
+      return await parts.next();
+    } catch (error) {
+      if (error instanceof HttpProblem) throw error;
+      throw malformed();
+    }
+  };
+  // The manifest first (a JSON field the parser could not read is the manifest's fault, not the file's).
+  const head = await parts.next().catch(() => {
+    throw new HttpProblem('badRequest', { fields: { manifest: [{ key: 'validation.invalid' }] } });
+  });
+  if (head.done || head.value.type !== 'field' || head.value.fieldname !== 'manifest')
+    throw new HttpProblem('badRequest', { fields: { manifest: [{ key: 'validation.required' }] } });
+  let value: unknown = head.value.value;
+  if (typeof value === 'string') {
+    try {
+      value = head.value.valueTruncated ? undefined : JSON.parse(value);
+    } catch {
+      value = undefined;
+    }
+  }
+  if (value === undefined)
+    throw new HttpProblem('badRequest', { fields: { manifest: [{ key: 'validation.invalid' }] } });
+  const manifest = parseManifest(value);
+  const count = manifest.files.length;
+  let taken = 0;
+  /** The next file part, in turn; after the last, the end of the request must follow. */
+  const nextFile = async (index: number) => {
+    if (index !== taken) throw new Error('batch files are read in order, once each');
+    taken += 1;
+    const part = await next();
+    if (part.done || part.value.type !== 'file' || part.value.fieldname !== 'file') throw notAFilePart();
+    return part.value;
+  };
+  const atEnd = async () => {
+    const extra = await next();
+    if (!extra.done) {
+      if (extra.value.type === 'file') extra.value.file.resume();
+      throw new HttpProblem('badRequest', { detailKey: 'upload.batchCount', code: 'upload.batchCount' });
+    }
+  };
+  const files = Array.from({ length: count }, (_, i): BatchPdf => ({
+    receive: async () => {
+      const part = await nextFile(i);
+      let file: ReceivedFile | undefined;
+      let refusal: HttpProblem | undefined;
+      try {
+        file = await receivePdfPart(part, { ...options, readToEnd: true });
+      } catch (error) {
+        if (!(error instanceof HttpProblem)) throw malformed(); // the body cut short while it arrived
+        refusal = error; // this file is refused; the request goes on
+      }
+      if (i === count - 1) {
+        try {
+          await atEnd();
+        } catch (error) {
+          await file?.discard();
+          throw error;
+        }
+      }
+      if (refusal) throw refusal;
+      return file!;
+    },
+    skip: async () => {
+      const part = await nextFile(i);
+      try {
+        for await (const chunk of part.file as AsyncIterable<Buffer>) void chunk;
+      } catch {
+        throw malformed();
+      }
+      if (i === count - 1) await atEnd();
+    },
+  }));
+  return { manifest, files };
+}
+
 /** Where and how large a server's uploads may be. */
 export const uploadOptions = (ctx: ServerContext) => ({
   tempDir: ctx.files.tempDir,

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { listQuerySchema } from '../filters';
+import { problemSchema } from './envelope';
 import {
   dateOnlyField,
   decimalParam,
@@ -331,6 +332,58 @@ export const intakeResultSchema = z.object({
   replayed: z.boolean(),
 });
 export type IntakeResult = z.infer<typeof intakeResultSchema>;
+
+/** Files one intake batch may carry (a scanner's batch is sent in several when larger). */
+export const INTAKE_BATCH_MAX_FILES = 64;
+
+/**
+ * POST /correspondence/intake/batch (a scanning station with a backlog): several PDFs in one request,
+ * each handled exactly as POST /correspondence/intake handles one. The request is multipart: first a
+ * field `manifest` (this schema, JSON), then one part `file` per entry, in the same order. Each entry
+ * carries its own idempotency key (what the single route takes as its header) and, when the file's
+ * name carries one, the registration number it is filed under. Keys are unique within a batch.
+ */
+export const intakeBatchManifestSchema = z
+  .object({
+    files: z
+      .array(
+        z
+          .object({
+            key: idempotencyKeyHeader,
+            number: z.string().max(40).optional(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(INTAKE_BATCH_MAX_FILES),
+  })
+  .strict()
+  .superRefine((manifest, issues) => {
+    const seen = new Set<string>();
+    manifest.files.forEach((file, i) => {
+      if (seen.has(file.key))
+        issues.addIssue({ code: 'custom', path: ['files', i, 'key'], message: 'validation.duplicate' });
+      seen.add(file.key);
+    });
+  });
+export type IntakeBatchManifest = z.infer<typeof intakeBatchManifestSchema>;
+
+/**
+ * What a batch made, file by file in the manifest's order: the status the single route would have
+ * answered (201 made, 200 a retry replayed, 4xx refused) with its result, or the problem that refused it.
+ * A refusal of one file never refuses the others.
+ */
+export const intakeBatchResultSchema = z.object({
+  results: z.array(
+    z.object({
+      key: z.string(),
+      status: z.number().int(),
+      result: intakeResultSchema.optional(),
+      problem: problemSchema.optional(),
+    }),
+  ),
+});
+export type IntakeBatchResult = z.infer<typeof intakeBatchResultSchema>;
 
 /**
  * A correspondence document: every field of specification section 3.

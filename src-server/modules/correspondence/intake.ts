@@ -1,36 +1,52 @@
 /**
- * Intake: a scanning station's PDFs arriving one upload at a time. Each becomes a new incoming draft
- * (its subject the file's name, for the archive office to complete and register), or an attachment of
- * the document whose registration number the station read from the file's name. Decisions:
- * - Exactly once: the sender's `Idempotency-Key` (per user) is recorded with what the upload made, in
+ * Intake: a scanning station's PDFs arriving, one a request (POST /correspondence/intake) or a batch a
+ * request (POST /correspondence/intake/batch: a station with a backlog sends what is queued in one).
+ * Each file becomes a new incoming draft (its subject the file's name, for the archive office to
+ * complete and register), or an attachment of the document whose registration number the station read
+ * from the file's name. Both routes are one implementation (`intakeFiles`); a batch is the same files
+ * handled together. Decisions:
+ * - Exactly once: each file's `Idempotency-Key` (per user) is recorded with what the upload made, in
  *   the same transaction; a retry with the key answers that (200, `replayed`) without reading the file
  *   again, so a station that crashed or lost the answer never registers a file twice.
- * - The same content twice (a file dropped again, or already attached anywhere) is refused with 409
- *   naming the document when the caller may see it: the archive keeps one copy of a scan. Concurrent
- *   uploads of one content are serialised on its hash, so two stations racing cannot both win.
+ * - The same content twice (a file dropped again, already attached anywhere, or twice in one batch) is
+ *   refused with 409 naming the document when the caller may see it: the archive keeps one copy of a
+ *   scan. Concurrent uploads of one content are serialised on its hash, so two stations racing cannot
+ *   both win.
  * - Access is checked before a byte is read: creating incoming drafts, or filing on the named document.
+ * - In a batch, a file refused (not a PDF, too large, active content, a duplicate, an unknown number, not
+ *   permitted) refuses that file only; the new drafts of a batch are made in one transaction and one
+ *   statement (a thousand scans are a thousand drafts, not seven thousand round trips).
  */
 import type { IntakeResult } from '../../../src-shared/api/correspondence';
 import { parseRegistrationNumber } from '../../../src-shared/numbering';
 import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
-import { HttpProblem } from '../../http/problem';
+import { HttpProblem, PROBLEM_STATUS } from '../../http/problem';
 import { cleanFileName, type ReceivedFile } from '../../http/upload';
 import { requireOnDirection, scope, visibleDocument } from './common';
 import { requireFiling } from './documents';
 import * as q from './queries';
+import type { Scope } from './visibility';
 
-/** What intake made, as the sender sees it. */
-async function resultOf(ctx: ServerContext, receipt: q.IntakeReceiptRow, replayed: boolean) {
-  const doc = await q.numberAndSubject(ctx.db, Number(receipt.document_id));
-  return {
-    documentId: Number(receipt.document_id),
-    attachmentId: receipt.attachment_id === null ? null : Number(receipt.attachment_id),
-    docNumber: doc?.doc_number ?? null,
-    subject: doc?.subject ?? '',
-    replayed,
-  } satisfies IntakeResult;
+/** One file handed to intake: its key, the number its name carries, and how to read its bytes. */
+export interface IntakeFile {
+  key: string;
+  number?: string | undefined;
+  /**
+   * Reads and checks the file (413, 415 and 422 refuse this file only; any other failure the request).
+   * Intake calls `receive` or `skip` once for every file, in order.
+   */
+  receive(): Promise<ReceivedFile>;
+  /** Passes over the file's bytes unread: its answer is known without them (a retry, a refusal). */
+  skip(): Promise<void>;
 }
+
+/** What intake did with one file: the status the single route answers, and its result or problem. */
+export type IntakeOutcome =
+  { status: 200 | 201; result: IntakeResult } | { status: number; problem: HttpProblem };
+
+/** Problems that refuse one file of a batch (its bytes), not the whole request. */
+const FILE_REFUSALS = new Set<string>(['payloadTooLarge', 'unsupportedMediaType', 'unprocessable']);
 
 const duplicate = (holder: { id: number; doc_number: string | null } | undefined) =>
   new HttpProblem('conflict', {
@@ -39,70 +55,55 @@ const duplicate = (holder: { id: number; doc_number: string | null } | undefined
     params: { document: holder ? (holder.doc_number ?? `#${holder.id}`) : '' },
   });
 
-/** POST /correspondence/intake. */
-export async function intake(
+const noSuchNumber = (number: string) =>
+  new HttpProblem('notFound', {
+    code: 'intake.noSuchNumber',
+    detailKey: 'intake.noSuchNumber',
+    params: { number },
+  });
+
+/** Runs `check`; answers the problem it throws (a refusal of one file), or null when it passes. */
+async function refusalOf(check: () => Promise<unknown>): Promise<HttpProblem | null> {
+  try {
+    await check();
+    return null;
+  } catch (error) {
+    if (error instanceof HttpProblem) return error;
+    throw error;
+  }
+}
+
+/** The document a registration number names, when the caller may file on it (else why not). */
+async function filingTarget(
   ctx: ServerContext,
   caller: AuthContext,
-  input: { key: string; number?: string },
-  receive: () => Promise<ReceivedFile>,
-): Promise<IntakeResult> {
-  const s = await scope(ctx, caller);
-  const prior = await q.intakeReceipt(ctx.db, s.userId, input.key);
-  if (prior) return resultOf(ctx, prior, true);
+  s: Scope,
+  number: string,
+): Promise<number | HttpProblem> {
+  const id = parseRegistrationNumber(number) ? await q.documentIdByNumber(ctx.db, number.trim()) : null;
+  if (id === null) return noSuchNumber(number);
+  return (
+    (await refusalOf(async () => requireFiling(ctx.db, caller, s, await visibleDocument(ctx.db, s, id)))) ??
+    id
+  );
+}
 
-  let targetId: number | null = null;
-  if (input.number !== undefined) {
-    const number = parseRegistrationNumber(input.number);
-    const id = number ? await q.documentIdByNumber(ctx.db, input.number.trim()) : null;
-    if (id === null)
-      throw new HttpProblem('notFound', {
-        code: 'intake.noSuchNumber',
-        detailKey: 'intake.noSuchNumber',
-        params: { number: input.number },
-      });
-    await requireFiling(ctx.db, caller, s, await visibleDocument(ctx.db, s, id));
-    targetId = id;
-  } else {
-    await requireOnDirection(ctx.db, caller, 'in', 'create');
-  }
-
-  const file = await receive();
+/** Files a received (and stored) file on a numbered document, unless its content is held already. */
+async function attachTo(
+  ctx: ServerContext,
+  caller: AuthContext,
+  s: Scope,
+  key: string,
+  documentId: number,
+  file: ReceivedFile,
+): Promise<{ made: q.IntakeReceiptRow } | { prior: q.IntakeReceiptRow } | { held: true }> {
   const fileName = cleanFileName(file.fileName, `scan-${file.sha256.slice(0, 8)}.pdf`);
-  await ctx.files.putFile(file.path, file.sha256);
-  if (targetId === null) {
-    // A new incoming draft: the checks and every row in one statement, under the content's lock.
-    const subject = fileName.replace(/\.pdf$/i, '').slice(0, 300) || fileName;
-    const outcome = await ctx.db.transaction(async (tx) => {
-      await q.lockContent(tx, file.sha256);
-      const done = await q.intakeDraft(tx, {
-        userId: s.userId,
-        key: input.key,
-        sha256: file.sha256,
-        subject,
-        fileName,
-        size: file.size,
-        archiveDepartmentId: s.archiveDepartmentId,
-      });
-      if ('held' in done) {
-        const [holder] = await q.holdersOf(tx, s, file.sha256, null, 1);
-        throw duplicate(holder);
-      }
-      return done;
-    });
-    // A concurrent retry of this very upload may have finished while the file arrived.
-    if ('prior' in outcome) return resultOf(ctx, outcome.prior, true);
-    return { ...outcome.made, docNumber: null, subject, replayed: false } satisfies IntakeResult;
-  }
-
-  const documentId = targetId;
-  const receipt = await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     await q.lockContent(tx, file.sha256);
-    const raced = await q.intakeReceipt(tx, s.userId, input.key);
-    if (raced) return { ...raced, replayed: true };
-    if (await q.anyHolderOf(tx, file.sha256)) {
-      const [holder] = await q.holdersOf(tx, s, file.sha256, null, 1);
-      throw duplicate(holder);
-    }
+    const raced = await q.intakeReceipt(tx, s.userId, key);
+    if (raced) return { prior: raced };
+    if (await q.anyHolderOf(tx, file.sha256)) return { held: true as const };
+    // Checked again under the lock: the document may have moved on while the file arrived.
     await requireFiling(tx, caller, s, await visibleDocument(tx, s, documentId, true));
     await q.bumpVersion(tx, documentId);
     const attachmentId = await q.insertAttachment(tx, {
@@ -118,14 +119,185 @@ export async function intake(
       fileName,
       size: file.size,
     });
-    await q.insertIntakeReceipt(tx, {
-      userId: s.userId,
-      key: input.key,
-      sha256: file.sha256,
-      documentId,
-      attachmentId,
-    });
-    return { document_id: documentId, attachment_id: attachmentId, sha256: file.sha256, replayed: false };
+    await q.insertIntakeReceipt(tx, { userId: s.userId, key, sha256: file.sha256, documentId, attachmentId });
+    return { made: { document_id: documentId, attachment_id: attachmentId, sha256: file.sha256 } };
   });
-  return resultOf(ctx, receipt, receipt.replayed);
+}
+
+/**
+ * Takes files in, each as POST /correspondence/intake describes; answers each file's outcome in order.
+ * Throws only for the request as a whole (a malformed body, the database away).
+ */
+export async function intakeFiles(
+  ctx: ServerContext,
+  caller: AuthContext,
+  files: readonly IntakeFile[],
+): Promise<IntakeOutcome[]> {
+  const s = await scope(ctx, caller);
+  const outcomes = new Map<number, IntakeOutcome>();
+  const refuse = (i: number, problem: HttpProblem) =>
+    outcomes.set(i, { status: PROBLEM_STATUS[problem.kind], problem });
+  /** Files answered by a receipt (what an upload made), replayed or not. */
+  const receipts = new Map<number, { receipt: q.IntakeReceiptRow; replayed: boolean }>();
+  /** Files whose content a document holds already (by hash): a 409 naming it. */
+  const held = new Map<number, string>();
+
+  // Retries first: answered from their receipts, without their bytes.
+  const priors = await q.intakeReceipts(
+    ctx.db,
+    s.userId,
+    files.map((f) => f.key),
+  );
+  files.forEach((f, i) => {
+    const prior = priors.get(f.key);
+    if (prior) receipts.set(i, { receipt: prior, replayed: true });
+  });
+
+  // Access before a byte is read: creating drafts (asked once), filing on each named document.
+  let mayCreate: HttpProblem | null | undefined;
+  const targets = new Map<number, number>();
+  const byNumber = new Map<string, number | HttpProblem>();
+  for (const [i, file] of files.entries()) {
+    if (receipts.has(i)) continue;
+    if (file.number === undefined) {
+      mayCreate ??= await refusalOf(() => requireOnDirection(ctx.db, caller, 'in', 'create'));
+      if (mayCreate) refuse(i, mayCreate);
+      continue;
+    }
+    let target = byNumber.get(file.number);
+    if (target === undefined) {
+      target = await filingTarget(ctx, caller, s, file.number);
+      byNumber.set(file.number, target);
+    }
+    if (target instanceof HttpProblem) refuse(i, target);
+    else targets.set(i, target);
+  }
+
+  const received = new Map<number, ReceivedFile>();
+  try {
+    // The bytes, in the order they arrive.
+    for (const [i, file] of files.entries()) {
+      if (outcomes.has(i) || receipts.has(i)) {
+        await file.skip();
+        continue;
+      }
+      try {
+        received.set(i, await file.receive());
+      } catch (error) {
+        if (error instanceof HttpProblem && FILE_REFUSALS.has(error.kind)) refuse(i, error);
+        else throw error;
+      }
+    }
+
+    // One copy of a content: the first file of the batch with it goes on, the others are duplicates.
+    const first = new Set<string>();
+    for (const [i, file] of received) {
+      if (!first.has(file.sha256)) {
+        first.add(file.sha256);
+        continue;
+      }
+      held.set(i, file.sha256);
+      await file.discard();
+      received.delete(i);
+    }
+    for (const file of received.values()) await ctx.files.putFile(file.path, file.sha256);
+
+    const drafts = [...received.keys()].filter((i) => !targets.has(i));
+    if (drafts.length > 0) {
+      const inputs = drafts.map((i) => {
+        const file = received.get(i)!;
+        const fileName = cleanFileName(file.fileName, `scan-${file.sha256.slice(0, 8)}.pdf`);
+        return {
+          key: files[i]!.key,
+          sha256: file.sha256,
+          subject: fileName.replace(/\.pdf$/i, '').slice(0, 300) || fileName,
+          fileName,
+          size: file.size,
+        };
+      });
+      // The checks and every row of every draft in one statement, under the contents' locks.
+      const made = await ctx.db.transaction(async (tx) => {
+        await q.lockContents(
+          tx,
+          inputs.map((d) => d.sha256),
+        );
+        return q.intakeDrafts(tx, {
+          userId: s.userId,
+          archiveDepartmentId: s.archiveDepartmentId,
+          files: inputs,
+        });
+      });
+      made.forEach((outcome, n) => {
+        const i = drafts[n]!;
+        const input = inputs[n]!;
+        // A concurrent retry of this very upload may have finished while the file arrived.
+        if ('prior' in outcome) receipts.set(i, { receipt: outcome.prior, replayed: true });
+        else if ('held' in outcome) held.set(i, input.sha256);
+        else
+          outcomes.set(i, {
+            status: 201,
+            result: { ...outcome.made, docNumber: null, subject: input.subject, replayed: false },
+          });
+      });
+    }
+
+    for (const [i, documentId] of targets) {
+      const file = received.get(i);
+      if (!file) continue;
+      try {
+        const done = await attachTo(ctx, caller, s, files[i]!.key, documentId, file);
+        if ('held' in done) held.set(i, file.sha256);
+        else if ('prior' in done) receipts.set(i, { receipt: done.prior, replayed: true });
+        else receipts.set(i, { receipt: done.made, replayed: false });
+      } catch (error) {
+        if (!(error instanceof HttpProblem)) throw error;
+        refuse(i, error);
+      }
+    }
+  } finally {
+    await Promise.all([...received.values()].map((file) => file.discard()));
+  }
+
+  for (const [i, sha256] of held) {
+    const [holder] = await q.holdersOf(ctx.db, s, sha256, null, 1);
+    refuse(i, duplicate(holder));
+  }
+
+  // What an upload made, as its sender sees it: the document's number and subject.
+  const answered = [...receipts].filter(([i]) => !outcomes.has(i));
+  if (answered.length > 0) {
+    const docs = await q.numbersAndSubjects(
+      ctx.db,
+      answered.map(([, r]) => Number(r.receipt.document_id)),
+    );
+    for (const [i, { receipt, replayed }] of answered) {
+      const doc = docs.get(Number(receipt.document_id));
+      outcomes.set(i, {
+        status: replayed ? 200 : 201,
+        result: {
+          documentId: Number(receipt.document_id),
+          attachmentId: receipt.attachment_id === null ? null : Number(receipt.attachment_id),
+          docNumber: doc?.doc_number ?? null,
+          subject: doc?.subject ?? '',
+          replayed,
+        },
+      });
+    }
+  }
+  return files.map((_, i) => outcomes.get(i)!);
+}
+
+/**
+ * POST /correspondence/intake: one file, as `intakeFiles` takes it; a refusal is the request's answer.
+ * A retry is answered without reading the file.
+ */
+export async function intake(
+  ctx: ServerContext,
+  caller: AuthContext,
+  input: { key: string; number?: string | undefined },
+  receive: () => Promise<ReceivedFile>,
+): Promise<IntakeResult> {
+  const [outcome] = await intakeFiles(ctx, caller, [{ ...input, receive, skip: async () => undefined }]);
+  if ('problem' in outcome!) throw outcome.problem;
+  return outcome!.result;
 }

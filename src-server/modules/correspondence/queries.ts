@@ -852,29 +852,53 @@ export async function lockContent(db: Tx, sha256: string): Promise<void> {
   await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`intake:${sha256}`}, 0))`);
 }
 
-/** What `intakeDraft` did: made the draft, or found the key's receipt, or found the content held. */
+/** Serialises work on these content hashes until the transaction ends, each locked in one order (no deadlock). */
+export async function lockContents(db: Tx, sha256s: readonly string[]): Promise<void> {
+  if (sha256s.length === 1) return lockContent(db, sha256s[0]!);
+  await db.execute(
+    sql`select pg_advisory_xact_lock(k) from (
+          select distinct hashtextextended('intake:' || h, 0) as k
+            from jsonb_array_elements_text(${JSON.stringify(sha256s)}::jsonb) h
+           order by 1) locks`,
+  );
+}
+
+/** A new incoming draft's file, as intake hands it to `intakeDrafts`. */
+export interface IntakeDraftInput {
+  key: string;
+  sha256: string;
+  subject: string;
+  fileName: string;
+  size: number;
+}
+
+/** What `intakeDrafts` did with one file: made its draft, or found the key's receipt, or the content held. */
 export type IntakeDraftOutcome =
   { made: { documentId: number; attachmentId: number } } | { prior: IntakeReceiptRow } | { held: true };
 
 /**
- * Intake's new incoming draft in one statement (call under lockContent, in the transaction): unless the
- * caller's key already has a receipt or any document holds the content, inserts the draft, its file, the
- * two timeline events (created, then attachmentAdded, in that order) and the key's receipt. One round
- * trip instead of seven: a scanning station sends a file every few milliseconds.
+ * Intake's new incoming drafts in one statement (call under lockContents, in the transaction), one per
+ * file: unless the caller's key already has a receipt or any document holds the content, inserts the
+ * draft, its file, the two timeline events (created, then attachmentAdded, in that order) and the key's
+ * receipt. Answers each file's outcome in the given order. One round trip for a scanner's whole batch,
+ * not seven a file. The ids are drawn from the tables' sequences first, so every row of a file is tied to
+ * its input without relying on the order of RETURNING; the files' contents must be distinct.
  */
-export async function intakeDraft(
+export async function intakeDrafts(
   db: Tx,
-  v: {
-    userId: number;
-    key: string;
-    sha256: string;
-    subject: string;
-    fileName: string;
-    size: number;
-    archiveDepartmentId: number | null;
-  },
-): Promise<IntakeDraftOutcome> {
-  const [row] = await rows<{
+  v: { userId: number; archiveDepartmentId: number | null; files: readonly IntakeDraftInput[] },
+): Promise<IntakeDraftOutcome[]> {
+  const input = JSON.stringify(
+    v.files.map((f, i) => ({
+      ord: i,
+      key: f.key,
+      sha256: f.sha256,
+      subject: f.subject,
+      file_name: f.fileName,
+      size: f.size,
+    })),
+  );
+  const found = await rows<{
     prior_document_id: number | null;
     prior_attachment_id: number | null;
     held: boolean;
@@ -882,60 +906,98 @@ export async function intakeDraft(
     attachment_id: number | null;
   }>(
     db,
-    sql`with prior as (
-          select document_id, attachment_id from intake_receipts where user_id = ${v.userId} and key = ${v.key}
+    sql`with input as (
+          select * from jsonb_to_recordset(${input}::jsonb)
+            as t(ord int, key text, sha256 text, subject text, file_name text, size bigint)
         ),
-        held as (select 1 from document_attachments where sha256 = ${v.sha256} limit 1),
+        prior as (
+          select i.ord, r.document_id, r.attachment_id
+            from input i join intake_receipts r on r.user_id = ${v.userId} and r.key = i.key
+        ),
+        held as (
+          select i.ord from input i
+           where not exists (select 1 from prior p where p.ord = i.ord)
+             and exists (select 1 from document_attachments a where a.sha256 = i.sha256)
+        ),
+        fresh as materialized (
+          select i.*, nextval('documents_id_seq')::int as document_id,
+                 nextval('document_attachments_id_seq')::int as attachment_id
+            from input i
+           where not exists (select 1 from prior p where p.ord = i.ord)
+             and not exists (select 1 from held h where h.ord = i.ord)
+           order by i.ord
+        ),
         doc as (
-          insert into documents (direction, subject, created_by, archive_department_id)
-          select 'in', ${v.subject}, ${v.userId}, ${v.archiveDepartmentId}::int
-          where not exists (select 1 from prior) and not exists (select 1 from held)
-          returning id
+          insert into documents (id, direction, subject, created_by, archive_department_id)
+          overriding system value
+          select f.document_id, 'in', f.subject, ${v.userId}, ${v.archiveDepartmentId}::int
+            from fresh f order by f.ord
         ),
         att as (
-          insert into document_attachments (document_id, sha256, file_name, size, mime, uploaded_by)
-          select id, ${v.sha256}, ${v.fileName}, ${v.size}, 'application/pdf', ${v.userId} from doc
-          returning id, document_id
+          insert into document_attachments (id, document_id, sha256, file_name, size, mime, uploaded_by)
+          overriding system value
+          select f.attachment_id, f.document_id, f.sha256, f.file_name, f.size, 'application/pdf', ${v.userId}
+            from fresh f order by f.ord
         ),
         events as (
           insert into document_events (document_id, event, actor_id, details)
           select e.document_id, e.event, ${v.userId}, e.details from (
-            select 1 as ord, doc.id as document_id, 'created' as event,
-                   jsonb_build_object('direction', 'in', 'intake', ${v.fileName}::text) as details
-              from doc
+            select f.ord, 1 as seq, f.document_id, 'created' as event,
+                   jsonb_build_object('direction', 'in', 'intake', f.file_name) as details
+              from fresh f
             union all
-            select 2, att.document_id, 'attachmentAdded',
-                   jsonb_build_object('attachmentId', att.id, 'fileName', ${v.fileName}::text, 'size', ${v.size}::bigint)
-              from att
-          ) e order by e.ord
+            select f.ord, 2, f.document_id, 'attachmentAdded',
+                   jsonb_build_object('attachmentId', f.attachment_id, 'fileName', f.file_name, 'size', f.size)
+              from fresh f
+          ) e order by e.ord, e.seq
         ),
         receipt as (
           insert into intake_receipts (user_id, key, sha256, document_id, attachment_id)
-          select ${v.userId}, ${v.key}, ${v.sha256}, att.document_id, att.id from att
+          select ${v.userId}, f.key, f.sha256, f.document_id, f.attachment_id from fresh f order by f.ord
         )
-        select (select document_id from prior) as prior_document_id,
-               (select attachment_id from prior) as prior_attachment_id,
-               exists (select 1 from held) as held,
-               (select document_id from att) as document_id,
-               (select id from att) as attachment_id`,
+        select p.document_id as prior_document_id, p.attachment_id as prior_attachment_id,
+               h.ord is not null as held, f.document_id, f.attachment_id
+          from input i
+          left join prior p on p.ord = i.ord
+          left join held h on h.ord = i.ord
+          left join fresh f on f.ord = i.ord
+         order by i.ord`,
   );
-  if (row!.prior_document_id !== null)
-    return {
-      prior: {
-        document_id: Number(row!.prior_document_id),
-        attachment_id: row!.prior_attachment_id === null ? null : Number(row!.prior_attachment_id),
-        sha256: v.sha256,
-      },
-    };
-  if (row!.held) return { held: true };
-  return { made: { documentId: Number(row!.document_id), attachmentId: Number(row!.attachment_id) } };
+  return found.map((row, i): IntakeDraftOutcome => {
+    if (row.prior_document_id !== null)
+      return {
+        prior: {
+          document_id: Number(row.prior_document_id),
+          attachment_id: row.prior_attachment_id === null ? null : Number(row.prior_attachment_id),
+          sha256: v.files[i]!.sha256,
+        },
+      };
+    if (row.held) return { held: true };
+    return { made: { documentId: Number(row.document_id), attachmentId: Number(row.attachment_id) } };
+  });
 }
 
-/** A document's number and subject (what intake tells its sender). */
-export async function numberAndSubject(db: Tx, id: number) {
-  const [row] = await rows<{ doc_number: string | null; subject: string }>(
+/** Receipts of intake by their sender's idempotency keys, by key. */
+export async function intakeReceipts(
+  db: Tx,
+  userId: number,
+  keys: readonly string[],
+): Promise<Map<string, IntakeReceiptRow>> {
+  const found = await rows<IntakeReceiptRow & { key: string }>(
     db,
-    sql`select doc_number, subject from documents where id = ${id}`,
+    sql`select key, document_id, attachment_id, sha256 from intake_receipts
+         where user_id = ${userId}
+           and key in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))`,
   );
-  return row ?? null;
+  return new Map(found.map((r) => [r.key, r]));
+}
+
+/** Documents' numbers and subjects by id (what intake tells its sender). */
+export async function numbersAndSubjects(db: Tx, ids: readonly number[]) {
+  const found = await rows<{ id: number; doc_number: string | null; subject: string }>(
+    db,
+    sql`select id, doc_number, subject from documents
+         where id in (select (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::int)`,
+  );
+  return new Map(found.map((r) => [Number(r.id), r]));
 }

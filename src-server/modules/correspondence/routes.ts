@@ -26,6 +26,9 @@ import {
   attachmentTextSchema,
   uploadedAttachmentSchema,
   intakeQuerySchema,
+  intakeBatchManifestSchema,
+  intakeBatchResultSchema,
+  INTAKE_BATCH_MAX_FILES,
   intakeResultSchema,
   intakeHeadersSchema,
   boxItemSchema,
@@ -60,10 +63,11 @@ import type { App } from '../../app';
 import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
+import { HttpProblem, fieldsOfZodError, renderProblem } from '../../http/problem';
 import { sendStoredFile } from '../../http/send-file';
-import { pdfReceiver } from '../../http/upload';
+import { pdfReceiver, receivePdfBatch, uploadOptions } from '../../http/upload';
 import * as approvals from './approvals';
-import { intake } from './intake';
+import { intake, intakeFiles } from './intake';
 import * as corr from './service';
 import { PAGES } from '../../../src-shared/pages';
 
@@ -520,6 +524,51 @@ export function correspondenceRoutes(ctx: ServerContext) {
           pdf.receive,
         ).finally(pdf.discard);
         return reply.status(result.replayed ? 200 : 201).send(envelope(request, result));
+      },
+    );
+    app.post(
+      '/correspondence/intake/batch',
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary:
+            'Several scanned PDFs in one request, each as POST /correspondence/intake takes one. Multipart: ' +
+            'a field "manifest" (JSON {"files":[{"key","number"?}]}: per file its Idempotency-Key and the ' +
+            `number its name carries; at most ${INTAKE_BATCH_MAX_FILES}), then one part "file" per entry, in ` +
+            'that order. Answers each file in order: its status (201 made, 200 a retry replayed, 4xx refused) ' +
+            'with its result or problem; a refused file never refuses the others',
+          consumes: ['multipart/form-data'],
+          response: { 200: envelopeOf(intakeBatchResultSchema) },
+        },
+      },
+      async (request, reply) => {
+        const { manifest, files } = await receivePdfBatch(
+          request,
+          { ...uploadOptions(ctx), maxFiles: INTAKE_BATCH_MAX_FILES },
+          (value) => {
+            const parsed = intakeBatchManifestSchema.safeParse(value);
+            if (!parsed.success)
+              throw new HttpProblem('badRequest', { fields: fieldsOfZodError(parsed.error, 'manifest') });
+            return parsed.data;
+          },
+        );
+        const outcomes = await intakeFiles(
+          ctx,
+          callerOf(request),
+          manifest.files.map((entry, i) => ({ ...entry, ...files[i]! })),
+        );
+        const results = outcomes.map((outcome, i) => ({
+          key: manifest.files[i]!.key,
+          status: outcome.status,
+          ...('problem' in outcome
+            ? { problem: renderProblem(outcome.problem, request.locale) }
+            : { result: outcome.result }),
+        }));
+        const made = outcomes.filter((o) => o.status === 200 || o.status === 201).length;
+        return reply
+          .status(200)
+          .send(envelope(request, { results }, 'intake.received', { made, count: results.length }));
       },
     );
     app.get(
