@@ -3,10 +3,14 @@
  * SIJILL_TEST_DATABASE_URL is set: enqueueing in a transaction, dedupe keys, success, retries with
  * back-off, dead jobs (attempts used up, permanent errors, time-outs), a worker that dies mid-job and a
  * new one that takes the job over once the lease expired, two workers sharing the work (each job done
- * exactly once), retry of a dead job, progress, stop(), stats and pruning, and the app's own queue.
- * No timing thresholds: every wait polls with a generous time-out.
+ * exactly once), retry of a dead job, progress, stop(), stats and pruning, yielding to requests while
+ * the process is busy, and the app's own queue.
+ * Every wait polls with a generous time-out. The only timing thresholds are the yielding tests', which
+ * assert that a job did not run before an instant (the queue's own timers cannot fire early) or that it
+ * ran within a bound many times what it needs.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { performance } from 'node:perf_hooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../../src-server/app';
 import { loadConfig } from '../../src-server/config';
@@ -30,6 +34,7 @@ beforeAll(async () => {
   h = await startHarness({ JOBS_WORKER: '1' });
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   await Promise.all(queues.splice(0).map((q) => q.stop({ graceMs: 0 })));
 });
 afterAll(async () => {
@@ -544,6 +549,139 @@ describe('workers that stop or die', () => {
     } finally {
       await second?.close();
     }
+  });
+});
+
+describe('yielding to requests while the process is busy', () => {
+  /** A kind whose handler notes when (performance.now()) each job started, by payload `n`. */
+  function timedKind(q: JobQueue, opts: { handler?: (job: JobContext) => Promise<void> } = {}) {
+    const kind = unique('k');
+    const ranAt = new Map<number, number>();
+    q.register(kind, async (job) => {
+      ranAt.set((job.payload as { n: number }).n, performance.now());
+      await opts.handler?.(job);
+    });
+    return { kind, ranAt };
+  }
+
+  it('while busy a due job waits, nudges included, yet runs once maxDeferMs has passed (no starvation)', async () => {
+    let looks = 0;
+    const busy = () => {
+      looks += 1;
+      return true;
+    };
+    const q = queue({ pollMs: 20, yieldWhenBusy: { checkMs: 20, maxDeferMs: 400, busy } });
+    const { kind, ranAt } = timedKind(q);
+    await q.enqueue(h.database.db, kind, { n: 1 });
+    const startedAt = performance.now();
+    q.start();
+    await sleep(100);
+    q.nudge();
+    await q.enqueue(h.database.db, kind, { n: 2 }); // nudges too
+    await waitFor('both jobs to run', () => ranAt.size === 2, 5000);
+    // Not before maxDeferMs (400 ms) from the start: 250 ms leaves room for a timer's rounding.
+    expect(ranAt.get(1)! - startedAt).toBeGreaterThanOrEqual(250);
+    // One kind, one slot: under sustained load, the next claim round is again maxDeferMs later.
+    expect(ranAt.get(2)! - ranAt.get(1)!).toBeGreaterThanOrEqual(250);
+    expect(ranAt.get(2)! - startedAt).toBeLessThan(4000);
+    // It looked again every checkMs, not only when maxDeferMs ran out.
+    expect(looks).toBeGreaterThan(5);
+  });
+
+  it('once the process is no longer busy, the waiting job runs at once, not after maxDeferMs', async () => {
+    let busy = true;
+    const q = queue({ yieldWhenBusy: { checkMs: 20, maxDeferMs: 120_000, busy: () => busy } });
+    const { kind, ranAt } = timedKind(q);
+    await q.enqueue(h.database.db, kind, { n: 1 });
+    q.start();
+    await sleep(300);
+    expect(ranAt.size).toBe(0);
+    busy = false;
+    const freeAt = performance.now();
+    await waitFor('the job to run', () => ranAt.size === 1, 10_000);
+    expect(ranAt.get(1)! - freeAt).toBeLessThan(3000);
+  });
+
+  it('a job already running is not aborted when the process becomes busy; the next one waits', async () => {
+    let busy = false;
+    const q = queue({ yieldWhenBusy: { checkMs: 20, maxDeferMs: 120_000, busy: () => busy } });
+    const release = gate();
+    let signal: AbortSignal | undefined;
+    const { kind, ranAt } = timedKind(q, {
+      handler: async (job) => {
+        signal = job.signal;
+        await release.opened;
+      },
+    });
+    const first = (await q.enqueue(h.database.db, kind, { n: 1 }))!;
+    q.start();
+    await waitFor('the job to start', () => signal !== undefined, 10_000);
+    busy = true;
+    const second = (await q.enqueue(h.database.db, kind, { n: 2 }))!;
+    await sleep(300);
+    expect(signal!.aborted).toBe(false);
+    expect(await stateOf(first)).toBe('running');
+    release.open();
+    await waitFor('the running job to finish', async () => (await stateOf(first)) === 'done', 10_000);
+    await sleep(200);
+    expect(ranAt.has(2)).toBe(false);
+    expect(await stateOf(second)).toBe('queued');
+    busy = false;
+    await waitFor('the next job to be done', async () => (await stateOf(second)) === 'done', 10_000);
+  });
+
+  it('drain() claims even while the process is busy', async () => {
+    const q = queue({ yieldWhenBusy: { checkMs: 20, maxDeferMs: 120_000, busy: () => true } });
+    const { kind, ranAt } = timedKind(q);
+    for (let n = 1; n <= 3; n++) await q.enqueue(h.database.db, kind, { n });
+    q.start();
+    await sleep(200);
+    expect(ranAt.size).toBe(0);
+    await q.drain({ timeoutMs: 10_000 });
+    expect([...ranAt.keys()].sort()).toEqual([1, 2, 3]);
+  });
+
+  it('the event-loop measure: above busyAbove holds claims back; yieldWhenBusy: false claims at once', async () => {
+    // The process's event-loop utilization, as the queue sees it, without burning CPU.
+    let utilization = 0.95;
+    vi.spyOn(performance, 'eventLoopUtilization').mockImplementation((a?: unknown) =>
+      a === undefined
+        ? { idle: 0, active: 0, utilization: 0 }
+        : { idle: 100 * (1 - utilization), active: 100 * utilization, utilization },
+    );
+    const yielding = queue({ yieldWhenBusy: { busyAbove: 0.6, checkMs: 20, maxDeferMs: 120_000 } });
+    const eager = queue({ yieldWhenBusy: false });
+    const waits = timedKind(yielding);
+    const runs = timedKind(eager);
+    await yielding.enqueue(h.database.db, waits.kind, { n: 1 });
+    await eager.enqueue(h.database.db, runs.kind, { n: 1 });
+    yielding.start();
+    eager.start();
+    await waitFor('the eager queue’s job to run', () => runs.ranAt.size === 1, 3000);
+    await sleep(300);
+    expect(waits.ranAt.size).toBe(0);
+    utilization = 0.5;
+    await waitFor('the yielding queue’s job to run', () => waits.ranAt.size === 1, 10_000);
+  });
+
+  it('a worker’s own work does not hold it back: CPU-heavy jobs on an idle process run back to back', async () => {
+    // The real measure. Each job keeps the thread busy for 30 ms; were that counted as the process being
+    // busy, every job after the first would wait checkMs (1 s) — 8 s for the 9 jobs.
+    const q = queue({ yieldWhenBusy: { checkMs: 1000, maxDeferMs: 120_000 } });
+    const all = gate();
+    const { kind, ranAt } = timedKind(q, {
+      handler: async ({ payload }) => {
+        const until = performance.now() + 30;
+        while (performance.now() < until); // the thread is busy, as with a big PDF on PGlite
+        if ((payload as { n: number }).n === 9) all.open();
+      },
+    });
+    for (let n = 1; n <= 9; n++) await q.enqueue(h.database.db, kind, { n });
+    q.start();
+    await Promise.race([all.opened, sleep(20_000)]);
+    expect(ranAt.size).toBe(9);
+    // At most one stray wait (the test process has other timers) beside the 9 × 30 ms of work.
+    expect(ranAt.get(9)! - ranAt.get(1)!).toBeLessThan(2500);
   });
 });
 
