@@ -31,6 +31,7 @@ import { installAccessControl } from './http/access';
 import { JobQueue } from './jobs/queue';
 import { installTextGuard } from './http/text-guard';
 import { installAdmission } from './http/admission';
+import { installRequestActivity } from './http/activity';
 import { sqlState } from './db/errors';
 import { createPasswordHasher, type PasswordHasher } from './security/passwords';
 import { authenticator } from './modules/auth/service';
@@ -112,7 +113,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     files: options.files ?? (await createFileStore(config)),
     jobs:
       options.jobs ??
-      new JobQueue(options.database.db, { log: app.log, keepDoneDays: config.JOBS_KEEP_DONE_DAYS }),
+      new JobQueue(options.database.db, {
+        log: app.log,
+        keepDoneDays: config.JOBS_KEEP_DONE_DAYS,
+        // Background work yields while the server answers requests and its thread is loaded.
+        yieldWhenBusy: { requestsActive: installRequestActivity(app) },
+      }),
   };
   // The worker starts once the app is ready, so every module has registered its job handlers by then
   // (never with JOBS_WORKER=0: that process only enqueues), and stops when the app closes — before the

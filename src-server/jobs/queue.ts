@@ -39,11 +39,14 @@
  *   Busy is this thread's event-loop utilization (ELU) since the previous look, not a count of requests in
  *   flight: a server on PostgreSQL with many users nearly always has a request in flight yet may be
  *   mostly idle, whereas ELU measures the one thing the jobs compete for — this thread, which on PGlite
- *   includes the database's own work. The measure restarts whenever one of this worker's handlers
- *   settles, so that a job's own work does not hold the next job back: what the thread does in the
- *   20 ms after (a shorter window measures the instant, not the load) is the requests' — those that
- *   queued up behind the job are served then — and an otherwise idle process claims the next job after
- *   those 20 ms rather than after `checkMs`.
+ *   includes the database's own work. The server also tells the queue when it answers requests
+ *   (`requestsActive`): busy is then requests answered in the window *and* the thread loaded, by
+ *   whatever loads it — the jobs' own work included, since it is what those requests wait behind (during
+ *   a station's burst, counting only the requests' share let the search jobs take a sixth of the
+ *   thread) — while a process that answers nothing runs its jobs back to back. A queue told nothing of
+ *   requests leaves its own work out instead: the measure restarts whenever one of its handlers settles,
+ *   and what the thread does in the 20 ms after (a shorter window measures the instant, not the load)
+ *   decides.
  *   `drain()` claims regardless: whoever calls it wants the work done now, and waits for it.
  * All times are the database's (`now()`), never this process's clock, so servers with skewed clocks agree.
  */
@@ -104,6 +107,14 @@ export interface YieldWhenBusy {
    * (default 5 s), so background work always progresses.
    */
   maxDeferMs?: number;
+  /**
+   * Whether this process has answered requests within the last `withinMs` (one in flight counts). When
+   * given, the process is busy only while it answers requests and its thread is loaded, whatever loads
+   * it (the jobs' own work included: it is what the requests wait behind); a process answering nothing
+   * runs its jobs back to back. Without it, the load alone decides, the jobs' own work left out. The
+   * server passes its request counter (app.ts).
+   */
+  requestsActive?: (withinMs: number) => boolean;
   /** Replaces the event-loop measure: answers whether the process is busy now (for tests). */
   busy?: () => boolean;
 }
@@ -182,6 +193,7 @@ interface YieldPolicy {
   busyAbove: number;
   checkMs: number;
   maxDeferMs: number;
+  requestsActive: ((withinMs: number) => boolean) | undefined;
   busy: (() => boolean) | undefined;
 }
 
@@ -297,7 +309,13 @@ export class JobQueue {
       const y = { ...YIELD_WHEN_BUSY_DEFAULTS, ...opts.yieldWhenBusy };
       if (!(y.busyAbove >= 0 && y.busyAbove <= 1)) throw new RangeError('busyAbove must be 0 … 1');
       if (!(y.checkMs >= 1 && y.maxDeferMs >= 0)) throw new RangeError('checkMs must be ≥ 1, maxDeferMs ≥ 0');
-      this.yielding = { busyAbove: y.busyAbove, checkMs: y.checkMs, maxDeferMs: y.maxDeferMs, busy: y.busy };
+      this.yielding = {
+        busyAbove: y.busyAbove,
+        checkMs: y.checkMs,
+        maxDeferMs: y.maxDeferMs,
+        requestsActive: y.requestsActive,
+        busy: y.busy,
+      };
     }
   }
 
@@ -350,7 +368,7 @@ export class JobQueue {
     if (this.stopping) throw new Error('a stopped job queue cannot start again');
     this.started = true;
     this.lastClaimRound = performance.now();
-    this.restartBusyMeasure();
+    this.eluMark = performance.eventLoopUtilization();
     this.renewTimer = setInterval(() => void this.renewLeases(), Math.max(10, Math.floor(this.leaseMs / 3)));
     this.renewTimer.unref();
     this.schedulePrune(Math.min(60_000, this.pruneEveryMs));
@@ -546,6 +564,10 @@ export class JobQueue {
     const left = Math.ceil(this.lastClaimRound + policy.maxDeferMs - performance.now());
     if (left <= 0) return 0;
     if (policy.busy) return policy.busy() ? Math.min(policy.checkMs, left) : 0;
+    if (policy.requestsActive && !policy.requestsActive(policy.checkMs)) {
+      this.eluMark = performance.eventLoopUtilization(); // a new window from now
+      return 0;
+    }
     const now = performance.eventLoopUtilization();
     const since = performance.eventLoopUtilization(now, this.eluMark);
     // Over a window of a few milliseconds the measure tells the instant, not the load (a timer already
@@ -556,9 +578,13 @@ export class JobQueue {
     return since.utilization > policy.busyAbove ? Math.min(policy.checkMs, left) : 0;
   }
 
-  /** Starts a new window of the event-loop measure (see the header: after a handler settles). */
+  /**
+   * Starts a new window of the event-loop measure (see the header: after a handler settles), unless the
+   * queue knows when requests are answered: then the jobs' own work counts while they are.
+   */
   private restartBusyMeasure(): void {
-    if (this.yielding && !this.yielding.busy) this.eluMark = performance.eventLoopUtilization();
+    if (this.yielding && !this.yielding.busy && !this.yielding.requestsActive)
+      this.eluMark = performance.eventLoopUtilization();
   }
 
   /** Claims due jobs for every registered kind with free slots, and starts them. */

@@ -683,6 +683,32 @@ describe('yielding to requests while the process is busy', () => {
     // At most one stray wait (the test process has other timers) beside the 9 × 30 ms of work.
     expect(ranAt.get(9)! - ranAt.get(1)!).toBeLessThan(2500);
   });
+
+  it('while requests are answered a worker’s own CPU-heavy work counts: the next job waits; with none, they run back to back', async () => {
+    // The real measure, told whether requests are being answered. Each job keeps the thread busy 60 ms.
+    let answering = true;
+    const q = queue({
+      yieldWhenBusy: { checkMs: 400, maxDeferMs: 120_000, requestsActive: () => answering },
+    });
+    const { kind, ranAt } = timedKind(q, {
+      handler: async () => {
+        const until = performance.now() + 60;
+        while (performance.now() < until); // the thread is busy, as with a big PDF on PGlite
+      },
+    });
+    for (let n = 1; n <= 2; n++) await q.enqueue(h.database.db, kind, { n });
+    q.start();
+    await waitFor('both jobs to run while requests are answered', () => ranAt.size === 2, 10_000);
+    // After the first job the thread was busy while requests were answered: the second waited a look.
+    expect(ranAt.get(2)! - ranAt.get(1)!).toBeGreaterThanOrEqual(300);
+
+    answering = false;
+    for (let n = 3; n <= 6; n++) await q.enqueue(h.database.db, kind, { n });
+    q.nudge();
+    await waitFor('the next four jobs to run', () => ranAt.size === 6, 10_000);
+    // Nothing answered: back to back (4 × 60 ms of work; no 400 ms look between them).
+    expect(ranAt.get(6)! - ranAt.get(3)!).toBeLessThan(1000);
+  });
 });
 
 describe('administration', () => {
