@@ -9,8 +9,9 @@
  * 1. raw loopback: the same bytes POSTed as multipart by the station's own transport (streamed from disk,
  *    4 at once) to a trivial Node HTTP server (its own process) that drains each body and answers 201:
  *    the ceiling, and the share's denominator; beside it the same with node:http (no fetch), for scale;
- * 2. server alone: another 1,000 such PDFs uploaded straight to POST /correspondence/intake (same
- *    transport, 4 at once, each with its Idempotency-Key) on a fresh server: what the server costs;
+ * 2. server alone: another 1,000 such PDFs uploaded straight to the server as the station sends them
+ *    (POST /correspondence/intake/batch, BENCH_BATCH files a request, BENCH_CONCURRENCY requests at
+ *    once, each file with its Idempotency-Key) on a fresh server: what the server costs;
  * 3. station: from the first file copied in until all 1,000 are in processed/.
  *
  * Then, the server stopped, its database is read: documents, attachments, distinct contents and intake
@@ -20,7 +21,7 @@
  * of each process from /proc. Targets: station throughput ≥ 50% of the raw loopback upload, lost 0,
  * duplicated 0. Printed and written to bench/station/results.json; nothing fails on a missed target.
  *
- * Knobs: BENCH_FILES (1000), BENCH_FILE_KB (200), BENCH_CONCURRENCY (4), BENCH_SCAN_MS (200),
+ * Knobs: BENCH_FILES (1000), BENCH_FILE_KB (200), BENCH_CONCURRENCY (4), BENCH_BATCH (16), BENCH_SCAN_MS (200),
  * BENCH_STABLE_MS (300); BENCH_DATABASE_URL: the servers on fresh PostgreSQL databases there (created
  * and dropped) instead of PGlite; BENCH_SERVER_CPU_PROF / BENCH_STATION_CPU_PROF=<folder>: V8 CPU
  * profiles of the server or station processes, written when they stop.
@@ -59,6 +60,7 @@ import {
 const FILES = Number(process.env.BENCH_FILES ?? 1000);
 const FILE_KB = Number(process.env.BENCH_FILE_KB ?? 200);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const BATCH = Number(process.env.BENCH_BATCH ?? 16);
 const SCAN_MS = Number(process.env.BENCH_SCAN_MS ?? 200);
 const STABLE_MS = Number(process.env.BENCH_STABLE_MS ?? 300);
 /** The station run is given up when processed/ has not grown for this long. */
@@ -87,23 +89,36 @@ async function makePdfs(dir: string, prefix: string, count: number): Promise<Pdf
   return pdfs;
 }
 
-/** Uploads `pdfs`, `concurrency` at once, through the station's transport; answers seconds and statuses. */
+/**
+ * Uploads `pdfs` through the station's transport, `concurrency` requests at once: one file a request
+ * (`batch` 1, POST /correspondence/intake: what a plain uploader sends, the raw line) or `batch` files a
+ * request (POST /correspondence/intake/batch, as the station sends a backlog); answers seconds and statuses.
+ */
 async function uploadAll(
   baseUrl: string,
   headers: Record<string, string>,
   pdfs: Pdf[],
   concurrency: number,
+  batch = 1,
 ): Promise<{ seconds: number; statuses: Record<string, number> }> {
   const transport = httpTransport({ baseUrl: () => baseUrl, headers: () => headers, ready: () => true });
   const statuses: Record<string, number> = {};
+  const count = (status: number) => (statuses[status] = (statuses[status] ?? 0) + 1);
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < pdfs.length) {
-        const pdf = pdfs[next++]!;
-        const answer = await transport.intake({ path: pdf.path, name: pdf.name }, randomUUID(), null);
-        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+        if (batch === 1) {
+          const pdf = pdfs[next++]!;
+          count((await transport.intake({ path: pdf.path, name: pdf.name }, randomUUID(), null)).status);
+          continue;
+        }
+        const files = pdfs.slice(next, (next += batch));
+        const answers = await transport.intakeBatch(
+          files.map((pdf) => ({ path: pdf.path, name: pdf.name, key: randomUUID(), number: null })),
+        );
+        for (const answer of answers) count(answer.status);
       }
     }),
   );
@@ -305,6 +320,8 @@ async function stationRun(root: string, pdfs: Pdf[], databaseUrl: string | undef
         String(STABLE_MS),
         '--concurrency',
         String(CONCURRENCY),
+        '--batch',
+        String(BATCH),
       ],
       ...['--lang', 'en'],
     ],
@@ -470,7 +487,7 @@ async function main() {
       const memory = new MemorySampler({ server: server.pid }, 100);
       memory.phase('uploads');
       const cpuBefore = { server: procCpuSeconds(server.pid), bench: procCpuSeconds('self') };
-      const r = await uploadAll(server.url, headers, direct, CONCURRENCY);
+      const r = await uploadAll(server.url, headers, direct, CONCURRENCY, BATCH);
       memory.stop();
       const spent = (before: number | null, after: number | null) =>
         before === null || after === null ? null : round(after - before, 1);
@@ -512,6 +529,7 @@ async function main() {
         fileBytes: burst[0]!.size,
         totalMB: round(bytes / MB, 1),
         concurrency: CONCURRENCY,
+        batch: BATCH,
         scanMs: SCAN_MS,
         stableMs: STABLE_MS,
         server: `child process: src-server/cli.ts serve, ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL (BENCH_DATABASE_URL, a fresh database)' : 'PGlite'}, defaults otherwise, LOG_LEVEL warn`,
@@ -539,7 +557,7 @@ async function main() {
     const perFile = (cpu: number | null) => (cpu === null ? null : round((1000 * cpu) / FILES, 1));
     console.log(
       `\nStation benchmark: ${FILES} PDFs of ${round(burst[0]!.size / 1024, 0)} KB (${result.settings.totalMB} MB), ` +
-        `concurrency ${CONCURRENCY}, scan ${SCAN_MS} ms, stable ${STABLE_MS} ms, server on ${result.settings.database}, ` +
+        `concurrency ${CONCURRENCY}, batches of ${BATCH}, scan ${SCAN_MS} ms, stable ${STABLE_MS} ms, server on ${result.settings.database}, ` +
         `${result.settings.cpus} CPUs\n`,
     );
     console.log(
@@ -564,7 +582,7 @@ async function main() {
           '',
         ],
         [
-          'server alone (POST /intake)',
+          `server alone (${BATCH > 1 ? `batches of ${BATCH}` : 'POST /intake'})`,
           round(alone.seconds, 2),
           alone.mbPerSec,
           alone.filesPerSec,

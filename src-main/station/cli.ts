@@ -5,8 +5,9 @@
  *
  * Options: --folder (repeat for several), --server, --user, the password in SIJILL_STATION_PASSWORD
  * (never on the command line, where `ps` shows it), --data-dir (its queue, default .data/station),
- * --poll (poll the folders: network shares), --scan-ms, --stable-ms, --concurrency, --lang ar|en (the
- * language of the server's messages in rejection notes), --once (exit when every file is handled).
+ * --poll (poll the folders: network shares), --scan-ms, --stable-ms, --concurrency (requests at once),
+ * --batch (files a request at most), --lang ar|en (the language of the server's messages in rejection
+ * notes), --once (exit when every file is handled).
  * It is the desktop's station service with a sign-in of its own (an account without two-factor).
  */
 import { mkdirSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { SignInRefused, signInTransport } from './transport';
 
 const USAGE =
   'usage: npm run station -- --folder DIR [--folder DIR…] --server URL --user NAME ' +
-  '[--data-dir DIR] [--poll] [--scan-ms N] [--stable-ms N] [--concurrency N] [--lang ar|en] [--once]\n' +
+  '[--data-dir DIR] [--poll] [--scan-ms N] [--stable-ms N] [--concurrency N] [--batch N] [--lang ar|en] [--once]\n' +
   'The password is read from SIJILL_STATION_PASSWORD.';
 
 async function main(): Promise<number> {
@@ -32,6 +33,7 @@ async function main(): Promise<number> {
       'scan-ms': { type: 'string', default: '2000' },
       'stable-ms': { type: 'string', default: '2000' },
       concurrency: { type: 'string', default: '2' },
+      batch: { type: 'string', default: '16' },
       lang: { type: 'string', default: 'ar' },
       once: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -42,9 +44,9 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
-  const number = (name: 'scan-ms' | 'stable-ms' | 'concurrency') => {
+  const number = (name: 'scan-ms' | 'stable-ms' | 'concurrency' | 'batch') => {
     const n = Number(values[name]);
-    if (!Number.isInteger(n) || n < (name === 'concurrency' ? 1 : 0))
+    if (!Number.isInteger(n) || n < (name === 'concurrency' || name === 'batch' ? 1 : 0))
       throw new Error(`--${name} must be a whole number`);
     return n;
   };
@@ -83,6 +85,7 @@ async function main(): Promise<number> {
     scanIntervalMs: number('scan-ms'),
     stableMs: number('stable-ms'),
     concurrency: number('concurrency'),
+    batchFiles: number('batch'),
     log: (line) => console.log(line),
   });
   const stop = async () => {

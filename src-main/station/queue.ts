@@ -214,16 +214,26 @@ export class StationQueue {
     this.prep(`delete from station_files where id = ? and state in ('waiting', 'queued', 'stuck')`).run(id);
   }
 
-  /** The next queued files due now, oldest first, and marks them uploading. */
-  take(limit: number): StationFile[] {
+  /**
+   * The next queued files due now, oldest first — at most `limit`, and no more than `maxBytes` together
+   * (the first always, however large) — and marks them uploading.
+   */
+  take(limit: number, maxBytes = Number.POSITIVE_INFINITY): StationFile[] {
     const t = this.now();
     const take = this.db.transaction(() => {
       const rows = this.prep(
         `select * from station_files where state = 'queued' and next_at <= ? order by id limit ?`,
       ).all(t, limit) as Row[];
+      const taken: Row[] = [];
+      let bytes = 0;
+      for (const r of rows) {
+        if (taken.length > 0 && bytes + r.size > maxBytes) break;
+        bytes += r.size;
+        taken.push(r);
+      }
       const mark = this.prep(`update station_files set state = 'uploading', updated_at = ? where id = ?`);
-      for (const r of rows) mark.run(t, r.id);
-      return rows.map((r) => fileOf({ ...r, state: 'uploading' }));
+      for (const r of taken) mark.run(t, r.id);
+      return taken.map((r) => fileOf({ ...r, state: 'uploading' }));
     });
     return take();
   }

@@ -21,6 +21,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { watch, type FSWatcher } from 'node:fs';
+import { INTAKE_BATCH_MAX_FILES } from '../../src-shared/api/correspondence';
 import { formatMaxSize } from '../../src-shared/files';
 import ar from '../../locales/ar/station.json';
 import en from '../../locales/en/station.json';
@@ -48,8 +49,15 @@ export interface StationOptions {
   scanIntervalMs?: number;
   /** How long a file's size and time must stay unchanged before it is taken. */
   stableMs?: number;
-  /** Uploads at once. */
+  /** Upload requests at once. */
   concurrency?: number;
+  /**
+   * Files one request may carry (at most the server's INTAKE_BATCH_MAX_FILES), and their bytes at most
+   * (one file alone may be larger): a backlog goes in batches, a file arriving alone goes alone, at
+   * once (nothing waits to fill a batch).
+   */
+  batchFiles?: number;
+  batchBytes?: number;
   /** Failures that may pass before a file is stuck (waiting for someone to press retry). */
   maxAttempts?: number;
   /** Delay before try `attempt` (1-based) of a failed file. */
@@ -160,10 +168,13 @@ export class Station {
     log: (line: string) => void;
   };
   private readonly folderErrors = new Map<string, string | null>();
+  /** The files being sent (or checked before sending), by queue id; `done` settles with their request. */
   private readonly inFlight = new Map<
     number,
     { name: string; size: number; sent: number; done: Promise<void> }
   >();
+  /** Upload requests under way (each carries one or more of the files in flight). */
+  private requests = 0;
   private watchers: FSWatcher[] = [];
   private timer: NodeJS.Timeout | null = null;
   private soon: NodeJS.Timeout | null = null;
@@ -183,6 +194,8 @@ export class Station {
       scanIntervalMs: options.scanIntervalMs ?? 2_000,
       stableMs: options.stableMs ?? 2_000,
       concurrency: options.concurrency ?? 2,
+      batchFiles: Math.min(options.batchFiles ?? 16, INTAKE_BATCH_MAX_FILES),
+      batchBytes: options.batchBytes ?? 32 * 1024 * 1024,
       maxAttempts: options.maxAttempts ?? 10,
       backoffMs: options.backoffMs ?? defaultBackoff,
       now: options.now ?? Date.now,
@@ -309,12 +322,14 @@ export class Station {
     this.fill();
   }
 
-  /** Starts queued files in the free upload slots (at the end of a pass, and as each upload ends). */
+  /** Starts queued files in the free request slots, a batch each (at the end of a pass, and as each ends). */
   private fill(): void {
     if (this.paused || !this.transport.ready()) return;
-    const free = this.opts.concurrency - this.inFlight.size;
-    if (free <= 0) return;
-    for (const file of this.queue.take(free)) this.launch(file);
+    while (this.requests < this.opts.concurrency) {
+      const files = this.queue.take(this.opts.batchFiles, this.opts.batchBytes);
+      if (files.length === 0) return;
+      this.launch(files);
+    }
   }
 
   /** Compares a folder with the queue: new files are recorded, changing ones wait, stable ones queue. */
@@ -370,22 +385,31 @@ export class Station {
     }, this.opts.stableMs + 20);
   }
 
-  private launch(file: StationFile): void {
-    const entry = { name: file.name, size: file.size, sent: 0, done: Promise.resolve() };
-    this.inFlight.set(file.id, entry);
-    entry.done = this.upload(file, entry)
+  private launch(files: StationFile[]): void {
+    this.requests += 1;
+    const entries = files.map((file) => ({
+      file,
+      progress: { name: file.name, size: file.size, sent: 0, done: Promise.resolve() },
+    }));
+    for (const { file, progress } of entries) this.inFlight.set(file.id, progress);
+    const done = this.uploadBatch(entries)
       .catch((error: unknown) => {
-        this.opts.log(`station: ${file.name}: ${String(error)}`);
-        this.fail(file, {
-          code: 'unreadable',
-          params: { error: String((error as Error)?.message ?? error) },
-        });
+        // Something unforeseen (the disk, the queue): the files not yet settled are tried again later.
+        this.opts.log(`station: ${files.map((f) => f.name).join(', ')}: ${String(error)}`);
+        for (const { file } of entries)
+          if (this.queue.get(file.id)?.state === 'uploading')
+            this.fail(file, {
+              code: 'unreadable',
+              params: { error: String((error as Error)?.message ?? error) },
+            });
       })
       .finally(() => {
-        this.inFlight.delete(file.id);
-        // The next queued file starts now, not after the next pass over the folders.
+        this.requests -= 1;
+        for (const { file } of entries) this.inFlight.delete(file.id);
+        // The next queued files start now, not after the next pass over the folders.
         if (this.running) this.fill();
       });
+    for (const { progress } of entries) progress.done = done;
   }
 
   private async uploadLimit(): Promise<number | null> {
@@ -395,36 +419,78 @@ export class Station {
     return limits?.uploadMaxBytes ?? this.limit?.uploadMaxBytes ?? null;
   }
 
-  private async upload(file: StationFile, progress: { sent: number }): Promise<void> {
+  /**
+   * Sends a batch: each file checked here first (still there, a PDF by its bytes, within the limit, not
+   * the same content as a file already taken), then those that pass in one request, then each settled by
+   * its own answer.
+   */
+  private async uploadBatch(entries: { file: StationFile; progress: { sent: number } }[]): Promise<void> {
+    const limit = await this.uploadLimit();
+    const sending: { file: StationFile; path: string; number: string | null; progress: { sent: number } }[] =
+      [];
+    for (const { file, progress } of entries) {
+      const path = await this.prepare(file, limit);
+      if (path) sending.push({ file, path, number: numberInName(file.name), progress });
+    }
+    if (sending.length === 0) return;
+    let answers: IntakeAnswer[];
+    try {
+      answers = await this.transport.intakeBatch(
+        sending.map(({ file, path, number }) => ({ path, name: file.name, key: file.key, number })),
+        (index, sent) => {
+          sending[index]!.progress.sent = sent;
+        },
+      );
+    } catch (error) {
+      for (const { file } of sending)
+        this.fail(file, { code: 'serverDown', detail: String((error as Error)?.message ?? error) });
+      return;
+    }
+    for (const [index, { file, number }] of sending.entries())
+      await this.conclude(file, answers[index]!, number, limit);
+  }
+
+  /**
+   * A file's checks before it is sent; answers its path, or null when it was settled here (gone, not a
+   * PDF, too large, or the same content as another file this station took: rejected with the reason).
+   */
+  private async prepare(file: StationFile, limit: number | null): Promise<string | null> {
     const path = join(file.folder, file.name);
     let size: number;
     try {
       size = (await stat(path)).size;
     } catch {
       this.queue.forget(file.id); // taken away before it could be sent
-      return;
+      return null;
     }
-    if (!(await looksLikePdf(path))) return this.reject(file, { code: 'notPdf' });
-    const limit = await this.uploadLimit();
-    if (limit !== null && size > limit)
-      return this.reject(file, { code: 'tooLarge', params: { maxSize: formatMaxSize(limit) } });
+    if (!(await looksLikePdf(path))) {
+      await this.reject(file, { code: 'notPdf' });
+      return null;
+    }
+    if (limit !== null && size > limit) {
+      await this.reject(file, { code: 'tooLarge', params: { maxSize: formatMaxSize(limit) } });
+      return null;
+    }
     const sha256 = file.sha256 ?? (await hashFile(path));
     if (!file.sha256) this.queue.hashed(file.id, sha256);
     const twin = this.queue.sameContent(sha256, file.id);
-    if (twin)
-      return this.reject(file, {
+    if (twin) {
+      await this.reject(file, {
         code: 'duplicate',
         params: { document: twin.docNumber ?? (twin.documentId ? `#${twin.documentId}` : twin.name) },
       });
-    const number = numberInName(file.name);
-    let answer: IntakeAnswer;
-    try {
-      answer = await this.transport.intake({ path, name: file.name }, file.key, number, (sent) => {
-        progress.sent = sent;
-      });
-    } catch (error) {
-      return this.fail(file, { code: 'serverDown', detail: String((error as Error)?.message ?? error) });
+      return null;
     }
+    return path;
+  }
+
+  /** A file's answer from the server: moved to processed/ or rejected/, or tried again later. */
+  private async conclude(
+    file: StationFile,
+    answer: IntakeAnswer,
+    number: string | null,
+    limit: number | null,
+  ): Promise<void> {
     if (answer.status === 200 || answer.status === 201) {
       const data = answer.body?.data;
       this.queue.moving(file.id, 'processed', null, {

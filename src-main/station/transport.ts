@@ -1,11 +1,16 @@
 /**
- * How the station reaches the server: `POST /correspondence/intake` with the file streamed from disk
- * (never read whole), its Idempotency-Key and, when its name carries one, the document number; and
- * `GET /health` for the size limit. The desktop passes the signed-in session's headers (the token
- * stays in main); the headless station signs in with its own account (`signInTransport`).
+ * How the station reaches the server: `POST /correspondence/intake/batch` with the files queued at the
+ * moment streamed from disk one after the other in one request (never read whole), each with its
+ * Idempotency-Key and, when its name carries one, the document number; and `GET /health` for the size
+ * limit. A server without the batch route (an older one) is sent the files one a request
+ * (`POST /correspondence/intake`). The desktop passes the signed-in session's headers (the token stays
+ * in main); the headless station signs in with its own account (`signInTransport`).
  */
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import type { IntakeBatchManifest, IntakeBatchResult } from '../../src-shared/api/correspondence';
 import { multipartStream, streamingInit } from '../services/multipart';
 
 /** The server's answer to an upload: its status and JSON body (problem details on a refusal). */
@@ -18,18 +23,29 @@ export interface IntakeAnswer {
   } | null;
 }
 
+/** A file the station sends: where it is, its name, its idempotency key and the number its name carries. */
+export interface OutgoingFile {
+  path: string;
+  name: string;
+  key: string;
+  number: string | null;
+}
+
 export interface StationTransport {
   /** Whether there is someone to upload as (signed in). */
   ready(): boolean;
   /** The server's upload limit, or null when it cannot be reached. */
   limits(): Promise<{ uploadMaxBytes: number } | null>;
-  /** Uploads one file. Throws when the server cannot be reached (the file is tried again later). */
-  intake(
-    file: { path: string; name: string },
-    key: string,
-    number: string | null,
-    onProgress?: (sent: number) => void,
-  ): Promise<IntakeAnswer>;
+  /**
+   * Uploads files (one request when the server takes batches): answers each file's answer, in order —
+   * the request's own status for every file when it was refused as a whole (401, 503…). Throws when the
+   * server cannot be reached (the files are tried again later). `onProgress` tells the bytes of file
+   * `index` sent so far.
+   */
+  intakeBatch(
+    files: readonly OutgoingFile[],
+    onProgress?: (index: number, sent: number) => void,
+  ): Promise<IntakeAnswer[]>;
 }
 
 export interface HttpTransportOptions {
@@ -46,7 +62,160 @@ const STALL_MS = 60_000;
 const join = (base: string, path: string) =>
   new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`);
 
-export function httpTransport(options: HttpTransportOptions): StationTransport {
+/** The bytes of one read of a file being sent (a scan of a few pages is one or two of them). */
+const CHUNK = 256 * 1024;
+
+const CRLF = new TextEncoder().encode('\r\n');
+
+/**
+ * The multipart body of a batch, produced as the request asks for it: the manifest, then each file's
+ * part head and its bytes read from disk a chunk at a time (each file opened only when its turn comes),
+ * then the closing boundary. `sent(index, bytes)` is told as each chunk of file `index` is handed over.
+ */
+function batchBody(
+  files: readonly OutgoingFile[],
+  sent: (index: number, bytes: number) => void,
+): { body: ReadableStream<Uint8Array>; contentType: string } {
+  const boundary = `----sijill${randomBytes(12).toString('hex')}`;
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const manifest: IntakeBatchManifest = {
+    files: files.map((f) => ({ key: f.key, ...(f.number ? { number: f.number } : {}) })),
+  };
+  const head = encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="manifest"\r\n` +
+      `Content-Type: text/plain; charset=utf-8\r\n\r\n${JSON.stringify(manifest)}\r\n`,
+  );
+  const partHead = (name: string) => {
+    const safeName = name.replace(/["\r\n\\]/g, '_');
+    return encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"; ` +
+        `filename*=UTF-8''${encodeURIComponent(name)}\r\nContent-Type: application/pdf\r\n\r\n`,
+    );
+  };
+  let index = -1;
+  let handle: FileHandle | null = null;
+  let position = 0;
+  const close = async () => {
+    const h = handle;
+    handle = null;
+    await h?.close();
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(head);
+    },
+    async pull(controller) {
+      try {
+        if (!handle) {
+          index += 1;
+          if (index > 0) controller.enqueue(CRLF);
+          if (index === files.length) {
+            controller.enqueue(encode(`--${boundary}--\r\n`));
+            controller.close();
+            return;
+          }
+          handle = await open(files[index]!.path, 'r');
+          position = 0;
+          controller.enqueue(partHead(files[index]!.name));
+          return;
+        }
+        const chunk = new Uint8Array(CHUNK);
+        const { bytesRead } = await handle.read(chunk, 0, CHUNK, position);
+        if (bytesRead === 0) {
+          await close();
+          return;
+        }
+        position += bytesRead;
+        sent(index, position);
+        controller.enqueue(bytesRead === CHUNK ? chunk : chunk.subarray(0, bytesRead));
+      } catch (error) {
+        await close().catch(() => undefined);
+        controller.error(error);
+      }
+    },
+    cancel: () => close(),
+  });
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** A stall guard: aborts when `alive()` has not been called for STALL_MS (a slow upload that moves is never cut). */
+function stallGuard() {
+  const controller = new AbortController();
+  const abort = () => controller.abort(new Error('no progress for 60 s'));
+  let timer = setTimeout(abort, STALL_MS);
+  return {
+    signal: controller.signal,
+    alive() {
+      clearTimeout(timer);
+      timer = setTimeout(abort, STALL_MS);
+    },
+    done: () => clearTimeout(timer),
+  };
+}
+
+/** A JSON body, or null when there is none or it is not JSON. */
+function jsonOf<T>(text: string): T | null {
+  try {
+    return text ? (JSON.parse(text) as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function httpTransport(options: HttpTransportOptions): StationTransport & {
+  /** Uploads one file by the single route (what a server without batches is sent). */
+  intake(
+    file: { path: string; name: string },
+    key: string,
+    number: string | null,
+    onProgress?: (sent: number) => void,
+  ): Promise<IntakeAnswer>;
+} {
+  /** Whether the server takes batches; learnt from its first answer (an older server has no such route). */
+  let batches = true;
+  const sendBatch = async (
+    files: readonly OutgoingFile[],
+    onProgress?: (index: number, sent: number) => void,
+  ): Promise<{ status: number; answers: IntakeAnswer[] }> => {
+    const stall = stallGuard();
+    const multipart = batchBody(files, (index, sent) => {
+      stall.alive();
+      onProgress?.(index, sent);
+    });
+    let status: number;
+    let text: string;
+    try {
+      const response = await fetch(join(options.baseUrl(), '/correspondence/intake/batch'), {
+        ...streamingInit(
+          'POST',
+          { ...options.headers(), 'Content-Type': multipart.contentType },
+          multipart.body,
+        ),
+        signal: stall.signal,
+      });
+      stall.alive();
+      status = response.status;
+      text = await response.text();
+    } finally {
+      stall.done();
+    }
+    if (status === 200) {
+      const results = jsonOf<{ data?: IntakeBatchResult }>(text)?.data?.results;
+      if (results?.length === files.length)
+        return {
+          status,
+          answers: results.map((r) => ({
+            status: r.status,
+            body: r.result
+              ? { data: r.result }
+              : { detail: r.problem?.detail, ...(r.problem?.code ? { code: r.problem.code } : {}) },
+          })),
+        };
+      status = 502; // an answer that does not fit the request: tried again later
+    }
+    const body = jsonOf<IntakeAnswer['body']>(text);
+    return { status, answers: files.map(() => ({ status, body })) };
+  };
   const send = async (
     file: { path: string; name: string },
     key: string,
@@ -100,6 +269,17 @@ export function httpTransport(options: HttpTransportOptions): StationTransport {
     }
     return { status: response.status, body };
   };
+  const intake = async (
+    file: { path: string; name: string },
+    key: string,
+    number: string | null,
+    onProgress?: (sent: number) => void,
+  ) => {
+    const answer = await send(file, key, number, onProgress);
+    if (answer.status === 401 && options.onUnauthorized && (await options.onUnauthorized()))
+      return send(file, key, number, onProgress);
+    return answer;
+  };
   return {
     ready: options.ready,
     async limits() {
@@ -116,11 +296,20 @@ export function httpTransport(options: HttpTransportOptions): StationTransport {
         return null;
       }
     },
-    async intake(file, key, number, onProgress) {
-      const answer = await send(file, key, number, onProgress);
-      if (answer.status === 401 && options.onUnauthorized && (await options.onUnauthorized()))
-        return send(file, key, number, onProgress);
-      return answer;
+    intake,
+    async intakeBatch(files, onProgress) {
+      if (batches) {
+        let sent = await sendBatch(files, onProgress);
+        if (sent.status === 401 && options.onUnauthorized && (await options.onUnauthorized()))
+          sent = await sendBatch(files, onProgress);
+        // No such route: a server from before batches. It is sent the files one a request from now on.
+        if (sent.status !== 404) return sent.answers;
+        batches = false;
+      }
+      const answers: IntakeAnswer[] = [];
+      for (const [index, file] of files.entries())
+        answers.push(await intake(file, file.key, file.number, (sent) => onProgress?.(index, sent)));
+      return answers;
     },
   };
 }

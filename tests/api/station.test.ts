@@ -248,8 +248,8 @@ describe('scanning station', () => {
     let lose = true;
     const flaky: StationTransport = {
       ...real,
-      intake: async (...args) => {
-        const answer = await real.intake(...args);
+      intakeBatch: async (...args) => {
+        const answer = await real.intakeBatch(...args);
         if (lose) {
           lose = false;
           throw new Error('socket hang up'); // the server committed; the station never heard
