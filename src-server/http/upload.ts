@@ -293,7 +293,7 @@ export async function receivePdfBatch<M extends { files: readonly unknown[] }>(
 ): Promise<{ manifest: M; files: BatchPdf[] }> {
   if (!request.isMultipart()) throw required();
   await mkdir(options.tempDir, { recursive: true });
-  const parts = request.parts({
+  const parseOptions = {
     // A file over the size limit is truncated and refused by itself (413), not the request as a whole.
     throwFileSizeLimit: false,
     limits: {
@@ -303,7 +303,10 @@ export async function receivePdfBatch<M extends { files: readonly unknown[] }>(
       parts: options.maxFiles + 1,
       fieldSize: 64 * 1024,
     },
-  });
+  };
+  // The parser reads `throwFileSizeLimit` per call, though its typings only name busboy's options.
+  const parts = request.parts(parseOptions as Parameters<FastifyRequest['parts']>[0]);
+
   // Any failure of the request itself (truncated, malformed, over the parser's limits) is a 400.
   const next = async () => {
     try {
