@@ -22,13 +22,17 @@ export function assertSize(bytes: Buffer, maxBytes: number): void {
     throw new HttpProblem('payloadTooLarge', { params: { maxSize: formatMaxSize(maxBytes) } });
 }
 
-let pdfjs: Promise<{ lib: typeof PdfJsModule; root: string }> | undefined;
+let pdfjs:
+  | Promise<{ lib: typeof PdfJsModule; root: string; worker: InstanceType<typeof PdfJsModule.PDFWorker> }>
+  | undefined;
 
 /**
  * Loads pdf.js once (legacy build: the modern one needs newer Node features), with its worker in this
  * thread: pdf.js would otherwise import the worker module on the first document, which under a
  * TypeScript loader (tsx: `npm run server`, the web shell) took seconds and made the first upload of a
- * server's life wait for it.
+ * server's life wait for it. One worker (its message port and handler, in this thread) serves every
+ * check, as a viewer's serves every document it opens: setting one up for each document was a third of
+ * a small scan's check (bench/station).
  */
 function loadPdfJs() {
   pdfjs ??= (async () => {
@@ -40,7 +44,7 @@ function loadPdfJs() {
       import('pdfjs-dist/legacy/build/pdf.worker.mjs') as Promise<unknown>,
     ]);
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
-    return { lib, root };
+    return { lib, root, worker: new lib.PDFWorker({ verbosity: 0 }) };
   })();
   return pdfjs;
 }
@@ -101,9 +105,10 @@ async function openPdf(
   source: { data: Uint8Array } | { url: string; disableAutoFetch: boolean; disableStream: boolean },
   scan: () => Promise<string | null>,
 ): Promise<{ pages: number }> {
-  const { lib, root } = await loadPdfJs();
+  const { lib, root, worker } = await loadPdfJs();
   const task = lib.getDocument({
     ...source,
+    worker,
     isEvalSupported: false,
     useSystemFonts: false,
     disableFontFace: true,
