@@ -18,7 +18,7 @@ export interface FileStore {
   /**
    * Stores a finished local file whose SHA-256 the caller computed while receiving it (a streamed upload
    * in `tempDir`), and takes it over: the file is gone afterwards, stored or not. Bytes already stored
-   * under that hash are kept as they are.
+   * under that hash stay (or are replaced by the same bytes).
    */
   putFile(path: string, sha256: string): Promise<void>;
   /** A local folder for uploads being received (on the store's disk when it has one, so `putFile` renames). */
@@ -81,13 +81,18 @@ export function createLocalFileStore(dir: string): FileStore {
     tempDir: join(dir, '.incoming'),
     async putFile(path, sha256) {
       const target = pathOf(sha256);
+      // Same disk (tempDir is inside the store): an atomic rename, never a partial file under a hash. A
+      // file already stored under the hash is replaced by the same bytes (a reader holding it open reads
+      // on undisturbed); its folder is made only when the rename finds none (two calls, not five).
       try {
-        if (await exists(target)) return;
-        await mkdir(dirname(target), { recursive: true });
-        // Same disk (tempDir is inside the store): an atomic rename, never a partial file under a hash.
-        await rename(path, target);
-      } finally {
+        await rename(path, target).catch(async (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+          await mkdir(dirname(target), { recursive: true });
+          await rename(path, target);
+        });
+      } catch (error) {
         await rm(path, { force: true });
+        throw error;
       }
     },
     open: (sha256, range) =>

@@ -174,6 +174,8 @@ export async function intakeFiles(
   }
 
   const received = new Map<number, ReceivedFile>();
+  /** Files the store took over (their temporary files are gone). */
+  const stored = new Set<number>();
   try {
     // The bytes, in the order they arrive.
     for (const [i, file] of files.entries()) {
@@ -200,7 +202,10 @@ export async function intakeFiles(
       await file.discard();
       received.delete(i);
     }
-    for (const file of received.values()) await ctx.files.putFile(file.path, file.sha256);
+    for (const [i, file] of received) {
+      await ctx.files.putFile(file.path, file.sha256);
+      stored.add(i);
+    }
 
     const drafts = [...received.keys()].filter((i) => !targets.has(i));
     if (drafts.length > 0) {
@@ -255,7 +260,7 @@ export async function intakeFiles(
       }
     }
   } finally {
-    await Promise.all([...received.values()].map((file) => file.discard()));
+    await Promise.all([...received].filter(([i]) => !stored.has(i)).map(([, file]) => file.discard()));
   }
 
   for (const [i, sha256] of held) {
