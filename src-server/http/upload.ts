@@ -5,12 +5,13 @@
  * answers 413 while streaming. The file name is cleaned for display (cleanFileName).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context';
+import type { FileStore } from '../storage/files';
 import { PdfChecks, formatMaxSize } from '../storage/validate';
 import { HttpProblem } from './problem';
 
@@ -81,19 +82,21 @@ export async function readSingleUpload(
   return found;
 }
 
-/** A file received to disk by `receiveFilePart`, not yet stored. */
+/**
+ * A file received by `receiveFilePart`, not yet stored: in memory when small (`bytes`), else in a
+ * temporary file (`path`). `store` hands it to the file store; `discard` drops what was not stored.
+ */
 export interface ReceivedFile {
-  /** The temporary file (inside the file store's tempDir). */
-  path: string;
   sha256: string;
   size: number;
   fileName: string | undefined;
-  /**
-   * The whole file, when it was small enough to keep while it arrived (`keepInMemoryMax`): its checks
-   * read it here instead of from disk. Null for a larger file.
-   */
+  /** The whole file, when it was small enough to keep in memory while it arrived (`keepInMemoryMax`). */
   bytes: Buffer | null;
-  /** Removes the temporary file if it is still there (after `FileStore.putFile` it is not). */
+  /** The temporary file holding it (inside the file store's tempDir) when it was larger; else null. */
+  path: string | null;
+  /** Stores it under its hash (once per content); afterwards nothing is left to discard. */
+  store(files: FileStore): Promise<void>;
+  /** Drops it if it was not stored (its temporary file removed, its bytes released). */
   discard(): Promise<void>;
 }
 
@@ -106,18 +109,23 @@ export interface ReceiveOptions {
    * file again), and may throw: the file is refused.
    */
   onChunk?: (chunk: Buffer) => void;
-  /** A file up to this size is also kept in memory (`ReceivedFile.bytes`); default 8 MiB. */
+  /** A file up to this size is kept in memory, never written to a temporary file (default 4 MiB). */
   keepInMemoryMax?: number;
   /**
-   * A file refused by `onChunk` is still read to its end (and dropped) before the refusal
-   * is thrown, so a request carrying several files goes on to the next; otherwise (one file a request)
-   * it is refused before the rest is read.
+   * A file refused by `onChunk` is still read to its end (and dropped) before the refusal is thrown, so
+   * a request carrying several files goes on to the next; otherwise (one file a request) it is refused
+   * before the rest is read.
    */
   readToEnd?: boolean;
 }
 
-/** Files up to this size are kept in memory while they arrive, for their checks (a scan of a few pages). */
-export const KEEP_IN_MEMORY_MAX = 8 * 1024 * 1024;
+/**
+ * Files up to this size are kept in memory while they arrive (a scan of a few pages): checked there and
+ * written once, where they are stored. A larger one goes to a temporary file as it arrives, so memory
+ * stays flat however large the file (bench/files: +3 MB receiving 200 MB); at most this much is held
+ * per upload in flight.
+ */
+export const KEEP_IN_MEMORY_MAX = 4 * 1024 * 1024;
 
 /** A file part of a multipart request (as @fastify/multipart yields it). */
 interface FilePart {
@@ -126,26 +134,35 @@ interface FilePart {
 }
 
 /**
- * Streams one file part to a temporary file in `tempDir`, hashing it on the way: a large file is never
- * held in memory whole (bench/files: +3 MB receiving 200 MB); a small one is also kept (`bytes`). Over the
+ * Receives one file part, hashing it on the way: kept in memory while it stays within
+ * `keepInMemoryMax`, streamed to a temporary file in `tempDir` from the chunk that passes it. Over the
  * size limit → 413 (the part is truncated by the parser, the request may go on). On any failure the
  * temporary file is removed and the error thrown as it is.
  */
 export async function receiveFilePart(part: FilePart, options: ReceiveOptions): Promise<ReceivedFile> {
-  const path = join(options.tempDir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
   const hash = createHash('sha256');
   const keep = options.keepInMemoryMax ?? KEEP_IN_MEMORY_MAX;
   let kept: Buffer[] | null = [];
   let size = 0;
-  const discard = () => rm(path, { force: true });
+  let path: string | null = null;
+  let out: WriteStream | null = null;
+  const discard = async () => {
+    if (path) await rm(path, { force: true });
+  };
+  /** From memory to a temporary file: the chunks kept so far, then every chunk as it arrives. */
+  const spill = async () => {
+    path = join(options.tempDir, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
+    out = createWriteStream(path, { flags: 'wx' });
+    out.on('error', () => undefined); // reported by once('drain') or end() below
+    for (const chunk of kept!) if (!out.write(chunk)) await once(out, 'drain');
+    kept = null;
+  };
   // Iterated by hand, not with for-await (which destroys the stream when its body throws): a refused
   // file of a batch is read to its end, so the parser goes on to the next part. A body cut short ends
   // busboy's file stream in a way only the iterator reports (pipeline() would wait for ever).
   const chunks = part.file[Symbol.asyncIterator]();
   let refused: { error: unknown } | null = null;
   try {
-    const out = createWriteStream(path, { flags: 'wx' });
-    out.on('error', () => undefined); // reported by once('drain') or end() below
     try {
       for (;;) {
         const next = await chunks.next();
@@ -166,15 +183,16 @@ export async function receiveFilePart(part: FilePart, options: ReceiveOptions): 
         hash.update(chunk);
         size += chunk.length;
         if (kept) {
-          if (size <= keep) kept.push(chunk);
-          else kept = null;
-        }
-        if (!out.write(chunk)) await once(out, 'drain');
+          kept.push(chunk);
+          if (size > keep) await spill();
+        } else if (out && !(out as WriteStream).write(chunk)) await once(out, 'drain');
       }
     } finally {
-      await new Promise<void>((resolve, reject) =>
-        out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-      );
+      const stream = out as WriteStream | null;
+      if (stream)
+        await new Promise<void>((resolve, reject) =>
+          stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+        );
     }
     if (refused) throw refused.error;
     if (part.file.truncated) throw tooLarge(options.maxBytes);
@@ -183,14 +201,26 @@ export async function receiveFilePart(part: FilePart, options: ReceiveOptions): 
     // The parser's own size error, when it reports the limit by throwing rather than truncating.
     throw isTooLarge(error) ? tooLarge(options.maxBytes) : error;
   }
-  return {
-    path,
+  const file: ReceivedFile = {
     sha256: hash.digest('hex'),
     size,
     fileName: part.filename,
     bytes: kept ? Buffer.concat(kept, size) : null,
-    discard,
+    path,
+    async store(files) {
+      if (file.bytes) await files.put(file.bytes, file.sha256);
+      else if (file.path) await files.putFile(file.path, file.sha256);
+      file.bytes = null;
+      file.path = null;
+    },
+    async discard() {
+      file.bytes = null;
+      const temp = file.path;
+      file.path = null;
+      if (temp) await rm(temp, { force: true });
+    },
   };
+  return file;
 }
 
 /**
@@ -248,8 +278,6 @@ export async function receivePdfPart(
   } catch (error) {
     await file.discard();
     throw error;
-  } finally {
-    file.bytes = null; // checked: nothing holds the copy in memory any longer
   }
 }
 

@@ -13,8 +13,11 @@ import type { Readable } from 'node:stream';
 
 /** Where uploaded bytes live. Implementations must be safe to share between servers. */
 export interface FileStore {
-  /** Stores bytes (once per content) and answers their SHA-256 (hex) and size. */
-  put(bytes: Buffer): Promise<{ sha256: string; size: number }>;
+  /**
+   * Stores bytes (once per content) and answers their SHA-256 (hex) and size; `sha256` when the caller
+   * computed it already (while receiving them).
+   */
+  put(bytes: Buffer, sha256?: string): Promise<{ sha256: string; size: number }>;
   /**
    * Stores a finished local file whose SHA-256 the caller computed while receiving it (a streamed upload
    * in `tempDir`), and takes it over: the file is gone afterwards, stored or not. Bytes already stored
@@ -56,45 +59,43 @@ export function createLocalFileStore(dir: string): FileStore {
     if (!SHA256.test(sha256)) throw new Error(`not a sha256: ${sha256.slice(0, 80)}`);
     return join(dir, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   };
+  const tempDir = join(dir, '.incoming');
   const exists = async (path: string) =>
     access(path).then(
       () => true,
       () => false,
     );
-  return {
-    async put(bytes) {
-      const sha256 = sha256Of(bytes);
-      const target = pathOf(sha256);
-      if (!(await exists(target))) {
+  const putFile = async (path: string, sha256: string) => {
+    const target = pathOf(sha256);
+    // Same disk (tempDir is inside the store): an atomic rename, never a partial file under a hash. A
+    // file already stored under the hash is replaced by the same bytes (a reader holding it open reads
+    // on undisturbed); its folder is made only when the rename finds none (two calls, not five).
+    try {
+      await rename(path, target).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
         await mkdir(dirname(target), { recursive: true });
-        const temp = `${target}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-        try {
-          await writeFile(temp, bytes, { flag: 'wx' });
-          await rename(temp, target);
-        } catch (error) {
-          await rm(temp, { force: true });
-          throw error;
-        }
-      }
+        await rename(path, target);
+      });
+    } catch (error) {
+      await rm(path, { force: true });
+      throw error;
+    }
+  };
+  return {
+    async put(bytes, known) {
+      const sha256 = known ?? sha256Of(bytes);
+      // Written beside the uploads being received, then renamed into place (putFile).
+      const temp = join(tempDir, `${Date.now()}-${randomBytes(8).toString('hex')}.put`);
+      await writeFile(temp, bytes, { flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        await mkdir(tempDir, { recursive: true });
+        await writeFile(temp, bytes, { flag: 'wx' });
+      });
+      await putFile(temp, sha256);
       return { sha256, size: bytes.length };
     },
-    tempDir: join(dir, '.incoming'),
-    async putFile(path, sha256) {
-      const target = pathOf(sha256);
-      // Same disk (tempDir is inside the store): an atomic rename, never a partial file under a hash. A
-      // file already stored under the hash is replaced by the same bytes (a reader holding it open reads
-      // on undisturbed); its folder is made only when the rename finds none (two calls, not five).
-      try {
-        await rename(path, target).catch(async (error: NodeJS.ErrnoException) => {
-          if (error.code !== 'ENOENT') throw error;
-          await mkdir(dirname(target), { recursive: true });
-          await rename(path, target);
-        });
-      } catch (error) {
-        await rm(path, { force: true });
-        throw error;
-      }
-    },
+    tempDir,
+    putFile,
     open: (sha256, range) =>
       createReadStream(pathOf(sha256), range ? { start: range.start, end: range.end } : undefined),
     get: (sha256) => readFile(pathOf(sha256)),

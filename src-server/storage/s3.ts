@@ -100,8 +100,8 @@ export function createS3FileStore(options: S3FileStoreOptions): S3FileStore {
     destroy: () => client.destroy(),
     tempDir: options.tempDir,
 
-    async put(bytes) {
-      const sha256 = sha256Of(bytes);
+    async put(bytes, known) {
+      const sha256 = known ?? sha256Of(bytes);
       const key = keyOf(sha256);
       if (!(await exists(key))) {
         await client.send(

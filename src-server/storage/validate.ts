@@ -88,12 +88,13 @@ export class PdfChecks {
    * The upload has all arrived (as `file.path`, and as `file.bytes` when it was kept in memory): 415
    * unless pdf.js opens it, 422 if it carries active content. Answers the page count.
    */
-  async finish(file: { path: string; bytes: Buffer | null }): Promise<{ pages: number }> {
+  async finish(file: { path: string | null; bytes: Buffer | null }): Promise<{ pages: number }> {
     if (this.head.length < 1024) assertPdfHead(this.head);
     const scanned = async () => this.scanner.end();
     if (file.bytes)
       // pdf.js takes ownership of (and may detach) the buffer it is given: hand it a copy.
       return openPdf({ data: new Uint8Array(file.bytes) }, scanned);
+    if (!file.path) throw new Error('a received file is either in memory or on disk');
     return openPdf(
       { url: pathToFileURL(file.path).href, disableAutoFetch: true, disableStream: true },
       scanned,

@@ -584,7 +584,7 @@ export async function addAttachment(
   await requireFiling(ctx.db, caller, s, await visibleDocument(ctx.db, s, id));
   const file = await receive();
   const stored = { sha256: file.sha256, size: file.size };
-  await ctx.files.putFile(file.path, file.sha256);
+  await file.store(ctx.files);
   const fileName = cleanFileName(file.fileName, `document-${stored.sha256.slice(0, 8)}.pdf`);
   const attachmentId = await ctx.db.transaction(async (tx) => {
     // Checked again under the lock: the document may have moved on while the file was stored.

@@ -173,94 +173,92 @@ export async function intakeFiles(
     else targets.set(i, target);
   }
 
+  /** Files received, checked and stored, by index. */
   const received = new Map<number, ReceivedFile>();
-  /** Files the store took over (their temporary files are gone). */
-  const stored = new Set<number>();
-  try {
-    // The bytes, in the order they arrive.
-    for (const [i, file] of files.entries()) {
-      if (outcomes.has(i) || receipts.has(i)) {
-        await file.skip();
-        continue;
-      }
-      try {
-        received.set(i, await file.receive());
-      } catch (error) {
-        if (error instanceof HttpProblem && FILE_REFUSALS.has(error.kind)) refuse(i, error);
-        else throw error;
-      }
+  // The bytes, in the order they arrive; each stored as soon as it is checked (one in memory at a
+  // time). One copy of a content: the first file of the batch with it goes on, the others are
+  // duplicates.
+  const contents = new Set<string>();
+  for (const [i, file] of files.entries()) {
+    if (outcomes.has(i) || receipts.has(i)) {
+      await file.skip();
+      continue;
     }
-
-    // One copy of a content: the first file of the batch with it goes on, the others are duplicates.
-    const first = new Set<string>();
-    for (const [i, file] of received) {
-      if (!first.has(file.sha256)) {
-        first.add(file.sha256);
-        continue;
-      }
-      held.set(i, file.sha256);
-      await file.discard();
-      received.delete(i);
-    }
-    for (const [i, file] of received) {
-      await ctx.files.putFile(file.path, file.sha256);
-      stored.add(i);
-    }
-
-    const drafts = [...received.keys()].filter((i) => !targets.has(i));
-    if (drafts.length > 0) {
-      const inputs = drafts.map((i) => {
-        const file = received.get(i)!;
-        const fileName = cleanFileName(file.fileName, `scan-${file.sha256.slice(0, 8)}.pdf`);
-        return {
-          key: files[i]!.key,
-          sha256: file.sha256,
-          subject: fileName.replace(/\.pdf$/i, '').slice(0, 300) || fileName,
-          fileName,
-          size: file.size,
-        };
-      });
-      // The checks and every row of every draft in one statement, under the contents' locks.
-      const made = await ctx.db.transaction(async (tx) => {
-        await q.lockContents(
-          tx,
-          inputs.map((d) => d.sha256),
-        );
-        return q.intakeDrafts(tx, {
-          userId: s.userId,
-          archiveDepartmentId: s.archiveDepartmentId,
-          files: inputs,
-        });
-      });
-      made.forEach((outcome, n) => {
-        const i = drafts[n]!;
-        const input = inputs[n]!;
-        // A concurrent retry of this very upload may have finished while the file arrived.
-        if ('prior' in outcome) receipts.set(i, { receipt: outcome.prior, replayed: true });
-        else if ('held' in outcome) held.set(i, input.sha256);
-        else
-          outcomes.set(i, {
-            status: 201,
-            result: { ...outcome.made, docNumber: null, subject: input.subject, replayed: false },
-          });
-      });
-    }
-
-    for (const [i, documentId] of targets) {
-      const file = received.get(i);
-      if (!file) continue;
-      try {
-        const done = await attachTo(ctx, caller, s, files[i]!.key, documentId, file);
-        if ('held' in done) held.set(i, file.sha256);
-        else if ('prior' in done) receipts.set(i, { receipt: done.prior, replayed: true });
-        else receipts.set(i, { receipt: done.made, replayed: false });
-      } catch (error) {
-        if (!(error instanceof HttpProblem)) throw error;
+    let got: ReceivedFile;
+    try {
+      got = await file.receive();
+    } catch (error) {
+      if (error instanceof HttpProblem && FILE_REFUSALS.has(error.kind)) {
         refuse(i, error);
+        continue;
       }
+      throw error;
     }
-  } finally {
-    await Promise.all([...received].filter(([i]) => !stored.has(i)).map(([, file]) => file.discard()));
+    if (contents.has(got.sha256)) {
+      held.set(i, got.sha256);
+      await got.discard();
+      continue;
+    }
+    contents.add(got.sha256);
+    try {
+      await got.store(ctx.files);
+    } finally {
+      await got.discard();
+    }
+    received.set(i, got);
+  }
+
+  const drafts = [...received.keys()].filter((i) => !targets.has(i));
+  if (drafts.length > 0) {
+    const inputs = drafts.map((i) => {
+      const file = received.get(i)!;
+      const fileName = cleanFileName(file.fileName, `scan-${file.sha256.slice(0, 8)}.pdf`);
+      return {
+        key: files[i]!.key,
+        sha256: file.sha256,
+        subject: fileName.replace(/\.pdf$/i, '').slice(0, 300) || fileName,
+        fileName,
+        size: file.size,
+      };
+    });
+    // The checks and every row of every draft in one statement, under the contents' locks.
+    const made = await ctx.db.transaction(async (tx) => {
+      await q.lockContents(
+        tx,
+        inputs.map((d) => d.sha256),
+      );
+      return q.intakeDrafts(tx, {
+        userId: s.userId,
+        archiveDepartmentId: s.archiveDepartmentId,
+        files: inputs,
+      });
+    });
+    made.forEach((outcome, n) => {
+      const i = drafts[n]!;
+      const input = inputs[n]!;
+      // A concurrent retry of this very upload may have finished while the file arrived.
+      if ('prior' in outcome) receipts.set(i, { receipt: outcome.prior, replayed: true });
+      else if ('held' in outcome) held.set(i, input.sha256);
+      else
+        outcomes.set(i, {
+          status: 201,
+          result: { ...outcome.made, docNumber: null, subject: input.subject, replayed: false },
+        });
+    });
+  }
+
+  for (const [i, documentId] of targets) {
+    const file = received.get(i);
+    if (!file) continue;
+    try {
+      const done = await attachTo(ctx, caller, s, files[i]!.key, documentId, file);
+      if ('held' in done) held.set(i, file.sha256);
+      else if ('prior' in done) receipts.set(i, { receipt: done.prior, replayed: true });
+      else receipts.set(i, { receipt: done.made, replayed: false });
+    } catch (error) {
+      if (!(error instanceof HttpProblem)) throw error;
+      refuse(i, error);
+    }
   }
 
   for (const [i, sha256] of held) {

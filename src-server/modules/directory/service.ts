@@ -886,7 +886,7 @@ export async function addAttachment(
   if (!(await q.employeeCore(ctx.db, id))) throw notFound();
   const file = await receive();
   const stored = { sha256: file.sha256, size: file.size };
-  await ctx.files.putFile(file.path, file.sha256);
+  await file.store(ctx.files);
   const fileName = cleanFileName(file.fileName, `attachment-${stored.sha256.slice(0, 8)}.pdf`);
   const attachmentId = await ctx.db.transaction(async (tx) => {
     const attachmentId = await q.insertAttachment(tx, {
