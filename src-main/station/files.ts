@@ -50,6 +50,37 @@ export function numberInName(name: string): string | null {
   return parseRegistrationNumber(match[1]!) ? match[1]! : null;
 }
 
+/**
+ * A file's size and, when it is no larger than `wholeMax`, its bytes — read in one go (a scan of a few
+ * pages is then checked, hashed and sent from memory, read from disk once). Throws when the file cannot
+ * be opened (gone, or held by the program still writing it).
+ */
+export async function readSmall(
+  path: string,
+  wholeMax: number,
+): Promise<{ size: number; bytes: Buffer | null }> {
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size > wholeMax) return { size, bytes: null };
+    const bytes = Buffer.allocUnsafe(size);
+    let read = 0;
+    while (read < size) {
+      const { bytesRead } = await handle.read(bytes, read, size - read, read);
+      if (bytesRead === 0) break; // shorter than it said: what is there is what it is
+      read += bytesRead;
+    }
+    return { size: read, bytes: read === size ? bytes : bytes.subarray(0, read) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether bytes carry the PDF signature in their first kilobyte (as the server checks it). */
+export function pdfSignatureIn(bytes: Buffer): boolean {
+  return bytes.subarray(0, 1024).toString('latin1').includes('%PDF-');
+}
+
 /** SHA-256 (hex) of a file, streamed. */
 export async function hashFile(path: string): Promise<string> {
   const hash = createHash('sha256');
@@ -64,7 +95,7 @@ export async function looksLikePdf(path: string): Promise<boolean> {
   try {
     const head = Buffer.alloc(1024);
     const { bytesRead } = await handle.read(head, 0, 1024, 0);
-    return head.subarray(0, bytesRead).toString('latin1').includes('%PDF-');
+    return pdfSignatureIn(head.subarray(0, bytesRead));
   } finally {
     await handle.close();
   }
@@ -90,32 +121,38 @@ export async function freeTarget(dir: string, name: string): Promise<string> {
   }
 }
 
+/** Thrown by `moveOnce` when another file holds the target's name. */
+export class TargetTaken extends Error {
+  readonly code = 'EEXIST';
+}
+
 /**
  * Moves `source` to `target`, never overwriting: a hard link then an unlink (fails if the target
  * exists), or a rename where links are not supported. Answers whether the move happened now; when the
  * source is already gone and the target is there, an earlier move finished (a crash in between) and
- * it answers false without error.
+ * it answers false without error. Another file under the target's name: `TargetTaken`.
  */
 export async function moveOnce(source: string, target: string): Promise<boolean> {
-  if (!(await exists(source))) {
-    if (await exists(target)) return false;
-    throw Object.assign(new Error(`${source} is gone and was not moved`), { code: 'ENOENT' });
-  }
   try {
     await link(source, target);
     await unlink(source);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      // The source gone: moved already, when the target is there (a crash between the move and the queue).
+      if (!(await exists(source)) && (await exists(target))) return false;
+      throw error;
+    }
     if (code === 'EEXIST') {
       // Linked before a crash, not yet unlinked: the same file under both names.
       const [a, b] = await Promise.all([stat(source), stat(target)]);
-      if (a.ino !== b.ino || a.dev !== b.dev) throw error;
+      if (a.ino !== b.ino || a.dev !== b.dev) throw new TargetTaken(`${target} exists`);
       await unlink(source);
       return true;
     }
-    // Some shares (SMB, FAT) have no hard links: a rename, checked first by freeTarget.
+    // Some shares (SMB, FAT) have no hard links: a rename, checked first.
     if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EXDEV' || code === 'ENOSYS') {
-      if (await exists(target)) throw Object.assign(new Error(`${target} exists`), { code: 'EEXIST' });
+      if (await exists(target)) throw new TargetTaken(`${target} exists`);
       await rename(source, target);
     } else throw error;
   }

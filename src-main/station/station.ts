@@ -18,7 +18,8 @@
  *   the server will never take (not a PDF, too large, active content, already archived, unknown number)
  *   is moved to `rejected/` with a note in Arabic and English.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { watch, type FSWatcher } from 'node:fs';
 import { INTAKE_BATCH_MAX_FILES } from '../../src-shared/api/correspondence';
@@ -28,16 +29,19 @@ import en from '../../locales/en/station.json';
 import {
   PROCESSED,
   REJECTED,
+  TargetTaken,
   freeTarget,
   hashFile,
   isIgnored,
   looksLikePdf,
   moveOnce,
   numberInName,
+  pdfSignatureIn,
+  readSmall,
   writeNote,
 } from './files';
 import type { Reason, StationCounts, StationFile, StationQueue } from './queue';
-import type { IntakeAnswer, StationTransport } from './transport';
+import type { IntakeAnswer, OutgoingFile, StationTransport } from './transport';
 
 export interface StationOptions {
   queue: StationQueue;
@@ -112,6 +116,9 @@ export function noteText(name: string, reason: Reason, at: Date): string {
   return `${part('ar')}\n\n${part('en')}\n\n${at.toISOString()}`;
 }
 
+/** Files up to this size are read once, checked, hashed and sent from memory; larger ones are streamed. */
+const READ_WHOLE_MAX = 4 * 1024 * 1024;
+
 const defaultBackoff = (attempt: number) => Math.min(2_000 * 2 ** (attempt - 1), 5 * 60_000);
 
 /** Reasons the server gives that will not change on a retry: the file goes to rejected/. */
@@ -175,6 +182,8 @@ export class Station {
   >();
   /** Upload requests under way (each carries one or more of the files in flight). */
   private requests = 0;
+  /** processed/ and rejected/ folders made (or found) already: not made again for every file. */
+  private readonly made = new Set<string>();
   private watchers: FSWatcher[] = [];
   private timer: NodeJS.Timeout | null = null;
   private soon: NodeJS.Timeout | null = null;
@@ -426,17 +435,16 @@ export class Station {
    */
   private async uploadBatch(entries: { file: StationFile; progress: { sent: number } }[]): Promise<void> {
     const limit = await this.uploadLimit();
-    const sending: { file: StationFile; path: string; number: string | null; progress: { sent: number } }[] =
-      [];
+    const sending: { file: StationFile; outgoing: OutgoingFile; progress: { sent: number } }[] = [];
     for (const { file, progress } of entries) {
-      const path = await this.prepare(file, limit);
-      if (path) sending.push({ file, path, number: numberInName(file.name), progress });
+      const outgoing = await this.prepare(file, limit);
+      if (outgoing) sending.push({ file, outgoing, progress });
     }
     if (sending.length === 0) return;
     let answers: IntakeAnswer[];
     try {
       answers = await this.transport.intakeBatch(
-        sending.map(({ file, path, number }) => ({ path, name: file.name, key: file.key, number })),
+        sending.map((s) => s.outgoing),
         (index, sent) => {
           sending[index]!.progress.sent = sent;
         },
@@ -445,25 +453,29 @@ export class Station {
       for (const { file } of sending)
         this.fail(file, { code: 'serverDown', detail: String((error as Error)?.message ?? error) });
       return;
+    } finally {
+      for (const s of sending) s.outgoing.bytes = null; // sent or not, not held any longer
     }
-    for (const [index, { file, number }] of sending.entries())
-      await this.conclude(file, answers[index]!, number, limit);
+    for (const [index, { file, outgoing }] of sending.entries())
+      await this.conclude(file, answers[index]!, outgoing.number, limit);
   }
 
   /**
-   * A file's checks before it is sent; answers its path, or null when it was settled here (gone, not a
-   * PDF, too large, or the same content as another file this station took: rejected with the reason).
+   * A file's checks before it is sent; answers what to send, or null when it was settled here (gone, not
+   * a PDF, too large, or the same content as another file this station took: rejected with the reason).
+   * A small file is read once here and sent from memory: what was checked and hashed is what is sent.
    */
-  private async prepare(file: StationFile, limit: number | null): Promise<string | null> {
+  private async prepare(file: StationFile, limit: number | null): Promise<OutgoingFile | null> {
     const path = join(file.folder, file.name);
-    let size: number;
+    let read: { size: number; bytes: Buffer | null };
     try {
-      size = (await stat(path)).size;
+      read = await readSmall(path, READ_WHOLE_MAX);
     } catch {
       this.queue.forget(file.id); // taken away before it could be sent
       return null;
     }
-    if (!(await looksLikePdf(path))) {
+    const { size, bytes } = read;
+    if (!(bytes ? pdfSignatureIn(bytes) : await looksLikePdf(path))) {
       await this.reject(file, { code: 'notPdf' });
       return null;
     }
@@ -471,8 +483,10 @@ export class Station {
       await this.reject(file, { code: 'tooLarge', params: { maxSize: formatMaxSize(limit) } });
       return null;
     }
-    const sha256 = file.sha256 ?? (await hashFile(path));
-    if (!file.sha256) this.queue.hashed(file.id, sha256);
+    const sha256 = bytes
+      ? createHash('sha256').update(bytes).digest('hex')
+      : (file.sha256 ?? (await hashFile(path)));
+    if (sha256 !== file.sha256) this.queue.hashed(file.id, sha256);
     const twin = this.queue.sameContent(sha256, file.id);
     if (twin) {
       await this.reject(file, {
@@ -481,7 +495,7 @@ export class Station {
       });
       return null;
     }
-    return path;
+    return { path, name: file.name, key: file.key, number: numberInName(file.name), bytes };
   }
 
   /** A file's answer from the server: moved to processed/ or rejected/, or tried again later. */
@@ -519,26 +533,43 @@ export class Station {
     await this.move(this.queue.get(file.id)!);
   }
 
-  /** Moves a file whose outcome is known; a crash between the rename and the queue is finished here. */
+  /**
+   * Moves a file whose outcome is known; a crash between the rename and the queue is finished here. A
+   * processed file keeps its name when it is free (tried directly: no look before); a rejected one gets
+   * a name free of a note too; the target is recorded before the move.
+   */
   private async move(file: StationFile): Promise<void> {
     if (!file.outcome) return;
+    const dir = join(file.folder, file.outcome === 'processed' ? PROCESSED : REJECTED);
+    const source = join(file.folder, file.name);
+    const aim = async (taken: boolean) => {
+      const target =
+        file.outcome === 'processed' && !taken ? join(dir, file.name) : await freeTarget(dir, file.name);
+      this.queue.target(file.id, target);
+      return target;
+    };
     try {
-      let target = file.movedTo;
-      if (!target) {
-        target = await freeTarget(
-          join(file.folder, file.outcome === 'processed' ? PROCESSED : REJECTED),
-          file.name,
-        );
-        this.queue.target(file.id, target);
+      if (!this.made.has(dir)) {
+        await mkdir(dir, { recursive: true });
+        this.made.add(dir);
       }
+      let target = file.movedTo ?? (await aim(false));
       if (file.outcome === 'rejected' && file.reason)
         await writeNote(target, noteText(file.name, file.reason, new Date(this.opts.now())));
-      await moveOnce(join(file.folder, file.name), target);
+      try {
+        await moveOnce(source, target);
+      } catch (error) {
+        // Another file took the name meanwhile (a name recorded before a crash, or a race): the next free one.
+        if (!(error instanceof TargetTaken) || file.outcome !== 'processed') throw error;
+        target = await aim(true);
+        await moveOnce(source, target);
+      }
       this.queue.moved(file.id);
       this.opts.log(
         `station: ${file.name} → ${file.outcome}${file.docNumber ? ` (${file.docNumber})` : file.documentId ? ` (#${file.documentId})` : ''}`,
       );
     } catch (error) {
+      this.made.delete(dir); // made again on the next try, should it have gone
       this.fail(file, {
         code: 'moveFailed',
         params: { error: (error as NodeJS.ErrnoException).code ?? String(error) },

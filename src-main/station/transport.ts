@@ -23,12 +23,17 @@ export interface IntakeAnswer {
   } | null;
 }
 
-/** A file the station sends: where it is, its name, its idempotency key and the number its name carries. */
+/**
+ * A file the station sends: where it is, its name, its idempotency key, the number its name carries,
+ * and its bytes when the station holds them already (a small file, read once; else it is read from disk
+ * as it is sent).
+ */
 export interface OutgoingFile {
   path: string;
   name: string;
   key: string;
   number: string | null;
+  bytes?: Buffer | null;
 }
 
 export interface StationTransport {
@@ -114,9 +119,18 @@ function batchBody(
             controller.close();
             return;
           }
-          handle = await open(files[index]!.path, 'r');
+          const file = files[index]!;
+          controller.enqueue(partHead(file.name));
+          if (file.bytes) {
+            // Held in memory: sent as it is, and the next pull ends its part.
+            controller.enqueue(
+              new Uint8Array(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
+            );
+            sent(index, file.bytes.byteLength);
+            return;
+          }
+          handle = await open(file.path, 'r');
           position = 0;
-          controller.enqueue(partHead(files[index]!.name));
           return;
         }
         const chunk = new Uint8Array(CHUNK);
