@@ -3,7 +3,7 @@
  * scanned A4 pages (Chromium screenshots at 150 dpi wrapped by pdf-lib into one PDF with no text layer),
  * alternately Arabic and English, of sentences made from office vocabulary by a seeded generator (the same
  * pages on every run; Arabic pages carry some Arabic-Indic digits, as Arabic letters do), then reads them
- * through extractPdfText (ara+eng, the OCR child at nice 10) and measures:
+ * through extractPdfText (ara+eng, the OCR child at nice 19) and measures:
  *
  * - pages per minute, over the whole run (the child's start and Tesseract's loading included) and per
  *   page after the first;

@@ -22,12 +22,19 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import Tesseract from 'tesseract.js';
 import { rgbaToGrayPng } from './gray-png';
-import type { ChildFailureKind, FromOcrChild, OcrRequest, TextRequest, ToOcrChild } from './ocr-protocol';
+import {
+  OCR_CHILD_NICE,
+  type ChildFailureKind,
+  type FromOcrChild,
+  type OcrRequest,
+  type TextRequest,
+  type ToOcrChild,
+} from './ocr-protocol';
 import { openPdfFile, type PdfLoadingTask } from './pdfjs';
 import { layoutPageText, unmappedShare, type PositionedText } from './text-layout';
 
-/** The nice value of this process's threads (Windows: below-normal priority class). */
-const NICE = 10;
+/** The nice value of this process's threads (the lowest: see OCR_CHILD_NICE). */
+const NICE = OCR_CHILD_NICE;
 /** The largest image rendered, in pixels (an A4 page at 300 dpi is 8.7 million). */
 const MAX_PIXELS = 12_000_000;
 /** Which build of the language data is used: the LSTM-only "best (integer)" models tesseract.js prefers. */

@@ -24,10 +24,15 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Socket } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ChildFailureKind, FromOcrChild, OcrRequest, TextRequest, ToOcrChild } from './ocr-protocol';
+import {
+  OCR_CHILD_NICE,
+  type ChildFailureKind,
+  type FromOcrChild,
+  type OcrRequest,
+  type TextRequest,
+  type ToOcrChild,
+} from './ocr-protocol';
 
-/** The nice value given to the child (Windows: below-normal priority class). */
-export const OCR_CHILD_NICE = 10;
 /** How long an idle child is kept before it is ended. */
 const IDLE_MS = 60_000;
 /** An OCR page that takes longer than this is given up (the child is killed): a guard against hangs only. */

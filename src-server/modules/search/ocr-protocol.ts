@@ -73,3 +73,11 @@ export type FromOcrChild =
       unmappedShare: number;
     }
   | { type: 'failed'; id: number; message: string; kind: ChildFailureKind };
+
+/**
+ * The nice value of the OCR child and every thread of it (Windows: the idle priority class): the lowest
+ * there is. Reading attachments is work nobody waits for; it takes only the CPU that nothing else wants,
+ * so a scanning station's burst or a clerk's request is never slowed by it (at nice 10 it still took a
+ * tenth of a core from a burst on two cores).
+ */
+export const OCR_CHILD_NICE = 19;
