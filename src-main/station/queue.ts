@@ -186,14 +186,21 @@ export class StationQueue {
     );
   }
 
+  /**
+   * Runs `work` (several of the calls below) as one transaction: one write to the disk for a scan's
+   * findings or a batch's outcomes instead of one a file. Nested calls join the outer one.
+   */
+  batch<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
   /** Records a file first seen (waiting for it to stop changing). */
-  seen(folder: string, name: string, size: number, mtimeMs: number): StationFile {
+  seen(folder: string, name: string, size: number, mtimeMs: number): void {
     const t = this.now();
     this.prep(
       `insert into station_files (key, folder, name, size, mtime_ms, stable_since, state, created_at, updated_at)
          values (?, ?, ?, ?, ?, ?, 'waiting', ?, ?)`,
     ).run(randomUUID(), folder, name, size, mtimeMs, t, t, t);
-    return this.active(folder, name)!;
   }
 
   /** A waiting file changed (still being written): its stability starts again. */

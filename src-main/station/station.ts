@@ -356,6 +356,10 @@ export class Station {
     // One read of the folder's active rows; only new and still-changing files are looked at on disk
     // (a folder of a thousand queued files costs one listing, not a thousand stats and selects).
     const active = new Map(this.queue.activeIn(folder).map((row) => [row.name, row]));
+    // What the scan finds is written in one transaction at the end (a burst of a thousand new files is
+    // one write, not a thousand).
+    const found: (() => void)[] = [];
+    let settling = false;
     for (const entry of entries) {
       if (!entry.isFile() || isIgnored(entry.name) || entry.name === PROCESSED || entry.name === REJECTED)
         continue;
@@ -368,21 +372,25 @@ export class Station {
       } catch {
         continue; // gone between the listing and now
       }
-      if (!row) this.queue.seen(folder, entry.name, info.size, Math.round(info.mtimeMs));
-      else if (row.size !== info.size || row.mtimeMs !== Math.round(info.mtimeMs))
-        this.queue.changed(row.id, info.size, Math.round(info.mtimeMs));
+      const size = info.size;
+      const mtimeMs = Math.round(info.mtimeMs);
+      if (!row) found.push(() => this.queue.seen(folder, entry.name, size, mtimeMs));
+      else if (row.size !== size || row.mtimeMs !== mtimeMs)
+        found.push(() => this.queue.changed(row.id, size, mtimeMs));
       else if (now - row.stableSince >= this.opts.stableMs) {
-        this.queue.stable(row.id);
+        found.push(() => this.queue.stable(row.id));
         continue;
       }
-      this.settleLater();
+      settling = true;
     }
     for (const row of active.values()) {
       if (onDisk.has(row.name)) continue;
       if (row.state === 'waiting' || row.state === 'queued' || row.state === 'stuck') {
-        if (row.outcome === null) this.queue.forget(row.id);
+        if (row.outcome === null) found.push(() => this.queue.forget(row.id));
       }
     }
+    if (found.length > 0) this.queue.batch(() => found.forEach((write) => write()));
+    if (settling) this.settleLater();
   }
 
   /** A file is settling: look again when it may have settled, rather than at the next rescan. */
@@ -456,8 +464,42 @@ export class Station {
     } finally {
       for (const s of sending) s.outgoing.bytes = null; // sent or not, not held any longer
     }
-    for (const [index, { file, outgoing }] of sending.entries())
-      await this.conclude(file, answers[index]!, outgoing.number, limit);
+    // The files the server took: their outcome and target recorded together before any is moved, each
+    // moved, then all marked moved together. The others one by one (rejected, or tried again later).
+    const taken: StationFile[] = [];
+    const dir = (file: StationFile) => join(file.folder, PROCESSED);
+    // A folder that cannot be made is reported by each file's move (moveFailed), which tries again.
+    await this.ensureFolders(new Set(sending.map(({ file }) => dir(file)))).catch(() => undefined);
+    this.queue.batch(() => {
+      for (const [index, { file }] of sending.entries()) {
+        const answer = answers[index]!;
+        if (answer.status !== 200 && answer.status !== 201) continue;
+        const data = answer.body?.data;
+        this.queue.moving(file.id, 'processed', join(dir(file), file.name), {
+          documentId: data?.documentId,
+          docNumber: data?.docNumber ?? null,
+        });
+        taken.push(this.queue.get(file.id)!);
+      }
+    });
+    const moved: StationFile[] = [];
+    for (const file of taken) if (await this.move(file, { mark: false })) moved.push(file);
+    this.queue.batch(() => moved.forEach((file) => this.queue.moved(file.id)));
+    for (const file of moved) this.logMoved(file);
+    for (const [index, { file, outgoing }] of sending.entries()) {
+      const answer = answers[index]!;
+      if (answer.status !== 200 && answer.status !== 201)
+        await this.conclude(file, answer, outgoing.number, limit);
+    }
+  }
+
+  /** Makes processed/ or rejected/ folders not made (or found) yet. */
+  private async ensureFolders(dirs: Iterable<string>): Promise<void> {
+    for (const dir of dirs) {
+      if (this.made.has(dir)) continue;
+      await mkdir(dir, { recursive: true });
+      this.made.add(dir);
+    }
   }
 
   /**
@@ -498,21 +540,13 @@ export class Station {
     return { path, name: file.name, key: file.key, number: numberInName(file.name), bytes };
   }
 
-  /** A file's answer from the server: moved to processed/ or rejected/, or tried again later. */
+  /** A refused file's answer from the server: moved to rejected/ when final, or tried again later. */
   private async conclude(
     file: StationFile,
     answer: IntakeAnswer,
     number: string | null,
     limit: number | null,
   ): Promise<void> {
-    if (answer.status === 200 || answer.status === 201) {
-      const data = answer.body?.data;
-      this.queue.moving(file.id, 'processed', null, {
-        documentId: data?.documentId,
-        docNumber: data?.docNumber ?? null,
-      });
-      return this.move(this.queue.get(file.id)!);
-    }
     const final = finalRefusal(answer, number);
     if (final) {
       if (final.code === 'tooLarge' && limit !== null) final.params = { maxSize: formatMaxSize(limit) };
@@ -536,10 +570,11 @@ export class Station {
   /**
    * Moves a file whose outcome is known; a crash between the rename and the queue is finished here. A
    * processed file keeps its name when it is free (tried directly: no look before); a rejected one gets
-   * a name free of a note too; the target is recorded before the move.
+   * a name free of a note too; the target is recorded before the move. Marks it moved (unless `mark` is
+   * false: the caller marks a batch at once); answers whether it was moved.
    */
-  private async move(file: StationFile): Promise<void> {
-    if (!file.outcome) return;
+  private async move(file: StationFile, options: { mark: boolean } = { mark: true }): Promise<boolean> {
+    if (!file.outcome) return false;
     const dir = join(file.folder, file.outcome === 'processed' ? PROCESSED : REJECTED);
     const source = join(file.folder, file.name);
     const aim = async (taken: boolean) => {
@@ -549,10 +584,7 @@ export class Station {
       return target;
     };
     try {
-      if (!this.made.has(dir)) {
-        await mkdir(dir, { recursive: true });
-        this.made.add(dir);
-      }
+      await this.ensureFolders([dir]);
       let target = file.movedTo ?? (await aim(false));
       if (file.outcome === 'rejected' && file.reason)
         await writeNote(target, noteText(file.name, file.reason, new Date(this.opts.now())));
@@ -564,17 +596,25 @@ export class Station {
         target = await aim(true);
         await moveOnce(source, target);
       }
-      this.queue.moved(file.id);
-      this.opts.log(
-        `station: ${file.name} → ${file.outcome}${file.docNumber ? ` (${file.docNumber})` : file.documentId ? ` (#${file.documentId})` : ''}`,
-      );
+      if (options.mark) {
+        this.queue.moved(file.id);
+        this.logMoved(file);
+      }
+      return true;
     } catch (error) {
       this.made.delete(dir); // made again on the next try, should it have gone
       this.fail(file, {
         code: 'moveFailed',
         params: { error: (error as NodeJS.ErrnoException).code ?? String(error) },
       });
+      return false;
     }
+  }
+
+  private logMoved(file: StationFile): void {
+    this.opts.log(
+      `station: ${file.name} → ${file.outcome}${file.docNumber ? ` (${file.docNumber})` : file.documentId ? ` (#${file.documentId})` : ''}`,
+    );
   }
 
   private fail(file: StationFile, reason: Reason): void {
