@@ -1,6 +1,6 @@
 /**
- * What the station and files benchmarks share: the API server as a separate process (`src-server/cli.ts
- * serve` on its own PGlite folder, so its memory is not mixed with the benchmark's), its first
+ * What the station and files benchmarks share: the API server as a separate process (`npm run server`'s
+ * bundle, `serve`, on its own PGlite folder, so its memory is not mixed with the benchmark's), its first
  * administrator, signing in, valid PDFs written to disk a chunk at a time (never held whole), memory read
  * from /proc (Linux), and a plain results table.
  */
@@ -9,6 +9,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { open, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -98,6 +99,18 @@ export function waitForLine(child: Child, pattern: RegExp, timeoutMs = 90_000): 
 }
 
 /** The API server (`npm run server`) as a child process on PGlite in `dataDir`, on a free port. */
+let bundle: Promise<string> | undefined;
+/** The server bundle `npm run server` runs, built once for this benchmark run. */
+function serverBundle(): Promise<string> {
+  bundle ??= (async () => {
+    const { buildServer } = (await import(pathToFileURL(join(ROOT, 'scripts/build-server.mjs')).href)) as {
+      buildServer(options?: { outDir?: string }): Promise<string>;
+    };
+    return buildServer({ outDir: join(ROOT, 'out/bench-server') });
+  })();
+  return bundle;
+}
+
 export async function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
@@ -105,7 +118,8 @@ export async function startServerProcess(
   // BENCH_SERVER_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (diagnosis).
   const profile = process.env.BENCH_SERVER_CPU_PROF;
   const flags = profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(profile)] : [];
-  const child = spawnNode([...flags, '--import', 'tsx', join(ROOT, 'src-server/cli.ts'), 'serve'], {
+  // The server as `npm run server` runs it: the bundle (scripts/build-server.mjs), built once a run.
+  const child = spawnNode([...flags, await serverBundle(), 'serve'], {
     HOST: '127.0.0.1',
     PORT: '0',
     DATA_DIR: dataDir,

@@ -33,7 +33,7 @@ async function main(): Promise<number> {
       'scan-ms': { type: 'string', default: '2000' },
       'stable-ms': { type: 'string', default: '2000' },
       concurrency: { type: 'string', default: '2' },
-      batch: { type: 'string', default: '16' },
+      batch: { type: 'string', default: '32' },
       lang: { type: 'string', default: 'ar' },
       once: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },

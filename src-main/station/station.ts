@@ -203,7 +203,7 @@ export class Station {
       scanIntervalMs: options.scanIntervalMs ?? 2_000,
       stableMs: options.stableMs ?? 2_000,
       concurrency: options.concurrency ?? 2,
-      batchFiles: Math.min(options.batchFiles ?? 16, INTAKE_BATCH_MAX_FILES),
+      batchFiles: Math.min(options.batchFiles ?? 32, INTAKE_BATCH_MAX_FILES),
       batchBytes: options.batchBytes ?? 32 * 1024 * 1024,
       maxAttempts: options.maxAttempts ?? 10,
       backoffMs: options.backoffMs ?? defaultBackoff,
