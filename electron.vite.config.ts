@@ -2,8 +2,9 @@
  * electron-vite builds the three parts of the desktop app:
  * - main (src-main/electron/main.ts → out/main/index.js, an ES module as package.json says
  *   "type": "module"; npm dependencies stay external and load from node_modules/app.asar, which native
- *   modules such as better-sqlite3 require; src-server and the locale JSON it imports are bundled), and
- *   the server's OCR child process (src-server/modules/search/ocr-child.ts → out/main/ocr-child.js);
+ *   modules such as better-sqlite3 require; src-server and the locale JSON it imports are bundled), the
+ *   server's OCR child process (src-server/modules/search/ocr-child.ts → out/main/ocr-child.js) and its
+ *   PDF check worker thread (src-server/storage/pdf-check-worker.ts → out/main/pdf-check-worker.js);
  * - preload (src-preload/index.ts → out/preload/index.cjs: sandboxed preloads must be CommonJS and
  *   self-contained, so zod is bundled and only `electron` stays external);
  * - renderer (the shared `rendererConfig` of vite.renderer.config.ts → out/renderer).
@@ -46,6 +47,9 @@ export default defineConfig({
           // The OCR child process of the embedded server (src-server/modules/search/ocr-process.ts forks
           // out/main/ocr-child.js, found beside the bundle that runs it).
           'ocr-child': resolve(here, 'src-server/modules/search/ocr-child.ts'),
+          // The worker threads that check uploaded PDFs (src-server/storage/pdf-check-pool.ts starts
+          // out/main/pdf-check-worker.js, found beside the bundle that runs it).
+          'pdf-check-worker': resolve(here, 'src-server/storage/pdf-check-worker.ts'),
         },
       },
     },

@@ -169,8 +169,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Uploads (employee photos and attachments, document attachments): one file per request, capped by
   // UPLOAD_MAX_BYTES; a larger file fails with 413 while streaming, before it is all read. The parser
   // lets a second file through so readSingleUpload (http/upload.ts) can refuse it by name.
-  // pdf.js is loaded now rather than by the first upload (it is the slowest module to load).
-  void warmPdfChecks().catch((error: unknown) => app.log.warn({ err: error }, 'pdf.js could not be loaded'));
+  // The PDF checks' worker threads start now (they load pdf.js) rather than with the first upload.
+  warmPdfChecks();
   await app.register(multipart, {
     limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 2, fields: 10, fieldSize: 64 * 1024, parts: 20 },
   });

@@ -99,14 +99,16 @@ export function waitForLine(child: Child, pattern: RegExp, timeoutMs = 90_000): 
 }
 
 /** The API server (`npm run server`) as a child process on PGlite in `dataDir`, on a free port. */
-let bundle: Promise<string> | undefined;
-/** The server bundle `npm run server` runs, built once for this benchmark run. */
-function serverBundle(): Promise<string> {
+let bundle: Promise<{ entry: string; nodeFlags: string[] }> | undefined;
+/** The server bundle `npm run server` runs and its Node flags, built once for this benchmark run. */
+function serverBundle(): Promise<{ entry: string; nodeFlags: string[] }> {
   bundle ??= (async () => {
-    const { buildServer } = (await import(pathToFileURL(join(ROOT, 'scripts/build-server.mjs')).href)) as {
+    const built = (await import(pathToFileURL(join(ROOT, 'scripts/build-server.mjs')).href)) as {
       buildServer(options?: { outDir?: string }): Promise<string>;
+      SERVER_NODE_FLAGS: string[];
     };
-    return buildServer({ outDir: join(ROOT, 'out/bench-server') });
+    const entry = await built.buildServer({ outDir: join(ROOT, 'out/bench-server') });
+    return { entry, nodeFlags: built.SERVER_NODE_FLAGS };
   })();
   return bundle;
 }
@@ -118,8 +120,10 @@ export async function startServerProcess(
   // BENCH_SERVER_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (diagnosis).
   const profile = process.env.BENCH_SERVER_CPU_PROF;
   const flags = profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(profile)] : [];
-  // The server as `npm run server` runs it: the bundle (scripts/build-server.mjs), built once a run.
-  const child = spawnNode([...flags, await serverBundle(), 'serve'], {
+  // The server as `npm run server` runs it: the bundle (scripts/build-server.mjs, built once a run) with
+  // the server's Node flags.
+  const { entry, nodeFlags } = await serverBundle();
+  const child = spawnNode([...nodeFlags, ...flags, entry, 'serve'], {
     HOST: '127.0.0.1',
     PORT: '0',
     DATA_DIR: dataDir,

@@ -4,7 +4,7 @@
  * only occur inside a stream's bytes (an image's data) are never taken for actions.
  */
 import { describe, expect, it } from 'vitest';
-import { ActiveContentScanner, activeContentIn } from '../../src-server/storage/validate';
+import { ActiveContentScanner, activeContentIn } from '../../src-server/storage/pdf-check';
 import { objectStream, pdfWith } from '../api/support/files';
 
 function scanInChunks(bytes: Buffer, size: number): string | null {

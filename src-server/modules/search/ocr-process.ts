@@ -18,12 +18,9 @@
  * the child speaks both transports.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
-import { dirname, join } from 'node:path';
 import type { Socket } from 'node:net';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { siblingScript } from '../../entry';
 import {
   OCR_CHILD_NICE,
   type ChildFailureKind,
@@ -104,18 +101,7 @@ export class ChildRequestError extends Error {
 
 /** Where the child's code is and how Node must start it. */
 export function ocrChildEntry(): { modulePath: string; execArgv: string[] } {
-  const here = fileURLToPath(import.meta.url);
-  const folder = dirname(here);
-  if (here.endsWith('.ts')) {
-    // Run as TypeScript: the child needs the same loader. Resolved from here, not from the working folder.
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    return { modulePath: join(folder, 'ocr-child.ts'), execArgv: ['--import', tsx] };
-  }
-  // Bundled: electron-vite writes ocr-child.js to the output folder, beside the entry or one level up
-  // from a chunk.
-  for (const candidate of [join(folder, 'ocr-child.js'), join(folder, '..', 'ocr-child.js')])
-    if (existsSync(candidate)) return { modulePath: candidate, execArgv: [] };
-  throw new Error(`OCR child script ocr-child.js not found beside ${here}`);
+  return siblingScript(import.meta.url, 'ocr-child');
 }
 
 /** The default launcher: child_process.fork at a lowered priority. */
