@@ -14,6 +14,8 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -321,5 +323,115 @@ describe('scanning station', () => {
     expect(attachments.json.data.map((a: { fileName: string }) => a.fileName)).toEqual([
       `${docNumber} annex.pdf`,
     ]);
+  });
+
+  it('a backlog goes in batches, each file settled by its own answer', async () => {
+    const registered = await call(h, {
+      method: 'POST',
+      url: '/correspondence/documents',
+      token: org.clerk.token,
+      body: { ...letter(org), register: true },
+    });
+    const { docNumber } = registered.json.data as { docNumber: string };
+    const archived = minimalPdf(`archived ${n}`);
+    drop('first.pdf', archived);
+    await settle(station());
+    const before = await countRows(h, 'documents');
+    // What the server refuses, what it takes, and a file for a numbered document, all in one backlog.
+    for (let i = 1; i <= 5; i++) drop(`good ${i}.pdf`, minimalPdf(`good ${i} ${n}`));
+    drop('again.pdf', archived); // this station took it already: refused here, not sent
+    drop('cut.pdf', minimalPdf('cut').subarray(0, 120)); // a PDF by its signature, broken: the server refuses
+    drop(`${docNumber} annex.pdf`, minimalPdf(`annex ${n}`));
+    const real = transportFor();
+    const requests: number[] = [];
+    const counting: StationTransport = {
+      ...real,
+      intakeBatch: (files, onProgress) => {
+        requests.push(files.length);
+        return real.intakeBatch(files, onProgress);
+      },
+    };
+    await settle(station(counting, { batchFiles: 4, concurrency: 1 }));
+    // 7 files sent (again.pdf, taken with them, never was), at most 4 a request: two requests.
+    expect(requests.reduce((a, b) => a + b, 0)).toBe(7);
+    expect(requests).toHaveLength(2);
+    expect(Math.max(...requests)).toBeLessThanOrEqual(4);
+    expect(list('processed')).toEqual(
+      [
+        `${docNumber} annex.pdf`,
+        'first.pdf',
+        'good 1.pdf',
+        'good 2.pdf',
+        'good 3.pdf',
+        'good 4.pdf',
+        'good 5.pdf',
+      ].sort(),
+    );
+    expect(list('rejected')).toEqual(['again.pdf', 'again.pdf.txt', 'cut.pdf', 'cut.pdf.txt']);
+    expect(readFileSync(join(folder, 'rejected', 'cut.pdf.txt'), 'utf8')).toMatch(
+      /The server said: .*valid PDF/,
+    );
+    expect(queue.recent().find((f) => f.name === 'again.pdf')?.reason?.code).toBe('duplicate');
+    expect(await countRows(h, 'documents')).toBe(before + 5);
+  });
+
+  it('a processed file whose name another file holds in processed/ gets the next free name', async () => {
+    mkdirSync(join(folder, 'processed'));
+    writeFileSync(join(folder, 'processed', 'scan.pdf'), 'a file processed before, another scan');
+    drop('scan.pdf', minimalPdf(`taken ${n}`));
+    await settle(station());
+    expect(list('processed')).toEqual(['scan (2).pdf', 'scan.pdf']);
+    expect(readFileSync(join(folder, 'processed', 'scan.pdf'), 'utf8')).toBe(
+      'a file processed before, another scan',
+    );
+    expect(queue.recent()[0]).toMatchObject({
+      state: 'done',
+      movedTo: join(folder, 'processed', 'scan (2).pdf'),
+    });
+  });
+
+  it('a server without batches (an older one) is sent one file a request, and remembered as such', async () => {
+    // In front of the real server: the batch route answers 404 as a server that has none would.
+    const seen: string[] = [];
+    const proxy = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url!.split('?')[0]}`);
+      if (req.url!.startsWith('/correspondence/intake/batch')) {
+        req.resume();
+        res.writeHead(404, { 'content-type': 'application/problem+json' });
+        return res.end('{"type":"about:blank","title":"Not found","status":404,"detail":"Route not found"}');
+      }
+      const upstream = httpRequest(`${baseUrl.replace(/\/$/, '')}${req.url}`, {
+        method: req.method,
+        headers: req.headers,
+      });
+      upstream.on('response', (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const { port } = proxy.address() as AddressInfo;
+    try {
+      drop('old 1.pdf', minimalPdf(`old 1 ${n}`));
+      drop('old 2.pdf', minimalPdf(`old 2 ${n}`));
+      const s = station(transportFor(`http://127.0.0.1:${port}/`));
+      await settle(s);
+      expect(list('processed')).toEqual(['old 1.pdf', 'old 2.pdf']);
+      drop('old 3.pdf', minimalPdf(`old 3 ${n}`));
+      await settle(s);
+      expect(list('processed')).toEqual(['old 1.pdf', 'old 2.pdf', 'old 3.pdf']);
+      const posts = seen.filter((r) => r.startsWith('POST'));
+      // One batch tried, then every file by the single route, the third without trying a batch again.
+      expect(posts).toEqual([
+        'POST /correspondence/intake/batch',
+        'POST /correspondence/intake',
+        'POST /correspondence/intake',
+        'POST /correspondence/intake',
+      ]);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((r) => proxy.close(r));
+    }
   });
 });
