@@ -1,8 +1,9 @@
 /**
- * The station card's folder dialog: on the desktop (a preload bridge) each watched folder has a button
+ * The station card. Its folder dialog: on the desktop (a preload bridge) each watched folder has a button
  * that opens the system's folder dialog and a button adds a chosen folder; the chosen path is what the
  * settings then save. In a browser (the web shell, no preload) neither button is offered: a browser
- * cannot name a local folder, so the path is typed.
+ * cannot name a local folder, so the path is typed. Its uploads in flight: a batch carries up to 32
+ * files, so the file being sent is listed first and five at most are named, the rest counted.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
@@ -92,5 +93,27 @@ describe('the station card’s folder dialog', () => {
     await screen.findByTestId('station-folder-0');
     expect(screen.queryByTestId('station-folder-browse-0')).toBeNull();
     expect(screen.queryByTestId('station-folder-choose')).toBeNull();
+  });
+});
+
+describe('the station card’s uploads in flight', () => {
+  it('a batch in flight: the file being sent first, five named, the rest counted', async () => {
+    const bridge = desktopBridge([]);
+    const active = Array.from({ length: 32 }, (_, i) => ({
+      id: i + 1,
+      name: `scan ${i + 1}.pdf`,
+      size: 1000,
+      // Files 1–3 sent whole (awaiting the answer), 4 being sent, the rest waiting their turn.
+      sent: i < 3 ? 1000 : i === 3 ? 400 : 0,
+    }));
+    bridge.stationStatus.mockImplementation(async () => ({
+      ok: true,
+      data: { ...status({ enabled: true, folders: ['/srv/scans'], polling: false }), running: true, active },
+    }));
+    show();
+    const list = await screen.findByTestId('station-active');
+    const names = [...list.querySelectorAll('bdi')].map((b) => b.textContent);
+    expect(names).toEqual(['scan 4.pdf', 'scan 1.pdf', 'scan 2.pdf', 'scan 3.pdf', 'scan 5.pdf']);
+    expect(screen.getByTestId('station-active-more').textContent).toBe('and 27 more in the same upload');
   });
 });

@@ -45,6 +45,14 @@ import { toast } from '../../lib/toast';
 import { useLocale } from '../../app/locale';
 
 const KEY = ['station', 'status'] as const;
+/** Files of the uploads under way listed by name (a batch carries up to 32): the rest are counted. */
+const SHOWN_IN_FLIGHT = 5;
+
+/** The files in flight to list: those being sent now first, then those waiting their turn in a batch. */
+function shownInFlight<T extends { sent: number; size: number }>(active: T[]): T[] {
+  const sending = (a: T) => a.sent > 0 && a.sent < a.size;
+  return [...active.filter(sending), ...active.filter((a) => !sending(a))].slice(0, SHOWN_IN_FLIGHT);
+}
 const COUNTS = ['waiting', 'queued', 'uploading', 'done', 'rejected', 'stuck'] as const;
 
 /** A station channel's answer, or its error code (shown translated). */
@@ -278,7 +286,7 @@ export function StationCard() {
 
         {s.active.length ? (
           <Flex vertical gap={4} data-testid="station-active">
-            {s.active.map((a) => (
+            {shownInFlight(s.active).map((a) => (
               <Flex key={a.id} gap={8} align="center">
                 <bdi dir="auto" className="station-file-name">
                   {a.name}
@@ -291,6 +299,11 @@ export function StationCard() {
                 />
               </Flex>
             ))}
+            {s.active.length > SHOWN_IN_FLIGHT ? (
+              <Typography.Text type="secondary" data-testid="station-active-more">
+                {t('moreInFlight', { number: formatNumber(s.active.length - SHOWN_IN_FLIGHT, locale) })}
+              </Typography.Text>
+            ) : null}
           </Flex>
         ) : null}
 
