@@ -8,7 +8,12 @@
  * One worker for every core but the one the server's own thread uses (at least one, at most four), each
  * started on first use and kept (not holding the process open). A check goes to the worker with the
  * fewest waiting. Bytes in memory travel to the worker and back without a copy (transferred). Where no
- * worker can be started at all (a deployment without the script), the checks run in this thread.
+ * worker can be started at all (a deployment without the script, or one that never becomes ready), the
+ * checks run in this thread.
+ *
+ * The pool itself (`PdfCheckPool`) is exported with its size, limits and the way it starts a worker as
+ * options, so tests can run it with short limits and small stand-in workers; the server uses the one
+ * made here, through `checkPdfInWorker` and `warmPdfCheckWorkers`.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
@@ -22,6 +27,29 @@ const CHECK_TIMEOUT_MS = 120_000;
 const STARTUP_TIMEOUT_MS = 60_000;
 /** The heap a worker may grow to before V8 ends it (the file it was checking is refused). */
 const WORKER_HEAP_MB = 512;
+
+/** How a pool is made (the server's: see the bottom of this file). */
+export interface PdfCheckPoolOptions {
+  /** How many workers at most (each started on first use). */
+  size: number;
+  /** A check longer than this ends its worker and refuses the file (CHECK_TIMEOUT_MS for the server). */
+  timeoutMs: number;
+  /** A worker not ready this long after it was started: the checks run in this thread for good. */
+  startupTimeoutMs: number;
+  /**
+   * Starts a worker that speaks pdf-check-worker.ts's protocol (`{ ready: true }` once it can check, then
+   * a reply to each request); it may throw when none can be started here. Default: pdf-check-worker.ts,
+   * its heap bounded to WORKER_HEAP_MB.
+   */
+  start?: () => Worker;
+}
+
+/** The worker the server checks in: the script beside this module, its heap bounded. */
+function startCheckWorker(): Worker {
+  return startWorker(import.meta.url, 'pdf-check-worker', {
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  });
+}
 
 interface Pending {
   resolve(answer: { verdict: PdfVerdict; bytes?: Uint8Array }): void;
@@ -45,19 +73,28 @@ interface Slot {
 /** A file whose check ended its worker (or failed in it): refused as not a valid PDF. */
 const refused = { verdict: { ok: false, reason: 'notPdf' } as PdfVerdict };
 
-class PdfCheckPool {
+/** Worker threads that check PDFs (see the file's header); the server has one (`checkPdfInWorker`). */
+export class PdfCheckPool {
   private readonly slots: (Slot | null)[];
+  private readonly timeoutMs: number;
+  private readonly startupTimeoutMs: number;
+  private readonly start: () => Worker;
   private nextId = 1;
   /** Set once a worker could not be started at all: the checks run in this thread from then on. */
   private inThread = false;
 
-  constructor(size: number) {
-    this.slots = Array.from({ length: size }, () => null);
+  constructor(options: PdfCheckPoolOptions) {
+    this.slots = Array.from({ length: options.size }, () => null);
+    this.timeoutMs = options.timeoutMs;
+    this.startupTimeoutMs = options.startupTimeoutMs;
+    this.start = options.start ?? startCheckWorker;
   }
 
   /** Starts the workers now (a server calls it as it starts), so the first upload waits for none. */
   warm(): void {
-    for (let i = 0; i < this.slots.length; i++) this.slot(i);
+    // Not once the checks run here: a worker could not start, and a server started again (tests start
+    // many in one process) would only start ones that are never used.
+    for (let i = 0; i < this.slots.length && !this.inThread; i++) this.slot(i);
   }
 
   /**
@@ -84,7 +121,7 @@ class PdfCheckPool {
     const id = this.nextId++;
     const pending: Pending = { resolve, timer: null };
     // Runs away: the worker goes with it, and the file is refused.
-    pending.timer = setTimeout(() => this.drop(index, slot), CHECK_TIMEOUT_MS);
+    pending.timer = setTimeout(() => this.drop(index, slot), this.timeoutMs);
     slot.pending.set(id, pending);
     const request: PdfCheckRequest = { id };
     if ('bytes' in source) {
@@ -118,9 +155,7 @@ class PdfCheckPool {
     if (existing) return existing;
     let worker: Worker;
     try {
-      worker = startWorker(import.meta.url, 'pdf-check-worker', {
-        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-      });
+      worker = this.start();
     } catch {
       this.inThread = true;
       return null;
@@ -128,7 +163,7 @@ class PdfCheckPool {
     worker.unref();
     const slot: Slot = { worker, ready: false, queued: [], pending: new Map() };
     // A worker that does not come up in time is taken for one that cannot: the checks run here.
-    const startup = setTimeout(() => this.drop(index, slot), STARTUP_TIMEOUT_MS);
+    const startup = setTimeout(() => this.drop(index, slot), this.startupTimeoutMs);
     startup.unref();
     worker.on('message', (reply: PdfCheckReply | { ready: true }) => {
       if ('ready' in reply) {
@@ -170,9 +205,33 @@ class PdfCheckPool {
     slot.pending.clear();
     void slot.worker.terminate().catch(() => undefined);
   }
+
+  /**
+   * Ends the workers (tests: the workers do not hold the process open, but a test ends what it started).
+   * Checks still waiting in them are refused; that a worker was closed does not send the pool to this
+   * thread, and a later check starts a new one.
+   */
+  async close(): Promise<void> {
+    const open = this.slots.filter((slot): slot is Slot => slot !== null);
+    // Taken out first: their exits are then not failures (drop ignores a slot no longer in the pool).
+    this.slots.fill(null);
+    for (const slot of open) {
+      for (const { resolve } of slot.queued.splice(0)) resolve(refused);
+      for (const pending of slot.pending.values()) {
+        if (pending.timer) clearTimeout(pending.timer);
+        pending.resolve(refused);
+      }
+      slot.pending.clear();
+    }
+    await Promise.all(open.map((slot) => slot.worker.terminate().catch(() => undefined)));
+  }
 }
 
-const pool = new PdfCheckPool(Math.max(1, Math.min(4, availableParallelism() - 1)));
+const pool = new PdfCheckPool({
+  size: Math.max(1, Math.min(4, availableParallelism() - 1)),
+  timeoutMs: CHECK_TIMEOUT_MS,
+  startupTimeoutMs: STARTUP_TIMEOUT_MS,
+});
 
 /** Checks a PDF in a worker thread (see the file's header). */
 export function checkPdfInWorker(source: PdfSource): Promise<{ verdict: PdfVerdict; bytes?: Uint8Array }> {
