@@ -6,7 +6,7 @@
  * its CSP, the guards, the 401 push, a clean quit — where app.spec.ts has to skip.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runInNewContext } from 'node:vm';
@@ -76,6 +76,16 @@ test.describe('the built bundles (no Electron binary needed)', () => {
       expect(existsSync(join(userData, 'server'))).toBe(true);
     } finally {
       rmSync(userData, { recursive: true, force: true });
+    }
+  });
+
+  test('main ships the server’s PDF check worker and OCR child beside its bundle', () => {
+    // The embedded server starts them from beside the bundle (src-server/entry.ts `siblingScript`);
+    // without the worker it would check PDFs in main's own thread, without the child read no text.
+    for (const name of ['pdf-check-worker.js', 'ocr-child.js']) {
+      const script = join(root, 'out/main', name);
+      expect(existsSync(script), `${script} is missing from the build (electron.vite.config.ts)`).toBe(true);
+      expect(statSync(script).size, `${script} is empty`).toBeGreaterThan(0);
     }
   });
 
