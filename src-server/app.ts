@@ -4,6 +4,7 @@
  * localised problem details. Feature modules register themselves through `modules`.
  */
 import Fastify, {
+  type FastifySchema,
   type FastifyBaseLogger,
   type FastifyInstance,
   type RawReplyDefaultExpression,
@@ -30,6 +31,7 @@ import type { Database } from './db/open';
 import { installAccessControl } from './http/access';
 import { JobQueue } from './jobs/queue';
 import { installTextGuard } from './http/text-guard';
+import { multipartDocBody } from './http/upload';
 import { installAdmission } from './http/admission';
 import { installRequestActivity } from './http/activity';
 import { sqlState } from './db/errors';
@@ -180,7 +182,14 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       info: { title: 'Sijill API', version: VERSION, description: 'Correspondence and electronic archiving' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
-    transform: jsonSchemaTransform,
+    // A multipart route's body is read from the stream, never validated whole: the document still shows
+    // it (its parts, from the route's `multipart`), so readers of the document know what to send.
+    transform: (input) => {
+      const out = jsonSchemaTransform(input);
+      const schema = input.schema as FastifySchema | undefined;
+      if (!schema?.consumes?.includes('multipart/form-data')) return out;
+      return { ...out, schema: { ...out.schema, body: multipartDocBody(schema.multipart) } };
+    },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 

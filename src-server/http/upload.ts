@@ -15,6 +15,47 @@ import type { FileStore } from '../storage/files';
 import { PdfChecks, formatMaxSize } from '../storage/validate';
 import { HttpProblem } from './problem';
 
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * The parts of a multipart request, for the OpenAPI document only (such a body is read from the
+     * stream, never validated whole): each part's name, and whether it is one file, files, or a field
+     * holding JSON or text. Set by `multipartSchema`.
+     */
+    multipart?: Readonly<Record<string, MultipartPart>>;
+  }
+}
+
+/** What one part of a multipart request holds. */
+export type MultipartPart = 'file' | 'files' | 'json' | 'text';
+
+/**
+ * A multipart route's schema fragment: what it consumes and its parts (one `file` unless told), so the
+ * OpenAPI document publishes its body (`multipartDocBody`) and tools that read the document — the fuzz
+ * suite among them — know the route takes a multipart body.
+ */
+export function multipartSchema(parts: Readonly<Record<string, MultipartPart>> = { file: 'file' }) {
+  return { consumes: ['multipart/form-data'] as const, multipart: parts };
+}
+
+/** The OpenAPI body of a multipart route (its parts as a JSON schema, in order). */
+export function multipartDocBody(parts: Readonly<Record<string, MultipartPart>> = { file: 'file' }) {
+  const file = { type: 'string', format: 'binary' };
+  const properties = Object.fromEntries(
+    Object.entries(parts).map(([name, kind]) => [
+      name,
+      kind === 'file'
+        ? file
+        : kind === 'files'
+          ? { type: 'array', items: file }
+          : kind === 'json'
+            ? { type: 'string', contentMediaType: 'application/json' }
+            : { type: 'string' },
+    ]),
+  );
+  return { type: 'object', required: Object.keys(parts), properties };
+}
+
 /** Bidi embeddings, overrides and isolates, directional marks, and other invisible format characters. */
 const INVISIBLE = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF\uFFF9-\uFFFB]/gu;
 

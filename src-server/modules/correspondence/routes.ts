@@ -65,7 +65,7 @@ import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
 import { HttpProblem, fieldsOfZodError, renderProblem } from '../../http/problem';
 import { sendStoredFile } from '../../http/send-file';
-import { pdfReceiver, receivePdfBatch, uploadOptions } from '../../http/upload';
+import { multipartSchema, pdfReceiver, receivePdfBatch, uploadOptions } from '../../http/upload';
 import * as approvals from './approvals';
 import { intake, intakeFiles } from './intake';
 import * as corr from './service';
@@ -485,7 +485,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
         schema: {
           ...docs,
           summary: 'Attach a PDF (multipart/form-data, field "file"; PDF by content, size limit)',
-          consumes: ['multipart/form-data'],
+          ...multipartSchema(),
           params: idParamsSchema,
           response: { 201: envelopeOf(uploadedAttachmentSchema) },
         },
@@ -509,7 +509,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
           summary:
             'A scanned PDF in (multipart field "file"): a new incoming draft, or an attachment of the document ' +
             '`number` names. Header Idempotency-Key (per user): a retry answers the first result (200, replayed)',
-          consumes: ['multipart/form-data'],
+          ...multipartSchema(),
           headers: intakeHeadersSchema,
           querystring: intakeQuerySchema,
           response: { 200: envelopeOf(intakeResultSchema), 201: envelopeOf(intakeResultSchema) },
@@ -538,7 +538,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
             `number its name carries; at most ${INTAKE_BATCH_MAX_FILES}), then one part "file" per entry, in ` +
             'that order. Answers each file in order: its status (201 made, 200 a retry replayed, 4xx refused) ' +
             'with its result or problem; a refused file never refuses the others',
-          consumes: ['multipart/form-data'],
+          ...multipartSchema({ manifest: 'json', file: 'files' }),
           response: { 200: envelopeOf(intakeBatchResultSchema) },
         },
       },

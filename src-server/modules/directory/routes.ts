@@ -47,7 +47,7 @@ import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
 import { metaOf } from '../auth/service';
 import { sendStoredFile } from '../../http/send-file';
-import { pdfReceiver, readSingleUpload } from '../../http/upload';
+import { multipartSchema, pdfReceiver, readSingleUpload } from '../../http/upload';
 import * as dir from './service';
 
 const security = [{ bearer: [] }];
@@ -58,8 +58,6 @@ const EMPLOYEES = PAGES.employees;
 const OFFICES = PAGES.secretaryOffices;
 
 /** `Content-Disposition` with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987), e.g. Arabic names. */
-
-const multipartBody = { consumes: ['multipart/form-data'] };
 
 /** Registers the Employee Centre routes. */
 export function directoryRoutes(ctx: ServerContext) {
@@ -453,7 +451,7 @@ export function directoryRoutes(ctx: ServerContext) {
         config: on(EMPLOYEES, 'edit'),
         schema: {
           ...employees,
-          ...multipartBody,
+          ...multipartSchema(),
           summary: 'Set the profile picture (multipart field "file"; an image, resized to 512 px, WebP)',
           params: idParamsSchema,
           response: { 200: envelopeOf(employeeSchema) },
@@ -528,7 +526,7 @@ export function directoryRoutes(ctx: ServerContext) {
         config: on(EMPLOYEES, 'edit'),
         schema: {
           ...employees,
-          ...multipartBody,
+          ...multipartSchema(),
           summary: 'Attach a PDF (multipart field "file"; checked by content: 415 otherwise, 413 too large)',
           params: idParamsSchema,
           response: { 201: envelopeOf(employeeAttachmentSchema) },

@@ -270,11 +270,62 @@ async function fuzzOperation(op: Operation, token: string, who: string, thorough
     for (const [label, req] of wholes) await send(`${name} ${label}`, req);
   }
 
-  // Multipart uploads: malformed envelopes and more than one file.
+  // Multipart uploads: malformed envelopes and more than one file; hostile values in their fields.
   if (op.body?.kind === 'multipart') {
     const pdf = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
     const part = (b: string, n: string) =>
       `--${b}\r\nContent-Disposition: form-data; name="file"; filename="${n}"\r\nContent-Type: application/pdf\r\n\r\n${pdf.toString('latin1')}\r\n`;
+    const field = (b: string, n: string, value: string) =>
+      `--${b}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${value}\r\n`;
+    /** A plausible value of a field: a JSON field a manifest of one file, which the body's file part follows. */
+    const plausible = (kind: string) =>
+      kind === 'json' ? json({ files: [{ key: `fuzz-key-${requests}-abcdef` }] }) : 'x';
+    const fields = op.body.parts.filter((p) => p.kind === 'json' || p.kind === 'text');
+    const withFields = (over: Record<string, string>) =>
+      fields.map((f) => field('b', f.name, over[f.name] ?? plausible(f.kind))).join('') +
+      part('b', 'a.pdf') +
+      '--b--\r\n';
+    for (const f of fields) {
+      const values: [string, string][] = [
+        ...HOSTILE.filter((v) => v.value !== undefined).map((v): [string, string] => [
+          v.label,
+          typeof v.value === 'string' ? v.value : json(v.value),
+        ]),
+        ['JSON with a prototype key', '{"__proto__":{"isAdmin":true},"files":[]}'],
+        ['JSON nested deep', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+        [
+          'JSON array of a thousand files',
+          json({ files: Array.from({ length: 1000 }, (_, i) => ({ key: `k${i}-abcdefgh` })) }),
+        ],
+        ['JSON with a NUL key', '{"files":[{"key":"abcdefgh\\u0000x"}]}'],
+      ];
+      for (const [label, value] of values)
+        await send(
+          `${name} multipart field ${f.name}: ${label}`,
+          base({ contentType: 'multipart/form-data; boundary=b', payload: withFields({ [f.name]: value }) }),
+        );
+      // The field missing, and sent twice.
+      await send(
+        `${name} multipart field ${f.name} missing`,
+        base({
+          contentType: 'multipart/form-data; boundary=b',
+          payload:
+            fields
+              .filter((g) => g !== f)
+              .map((g) => field('b', g.name, plausible(g.kind)))
+              .join('') +
+            part('b', 'a.pdf') +
+            '--b--\r\n',
+        }),
+      );
+      await send(
+        `${name} multipart field ${f.name} twice`,
+        base({
+          contentType: 'multipart/form-data; boundary=b',
+          payload: field('b', f.name, plausible(f.kind)) + withFields({}),
+        }),
+      );
+    }
     const cases: [string, Sent][] = [
       [
         'multipart without boundary',

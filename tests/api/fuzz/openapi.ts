@@ -35,7 +35,10 @@ export interface Operation {
   query: { name: string; schema: JsonSchema }[];
   /** Request headers the route declares (e.g. `idempotency-key`, `if-match`). */
   headers: { name: string; schema: JsonSchema }[];
-  body: { kind: 'json'; schema: JsonSchema } | { kind: 'multipart' } | null;
+  body:
+    | { kind: 'json'; schema: JsonSchema }
+    | { kind: 'multipart'; parts: { name: string; kind: 'file' | 'files' | 'json' | 'text' }[] }
+    | null;
 }
 
 interface OpenApiDocument {
@@ -51,8 +54,20 @@ interface OpenApiDocument {
   >;
 }
 
-/** Multipart routes are published without a body (the file is read from the stream). */
-const MULTIPART = [/\/photo$/, /\/attachments$/];
+/** A multipart body's parts as the document publishes them (a file, files, a JSON or a text field). */
+function partsOf(schema: JsonSchema | undefined) {
+  return Object.entries(schema?.properties ?? {}).map(([name, p]) => ({
+    name,
+    kind:
+      p.format === 'binary'
+        ? ('file' as const)
+        : p.items?.format === 'binary'
+          ? ('files' as const)
+          : (p as { contentMediaType?: string }).contentMediaType === 'application/json'
+            ? ('json' as const)
+            : ('text' as const),
+  }));
+}
 
 /** Every operation of the document, documentation routes excluded. */
 export function operationsOf(doc: OpenApiDocument): Operation[] {
@@ -64,7 +79,8 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
       if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(upper)) continue;
       const params = op.parameters ?? [];
       const json = op.requestBody?.content['application/json']?.schema;
-      const multipart = (upper === 'POST' || upper === 'PUT') && MULTIPART.some((r) => r.test(path));
+      // Multipart routes are found by what the document says they take, whatever their path.
+      const multipart = op.requestBody?.content['multipart/form-data'];
       out.push({
         method: upper,
         path,
@@ -73,7 +89,11 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
         headers: params
           .filter((p) => p.in === 'header')
           .map((p) => ({ name: p.name, schema: p.schema ?? {} })),
-        body: json ? { kind: 'json', schema: json } : multipart ? { kind: 'multipart' } : null,
+        body: json
+          ? { kind: 'json', schema: json }
+          : multipart
+            ? { kind: 'multipart', parts: partsOf(multipart.schema) }
+            : null,
       });
     }
   }
