@@ -149,6 +149,19 @@ export class PdfCheckPool {
     return best;
   }
 
+  /**
+   * No worker can be had here: the checks run in this thread from now on. Said once, as a process
+   * warning (the server's log shows it), since the answers are the same and nothing else would show it.
+   */
+  private checkInThread(why: unknown): void {
+    if (this.inThread) return;
+    this.inThread = true;
+    process.emitWarning(
+      `PDF checks run in the server's own thread: no worker thread (${String((why as Error)?.message ?? why)})`,
+      { code: 'SIJILL_PDF_CHECK_IN_THREAD' },
+    );
+  }
+
   /** The worker of slot `index`, started if it is not running; null when none can be started here. */
   private slot(index: number): Slot | null {
     const existing = this.slots[index];
@@ -156,8 +169,8 @@ export class PdfCheckPool {
     let worker: Worker;
     try {
       worker = this.start();
-    } catch {
-      this.inThread = true;
+    } catch (error) {
+      this.checkInThread(error);
       return null;
     }
     worker.unref();
@@ -196,7 +209,7 @@ export class PdfCheckPool {
   private drop(index: number, slot: Slot): void {
     if (this.slots[index] !== slot) return;
     this.slots[index] = null;
-    if (!slot.ready) this.inThread = true;
+    if (!slot.ready) this.checkInThread(new Error('the PDF check worker did not come up'));
     for (const { source, resolve } of slot.queued.splice(0)) void this.checkHere(source).then(resolve);
     for (const pending of slot.pending.values()) {
       if (pending.timer) clearTimeout(pending.timer);
