@@ -20,7 +20,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { closeOcr, extractPdfText } from '../../src-server/modules/search/extract';
-import { loadPdfJs } from '../../src-server/modules/search/pdfjs';
+import { loadPdfJs } from '../../src-server/pdfjs';
 import { editErrors } from '../../tests/support/ocr-measure';
 import { canMakePdfs, makeScannedPdf } from '../../tests/support/pdf-makers';
 import { round, sleep, table } from '../station/support';

@@ -7,11 +7,8 @@
  * storage/validate.ts turns a refusal into the specification's problem.
  */
 import { createReadStream } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
-import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { loadPdfJs, openPdf, type PdfJs } from '../pdfjs';
 
 /** What a check found: a PDF with its page count, or why not. */
 export type PdfVerdict =
@@ -29,38 +26,21 @@ export function hasPdfSignature(head: Uint8Array): boolean {
     .includes('%PDF-');
 }
 
-let pdfjs:
-  | Promise<{ lib: typeof PdfJsModule; root: string; worker: InstanceType<typeof PdfJsModule.PDFWorker> }>
-  | undefined;
+let shared: Promise<InstanceType<PdfJs['PDFWorker']>> | undefined;
 
 /**
- * Loads pdf.js once (legacy build: the modern one needs newer Node features), with its worker in this
- * thread: pdf.js would otherwise import the worker module on the first document, which under a
- * TypeScript loader (tsx: tests, the web shell) took seconds and made the first check wait for it. One worker (its message port and handler, in this thread) serves every
- * check, as a viewer's serves every document it opens: setting one up for each document was a third of
- * a small scan's check (bench/station).
+ * pdf.js, and one pdf.js worker (its message port and handler, in this thread) serving every check, as
+ * a viewer's serves every document it opens: setting one up for each document was a third of a small
+ * scan's check (bench/station).
  */
-function loadPdfJs() {
-  pdfjs ??= (async () => {
-    const require = createRequire(import.meta.url);
-    const root = pathToFileURL(dirname(require.resolve('pdfjs-dist/package.json'))).href;
-    // The minified builds: they carry no source map, which Node would otherwise load and keep (under tsx
-    // source maps are on) — 9 MB of heap instead of 40, which every full garbage collection marks.
-    const [lib, worker] = await Promise.all([
-      // @ts-expect-error -- the minified build is the same module as pdf.mjs, whose types it takes.
-      import('pdfjs-dist/legacy/build/pdf.min.mjs') as Promise<typeof PdfJsModule>,
-      // @ts-expect-error -- the worker module ships without type declarations; it is only handed to pdf.js.
-      import('pdfjs-dist/legacy/build/pdf.worker.min.mjs') as Promise<unknown>,
-    ]);
-    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker ??= worker;
-    return { lib, root, worker: new lib.PDFWorker({ verbosity: 0 }) };
-  })();
-  return pdfjs;
+function pdfWorker() {
+  shared ??= loadPdfJs().then(({ lib }) => new lib.PDFWorker({ verbosity: 0 }));
+  return shared;
 }
 
 /** Loads pdf.js ahead of the first check (a server calls it as it starts). */
 export function warmPdfJs(): Promise<void> {
-  return loadPdfJs().then(() => undefined);
+  return pdfWorker().then(() => undefined);
 }
 
 /**
@@ -84,20 +64,9 @@ export async function checkPdf(source: PdfSource): Promise<PdfVerdict> {
     'bytes' in source
       ? activeContentIn(Buffer.from(source.bytes.buffer, source.bytes.byteOffset, source.bytes.byteLength))
       : null;
-  const { lib, root, worker } = await loadPdfJs();
-  const task = lib.getDocument({
-    ...('bytes' in source
-      ? { data: source.bytes }
-      : { url: pathToFileURL(source.path).href, disableAutoFetch: true, disableStream: true }),
-    worker,
-    isEvalSupported: false,
-    useSystemFonts: false,
-    disableFontFace: true,
+  const task = await openPdf('bytes' in source ? { bytes: source.bytes } : { path: source.path }, {
+    worker: await pdfWorker(),
     stopAtErrors: true,
-    verbosity: 0,
-    standardFontDataUrl: `${root}/standard_fonts/`,
-    cMapUrl: `${root}/cmaps/`,
-    wasmUrl: `${root}/wasm/`,
   });
   try {
     const doc = await task.promise;

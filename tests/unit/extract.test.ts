@@ -22,7 +22,7 @@ import {
   type UtilityProcessFork,
   type UtilityProcessLike,
 } from '../../src-server/modules/search/ocr-process';
-import { loadPdfJs } from '../../src-server/modules/search/pdfjs';
+import { loadPdfJs } from '../../src-server/pdfjs';
 import { layoutPageText, type PositionedText } from '../../src-server/modules/search/text-layout';
 import {
   canMakePdfs,

@@ -30,7 +30,7 @@ import {
   type TextRequest,
   type ToOcrChild,
 } from './ocr-protocol';
-import { openPdfFile, type PdfLoadingTask } from './pdfjs';
+import { openPdfFile, type PdfLoadingTask } from '../../pdfjs';
 import { layoutPageText, unmappedShare, type PositionedText } from './text-layout';
 
 /** The nice value of this process's threads (the lowest: see OCR_CHILD_NICE). */
