@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '../../src-shared/pages';
 import { call, countRows, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
-import { letter, organisation, type Org } from './support/correspondence';
+import { letter, organisation, registeredLetter, type Org } from './support/correspondence';
 import { encryptedPdf, largePdf, minimalPdf, pdfWith } from './support/files';
 
 const LIMIT = 64 * 1024;
@@ -187,13 +187,7 @@ describe('intake in batches', () => {
   });
 
   it('refuses a file for its own reason and makes the others', async () => {
-    const registered = await call(h, {
-      method: 'POST',
-      url: '/correspondence/documents',
-      token: org.clerk.token,
-      body: { ...letter(org), register: true },
-    });
-    const { id: numberedId, docNumber } = registered.json.data as { id: number; docNumber: string };
+    const { id: numberedId, docNumber } = await registeredLetter(h, org);
     const archived = minimalPdf(`archived ${newKey()}`);
     const held = resultsOf(await post(batchOf([{ bytes: archived }]).parts))[0]!.result!;
     const twin = minimalPdf(`twin ${newKey()}`);
@@ -242,13 +236,7 @@ describe('intake in batches', () => {
 
   it('asks access before a byte is read: a reader is refused file by file, and makes nothing', async () => {
     const reader = await signIn(h, await makeUser(h, await makeRole(h, { [PAGES.incoming]: ['view'] })));
-    const registered = await call(h, {
-      method: 'POST',
-      url: '/correspondence/documents',
-      token: org.clerk.token,
-      body: { ...letter(org), register: true },
-    });
-    const { docNumber } = registered.json.data as { docNumber: string };
+    const { docNumber } = await registeredLetter(h, org);
     const before = await rowCounts();
     const res = await post(
       batchOf([

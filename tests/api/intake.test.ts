@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '../../src-shared/pages';
 import { call, countRows, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
-import { letter, organisation, type Org } from './support/correspondence';
+import { letter, organisation, registeredLetter, type Org } from './support/correspondence';
 import { minimalPdf, multipart } from './support/files';
 
 let h: Harness;
@@ -101,13 +101,7 @@ describe('intake', () => {
   });
 
   it('attaches to the document its name numbers; an unknown number is a 404 saying so', async () => {
-    const registered = await call(h, {
-      method: 'POST',
-      url: '/correspondence/documents',
-      token: org.clerk.token,
-      body: { ...letter(org), register: true },
-    });
-    const { id, docNumber } = registered.json.data as { id: number; docNumber: string };
+    const { id, docNumber } = await registeredLetter(h, org);
     const res = await send(minimalPdf(`annex ${docNumber}`), { key: newKey(), number: docNumber });
     expect(res.statusCode).toBe(201);
     expect(res.json().data).toMatchObject({ documentId: id, docNumber });

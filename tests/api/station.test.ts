@@ -23,7 +23,7 @@ import { StationQueue } from '../../src-main/station/queue';
 import { Station } from '../../src-main/station/station';
 import { httpTransport, type StationTransport } from '../../src-main/station/transport';
 import { call, countRows, startHarness, type Harness } from './support/harness';
-import { letter, organisation, type Org } from './support/correspondence';
+import { letter, organisation, registeredLetter, type Org } from './support/correspondence';
 import { largePdf, minimalPdf } from './support/files';
 
 const LIMIT = 3 * 1024 * 1024;
@@ -303,13 +303,7 @@ describe('scanning station', () => {
   });
 
   it('a name starting with a registration number attaches the file to that document', async () => {
-    const res = await call(h, {
-      method: 'POST',
-      url: '/correspondence/documents',
-      token: org.clerk.token,
-      body: { ...letter(org), register: true },
-    });
-    const { id, docNumber } = res.json.data as { id: number; docNumber: string };
+    const { id, docNumber } = await registeredLetter(h, org);
     drop(`${docNumber} annex.pdf`, minimalPdf(`annex ${n}`));
     drop('IN-1999-000001.pdf', minimalPdf(`nowhere ${n}`));
     await settle(station());
@@ -326,13 +320,7 @@ describe('scanning station', () => {
   });
 
   it('a backlog goes in batches, each file settled by its own answer', async () => {
-    const registered = await call(h, {
-      method: 'POST',
-      url: '/correspondence/documents',
-      token: org.clerk.token,
-      body: { ...letter(org), register: true },
-    });
-    const { docNumber } = registered.json.data as { docNumber: string };
+    const { docNumber } = await registeredLetter(h, org);
     const archived = minimalPdf(`archived ${n}`);
     drop('first.pdf', archived);
     await settle(station());

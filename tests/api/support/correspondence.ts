@@ -176,3 +176,16 @@ export function letter(org: Org, extra: Record<string, unknown> = {}) {
     ...extra,
   };
 }
+
+/** Registers an incoming letter by the archive clerk; answers its id and registration number. */
+export async function registeredLetter(h: Harness, org: Org): Promise<{ id: number; docNumber: string }> {
+  const res = await call(h, {
+    method: 'POST',
+    url: '/correspondence/documents',
+    token: org.clerk.token,
+    body: { ...letter(org), register: true },
+  });
+  if (res.status !== 201) throw new Error(`registering a letter: ${res.status} ${JSON.stringify(res.json)}`);
+  const { id, docNumber } = res.json.data as { id: number; docNumber: string };
+  return { id, docNumber };
+}
