@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '../../src-shared/pages';
 import { call, countRows, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
-import { letter, organisation, registeredLetter, type Org } from './support/correspondence';
+import { organisation, registeredLetter, type Org } from './support/correspondence';
 import { encryptedPdf, largePdf, minimalPdf, pdfWith } from './support/files';
 
 const LIMIT = 64 * 1024;

@@ -23,7 +23,7 @@ import { StationQueue } from '../../src-main/station/queue';
 import { Station } from '../../src-main/station/station';
 import { httpTransport, type StationTransport } from '../../src-main/station/transport';
 import { call, countRows, startHarness, type Harness } from './support/harness';
-import { letter, organisation, registeredLetter, type Org } from './support/correspondence';
+import { organisation, registeredLetter, type Org } from './support/correspondence';
 import { largePdf, minimalPdf } from './support/files';
 
 const LIMIT = 3 * 1024 * 1024;
