@@ -42,7 +42,8 @@ import { adminRoutes } from './modules/admin/routes';
 import { HttpProblem, fieldsOf, renderProblem } from './http/problem';
 import type { FileStore } from './storage/files';
 import { createFileStore } from './storage/index';
-import { formatMaxSize, warmPdfChecks } from './storage/validate';
+import { formatMaxSize } from './storage/validate';
+import { warmPdfCheckWorkers } from './storage/pdf-check-pool';
 import { directoryRoutes } from './modules/directory/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { correspondenceRoutes } from './modules/correspondence/routes';
@@ -172,7 +173,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // UPLOAD_MAX_BYTES; a larger file fails with 413 while streaming, before it is all read. The parser
   // lets a second file through so readSingleUpload (http/upload.ts) can refuse it by name.
   // The PDF checks' worker threads start now (they load pdf.js) rather than with the first upload.
-  warmPdfChecks();
+  warmPdfCheckWorkers();
   await app.register(multipart, {
     limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 2, fields: 10, fieldSize: 64 * 1024, parts: 20 },
   });

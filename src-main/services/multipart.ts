@@ -5,17 +5,26 @@
  */
 import { randomBytes } from 'node:crypto';
 
+/**
+ * The head of a `file` part: its name as `filename` (made safe) and as RFC 5987 `filename*` (UTF-8, so
+ * an Arabic name arrives intact), and its type.
+ */
+export function filePartHead(boundary: string, fileName: string, contentType: string): Uint8Array {
+  const safeName = fileName.replace(/["\r\n\\]/g, '_');
+  return new TextEncoder().encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"; ` +
+      `filename*=UTF-8''${encodeURIComponent(fileName)}\r\nContent-Type: ${contentType}\r\n\r\n`,
+  );
+}
+
+/** A multipart body with one file part around a stream of its bytes. */
 export function multipartStream(
   body: ReadableStream<Uint8Array>,
   fileName: string,
   contentType: string,
 ): { body: ReadableStream<Uint8Array>; contentType: string } {
   const boundary = `----sijill${randomBytes(12).toString('hex')}`;
-  const safeName = fileName.replace(/["\r\n\\]/g, '_');
-  const head = new TextEncoder().encode(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"; ` +
-      `filename*=UTF-8''${encodeURIComponent(fileName)}\r\nContent-Type: ${contentType}\r\n\r\n`,
-  );
+  const head = filePartHead(boundary, fileName, contentType);
   const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`);
   const reader = body.getReader();
   let sentHead = false;

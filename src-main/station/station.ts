@@ -467,15 +467,13 @@ export class Station {
     // The files the server took: their outcome and target recorded together before any is moved, each
     // moved, then all marked moved together. The others one by one (rejected, or tried again later).
     const taken: StationFile[] = [];
-    const dir = (file: StationFile) => join(file.folder, PROCESSED);
-    // A folder that cannot be made is reported by each file's move (moveFailed), which tries again.
-    await this.ensureFolders(new Set(sending.map(({ file }) => dir(file)))).catch(() => undefined);
+    const accepted = (answer: IntakeAnswer) => answer.status === 200 || answer.status === 201;
     this.queue.batch(() => {
       for (const [index, { file }] of sending.entries()) {
         const answer = answers[index]!;
-        if (answer.status !== 200 && answer.status !== 201) continue;
+        if (!accepted(answer)) continue;
         const data = answer.body?.data;
-        this.queue.moving(file.id, 'processed', join(dir(file), file.name), {
+        this.queue.moving(file.id, 'processed', join(file.folder, PROCESSED, file.name), {
           documentId: data?.documentId,
           docNumber: data?.docNumber ?? null,
         });
@@ -486,20 +484,15 @@ export class Station {
     for (const file of taken) if (await this.move(file, { mark: false })) moved.push(file);
     this.queue.batch(() => moved.forEach((file) => this.queue.moved(file.id)));
     for (const file of moved) this.logMoved(file);
-    for (const [index, { file, outgoing }] of sending.entries()) {
-      const answer = answers[index]!;
-      if (answer.status !== 200 && answer.status !== 201)
-        await this.conclude(file, answer, outgoing.number, limit);
-    }
+    for (const [index, { file, outgoing }] of sending.entries())
+      if (!accepted(answers[index]!)) await this.conclude(file, answers[index]!, outgoing.number, limit);
   }
 
-  /** Makes processed/ or rejected/ folders not made (or found) yet. */
-  private async ensureFolders(dirs: Iterable<string>): Promise<void> {
-    for (const dir of dirs) {
-      if (this.made.has(dir)) continue;
-      await mkdir(dir, { recursive: true });
-      this.made.add(dir);
-    }
+  /** Makes a processed/ or rejected/ folder not made (or found) yet. */
+  private async ensureFolder(dir: string): Promise<void> {
+    if (this.made.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    this.made.add(dir);
   }
 
   /**
@@ -584,7 +577,7 @@ export class Station {
       return target;
     };
     try {
-      await this.ensureFolders([dir]);
+      await this.ensureFolder(dir);
       let target = file.movedTo ?? (await aim(false));
       if (file.outcome === 'rejected' && file.reason)
         await writeNote(target, noteText(file.name, file.reason, new Date(this.opts.now())));

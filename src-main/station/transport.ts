@@ -11,7 +11,7 @@ import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { IntakeBatchManifest, IntakeBatchResult } from '../../src-shared/api/correspondence';
-import { multipartStream, streamingInit } from '../services/multipart';
+import { filePartHead, multipartStream, streamingInit } from '../services/multipart';
 
 /** The server's answer to an upload: its status and JSON body (problem details on a refusal). */
 export interface IntakeAnswer {
@@ -90,13 +90,6 @@ function batchBody(
     `--${boundary}\r\nContent-Disposition: form-data; name="manifest"\r\n` +
       `Content-Type: text/plain; charset=utf-8\r\n\r\n${JSON.stringify(manifest)}\r\n`,
   );
-  const partHead = (name: string) => {
-    const safeName = name.replace(/["\r\n\\]/g, '_');
-    return encode(
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"; ` +
-        `filename*=UTF-8''${encodeURIComponent(name)}\r\nContent-Type: application/pdf\r\n\r\n`,
-    );
-  };
   let index = -1;
   let handle: FileHandle | null = null;
   let position = 0;
@@ -120,7 +113,7 @@ function batchBody(
             return;
           }
           const file = files[index]!;
-          controller.enqueue(partHead(file.name));
+          controller.enqueue(filePartHead(boundary, file.name, 'application/pdf'));
           if (file.bytes) {
             // Held in memory: sent as it is, and the next pull ends its part.
             controller.enqueue(
@@ -152,7 +145,11 @@ function batchBody(
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-/** A stall guard: aborts when `alive()` has not been called for STALL_MS (a slow upload that moves is never cut). */
+/**
+ * A request that makes no progress for a minute (a server or a network that hangs) is given up and tried
+ * again later: `signal` aborts when `alive()` has not been called for STALL_MS; a slow upload that moves
+ * on is never cut.
+ */
 function stallGuard() {
   const controller = new AbortController();
   const abort = () => controller.abort(new Error('no progress for 60 s'));
@@ -237,17 +234,10 @@ export function httpTransport(options: HttpTransportOptions): StationTransport &
     onProgress?: (sent: number) => void,
   ): Promise<IntakeAnswer> => {
     let sent = 0;
-    // A request that makes no progress for a minute (a server or a network that hangs) is given up and
-    // tried again later; a slow upload that moves on is never cut.
-    const stall = new AbortController();
-    let timer = setTimeout(() => stall.abort(new Error('no progress for 60 s')), STALL_MS);
-    const alive = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => stall.abort(new Error('no progress for 60 s')), STALL_MS);
-    };
+    const stall = stallGuard();
     const counting = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        alive();
+        stall.alive();
         sent += chunk.byteLength;
         onProgress?.(sent);
         controller.enqueue(chunk);
@@ -270,18 +260,12 @@ export function httpTransport(options: HttpTransportOptions): StationTransport &
         ),
         signal: stall.signal,
       });
-      alive();
+      stall.alive();
       text = await response.text();
     } finally {
-      clearTimeout(timer);
+      stall.done();
     }
-    let body: IntakeAnswer['body'] = null;
-    try {
-      body = text ? (JSON.parse(text) as IntakeAnswer['body']) : null;
-    } catch {
-      body = null;
-    }
-    return { status: response.status, body };
+    return { status: response.status, body: jsonOf<IntakeAnswer['body']>(text) };
   };
   const intake = async (
     file: { path: string; name: string },

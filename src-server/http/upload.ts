@@ -303,9 +303,9 @@ async function receiveSingle<F extends ReceivedFile>(
 
 /**
  * Receives one PDF file part and checks it by content (`PdfChecks`: the signature on its first
- * kilobyte, active content scanned as it arrives, then pdf.js opens it — from memory when it is small).
- * 415 not a PDF, broken or encrypted; 422 active content; 413 too large. The temporary file is removed
- * on a refusal; otherwise the caller stores it (`FileStore.putFile`) or discards it.
+ * kilobyte as it arrives, then pdf.js and the active-content scan in a worker thread, from memory when
+ * it is small). 415 not a PDF, broken or encrypted; 422 active content; 413 too large. Dropped on a
+ * refusal; otherwise the caller stores it (`ReceivedFile.store`) or discards it.
  */
 export async function receivePdfPart(
   part: FilePart,
@@ -323,9 +323,8 @@ export async function receivePdfPart(
 }
 
 /**
- * The one way a route receives a single PDF: streamed to a temporary file and checked as it arrives
- * (`receivePdfPart`), the request's other fields in `fields`. The caller stores it (`FileStore.putFile`)
- * and discards it in `finally`.
+ * The one way a route receives a single PDF: received and checked by `receivePdfPart`, the request's
+ * other fields in `fields`. The caller stores it (`ReceivedFile.store`) and discards it in `finally`.
  */
 export async function receivePdf(
   request: FastifyRequest,

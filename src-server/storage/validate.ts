@@ -1,14 +1,14 @@
 /**
  * Upload checks by content, never by name or declared type: PDFs must start with `%PDF-` and open in
- * pdf.js without active content (pdf-check.ts, in a worker thread); images must decode (sharp) and are re-encoded, which also drops metadata and any payload
- * hidden after the image. Failures are problems the client shows as the specification words them
+ * pdf.js without active content (pdf-check.ts, in a worker thread); images must decode (sharp) and are
+ * re-encoded, which also drops metadata and any payload hidden after the image. Failures are problems the client shows as the specification words them
  * (415 'Please select a valid PDF file', 413 'File size must be less than {maxSize}').
  */
 import sharp from 'sharp';
 import { formatMaxSize } from '../../src-shared/files';
 import { HttpProblem } from '../http/problem';
 import { hasPdfSignature, type PdfVerdict } from './pdf-check';
-import { checkPdfInWorker, warmPdfCheckWorkers } from './pdf-check-pool';
+import { checkPdfInWorker } from './pdf-check-pool';
 
 /** The maximum size as the 413 message shows it (shared with the scanning station's notes). */
 export { formatMaxSize };
@@ -17,11 +17,6 @@ export { formatMaxSize };
 export function assertSize(bytes: Buffer, maxBytes: number): void {
   if (bytes.length > maxBytes)
     throw new HttpProblem('payloadTooLarge', { params: { maxSize: formatMaxSize(maxBytes) } });
-}
-
-/** Starts the PDF checks' workers ahead of the first upload (the server calls it as it starts). */
-export function warmPdfChecks(): void {
-  warmPdfCheckWorkers();
 }
 
 const notPdf = () => new HttpProblem('unsupportedMediaType', { code: 'upload.notPdf' });

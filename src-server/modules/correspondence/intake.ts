@@ -62,6 +62,10 @@ const noSuchNumber = (number: string) =>
     params: { number },
   });
 
+/** A received file's name as intake records it (cleaned for display; a name made from its hash if none). */
+const intakeName = (file: ReceivedFile) =>
+  cleanFileName(file.fileName, `scan-${file.sha256.slice(0, 8)}.pdf`);
+
 /** Runs `check`; answers the problem it throws (a refusal of one file), or null when it passes. */
 async function refusalOf(check: () => Promise<unknown>): Promise<HttpProblem | null> {
   try {
@@ -97,7 +101,7 @@ async function attachTo(
   documentId: number,
   file: ReceivedFile,
 ): Promise<{ made: q.IntakeReceiptRow } | { prior: q.IntakeReceiptRow } | { held: true }> {
-  const fileName = cleanFileName(file.fileName, `scan-${file.sha256.slice(0, 8)}.pdf`);
+  const fileName = intakeName(file);
   return ctx.db.transaction(async (tx) => {
     await q.lockContent(tx, file.sha256);
     const raced = await q.intakeReceipt(tx, s.userId, key);
@@ -212,7 +216,7 @@ export async function intakeFiles(
   if (drafts.length > 0) {
     const inputs = drafts.map((i) => {
       const file = received.get(i)!;
-      const fileName = cleanFileName(file.fileName, `scan-${file.sha256.slice(0, 8)}.pdf`);
+      const fileName = intakeName(file);
       return {
         key: files[i]!.key,
         sha256: file.sha256,
