@@ -31,6 +31,7 @@ import type { Database } from './db/open';
 import { installAccessControl } from './http/access';
 import { JobQueue } from './jobs/queue';
 import { installTextGuard } from './http/text-guard';
+import { installBoundedJsonParser } from './http/json-depth';
 import { multipartDocBody } from './http/upload';
 import { installAdmission } from './http/admission';
 import { installRequestActivity } from './http/activity';
@@ -159,7 +160,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Before any route: records every route's access declaration and enforces it on each request.
   installAccessControl(app, authenticator(ctx));
 
-  // No NUL or lone surrogate reaches validation, a handler, the audit log or a query.
+  // No JSON body nested deeper than the server walks is parsed (400 instead), and no NUL or lone
+  // surrogate reaches validation, a handler, the audit log or a query.
+  installBoundedJsonParser(app);
   installTextGuard(app);
 
   app.setValidatorCompiler(validatorCompiler);

@@ -14,6 +14,7 @@ import type { ServerContext } from '../context';
 import type { FileStore } from '../storage/files';
 import { PdfChecks, formatMaxSize } from '../storage/validate';
 import { HttpProblem } from './problem';
+import { nestsDeeperThan, tooDeep } from './json-depth';
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -392,6 +393,7 @@ export async function receivePdfBatch<M extends { files: readonly unknown[] }>(
     throw new HttpProblem('badRequest', { fields: { manifest: [{ key: 'validation.required' }] } });
   let value: unknown = head.value.value;
   if (typeof value === 'string') {
+    if (nestsDeeperThan(value)) throw tooDeep('manifest');
     try {
       value = head.value.valueTruncated ? undefined : JSON.parse(value);
     } catch {
