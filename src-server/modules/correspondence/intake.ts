@@ -8,10 +8,13 @@
  * - Exactly once: each file's `Idempotency-Key` (per user) is recorded with what the upload made, in
  *   the same transaction; a retry with the key answers that (200, `replayed`) without reading the file
  *   again, so a station that crashed or lost the answer never registers a file twice.
- * - The same content twice (a file dropped again, already attached anywhere, or twice in one batch) is
- *   refused with 409 naming the document when the caller may see it: the archive keeps one copy of a
- *   scan. Concurrent uploads of one content are serialised on its hash, so two stations racing cannot
- *   both win.
+ * - The same content twice (a file dropped again, already attached to a document the caller may see, or
+ *   twice in one batch) is refused with 409 naming that document: the archive keeps one copy of a scan.
+ *   A duplicate the caller may not see is no duplicate for them: the file is taken as if it were new (a
+ *   new incoming draft, or an attachment of the numbered document), its bytes stored once by content as
+ *   always — so nobody learns by sending a file's bytes that a document hidden from them holds it.
+ *   Concurrent uploads of one content are serialised on its hash, so two stations racing cannot both
+ *   win.
  * - Access is checked before a byte is read: creating incoming drafts, or filing on the named document.
  * - In a batch, a file refused (not a PDF, too large, active content, a duplicate, an unknown number, not
  *   permitted) refuses that file only; the new drafts of a batch are made in one transaction and one
@@ -106,7 +109,7 @@ async function attachTo(
     await q.lockContent(tx, file.sha256);
     const raced = await q.intakeReceipt(tx, s.userId, key);
     if (raced) return { prior: raced };
-    if (await q.anyHolderOf(tx, file.sha256)) return { held: true as const };
+    if (await q.visibleHolderOf(tx, s, file.sha256)) return { held: true as const };
     // Checked again under the lock: the document may have moved on while the file arrived.
     await requireFiling(tx, caller, s, await visibleDocument(tx, s, documentId, true));
     await q.bumpVersion(tx, documentId);
@@ -232,7 +235,7 @@ export async function intakeFiles(
         inputs.map((d) => d.sha256),
       );
       return q.intakeDrafts(tx, {
-        userId: s.userId,
+        scope: s,
         archiveDepartmentId: s.archiveDepartmentId,
         files: inputs,
       });

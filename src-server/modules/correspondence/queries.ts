@@ -773,7 +773,11 @@ export async function calendarOf(db: Tx, scope: Scope, from: string, to: string)
   );
 }
 
-/** Documents the caller may see that hold a file with this content (other than `exceptId`). */
+/**
+ * Documents the caller may see that hold a file with this content (other than `exceptId`). The one way a
+ * content hash is compared for a caller: a document they may not see never answers, so nobody learns
+ * by sending its bytes that a hidden document holds a file.
+ */
 export async function holdersOf(db: Tx, scope: Scope, sha256: string, exceptId: number | null, limit = 5) {
   return rows<DocumentLinkRow>(
     db,
@@ -785,10 +789,9 @@ export async function holdersOf(db: Tx, scope: Scope, sha256: string, exceptId: 
   );
 }
 
-/** Whether any document at all holds a file with this content (seen or not by the caller). */
-export async function anyHolderOf(db: Tx, sha256: string): Promise<boolean> {
-  const found = await rows(db, sql`select 1 from document_attachments where sha256 = ${sha256} limit 1`);
-  return found.length > 0;
+/** Whether a document the caller may see holds a file with this content (a duplicate, for them). */
+export async function visibleHolderOf(db: Tx, scope: Scope, sha256: string): Promise<boolean> {
+  return (await holdersOf(db, scope, sha256, null, 1)).length > 0;
 }
 
 /** The id of the document with this registration number, or null. */
@@ -872,13 +875,17 @@ export interface IntakeDraftInput {
   size: number;
 }
 
-/** What `intakeDrafts` did with one file: made its draft, or found the key's receipt, or the content held. */
+/**
+ * What `intakeDrafts` did with one file: made its draft, or found the key's receipt, or the content held
+ * by a document the caller may see.
+ */
 export type IntakeDraftOutcome =
   { made: { documentId: number; attachmentId: number } } | { prior: IntakeReceiptRow } | { held: true };
 
 /**
  * Intake's new incoming drafts in one statement (call under lockContents, in the transaction), one per
- * file: unless the caller's key already has a receipt or any document holds the content, inserts the
+ * file: unless the caller's key already has a receipt or a document the caller may see holds the content
+ * (one they may not see is no duplicate for them: the file is taken as new), inserts the
  * draft, its file, the two timeline events (created, then attachmentAdded, in that order) and the key's
  * receipt. Answers each file's outcome in the given order. One round trip for a scanner's whole batch,
  * not seven a file. The ids are drawn from the tables' sequences first, so every row of a file is tied to
@@ -886,8 +893,9 @@ export type IntakeDraftOutcome =
  */
 export async function intakeDrafts(
   db: Tx,
-  v: { userId: number; archiveDepartmentId: number | null; files: readonly IntakeDraftInput[] },
+  v: { scope: Scope; archiveDepartmentId: number | null; files: readonly IntakeDraftInput[] },
 ): Promise<IntakeDraftOutcome[]> {
+  const userId = v.scope.userId;
   const input = JSON.stringify(
     v.files.map((f, i) => ({
       ord: i,
@@ -912,12 +920,13 @@ export async function intakeDrafts(
         ),
         prior as (
           select i.ord, r.document_id, r.attachment_id
-            from input i join intake_receipts r on r.user_id = ${v.userId} and r.key = i.key
+            from input i join intake_receipts r on r.user_id = ${userId} and r.key = i.key
         ),
         held as (
           select i.ord from input i
            where not exists (select 1 from prior p where p.ord = i.ord)
-             and exists (select 1 from document_attachments a where a.sha256 = i.sha256)
+             and exists (select 1 from document_attachments a join documents d on d.id = a.document_id
+                          where a.sha256 = i.sha256 and ${visibleTo(v.scope)})
         ),
         fresh as materialized (
           select i.*, nextval('documents_id_seq')::int as document_id,
@@ -930,18 +939,18 @@ export async function intakeDrafts(
         doc as (
           insert into documents (id, direction, subject, created_by, archive_department_id)
           overriding system value
-          select f.document_id, 'in', f.subject, ${v.userId}, ${v.archiveDepartmentId}::int
+          select f.document_id, 'in', f.subject, ${userId}, ${v.archiveDepartmentId}::int
             from fresh f order by f.ord
         ),
         att as (
           insert into document_attachments (id, document_id, sha256, file_name, size, mime, uploaded_by)
           overriding system value
-          select f.attachment_id, f.document_id, f.sha256, f.file_name, f.size, 'application/pdf', ${v.userId}
+          select f.attachment_id, f.document_id, f.sha256, f.file_name, f.size, 'application/pdf', ${userId}
             from fresh f order by f.ord
         ),
         events as (
           insert into document_events (document_id, event, actor_id, details)
-          select e.document_id, e.event, ${v.userId}, e.details from (
+          select e.document_id, e.event, ${userId}, e.details from (
             select f.ord, 1 as seq, f.document_id, 'created' as event,
                    jsonb_build_object('direction', 'in', 'intake', f.file_name) as details
               from fresh f
@@ -953,7 +962,7 @@ export async function intakeDrafts(
         ),
         receipt as (
           insert into intake_receipts (user_id, key, sha256, document_id, attachment_id)
-          select ${v.userId}, f.key, f.sha256, f.document_id, f.attachment_id from fresh f order by f.ord
+          select ${userId}, f.key, f.sha256, f.document_id, f.attachment_id from fresh f order by f.ord
         )
         select p.document_id as prior_document_id, p.attachment_id as prior_attachment_id,
                h.ord is not null as held, f.document_id, f.attachment_id
