@@ -59,7 +59,7 @@ function batch(token: string, files: { bytes: Buffer; number?: string }[]) {
   const manifest = {
     files: files.map((f) => ({ key: newKey(), ...(f.number ? { number: f.number } : {}) })),
   };
-  const chunks = [
+  const chunks: Buffer[] = [
     Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="manifest"\r\n\r\n${JSON.stringify(manifest)}\r\n`,
     ),

@@ -804,13 +804,16 @@ export interface IntakeReceiptRow {
   document_id: number;
   attachment_id: number | null;
   sha256: string;
+  /** The request the key first came with (http/idempotency.ts); null on receipts older than hashes. */
+  request_hash: string | null;
 }
 
 /** A receipt of intake by its sender's idempotency key. */
 export async function intakeReceipt(db: Tx, userId: number, key: string): Promise<IntakeReceiptRow | null> {
   const [row] = await rows<IntakeReceiptRow>(
     db,
-    sql`select document_id, attachment_id, sha256 from intake_receipts where user_id = ${userId} and key = ${key}`,
+    sql`select document_id, attachment_id, sha256, request_hash from intake_receipts
+         where user_id = ${userId} and key = ${key}`,
   );
   return row ?? null;
 }
@@ -818,30 +821,48 @@ export async function intakeReceipt(db: Tx, userId: number, key: string): Promis
 /** Records a receipt; false when the key is already taken (a concurrent retry won). */
 export async function insertIntakeReceipt(
   db: Tx,
-  v: { userId: number; key: string; sha256: string; documentId: number; attachmentId: number },
+  v: {
+    userId: number;
+    key: string;
+    sha256: string;
+    documentId: number;
+    attachmentId: number;
+    requestHash: string;
+  },
 ): Promise<boolean> {
   const inserted = await rows(
     db,
-    sql`insert into intake_receipts (user_id, key, sha256, document_id, attachment_id)
-        values (${v.userId}, ${v.key}, ${v.sha256}, ${v.documentId}, ${v.attachmentId})
+    sql`insert into intake_receipts (user_id, key, sha256, document_id, attachment_id, request_hash)
+        values (${v.userId}, ${v.key}, ${v.sha256}, ${v.documentId}, ${v.attachmentId}, ${v.requestHash})
         on conflict do nothing returning 1`,
   );
   return inserted.length > 0;
 }
 
-/** The document a caller's idempotency key made (POST /correspondence/documents), or null. */
-export async function documentReceipt(db: Tx, userId: number, key: string): Promise<number | null> {
-  const [row] = await rows<{ document_id: number }>(
+/**
+ * The document a caller's idempotency key made (POST /correspondence/documents) and the hash of the
+ * request it came with (null on receipts older than hashes), or null.
+ */
+export async function documentReceipt(
+  db: Tx,
+  userId: number,
+  key: string,
+): Promise<{ documentId: number; requestHash: string | null } | null> {
+  const [row] = await rows<{ document_id: number; request_hash: string | null }>(
     db,
-    sql`select document_id from document_receipts where user_id = ${userId} and key = ${key}`,
+    sql`select document_id, request_hash from document_receipts where user_id = ${userId} and key = ${key}`,
   );
-  return row ? Number(row.document_id) : null;
+  return row ? { documentId: Number(row.document_id), requestHash: row.request_hash } : null;
 }
 
 /** Records the document a caller's idempotency key made (under lockDocumentReceipt: the key is free). */
-export async function insertDocumentReceipt(db: Tx, userId: number, key: string, documentId: number) {
+export async function insertDocumentReceipt(
+  db: Tx,
+  v: { userId: number; key: string; documentId: number; requestHash: string },
+) {
   await db.execute(
-    sql`insert into document_receipts (user_id, key, document_id) values (${userId}, ${key}, ${documentId})`,
+    sql`insert into document_receipts (user_id, key, document_id, request_hash)
+        values (${v.userId}, ${v.key}, ${v.documentId}, ${v.requestHash})`,
   );
 }
 
@@ -869,6 +890,8 @@ export async function lockContents(db: Tx, sha256s: readonly string[]): Promise<
 /** A new incoming draft's file, as intake hands it to `intakeDrafts`. */
 export interface IntakeDraftInput {
   key: string;
+  /** The request the key comes with (http/idempotency.ts), recorded with the receipt. */
+  requestHash: string;
   sha256: string;
   subject: string;
   fileName: string;
@@ -900,6 +923,7 @@ export async function intakeDrafts(
     v.files.map((f, i) => ({
       ord: i,
       key: f.key,
+      request_hash: f.requestHash,
       sha256: f.sha256,
       subject: f.subject,
       file_name: f.fileName,
@@ -909,6 +933,7 @@ export async function intakeDrafts(
   const found = await rows<{
     prior_document_id: number | null;
     prior_attachment_id: number | null;
+    prior_request_hash: string | null;
     held: boolean;
     document_id: number | null;
     attachment_id: number | null;
@@ -916,10 +941,10 @@ export async function intakeDrafts(
     db,
     sql`with input as (
           select * from jsonb_to_recordset(${input}::jsonb)
-            as t(ord int, key text, sha256 text, subject text, file_name text, size bigint)
+            as t(ord int, key text, request_hash text, sha256 text, subject text, file_name text, size bigint)
         ),
         prior as (
-          select i.ord, r.document_id, r.attachment_id
+          select i.ord, r.document_id, r.attachment_id, r.request_hash
             from input i join intake_receipts r on r.user_id = ${userId} and r.key = i.key
         ),
         held as (
@@ -961,11 +986,12 @@ export async function intakeDrafts(
           ) e order by e.ord, e.seq
         ),
         receipt as (
-          insert into intake_receipts (user_id, key, sha256, document_id, attachment_id)
-          select ${userId}, f.key, f.sha256, f.document_id, f.attachment_id from fresh f order by f.ord
+          insert into intake_receipts (user_id, key, sha256, document_id, attachment_id, request_hash)
+          select ${userId}, f.key, f.sha256, f.document_id, f.attachment_id, f.request_hash
+            from fresh f order by f.ord
         )
         select p.document_id as prior_document_id, p.attachment_id as prior_attachment_id,
-               h.ord is not null as held, f.document_id, f.attachment_id
+               p.request_hash as prior_request_hash, h.ord is not null as held, f.document_id, f.attachment_id
           from input i
           left join prior p on p.ord = i.ord
           left join held h on h.ord = i.ord
@@ -979,6 +1005,7 @@ export async function intakeDrafts(
           document_id: Number(row.prior_document_id),
           attachment_id: row.prior_attachment_id === null ? null : Number(row.prior_attachment_id),
           sha256: v.files[i]!.sha256,
+          request_hash: row.prior_request_hash,
         },
       };
     if (row.held) return { held: true };
@@ -994,7 +1021,7 @@ export async function intakeReceipts(
 ): Promise<Map<string, IntakeReceiptRow>> {
   const found = await rows<IntakeReceiptRow & { key: string }>(
     db,
-    sql`select key, document_id, attachment_id, sha256 from intake_receipts
+    sql`select key, document_id, attachment_id, sha256, request_hash from intake_receipts
          where user_id = ${userId}
            and key in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))`,
   );

@@ -521,7 +521,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
           ctx,
           callerOf(request),
           { key: request.headers['idempotency-key'], number: request.query.number },
-          pdf.receive,
+          pdf,
         ).finally(pdf.discard);
         return reply.status(result.replayed ? 200 : 201).send(envelope(request, result));
       },
