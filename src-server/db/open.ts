@@ -69,11 +69,13 @@ async function holdPgLock(connectionString: string, name: string): Promise<{ rel
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | undefined;
   const take = async () => {
-    const c = new pg.Client({ connectionString });
+    const c = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
     // A connection that drops (the database restarted, the network) is made again, its lock taken again.
     c.on('error', () => undefined);
     c.on('end', () => {
-      if (client === c) client = null;
+      // Only a connection that held the lock is made again; a first one that failed is the caller's.
+      if (client !== c) return;
+      client = null;
       if (!released) again(1000);
     });
     await c.connect();

@@ -826,6 +826,31 @@ describe('workers known dead (liveness)', () => {
   });
 });
 
+describe('life locks on PostgreSQL', () => {
+  it.runIf(!!process.env.SIJILL_TEST_DATABASE_URL)(
+    'a life lock is held while its holder lives, taken again when its connection is cut, free once released',
+    async () => {
+      const name = `sijill.jobs.worker:${unique('cut')}`;
+      /** Whether another session could take the lock now (tried and released in one statement). */
+      const free = async () =>
+        (
+          await h.query<{ free: boolean }>(
+            `select pg_try_advisory_xact_lock(hashtextextended('${name}', 0)) as free`,
+          )
+        )[0]!.free;
+      const lock = await h.database.holdLock!(name);
+      expect(await free()).toBe(false);
+      // The database ends the holder's session (a restart, an administrator, the network).
+      await h.query(`select pg_terminate_backend(pid) from pg_stat_activity
+                      where datname = current_database() and pid <> pg_backend_pid()
+                        and query like 'select pg_advisory_lock(%'`);
+      await waitFor('the lock taken again on a new connection', async () => !(await free()));
+      await lock.release();
+      expect(await free()).toBe(true);
+    },
+  );
+});
+
 describe('administration', () => {
   it('retry() puts a dead job back to queued with fresh attempts; anything else is refused', async () => {
     const q = queue();
