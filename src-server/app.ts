@@ -29,8 +29,9 @@ import type { ServerConfig } from './config';
 import type { ServerContext } from './context';
 import type { Database } from './db/open';
 import { installAccessControl } from './http/access';
-import { JobQueue } from './jobs/queue';
+import { JobQueue, type WorkerLiveness } from './jobs/queue';
 import { installTextGuard } from './http/text-guard';
+import { installBoundedJsonParser } from './http/json-depth';
 import { multipartDocBody } from './http/upload';
 import { installAdmission } from './http/admission';
 import { installRequestActivity } from './http/activity';
@@ -76,6 +77,12 @@ function isMultipartError(error: unknown): boolean {
   );
 }
 
+/** How the job workers of a database are known alive (jobs/queue.ts): PGlite has one process. */
+export function jobLiveness(database: Database): WorkerLiveness | undefined {
+  if (database.kind === 'pglite') return 'sole';
+  return database.holdLock ? { holdLock: (name) => database.holdLock!(name) } : undefined;
+}
+
 /** A feature module: registers its routes on the app (with the server context: database, config). */
 export type AppModule = (app: App, ctx: ServerContext) => Promise<void> | void;
 
@@ -119,6 +126,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
       new JobQueue(options.database.db, {
         log: app.log,
         keepDoneDays: config.JOBS_KEEP_DONE_DAYS,
+        leaseMs: config.JOBS_LEASE_SECONDS * 1000,
+        // A worker that died is known at once: on PGlite this process is the only one, on PostgreSQL
+        // each worker holds a lock for as long as it lives (jobs/queue.ts, "workers that die").
+        liveness: jobLiveness(options.database),
         // Background work yields while the server answers requests and its thread is loaded.
         yieldWhenBusy: { requestsActive: installRequestActivity(app) },
       }),
@@ -159,7 +170,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Before any route: records every route's access declaration and enforces it on each request.
   installAccessControl(app, authenticator(ctx));
 
-  // No NUL or lone surrogate reaches validation, a handler, the audit log or a query.
+  // No JSON body nested deeper than the server walks is parsed (400 instead), and no NUL or lone
+  // surrogate reaches validation, a handler, the audit log or a query.
+  installBoundedJsonParser(app);
   installTextGuard(app);
 
   app.setValidatorCompiler(validatorCompiler);

@@ -2,7 +2,9 @@
  * `npm run server [command]` — the API server alone, for an organisation's server or development.
  * Configuration comes from the environment (see config.ts).
  *
- *   serve (default)   open and migrate the database, listen; SIGINT/SIGTERM close it cleanly
+ *   serve (default)   open and migrate the database, listen; SIGINT/SIGTERM close it cleanly, in seconds
+ *                     whatever its jobs are doing (they are put back, or taken back at the next start);
+ *                     a close that has not ended in STOP_DEADLINE_MS, or a second signal, exits at once
  *   migrate           apply pending migrations and the base data, then exit
  *   create-admin      --username U --email E [--password P | env SIJILL_ADMIN_PASSWORD | prompt]
  *                     [--name-ar A] [--name-en E]: a user with the administrator role
@@ -21,6 +23,9 @@ import { insertUser, systemRoleId } from './modules/auth/queries';
 import { seedDemo } from './modules/demo/seed';
 import { startServer } from './server';
 import { createFileStore } from './storage/index';
+
+/** The longest a SIGINT/SIGTERM close may take before the process exits regardless. */
+const STOP_DEADLINE_MS = 20_000;
 
 async function askHidden(question: string): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
@@ -64,9 +69,19 @@ async function main(): Promise<void> {
       console.log(`Sijill API listening on ${server.url} (OpenAPI: ${server.url}/docs)`);
       let closing = false;
       const stop = async (signal: string) => {
-        if (closing) return;
+        if (closing) {
+          console.log(`${signal} again: exiting now`);
+          process.exit(1);
+        }
         closing = true;
         console.log(`${signal}: shutting down`);
+        // Every part of the close is bounded (requests, jobs, the OCR child); this is the guard that a
+        // service manager or the desktop never waits on a close that something unforeseen holds up. The
+        // jobs left running are taken back at the next start (jobs/queue.ts).
+        setTimeout(() => {
+          console.error(`shutting down took more than ${STOP_DEADLINE_MS / 1000} s: exiting now`);
+          process.exit(1);
+        }, STOP_DEADLINE_MS).unref();
         try {
           await server.close();
           process.exit(0);

@@ -67,6 +67,12 @@ export const configSchema = z.object({
     .transform((v) => v === 'true' || v === '1'),
   /** Finished (done) background jobs are kept this many days, then pruned. */
   JOBS_KEEP_DONE_DAYS: int(7, 1, 3650),
+  /**
+   * How long a running job's claim lasts unless its worker renews it (every third of it). A worker that
+   * died is known at once (jobs/queue.ts, "workers that die"), so the lease only frees the jobs of a
+   * worker that cannot be known dead: a machine gone from the network with its database session.
+   */
+  JOBS_LEASE_SECONDS: int(60, 5, 24 * 3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Where uploaded files live: `local` (DATA_DIR/files) or `s3`, an S3-compatible bucket that several

@@ -116,6 +116,8 @@ function serverBundle(): Promise<{ entry: string; nodeFlags: string[] }> {
 export async function startServerProcess(
   dataDir: string,
   env: Record<string, string> = {},
+  /** How long it may take to listen (a first start on a loaded machine takes long). */
+  listenTimeoutMs = 90_000,
 ): Promise<Child & { url: string }> {
   // BENCH_SERVER_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (diagnosis).
   const profile = process.env.BENCH_SERVER_CPU_PROF;
@@ -131,7 +133,7 @@ export async function startServerProcess(
     AUTH_RATE_LIMIT_PER_MINUTE: '0',
     ...env,
   });
-  const [, url] = await waitForLine(child, /listening on (http:\/\/[^\s]+)/);
+  const [, url] = await waitForLine(child, /listening on (http:\/\/[^\s]+)/, listenTimeoutMs);
   return Object.assign(child, { url: url! });
 }
 

@@ -7,7 +7,10 @@
  *   desk, or the same user on another server, never sees it; signed out, nothing is listed or sent,
  *   and nothing is lost.
  * - Sending, in the order the drafts were made: a draft the server never had is created with its own
- *   Idempotency-Key (a retry after a lost answer finds the same server draft); one it has is updated
+ *   Idempotency-Key (a retry after a lost answer finds the same server draft). The server takes a key
+ *   again only with the body it first came with (else 422), so the create request is kept (sealed) as
+ *   first sent and sent again as it was; a draft edited since is then updated to what it says now. One it
+ *   has is updated
  *   with If-Match (the version this desk started from): a change made elsewhere meanwhile is a
  *   conflict, kept with the server's version for the clerk to compare and choose — never overwritten.
  *   Files upload through the streamed transfer, each once: a file the server already holds (by its
@@ -372,21 +375,33 @@ export class LocalDrafts {
       return;
     }
     let serverId = row.server_id;
+    let version = row.server_version;
     let doc: ServerDocument | null = null;
+    /** The server draft does not say what this desk's draft says now: it is updated below. */
+    let behind = row.dirty === 1;
     if (serverId === null) {
+      // The create request as its key first went (a lost answer retried), or as the draft is now.
+      const now = { ...fields, direction: row.direction, register: false };
+      const first = row.sent ? this.open(row.sent, `${row.id}/sent`) : null;
+      const body = first !== null ? (JSON.parse(first) as typeof now) : now;
+      if (first === null)
+        this.table.sending(row.id, seal(this.options.key, JSON.stringify(now), `${row.id}/sent`));
       const answer = await api.request(
-        { method: 'POST', path: DOCUMENTS, body: { ...fields, direction: row.direction, register: false } },
+        { method: 'POST', path: DOCUMENTS, body },
         { 'Idempotency-Key': row.idem_key },
       );
       if (!ok(answer.status)) return this.refuse(row, answer);
       doc = dataOf<ServerDocument>(answer.body);
       serverId = doc.id;
+      version = doc.version;
       this.table.created(row.id, doc.id, doc.version);
-    } else if (row.dirty) {
+      behind = JSON.stringify(body) !== JSON.stringify(now);
+    }
+    if (behind) {
       const { relatedIds, ...update } = fields;
       const answer = await api.request(
         { method: 'PUT', path: `${DOCUMENTS}/${serverId}`, body: update },
-        row.server_version !== null ? { 'If-Match': String(row.server_version) } : {},
+        version !== null ? { 'If-Match': String(version) } : {},
       );
       if (answer.status === 409 && codeOf(answer) === 'document.versionConflict') {
         const theirs = await api.request({ method: 'GET', path: `${DOCUMENTS}/${serverId}` });

@@ -18,6 +18,8 @@ export interface LocalDraftRow {
   server_id: number | null;
   server_version: number | null;
   theirs: Buffer | null;
+  /** The create request (sealed) as first sent under `idem_key`, until the server's id is known. */
+  sent: Buffer | null;
   state: LocalDraftState;
   dirty: 0 | 1;
   error: string | null;
@@ -62,8 +64,10 @@ export function createDraftTable(db: Database) {
          state = 'synced', error = NULL, theirs = NULL, synced_at = ${NOW} WHERE id = @id`,
     ),
     created: db.prepare(
-      `UPDATE local_drafts SET server_id = @server_id, server_version = @server_version WHERE id = @id`,
+      `UPDATE local_drafts SET server_id = @server_id, server_version = @server_version, sent = NULL
+         WHERE id = @id`,
     ),
+    sending: db.prepare(`UPDATE local_drafts SET sent = @sent WHERE id = @id`),
     conflict: db.prepare(
       `UPDATE local_drafts SET state = 'conflict', theirs = @theirs, error = NULL WHERE id = @id`,
     ),
@@ -74,7 +78,7 @@ export function createDraftTable(db: Database) {
     ),
     detach: db.prepare(
       `UPDATE local_drafts SET server_id = NULL, server_version = NULL, idem_key = @idem_key,
-         state = 'pending', dirty = 1, error = NULL, theirs = NULL WHERE id = @id`,
+         state = 'pending', dirty = 1, error = NULL, theirs = NULL, sent = NULL WHERE id = @id`,
     ),
     remove: db.prepare(`DELETE FROM local_drafts WHERE id = ?`),
     pruneSynced: db.prepare(
@@ -121,6 +125,8 @@ export function createDraftTable(db: Database) {
       void statements.synced.run({ id, server_id: serverId, server_version: serverVersion }),
     created: (id: string, serverId: number, serverVersion: number) =>
       void statements.created.run({ id, server_id: serverId, server_version: serverVersion }),
+    /** Keeps the create request (sealed) about to be sent under the draft's key for the first time. */
+    sending: (id: string, sent: Buffer) => void statements.sending.run({ id, sent }),
     conflict: (id: string, theirs: Buffer) => void statements.conflict.run({ id, theirs }),
     failed: (id: string, error: string) => void statements.failed.run({ id, error }),
     rebase: (id: string, serverVersion: number) =>

@@ -73,4 +73,13 @@ export const LOCAL_STORE_MIGRATIONS: readonly LocalStoreMigration[] = [
       `);
     },
   },
+  {
+    name: 'local drafts: the create request as first sent',
+    up: (db) => {
+      // The server refuses an Idempotency-Key sent again with another body (422): a draft whose create
+      // may have arrived (its answer lost) and that was edited since is created again with exactly the
+      // body its key first went with (sealed, like its content), then updated.
+      db.exec(`ALTER TABLE local_drafts ADD COLUMN sent BLOB;`);
+    },
+  },
 ];

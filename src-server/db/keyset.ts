@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { HttpProblem } from '../http/problem';
+import { parseRequestJson } from '../http/json-depth';
 
 /** A row's place in a list's order. */
 export interface Position {
@@ -46,7 +47,7 @@ const badCursor = () => new HttpProblem('badRequest', { fields: { after: [{ key:
 export function decodeCursor(cursor: string, fingerprint: string): Position | null {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    parsed = parseRequestJson(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     throw badCursor();
   }

@@ -6,6 +6,7 @@
 import { and, asc, desc, or, sql, type SQL, type AnyColumn } from 'drizzle-orm';
 import { filtersSchema, type ListQuery, type MatchMode } from '../../src-shared/filters';
 import { HttpProblem } from '../http/problem';
+import { nestsDeeperThan, tooDeep } from '../http/json-depth';
 import { INT4_MAX, INT4_MIN, isRealDate } from '../../src-shared/api/fields';
 
 const ISO_DATE_OR_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
@@ -111,6 +112,7 @@ export function listClauses(
     where.push(or(...searchable.map((c) => sql`${c}::text ilike ${pattern}`))!);
   }
   if (query.filters) {
+    if (nestsDeeperThan(query.filters)) throw tooDeep('filters');
     let raw: unknown;
     try {
       raw = JSON.parse(query.filters);

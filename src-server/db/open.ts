@@ -49,7 +49,66 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Applies pending migrations and the base data (idempotent). */
   migrate(): Promise<void>;
+  /**
+   * PostgreSQL only: takes the session-level advisory lock `hashtextextended(name, 0)` on a connection
+   * of its own (outside the pool) and holds it until `release()` — or until this process dies, when
+   * PostgreSQL frees it with the connection: others know the holder is gone by taking it
+   * (`pg_try_advisory_xact_lock`). A connection lost meanwhile is made again and the lock taken again.
+   * The job queue's workers hold one each (jobs/queue.ts, "workers that die").
+   */
+  holdLock?(name: string): Promise<{ release(): Promise<void> }>;
   close(): Promise<void>;
+}
+
+/** Waits before a lost life lock is taken again: 1 s, doubling to 30 s. */
+const RELOCK_MAX_MS = 30_000;
+
+/** `Database.holdLock` on PostgreSQL: see there. */
+async function holdPgLock(connectionString: string, name: string): Promise<{ release(): Promise<void> }> {
+  let released = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | undefined;
+  const take = async () => {
+    const c = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
+    // A connection that drops (the database restarted, the network) is made again, its lock taken again.
+    c.on('error', () => undefined);
+    c.on('end', () => {
+      // Only a connection that held the lock is made again; a first one that failed is the caller's.
+      if (client !== c) return;
+      client = null;
+      if (!released) again(1000);
+    });
+    await c.connect();
+    try {
+      await c.query('select pg_advisory_lock(hashtextextended($1, 0))', [name]);
+    } catch (error) {
+      await c.end().catch(() => undefined);
+      throw error;
+    }
+    if (released) {
+      await c.end().catch(() => undefined);
+      return;
+    }
+    client = c;
+  };
+  const again = (delay: number) => {
+    if (released || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      take().catch(() => again(Math.min(RELOCK_MAX_MS, delay * 2)));
+    }, delay);
+    retry.unref();
+  };
+  await take();
+  return {
+    release: async () => {
+      released = true;
+      clearTimeout(retry);
+      const c = client;
+      client = null;
+      await c?.end().catch(() => undefined);
+    },
+  };
 }
 
 /** Opens (and by default migrates) the database chosen by the configuration. */
@@ -69,6 +128,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         await migratePg(db, { migrationsFolder });
         await ensureBaseData(db as unknown as Db);
       },
+      holdLock: (name) => holdPgLock(options.DATABASE_URL!, name),
       close: () => pool.end(),
     };
   } else {

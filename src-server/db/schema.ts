@@ -740,7 +740,10 @@ export const documentSearch = pgTable(
 /**
  * Files received by intake (a scanning station's watched folder): each upload carries its sender's
  * idempotency key, so a retried upload (the station crashed or lost the answer) is answered with what
- * the first one made instead of registering the file twice. Keys are per user.
+ * the first one made instead of registering the file twice. Keys are per user. `requestHash` is what the
+ * key was first sent with (http/idempotency.ts: the file's SHA-256, its name, the number it was filed
+ * on): the same key with another file is refused (422), not answered with the first file's result.
+ * Receipts from before it was recorded have none and replay as before.
  */
 export const intakeReceipts = pgTable(
   'intake_receipts',
@@ -756,6 +759,7 @@ export const intakeReceipts = pgTable(
     attachmentId: integer('attachment_id').references(() => documentAttachments.id, {
       onDelete: 'set null',
     }),
+    requestHash: text('request_hash'),
     createdAt: created(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
@@ -766,6 +770,8 @@ export const intakeReceipts = pgTable(
  * that may send again what it is not sure arrived, e.g. offline drafts synced later): a retry with the
  * key answers the document the first request made instead of creating a second. Keys are per user. A
  * receipt goes with its document (cascade): a retry after the document was deleted creates a new one.
+ * `requestHash` is the body the key was first sent with (http/idempotency.ts): the same key with another
+ * body is refused (422); receipts from before it was recorded have none and replay as before.
  */
 export const documentReceipts = pgTable(
   'document_receipts',
@@ -777,6 +783,7 @@ export const documentReceipts = pgTable(
     documentId: integer('document_id')
       .notNull()
       .references(() => documents.id, { onDelete: 'cascade' }),
+    requestHash: text('request_hash'),
     createdAt: created(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],

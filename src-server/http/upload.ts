@@ -14,6 +14,7 @@ import type { ServerContext } from '../context';
 import type { FileStore } from '../storage/files';
 import { PdfChecks, formatMaxSize } from '../storage/validate';
 import { HttpProblem } from './problem';
+import { nestsDeeperThan, tooDeep } from './json-depth';
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -264,13 +265,35 @@ export async function receiveFilePart(part: FilePart, options: ReceiveOptions): 
   return file;
 }
 
+/** What tells one file from another without keeping it: its SHA-256 and the name it was sent with. */
+export interface FileIdentity {
+  sha256: string;
+  fileName: string | undefined;
+}
+
+/**
+ * Reads a file part to its end, hashing it, keeping nothing and checking nothing (a retry whose answer
+ * is known, compared with the request it retries: http/idempotency.ts). A part over the size limit is
+ * hashed as far as the parser let it through.
+ */
+async function identifyFilePart(part: FilePart): Promise<FileIdentity> {
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of part.file) hash.update(chunk);
+  } catch (error) {
+    if (isTooLarge(error)) return { sha256: hash.digest('hex'), fileName: part.filename };
+    throw malformed();
+  }
+  return { sha256: hash.digest('hex'), fileName: part.filename };
+}
+
 /**
  * The single file of a multipart request, received by `receivePart`. A request that is not multipart,
  * is malformed or has no file answers 400, a second file 400 saying one file per request (never
  * silently dropped), a file over the limit 413 while streaming; the temporary file is removed on every
  * failure. Other multipart fields are answered in `fields` (text values only).
  */
-async function receiveSingle<F extends ReceivedFile>(
+async function receiveSingle<F extends { discard(): Promise<void> }>(
   request: FastifyRequest,
   options: { tempDir: string; maxBytes: number },
   receivePart: (part: FilePart) => Promise<F>,
@@ -334,12 +357,17 @@ export async function receivePdf(
   return { file, fields, pages: file.pages };
 }
 
-/** One PDF of a batch (`receivePdfBatch`), read and checked or passed over unread; in order, once each. */
+/**
+ * One PDF of a batch (`receivePdfBatch`), read and checked, or identified, or passed over unread; in
+ * order, once each.
+ */
 export interface BatchPdf {
   /** Reads and checks it as `receivePdfPart` does (413, 415, 422 refuse this file, and the batch goes on). */
   receive(): Promise<ReceivedFile>;
   /** Reads past it without keeping a byte (its answer is known without it). */
   skip(): Promise<void>;
+  /** Reads past it, keeping nothing but its hash and name (a retry, compared with what it retries). */
+  identify(): Promise<FileIdentity>;
 }
 
 const notAFilePart = () =>
@@ -392,6 +420,7 @@ export async function receivePdfBatch<M extends { files: readonly unknown[] }>(
     throw new HttpProblem('badRequest', { fields: { manifest: [{ key: 'validation.required' }] } });
   let value: unknown = head.value.value;
   if (typeof value === 'string') {
+    if (nestsDeeperThan(value)) throw tooDeep('manifest');
     try {
       value = head.value.valueTruncated ? undefined : JSON.parse(value);
     } catch {
@@ -449,6 +478,11 @@ export async function receivePdfBatch<M extends { files: readonly unknown[] }>(
       }
       if (i === count - 1) await atEnd();
     },
+    identify: async () => {
+      const identity = await identifyFilePart(await nextFile(i));
+      if (i === count - 1) await atEnd();
+      return identity;
+    },
   }));
   return { manifest, files };
 }
@@ -461,16 +495,30 @@ export const uploadOptions = (ctx: ServerContext) => ({
 
 /**
  * A PDF receiver for a service that checks access before reading a byte: `receive` (at most once) reads
- * and checks the file, `discard` (always, in `finally`) removes whatever was not stored.
+ * and checks the file, or `identify` reads it keeping only its hash and name (a retry); `discard`
+ * (always, in `finally`) removes whatever was not stored.
  */
 export function pdfReceiver(request: FastifyRequest, ctx: ServerContext) {
   let received: ReceivedFile | undefined;
+  let read = false;
+  const readOnce = () => {
+    if (read) throw new Error('the upload was already received');
+    read = true;
+  };
   return {
     receive: async () => {
-      if (received) throw new Error('the upload was already received');
+      readOnce();
       const { file, fields } = await receivePdf(request, uploadOptions(ctx));
       received = file;
       return Object.assign(file, { fields });
+    },
+    identify: async (): Promise<FileIdentity> => {
+      readOnce();
+      const { file } = await receiveSingle(request, uploadOptions(ctx), async (part) => ({
+        ...(await identifyFilePart(part)),
+        discard: async () => undefined,
+      }));
+      return { sha256: file.sha256, fileName: file.fileName };
     },
     discard: async () => {
       await received?.discard();

@@ -23,10 +23,24 @@
  * - Success: `done`. A throw: back to `queued` after a back-off, or `dead` once the attempts are used up
  *   or at once for a `PermanentJobError`. A handler past its time-out is aborted (its `signal`) and
  *   counts as a failure.
- * - A lease that expires (the process died mid-job) makes the job claimable again by any worker, so
- *   work survives a restart; every write of a worker about a job is fenced by (locked_by, attempts), so
- *   a worker that lost its lease cannot overwrite the new owner's outcome. Handlers must therefore be
- *   idempotent: a job runs at least once, and twice only when a worker was lost.
+ * - Workers that die. Each queue names itself (`workerId`: host, pid and a random part, new in every
+ *   life of a process) in the jobs it holds, and makes itself known alive while it runs (`liveness`):
+ *   on the embedded PGlite no other process can open the database, so a job held by no running queue of
+ *   this process was held by its previous life; on PostgreSQL, shared by several processes, each
+ *   worker holds a session-level advisory lock named after its id on a connection of its own for as long
+ *   as it runs, and PostgreSQL frees it the moment that process dies (its connection closes: a kill -9,
+ *   a crash, the machine's power). A job whose holder is gone is claimable at once, by the process
+ *   restarted or by any peer — a live peer's lock is held, so its jobs are never taken. We chose this
+ *   over a name kept across restarts (host + data folder, or a configured id), which a second server
+ *   started with the same name would take for its own previous life and rob, and over heartbeats, which
+ *   can only tell a peer dead some time after it died. (The lock needs session connections: a
+ *   transaction-pooling proxy in front of PostgreSQL would hand the lock's session to others.)
+ * - A lease that expires still frees a job whose holder cannot be known dead (its database session is
+ *   alive though its machine is gone: PostgreSQL notices a dead network peer only when TCP does), so
+ *   work survives whatever happened; every write of a worker about a job is fenced by (locked_by,
+ *   attempts), so a worker that lost its job cannot overwrite the new owner's outcome. Handlers must
+ *   therefore be idempotent: a job runs at least once, and twice only when a worker was lost. A job
+ *   taken back counts the attempt its dead worker made (a job that kills its worker each time ends dead).
  * - Done jobs are kept `keepDoneDays` and then pruned by a slow timer; dead jobs stay for a person to
  *   look at and `retry`.
  * - Background work yields to requests (`yieldWhenBusy`, on unless a caller turns it off). The handlers
@@ -122,6 +136,25 @@ export interface YieldWhenBusy {
 /** The defaults of `yieldWhenBusy`. */
 export const YIELD_WHEN_BUSY_DEFAULTS = { busyAbove: 0.6, checkMs: 200, maxDeferMs: 5000 } as const;
 
+/** A lock a worker holds for as long as it runs; released when it stops (or by its process dying). */
+export interface LifeLock {
+  release(): Promise<void>;
+}
+
+/**
+ * How workers know which of them are alive (see the file's header): `'sole'` — this process alone opens
+ * the database (PGlite); `{ holdLock }` — several processes may share it (PostgreSQL): `holdLock(name)`
+ * takes the session-level advisory lock `hashtextextended(name, 0)` on a connection of its own and keeps
+ * it (db/open.ts). Without one, only an expired lease frees the jobs of a worker that died.
+ */
+export type WorkerLiveness = 'sole' | { holdLock(name: string): Promise<LifeLock> };
+
+/** The advisory lock name of a worker, as `holdLock` is given it and the claim looks it up. */
+const LIFE_LOCK_PREFIX = 'sijill.jobs.worker:';
+
+/** The queues of this process that run (started, not stopped), by worker id: alive by definition. */
+const liveWorkers = new Set<string>();
+
 /** Options of a `JobQueue`. */
 export interface JobQueueOptions {
   /** Names this worker in `locked_by` (default: host:pid:random). */
@@ -134,8 +167,14 @@ export interface JobQueueOptions {
    * a worker thread or a child process).
    */
   leaseMs?: number;
-  /** `stop()` lets running handlers finish this long before it aborts them (default 10 s). */
+  /**
+   * `stop()` lets running handlers finish this long before it aborts them and puts their jobs back
+   * (default 2 s: stopping a server takes seconds whatever its jobs are doing; a job cut short runs
+   * again from its start).
+   */
   stopGraceMs?: number;
+  /** How this worker and its peers are known alive (default: by their leases only). */
+  liveness?: WorkerLiveness;
   /** Done jobs older than this are pruned (default 7 days). */
   keepDoneDays?: number;
   /** How often done jobs are pruned (default hourly; the first prune a minute after start). */
@@ -249,6 +288,9 @@ async function rowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
 const inMs = (ms: number) => sql`now() + ${Math.max(0, ms)}::float8 * interval '1 millisecond'`;
 /** A bigint[] parameter (as array text, which both drivers pass as is). */
 const idArray = (ids: number[]) => sql`${`{${ids.join(',')}}`}::bigint[]`;
+/** A text[] parameter, each element quoted. */
+const textArray = (values: string[]) =>
+  sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`}::text[]`;
 
 function errorText(error: unknown): string {
   const text =
@@ -295,13 +337,17 @@ export class JobQueue {
   private lastClaimRound = 0;
   /** `drain()` calls under way: claims are not held back meanwhile. */
   private draining = 0;
+  private readonly liveness: WorkerLiveness | undefined;
+  /** This worker's life lock (`liveness.holdLock`), once taken. */
+  private lifeLock: Promise<LifeLock> | undefined;
 
   constructor(db: Db, opts: JobQueueOptions = {}) {
     this.db = db;
     this.workerId = opts.workerId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     this.pollMs = opts.pollMs ?? 1000;
     this.leaseMs = opts.leaseMs ?? 60_000;
-    this.stopGraceMs = opts.stopGraceMs ?? 10_000;
+    this.stopGraceMs = opts.stopGraceMs ?? 2000;
+    this.liveness = opts.liveness;
     this.keepDoneDays = opts.keepDoneDays ?? 7;
     this.pruneEveryMs = opts.pruneEveryMs ?? 60 * 60_000;
     this.log = opts.log ?? consoleLog;
@@ -367,6 +413,7 @@ export class JobQueue {
     if (this.started) return;
     if (this.stopping) throw new Error('a stopped job queue cannot start again');
     this.started = true;
+    liveWorkers.add(this.workerId);
     this.lastClaimRound = performance.now();
     this.eluMark = performance.eventLoopUtilization();
     this.renewTimer = setInterval(() => void this.renewLeases(), Math.max(10, Math.floor(this.leaseMs / 3)));
@@ -399,6 +446,43 @@ export class JobQueue {
       await all();
     }
     clearInterval(this.renewTimer);
+    liveWorkers.delete(this.workerId);
+    const lock = this.lifeLock;
+    this.lifeLock = undefined;
+    if (lock) await lock.then((held) => held.release()).catch(() => undefined);
+  }
+
+  /**
+   * Takes this worker's life lock before its first claim (a peer must never take a job of a worker that
+   * runs); a failure (the database away) fails the claim round, which is tried again later.
+   */
+  private async holdLife(): Promise<void> {
+    const liveness = this.liveness;
+    if (liveness === undefined || liveness === 'sole') return;
+    this.lifeLock ??= liveness.holdLock(`${LIFE_LOCK_PREFIX}${this.workerId}`);
+    try {
+      await this.lifeLock;
+    } catch (error) {
+      this.lifeLock = undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * SQL true for a running job (of the subselect in `claim`) whose worker is known gone, before its
+   * lease runs out: held by none of this process's running queues, and — on a shared database — its
+   * worker's life lock free (tried in the claim's own transaction, so released with it).
+   */
+  private holderGone(): SQL {
+    const liveness = this.liveness;
+    if (liveness === undefined) return sql`false`;
+    const live = textArray([...liveWorkers]);
+    if (liveness === 'sole') return sql`not (coalesce(locked_by, '') = any(${live}))`;
+    // CASE keeps the order: the lock is tried only for a live lease held by another process.
+    return sql`case when state = 'running' and locked_until >= now() and locked_by is not null
+                     and not (locked_by = any(${live}))
+                    then pg_try_advisory_xact_lock(hashtextextended(${LIFE_LOCK_PREFIX} || locked_by, 0))
+                    else false end`;
   }
 
   /**
@@ -589,6 +673,7 @@ export class JobQueue {
 
   /** Claims due jobs for every registered kind with free slots, and starts them. */
   private async claimAll(): Promise<void> {
+    await this.holdLife();
     for (const [kind, registration] of this.registrations) {
       if (!this.started) return;
       const free = this.freeSlots(kind, registration);
@@ -609,7 +694,8 @@ export class JobQueue {
                  locked_until = ${inMs(this.leaseMs)}, updated_at = now()
             from (select id, state as previous_state from background_jobs
                    where kind = ${kind}
-                     and ((state = 'queued' and run_at <= now()) or (state = 'running' and locked_until < now()))
+                     and ((state = 'queued' and run_at <= now())
+                          or (state = 'running' and (locked_until < now() or ${this.holderGone()})))
                      and not (id = any(${idArray(mine)}))
                    order by run_at, id
                    limit ${limit}

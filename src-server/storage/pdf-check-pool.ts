@@ -6,7 +6,9 @@
  * its time or memory ends its worker (the file is refused as not a valid PDF) instead of the server.
  *
  * One worker for every core but the one the server's own thread uses (at least one, at most four), each
- * started on first use and kept (not holding the process open). A check goes to the worker with the
+ * started on first use and kept, holding the process open only while it has checks to answer: a server,
+ * a benchmark or a command that is done ends with its workers idle, however many files they checked
+ * (they kept bench/load, bench/correspondence and bench/pdf-viewer alive after their results). A check goes to the worker with the
  * fewest waiting. Bytes in memory travel to the worker and back without a copy (transferred). Where no
  * worker can be started at all (a deployment without the script, or one that never becomes ready), the
  * checks run in this thread.
@@ -70,6 +72,15 @@ interface Slot {
   pending: Map<number, Pending>;
 }
 
+/**
+ * A worker holds the process open while it has checks waiting or under way, and not while it idles: a
+ * pending check is answered before the process may end, and an idle pool never keeps it running.
+ */
+function holdWhileBusy(slot: Slot): void {
+  if (slot.pending.size + slot.queued.length > 0) slot.worker.ref();
+  else slot.worker.unref();
+}
+
 /** A file whose check ended its worker (or failed in it): refused as not a valid PDF. */
 const refused = { verdict: { ok: false, reason: 'notPdf' } as PdfVerdict };
 
@@ -109,6 +120,7 @@ export class PdfCheckPool {
     return new Promise((resolve) => {
       if (slot.ready) this.send(index, slot, source, resolve);
       else slot.queued.push({ source, resolve });
+      holdWhileBusy(slot);
     });
   }
 
@@ -173,7 +185,6 @@ export class PdfCheckPool {
       this.checkInThread(error);
       return null;
     }
-    worker.unref();
     const slot: Slot = { worker, ready: false, queued: [], pending: new Map() };
     // A worker that does not come up in time is taken for one that cannot: the checks run here.
     const startup = setTimeout(() => this.drop(index, slot), this.startupTimeoutMs);
@@ -191,12 +202,16 @@ export class PdfCheckPool {
       if (pending.timer) clearTimeout(pending.timer);
       if ('error' in reply) pending.resolve(refused);
       else pending.resolve({ verdict: reply.verdict, ...(reply.bytes ? { bytes: reply.bytes } : {}) });
+      holdWhileBusy(slot);
     });
     worker.on('error', () => this.drop(index, slot));
     worker.on('exit', () => {
       clearTimeout(startup);
       this.drop(index, slot);
     });
+    // After the listeners: adding a 'message' listener to a Worker refs it again (Node 24), and a
+    // worker left referenced kept every process that had checked a file alive after its work.
+    holdWhileBusy(slot);
     this.slots[index] = slot;
     return slot;
   }

@@ -319,7 +319,8 @@ export type UploadedAttachment = z.infer<typeof uploadedAttachmentSchema>;
 /**
  * POST /correspondence/intake (a scanning station): one PDF in, as a new incoming draft or, when
  * `number` names a document, as an attachment of it. `Idempotency-Key` (header, per user) makes a retry
- * answer what the first upload made (`replayed`) instead of registering the file twice.
+ * answer what the first upload made (`replayed`) instead of registering the file twice; the key sent
+ * with another file (content, name or number) is refused, 422 `idempotency.keyReused`.
  */
 export const intakeHeadersSchema = z.looseObject({ 'idempotency-key': idempotencyKeyHeader });
 export const intakeQuerySchema = z.object({ number: z.string().max(40).optional() }).strict();
@@ -510,8 +511,9 @@ export type CreateDocumentRequest = z.infer<typeof createDocumentRequestSchema>;
 
 /**
  * POST /correspondence/documents may carry an `Idempotency-Key` (per user; a client that sends again what
- * it is not sure arrived, such as offline drafts): a retry with the key answers the document the first
- * request made (200) instead of creating another. Other headers pass (the object is loose).
+ * it is not sure arrived, such as offline drafts): a retry with the key and the same body answers the
+ * document the first request made (200) instead of creating another; with another body it is refused,
+ * 422 `idempotency.keyReused`. Other headers pass (the object is loose).
  */
 export const createDocumentHeadersSchema = z.looseObject({
   'idempotency-key': idempotencyKeyHeader.optional(),

@@ -185,6 +185,89 @@ describe('sign-in refuses bad input', () => {
   });
 });
 
+describe('JSON nested too deep', () => {
+  /** `depth` arrays, objects, or both in turn, around a number. */
+  const nested = (kind: 'arrays' | 'objects' | 'mixed', depth: number) => {
+    let open = '';
+    let close = '';
+    for (let i = 0; i < depth; i++) {
+      const array = kind === 'arrays' || (kind === 'mixed' && i % 2 === 0);
+      open += array ? '[' : '{"a":';
+      close = (array ? ']' : '}') + close;
+    }
+    return `${open}1${close}`;
+  };
+  const raw = (url: string, payload: string, lang: 'ar' | 'en', bearer?: string) =>
+    h.app.inject({
+      method: 'POST',
+      url,
+      headers: {
+        'content-type': 'application/json',
+        'accept-language': lang,
+        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+      },
+      payload,
+    });
+
+  it('is a 400 saying so in both languages, signed in or not, before anything walks it', async () => {
+    for (const kind of ['arrays', 'objects', 'mixed'] as const) {
+      for (const depth of [65, 100_000]) {
+        const body = nested(kind, depth);
+        // The field that overflowed the text guard's stack: a login, and a signed-in route's body.
+        const login = await raw('/auth/login', `{"login":"a","password":"b","x":${body}}`, 'en');
+        expect(login.statusCode, `${kind} ${depth}: ${login.body}`).toBe(400);
+        expect(login.json()).toMatchObject({
+          code: 'request.tooDeep',
+          detail: 'The request nests lists and objects more than 64 levels deep; send a flatter one',
+        });
+        const role = await raw('/auth/roles', body, 'ar', token);
+        expect(role.statusCode, `${kind} ${depth}: ${role.body}`).toBe(400);
+        expect(role.json()).toMatchObject({
+          code: 'request.tooDeep',
+          detail: 'يتداخل الطلب في أكثر من 64 مستوى من القوائم والكائنات؛ أرسل طلبًا أقل تداخلًا',
+        });
+      }
+    }
+  });
+
+  it('at the limit it is read like any body: validated, its text guarded', async () => {
+    for (const kind of ['arrays', 'objects', 'mixed'] as const) {
+      // 64 levels: the body itself, one more for the object around the field.
+      const at = await raw('/auth/login', nested(kind, 64), 'en');
+      expect(at.statusCode).toBe(400);
+      expect(at.json().code, at.body).toBeUndefined(); // a validation problem, not tooDeep
+      const field = await raw('/auth/login', `{"login":"a","password":"b","x":${nested(kind, 63)}}`, 'en');
+      expect(field.statusCode).toBe(400);
+      expect(field.json().errors?.x, field.body).toEqual(['This field is not allowed']);
+    }
+    // Brackets inside strings are text, not nesting; a NUL 63 levels down is still found.
+    const text = await raw(
+      '/auth/login',
+      `{"login":"${'['.repeat(70)}","password":"${'{'.repeat(70)}"}`,
+      'en',
+    );
+    expect(text.statusCode).toBe(401);
+    const nul = nested('objects', 63).replace('1', '"a\\u0000b"');
+    const guarded = await raw('/auth/login', `{"login":"a","password":"b","x":${nul}}`, 'en');
+    expect(guarded.statusCode).toBe(400);
+    expect(Object.keys(guarded.json().errors ?? {})[0]).toMatch(/^x(\.a)+$/);
+  });
+
+  it('in a list’s filters: a 400 naming the field', async () => {
+    for (const depth of [65, 600]) {
+      const res = await call(h, {
+        method: 'GET',
+        url: `/auth/users?filters=${encodeURIComponent(nested('objects', depth))}`,
+        token,
+        lang: 'en',
+      });
+      expect(res.status, JSON.stringify(res.json)).toBe(400);
+      expect(res.json.code).toBe('request.tooDeep');
+      expect(res.json.errors.filters).toEqual(['This value nests more than 64 levels deep']);
+    }
+  });
+});
+
 describe('other bodies, params and queries', () => {
   it('refuses a bad id, bad list query and bad role edit without changing anything', async () => {
     const roles = await countRows(h, 'roles');

@@ -51,14 +51,61 @@ describe('creating a document with an Idempotency-Key', () => {
     const documents = await countRows(h, 'documents');
     const events = await countRows(h, 'document_events');
 
-    // The retry may even carry another body: the key decides.
-    const again = await create(org.clerk, key, { subject: 'مسودة أخرى' });
+    // The same body, its fields in another order: the same request.
+    const body = letter(org, { subject: 'مسودة دون اتصال' });
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const again = await call(h, {
+      method: 'POST',
+      url: '/correspondence/documents',
+      token: org.clerk.token,
+      body: reordered,
+      headers: { 'idempotency-key': key },
+    });
     expect(again.status).toBe(200);
     expect(again.json.data.id).toBe(made.id);
     expect(again.json.data.subject).toBe('مسودة دون اتصال');
     expect(again.json.returnMessage).toBeTruthy();
     expect(await countRows(h, 'documents')).toBe(documents);
     expect(await countRows(h, 'document_events')).toBe(events);
+  });
+
+  it('refuses the key sent with another body (422 saying so), making and changing nothing', async () => {
+    const key = newKey();
+    const first = await create(org.clerk, key, { subject: 'مسودة أولى' });
+    expect(first.status).toBe(201);
+    const documents = await countRows(h, 'documents');
+    const events = await countRows(h, 'document_events');
+    for (const extra of [{ subject: 'مسودة أخرى' }, { summary: 'a field more' }, { register: true }]) {
+      const other = await create(org.clerk, key, { subject: 'مسودة أولى', ...extra });
+      expect(other.status, JSON.stringify(other.json)).toBe(422);
+      expect(other.json.code).toBe('idempotency.keyReused');
+      expect(other.json.detail).toContain('Idempotency-Key was already used for a different request');
+    }
+    const ar = await call(h, {
+      method: 'POST',
+      url: '/correspondence/documents',
+      token: org.clerk.token,
+      lang: 'ar',
+      body: letter(org, { subject: 'مسودة ثالثة' }),
+      headers: { 'idempotency-key': key },
+    });
+    expect(ar.status).toBe(422);
+    expect(ar.json.detail).toContain('استُخدم مفتاح عدم التكرار');
+    expect(await countRows(h, 'documents')).toBe(documents);
+    expect(await countRows(h, 'document_events')).toBe(events);
+    // The first document is as it was made, and its own retry still replays it.
+    const same = await create(org.clerk, key, { subject: 'مسودة أولى' });
+    expect(same.status).toBe(200);
+    expect(same.json.data).toMatchObject({ id: first.json.data.id, subject: 'مسودة أولى' });
+  });
+
+  it('a receipt recorded before hashes were (none) replays whatever the body, as it did', async () => {
+    const key = newKey();
+    const first = await create(org.clerk, key, { subject: 'مسودة قديمة' });
+    await h.query(`update document_receipts set request_hash = null where key = '${key}'`);
+    const again = await create(org.clerk, key, { subject: 'مسودة أخرى' });
+    expect(again.status).toBe(200);
+    expect(again.json.data).toMatchObject({ id: first.json.data.id, subject: 'مسودة قديمة' });
   });
 
   it('makes exactly one document from five racing requests with one key', async () => {

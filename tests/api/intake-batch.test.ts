@@ -186,6 +186,61 @@ describe('intake in batches', () => {
     expect((await rowCounts()).documents).toBe(before.documents + 4);
   });
 
+  it('a key sent with another file is refused for that file alone (422); one first sent alone replays', async () => {
+    const files = [0, 1, 2].map((n) => ({
+      name: `keyed ${n}.pdf`,
+      bytes: minimalPdf(`keyed ${n} ${newKey()}`),
+    }));
+    const batch = batchOf(files);
+    expect(resultsOf(await post(batch.parts)).map((r) => r.status)).toEqual([201, 201, 201]);
+    const before = await rowCounts();
+    const swapped = minimalPdf(`swapped ${newKey()}`);
+    const fresh = { name: 'fresh.pdf', bytes: minimalPdf(`fresh ${newKey()}`) };
+    const res = await post(
+      batchOf([
+        { ...files[0]!, key: batch.keys[0] }, // the same file: replayed
+        { ...files[1]!, bytes: swapped, key: batch.keys[1] }, // another file under its key
+        { ...files[2]!, name: 'renamed.pdf', key: batch.keys[2] }, // another name under its key
+        fresh,
+      ]).parts,
+      { lang: 'ar' },
+    );
+    expect(res.statusCode).toBe(200);
+    const results = resultsOf(res);
+    expect(results.map((r) => [r.status, r.problem?.code ?? null])).toEqual([
+      [200, null],
+      [422, 'idempotency.keyReused'],
+      [422, 'idempotency.keyReused'],
+      [201, null],
+    ]);
+    expect(results[1]!.problem!.detail).toContain('استُخدم مفتاح عدم التكرار');
+    expect(await rowCounts()).toEqual({
+      documents: before.documents + 1,
+      attachments: before.attachments + 1,
+      receipts: before.receipts + 1,
+      events: before.events + 2,
+    });
+
+    // A file sent alone (POST /correspondence/intake), then retried in a batch: one operation, replayed.
+    const alone = { name: 'alone.pdf', bytes: minimalPdf(`alone ${newKey()}`), key: newKey() };
+    const b = body([{ kind: 'file', bytes: alone.bytes, name: alone.name }]);
+    const single = await h.app.inject({
+      method: 'POST',
+      url: '/correspondence/intake',
+      headers: {
+        authorization: `Bearer ${org.clerk.token}`,
+        'idempotency-key': alone.key,
+        ...b.headers,
+      },
+      payload: b.payload,
+    });
+    expect(single.statusCode, single.body).toBe(201);
+    const retried = resultsOf(await post(batchOf([alone]).parts));
+    expect(retried.map((r) => [r.status, r.result?.documentId])).toEqual([
+      [200, single.json().data.documentId],
+    ]);
+  });
+
   it('refuses a file for its own reason and makes the others', async () => {
     const { id: numberedId, docNumber } = await registeredLetter(h, org);
     const archived = minimalPdf(`archived ${newKey()}`);

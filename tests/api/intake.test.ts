@@ -5,6 +5,8 @@
  * duplicates make exactly one document; access is checked before a byte is read.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '../../src-shared/pages';
 import { call, countRows, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
@@ -70,10 +72,59 @@ describe('intake', () => {
     ]);
 
     const documents = await countRows(h, 'documents');
-    const again = await send(bytes, { key });
+    const again = await send(bytes, { key, name: 'وارد 0001.pdf' });
     expect(again.statusCode).toBe(200);
     expect(again.json().data).toEqual({ ...made, replayed: true });
     expect(await countRows(h, 'documents')).toBe(documents);
+  });
+
+  it('refuses the key sent with another file, name or number (422 saying so), keeping nothing', async () => {
+    const key = newKey();
+    const bytes = minimalPdf(`keyed ${key}`);
+    const first = await send(bytes, { key, name: 'مسح 7.pdf' });
+    expect(first.statusCode).toBe(201);
+    const { id: numbered, docNumber } = await registeredLetter(h, org);
+    const documents = await countRows(h, 'documents');
+    const attachments = await countRows(h, 'document_attachments');
+    const other = minimalPdf(`another file ${key}`);
+    const otherSha = createHash('sha256').update(other).digest('hex');
+    for (const [what, retry] of [
+      ['another file', send(other, { key, name: 'مسح 7.pdf' })],
+      ['another name', send(bytes, { key, name: 'مسح 8.pdf' })],
+      ['a number', send(bytes, { key, name: 'مسح 7.pdf', number: docNumber })],
+    ] as const) {
+      const res = await retry;
+      expect(res.statusCode, `${what}: ${res.body}`).toBe(422);
+      expect(res.json()).toMatchObject({
+        code: 'idempotency.keyReused',
+        detail: expect.stringContaining('Idempotency-Key was already used for a different request'),
+      });
+    }
+    expect(await countRows(h, 'documents')).toBe(documents);
+    expect(await countRows(h, 'document_attachments')).toBe(attachments);
+    expect(
+      existsSync(join(h.filesDir, otherSha.slice(0, 2), otherSha.slice(2, 4), otherSha)),
+      'the refused file was stored',
+    ).toBe(false);
+    const files = await call(h, {
+      method: 'GET',
+      url: `/correspondence/documents/${numbered}/attachments`,
+      token: org.clerk.token,
+    });
+    expect(files.json.data).toEqual([]);
+    // The request the key came with still replays.
+    const again = await send(bytes, { key, name: 'مسح 7.pdf' });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data).toEqual({ ...first.json().data, replayed: true });
+  });
+
+  it('a receipt recorded before hashes were (none) replays whatever file comes with its key', async () => {
+    const key = newKey();
+    const first = await send(minimalPdf(`old ${key}`), { key });
+    await h.query(`update intake_receipts set request_hash = null where key = '${key}'`);
+    const again = await send(minimalPdf(`new ${key}`), { key, name: 'other.pdf' });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data).toEqual({ ...first.json().data, replayed: true });
   });
 
   it('refuses the same content under another key, naming the document', async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
 import { letter, organisation, type Org, type Actor } from './support/correspondence';
-import { settleSearch } from './support/search';
+import { SEARCH_TEST_TIMEOUT_MS, settleSearch } from './support/search';
 import { multipart } from './support/files';
 import { canMakePdfs, makeBornDigitalPdf, makeBrokenPdf, makeScannedPdf } from '../support/pdf-makers';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -79,7 +79,7 @@ beforeAll(async () => {
   });
   expect(dist.status, JSON.stringify(dist.json)).toBe(200);
   await settleSearch(h);
-});
+}, SEARCH_TEST_TIMEOUT_MS);
 afterAll(async () => {
   await h?.close();
   rmSync(scratch, { recursive: true, force: true });
@@ -147,27 +147,31 @@ describe('search', () => {
     expect(page1.json.data.items[0].documentId).not.toBe(page2.json.data.items[0].documentId);
   });
 
-  it('never finds what the caller may not see', async () => {
-    const outsider = await found(org.outsider.token, 'مذكرة');
-    expect(outsider).toEqual([]);
-    // Department A's manager sees the distributed letter, and only it.
-    expect(await found(org.managerA.token, 'تعميم الإجازات')).toEqual([ids.noted]);
-    expect(await found(org.managerA.token, 'مذكرة')).toEqual([]);
-    // Another user's draft is not found, not even by its exact subject.
-    expect(await found(org.managerB.token, 'مسودة مذكرة لم تسجل')).toEqual([]);
-    // A secret letter is not found by a manager without the clearance, even once distributed to them.
-    await call(h, {
-      method: 'POST',
-      url: `/correspondence/documents/${ids.secret}/distribution`,
-      token: org.clerk.token,
-      body: { items: [{ departmentId: org.deptB, type: 'forAction' }] },
-    });
-    await settleSearch(h);
-    expect(await found(org.managerB.token, 'مذكرة سرية')).toEqual([]);
-    await h.query(`insert into user_clearances (user_id, security_level_id) values (${org.managerB.userId}, ${org.levels.secret})
+  it(
+    'never finds what the caller may not see',
+    async () => {
+      const outsider = await found(org.outsider.token, 'مذكرة');
+      expect(outsider).toEqual([]);
+      // Department A's manager sees the distributed letter, and only it.
+      expect(await found(org.managerA.token, 'تعميم الإجازات')).toEqual([ids.noted]);
+      expect(await found(org.managerA.token, 'مذكرة')).toEqual([]);
+      // Another user's draft is not found, not even by its exact subject.
+      expect(await found(org.managerB.token, 'مسودة مذكرة لم تسجل')).toEqual([]);
+      // A secret letter is not found by a manager without the clearance, even once distributed to them.
+      await call(h, {
+        method: 'POST',
+        url: `/correspondence/documents/${ids.secret}/distribution`,
+        token: org.clerk.token,
+        body: { items: [{ departmentId: org.deptB, type: 'forAction' }] },
+      });
+      await settleSearch(h);
+      expect(await found(org.managerB.token, 'مذكرة سرية')).toEqual([]);
+      await h.query(`insert into user_clearances (user_id, security_level_id) values (${org.managerB.userId}, ${org.levels.secret})
       on conflict (user_id) do update set security_level_id = excluded.security_level_id`);
-    expect(await found(org.managerB.token, 'مذكرة سرية')).toEqual([ids.secret]);
-  });
+      expect(await found(org.managerB.token, 'مذكرة سرية')).toEqual([ids.secret]);
+    },
+    SEARCH_TEST_TIMEOUT_MS,
+  );
 
   it('is a page of its own: a user without it gets 403', async () => {
     const role = await makeRole(h, { '/correspondence/inbox/incoming': ['view'] });
@@ -245,6 +249,7 @@ describe('search', () => {
         });
         expect(hidden.status).toBe(404);
       },
+      SEARCH_TEST_TIMEOUT_MS,
     );
 
     it.skipIf(!canMakePdfs())(
@@ -275,6 +280,7 @@ describe('search', () => {
         );
         expect(dead).toEqual([{ state: 'dead' }]);
       },
+      SEARCH_TEST_TIMEOUT_MS,
     );
   });
 });

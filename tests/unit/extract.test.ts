@@ -33,8 +33,13 @@ import {
 } from '../support/pdf-makers';
 import { characterErrorRate } from '../support/ocr-measure';
 
-/** A guard against a hang (Chromium runs and OCR of a few pages on two busy cores), not a speed limit. */
-const SLOW = 180_000;
+/**
+ * A guard against a hang (Chromium runs and OCR of a few pages on two cores other work also wants), never
+ * a speed limit: minutes, not seconds.
+ */
+const SLOW = 10 * 60_000;
+/** The same for a process to end once it was told to (a killed or closed OCR child). */
+const GONE_CEILING_MS = 2 * 60_000;
 
 const reversed = (word: string) => [...word].reverse().join('');
 
@@ -278,7 +283,7 @@ describe.skipIf(!canMakePdfs())('extractPdfText', { timeout: SLOW }, () => {
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
     expect(pages).toEqual([1]);
     expect(reading).toBeTypeOf('number');
-    await vi.waitFor(() => expect(alive(reading!)).toBe(false), { timeout: 30_000, interval: 50 });
+    await vi.waitFor(() => expect(alive(reading!)).toBe(false), { timeout: GONE_CEILING_MS, interval: 50 });
 
     // A fresh child takes the next file.
     const again = await extractPdfText(three);
@@ -314,7 +319,7 @@ describe.skipIf(!canMakePdfs())('extractPdfText', { timeout: SLOW }, () => {
     expect(ocrService.childPid).toBe(pid);
     await closeOcr();
     expect(ocrService.childPid).toBeUndefined();
-    await vi.waitFor(() => expect(alive(pid!)).toBe(false), { timeout: 30_000, interval: 50 });
+    await vi.waitFor(() => expect(alive(pid!)).toBe(false), { timeout: GONE_CEILING_MS, interval: 50 });
   });
   it('runs the OCR child through a utility-process launcher (as a packaged Electron app does)', async () => {
     // Electron's utilityProcess.fork is not available under Node: this stand-in has its shape and starts
@@ -352,7 +357,10 @@ describe.skipIf(!canMakePdfs())('extractPdfText', { timeout: SLOW }, () => {
       await closeOcr();
       setOcrLauncher(null);
     }
-    await vi.waitFor(() => expect(alive(started[0]!)).toBe(false), { timeout: 30_000, interval: 50 });
+    await vi.waitFor(() => expect(alive(started[0]!)).toBe(false), {
+      timeout: GONE_CEILING_MS,
+      interval: 50,
+    });
   });
 });
 

@@ -27,6 +27,7 @@ import {
   unseal,
 } from '../../src-main/drafts/crypto';
 import { IpcFailure } from '../../src-main/ipc/dispatch';
+import { IPC_ERRORS } from '../../src-shared/ipc/contract';
 import { PAGES } from '../../src-shared/pages';
 import { Api } from '../e2e/support/api';
 import { minimalPdf } from '../api/support/files';
@@ -193,6 +194,43 @@ describe('local drafts', () => {
       await d.drafts.sync();
       expect((await serverDrafts(clerk)).filter((m) => m.subject === 'Third letter')).toHaveLength(1);
       expect(d.store.drafts().get(third.id)!.server_id).toBe(row.server_id);
+    } finally {
+      d.close();
+    }
+  }, 120_000);
+
+  it('an answer lost, then the draft edited: the same server draft is found and takes the edit', async () => {
+    const d = desk(mkdtempSync(join(deskDir, 'h-')), { api: clerk, id: clerkId });
+    try {
+      const saved = d.drafts.save({ direction: 'in', fields: { subject: 'Lost answer, first words' } });
+      // The create reaches the server, but its answer never reaches the desk.
+      const request = d.api.request.bind(d.api);
+      let lost = 0;
+      d.api.request = async (req, headers) => {
+        const answer = await request(req, headers);
+        if (req.method === 'POST' && req.path === '/correspondence/documents' && lost++ === 0)
+          throw new IpcFailure(IPC_ERRORS.serverUnreachable);
+        return answer;
+      };
+      expect((await d.drafts.sync()).counts).toEqual({ waiting: 1, conflicts: 0, failed: 0 });
+      expect(d.store.drafts().get(saved.id)!.server_id).toBeNull();
+      d.drafts.save({
+        id: saved.id,
+        direction: 'in',
+        fields: { subject: 'Lost answer, edited since', summary: 'typed after the lost answer' },
+      });
+      expect((await d.drafts.sync()).counts).toEqual({ waiting: 0, conflicts: 0, failed: 0 });
+      const made = (await serverDrafts(clerk)).filter((m) => m.subject.startsWith('Lost answer'));
+      expect(made.map((m) => m.subject)).toEqual(['Lost answer, edited since']);
+      const row = d.store.drafts().get(saved.id)!;
+      expect(row.server_id).toBe(made[0]!.documentId);
+      expect(row.sent).toBeNull();
+      const doc = await clerk.ok<{ summary: string | null }>(
+        'GET',
+        `/correspondence/documents/${row.server_id}`,
+      );
+      expect(doc.summary).toBe('typed after the lost answer');
+      expect(lost).toBe(2); // the create was sent twice, under one key: one draft
     } finally {
       d.close();
     }

@@ -23,6 +23,7 @@ import { INT4_MAX, INT4_MIN, isRealDate } from '../../../src-shared/api/fields';
 import { decodeCursor, encodeCursor, fingerprintOf, type Position } from '../../db/keyset';
 import { listClauses, ownEntry, type FieldKind, type ListFields } from '../../db/list';
 import { HttpProblem } from '../../http/problem';
+import { nestsDeeperThan, tooDeep } from '../../http/json-depth';
 import type { Tx } from '../auth/queries';
 import { rows } from './queries';
 import { inList, type Scope } from './visibility';
@@ -119,6 +120,7 @@ export interface BoxKeys {
 /** Normalises the text of subject filters the way the subject_search column is. */
 function normaliseFilters(raw: string | undefined): string | undefined {
   if (!raw) return raw;
+  if (nestsDeeperThan(raw)) throw tooDeep('filters');
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);

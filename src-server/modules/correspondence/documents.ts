@@ -34,6 +34,7 @@ import {
 import { formatRegistrationNumber } from '../../../src-shared/numbering';
 import type { ServerContext } from '../../context';
 import type { ReceivedFile } from '../../http/upload';
+import { documentRequestHash, keyReused, sameRequest } from '../../http/idempotency';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem, type FieldMessage } from '../../http/problem';
 import { cleanFileName } from '../../http/upload';
@@ -340,10 +341,13 @@ export async function createDocument(
 
 /**
  * POST /correspondence/documents with the caller's `Idempotency-Key` (`key`): the document is recorded
- * under (caller, key) in its own transaction, and a request with a key already used answers the document
- * it made (`replayed`, whatever the body says) without checking or creating anything. Requests with one
- * key are serialised on it, so racing retries make one document. A receipt goes with its document
- * (cascade): once that document is deleted, the key is free and a retry creates a new one.
+ * under (caller, key) in its own transaction with a hash of the body it came with (http/idempotency.ts),
+ * and a request with a key already used and the same body answers the document it made (`replayed`)
+ * without checking or creating anything; with another body it is refused (422 `idempotency.keyReused`)
+ * rather than answered with a document that is not what it asked for. A receipt older than hashes
+ * replays whatever the body. Requests with one key are serialised on it, so racing retries make one
+ * document. A receipt goes with its document (cascade): once that document is deleted, the key is free
+ * and a retry creates a new one.
  */
 export async function createOrReplayDocument(
   ctx: ServerContext,
@@ -356,9 +360,15 @@ export async function createOrReplayDocument(
     document: await getDocument(ctx, caller, id, s),
     replayed,
   });
+  const hash = documentRequestHash(input);
+  /** The document a receipt names, if this request is the one its key first came with. */
+  const replay = (prior: { documentId: number; requestHash: string | null }) => {
+    if (!sameRequest(prior.requestHash, hash)) throw keyReused();
+    return prior.documentId;
+  };
   if (key !== undefined) {
     const prior = await q.documentReceipt(ctx.db, s.userId, key);
-    if (prior !== null) return answer(prior, true);
+    if (prior !== null) return answer(replay(prior), true);
   }
   await requireOnDirection(ctx.db, caller, input.direction, 'create');
   if (input.register && CIRCUIT_DIRECTIONS.includes(input.direction)) throw rule('circuitRequired');
@@ -367,10 +377,11 @@ export async function createOrReplayDocument(
       await q.lockDocumentReceipt(tx, s.userId, key);
       // A concurrent request with this key may have committed while this one waited for the lock.
       const raced = await q.documentReceipt(tx, s.userId, key);
-      if (raced !== null) return { id: raced, replayed: true };
+      if (raced !== null) return { id: replay(raced), replayed: true };
     }
     const id = await insertNew(tx, s, input);
-    if (key !== undefined) await q.insertDocumentReceipt(tx, s.userId, key, id);
+    if (key !== undefined)
+      await q.insertDocumentReceipt(tx, { userId: s.userId, key, documentId: id, requestHash: hash });
     return { id, replayed: false };
   });
   return answer(made.id, made.replayed);

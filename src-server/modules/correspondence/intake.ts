@@ -5,13 +5,20 @@
  * complete and register), or an attachment of the document whose registration number the station read
  * from the file's name. Both routes are one implementation (`intakeFiles`); a batch is the same files
  * handled together. Decisions:
- * - Exactly once: each file's `Idempotency-Key` (per user) is recorded with what the upload made, in
- *   the same transaction; a retry with the key answers that (200, `replayed`) without reading the file
- *   again, so a station that crashed or lost the answer never registers a file twice.
- * - The same content twice (a file dropped again, already attached anywhere, or twice in one batch) is
- *   refused with 409 naming the document when the caller may see it: the archive keeps one copy of a
- *   scan. Concurrent uploads of one content are serialised on its hash, so two stations racing cannot
- *   both win.
+ * - Exactly once: each file's `Idempotency-Key` (per user) is recorded with what the upload made and a
+ *   hash of the file it came with (its content, name and number: http/idempotency.ts), in the same
+ *   transaction; a retry with the key answers that (200, `replayed`) without keeping or checking the file
+ *   again, so a station that crashed or lost the answer never registers a file twice. The retry's bytes
+ *   are hashed on the way past: the key sent with another file is refused (422 `idempotency.keyReused`),
+ *   never answered with the first file's result while the new one is dropped. A receipt recorded before
+ *   hashes were replays without reading the file, as before.
+ * - The same content twice (a file dropped again, already attached to a document the caller may see, or
+ *   twice in one batch) is refused with 409 naming that document: the archive keeps one copy of a scan.
+ *   A duplicate the caller may not see is no duplicate for them: the file is taken as if it were new (a
+ *   new incoming draft, or an attachment of the numbered document), its bytes stored once by content as
+ *   always — so nobody learns by sending a file's bytes that a document hidden from them holds it.
+ *   Concurrent uploads of one content are serialised on its hash, so two stations racing cannot both
+ *   win.
  * - Access is checked before a byte is read: creating incoming drafts, or filing on the named document.
  * - In a batch, a file refused (not a PDF, too large, active content, a duplicate, an unknown number, not
  *   permitted) refuses that file only; the new drafts of a batch are made in one transaction and one
@@ -22,7 +29,8 @@ import { parseRegistrationNumber } from '../../../src-shared/numbering';
 import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem, PROBLEM_STATUS } from '../../http/problem';
-import { cleanFileName, type ReceivedFile } from '../../http/upload';
+import { cleanFileName, type FileIdentity, type ReceivedFile } from '../../http/upload';
+import { intakeRequestHash, keyReused, sameRequest } from '../../http/idempotency';
 import { requireOnDirection, scope, visibleDocument } from './common';
 import { requireFiling } from './documents';
 import * as q from './queries';
@@ -34,11 +42,13 @@ export interface IntakeFile {
   number?: string | undefined;
   /**
    * Reads and checks the file (413, 415 and 422 refuse this file only; any other failure the request).
-   * Intake calls `receive` or `skip` once for every file, in order.
+   * Intake calls `receive`, `skip` or `identify` once for every file, in order.
    */
   receive(): Promise<ReceivedFile>;
-  /** Passes over the file's bytes unread: its answer is known without them (a retry, a refusal). */
+  /** Passes over the file's bytes unread: its answer is known without them (a refusal, an old receipt). */
   skip(): Promise<void>;
+  /** Reads the file keeping only its hash and name: a retry, compared with the request it retries. */
+  identify(): Promise<FileIdentity>;
 }
 
 /** What intake did with one file: the status the single route answers, and its result or problem. */
@@ -61,6 +71,10 @@ const noSuchNumber = (number: string) =>
     detailKey: 'intake.noSuchNumber',
     params: { number },
   });
+
+/** The hash of a file's request (http/idempotency.ts), from what was received or identified of it. */
+const hashOf = (file: FileIdentity, number: string | undefined) =>
+  intakeRequestHash({ sha256: file.sha256, fileName: file.fileName ?? '', number: number ?? null });
 
 /** A received file's name as intake records it (cleaned for display; a name made from its hash if none). */
 const intakeName = (file: ReceivedFile) =>
@@ -100,13 +114,14 @@ async function attachTo(
   key: string,
   documentId: number,
   file: ReceivedFile,
+  requestHash: string,
 ): Promise<{ made: q.IntakeReceiptRow } | { prior: q.IntakeReceiptRow } | { held: true }> {
   const fileName = intakeName(file);
   return ctx.db.transaction(async (tx) => {
     await q.lockContent(tx, file.sha256);
     const raced = await q.intakeReceipt(tx, s.userId, key);
     if (raced) return { prior: raced };
-    if (await q.anyHolderOf(tx, file.sha256)) return { held: true as const };
+    if (await q.visibleHolderOf(tx, s, file.sha256)) return { held: true as const };
     // Checked again under the lock: the document may have moved on while the file arrived.
     await requireFiling(tx, caller, s, await visibleDocument(tx, s, documentId, true));
     await q.bumpVersion(tx, documentId);
@@ -123,8 +138,22 @@ async function attachTo(
       fileName,
       size: file.size,
     });
-    await q.insertIntakeReceipt(tx, { userId: s.userId, key, sha256: file.sha256, documentId, attachmentId });
-    return { made: { document_id: documentId, attachment_id: attachmentId, sha256: file.sha256 } };
+    await q.insertIntakeReceipt(tx, {
+      userId: s.userId,
+      key,
+      sha256: file.sha256,
+      documentId,
+      attachmentId,
+      requestHash,
+    });
+    return {
+      made: {
+        document_id: documentId,
+        attachment_id: attachmentId,
+        sha256: file.sha256,
+        request_hash: requestHash,
+      },
+    };
   });
 }
 
@@ -146,7 +175,16 @@ export async function intakeFiles(
   /** Files whose content a document holds already (by hash): a 409 naming it. */
   const held = new Map<number, string>();
 
-  // Retries first: answered from their receipts, without their bytes.
+  /** Retries to compare with the request their key first came with (by hash) before they are answered. */
+  const retries = new Map<number, q.IntakeReceiptRow>();
+  /** A key's receipt, replayed if the file is what the key first came with; otherwise a 422. */
+  const replay = (i: number, prior: q.IntakeReceiptRow, hash: string) => {
+    if (sameRequest(prior.request_hash, hash)) receipts.set(i, { receipt: prior, replayed: true });
+    else refuse(i, keyReused());
+  };
+
+  // Retries first: answered from their receipts, their bytes hashed on the way (unread for an old
+  // receipt, which has no hash to compare with).
   const priors = await q.intakeReceipts(
     ctx.db,
     s.userId,
@@ -154,7 +192,9 @@ export async function intakeFiles(
   );
   files.forEach((f, i) => {
     const prior = priors.get(f.key);
-    if (prior) receipts.set(i, { receipt: prior, replayed: true });
+    if (!prior) return;
+    if (prior.request_hash === null) receipts.set(i, { receipt: prior, replayed: true });
+    else retries.set(i, prior);
   });
 
   // Access before a byte is read: creating drafts (asked once), filing on each named document.
@@ -162,7 +202,7 @@ export async function intakeFiles(
   const targets = new Map<number, number>();
   const byNumber = new Map<string, number | HttpProblem>();
   for (const [i, file] of files.entries()) {
-    if (receipts.has(i)) continue;
+    if (receipts.has(i) || retries.has(i)) continue;
     if (file.number === undefined) {
       mayCreate ??= await refusalOf(() => requireOnDirection(ctx.db, caller, 'in', 'create'));
       if (mayCreate) refuse(i, mayCreate);
@@ -183,7 +223,14 @@ export async function intakeFiles(
   // time). One copy of a content: the first file of the batch with it goes on, the others are
   // duplicates.
   const contents = new Set<string>();
+  /** The hash of each received file's request, recorded with its receipt. */
+  const hashes = new Map<number, string>();
   for (const [i, file] of files.entries()) {
+    const retried = retries.get(i);
+    if (retried) {
+      replay(i, retried, hashOf(await file.identify(), file.number));
+      continue;
+    }
     if (outcomes.has(i) || receipts.has(i)) {
       await file.skip();
       continue;
@@ -198,6 +245,7 @@ export async function intakeFiles(
       }
       throw error;
     }
+    hashes.set(i, hashOf(got, file.number));
     if (contents.has(got.sha256)) {
       held.set(i, got.sha256);
       await got.discard();
@@ -219,6 +267,7 @@ export async function intakeFiles(
       const fileName = intakeName(file);
       return {
         key: files[i]!.key,
+        requestHash: hashes.get(i)!,
         sha256: file.sha256,
         subject: fileName.replace(/\.pdf$/i, '').slice(0, 300) || fileName,
         fileName,
@@ -232,7 +281,7 @@ export async function intakeFiles(
         inputs.map((d) => d.sha256),
       );
       return q.intakeDrafts(tx, {
-        userId: s.userId,
+        scope: s,
         archiveDepartmentId: s.archiveDepartmentId,
         files: inputs,
       });
@@ -241,7 +290,7 @@ export async function intakeFiles(
       const i = drafts[n]!;
       const input = inputs[n]!;
       // A concurrent retry of this very upload may have finished while the file arrived.
-      if ('prior' in outcome) receipts.set(i, { receipt: outcome.prior, replayed: true });
+      if ('prior' in outcome) replay(i, outcome.prior, input.requestHash);
       else if ('held' in outcome) held.set(i, input.sha256);
       else
         outcomes.set(i, {
@@ -255,9 +304,9 @@ export async function intakeFiles(
     const file = received.get(i);
     if (!file) continue;
     try {
-      const done = await attachTo(ctx, caller, s, files[i]!.key, documentId, file);
+      const done = await attachTo(ctx, caller, s, files[i]!.key, documentId, file, hashes.get(i)!);
       if ('held' in done) held.set(i, file.sha256);
-      else if ('prior' in done) receipts.set(i, { receipt: done.prior, replayed: true });
+      else if ('prior' in done) replay(i, done.prior, hashes.get(i)!);
       else receipts.set(i, { receipt: done.made, replayed: false });
     } catch (error) {
       if (!(error instanceof HttpProblem)) throw error;
@@ -296,15 +345,17 @@ export async function intakeFiles(
 
 /**
  * POST /correspondence/intake: one file, as `intakeFiles` takes it; a refusal is the request's answer.
- * A retry is answered without reading the file.
+ * A retry is answered without keeping the file (its bytes hashed only, to compare).
  */
 export async function intake(
   ctx: ServerContext,
   caller: AuthContext,
   input: { key: string; number?: string | undefined },
-  receive: () => Promise<ReceivedFile>,
+  file: { receive(): Promise<ReceivedFile>; identify(): Promise<FileIdentity> },
 ): Promise<IntakeResult> {
-  const [outcome] = await intakeFiles(ctx, caller, [{ ...input, receive, skip: async () => undefined }]);
+  const [outcome] = await intakeFiles(ctx, caller, [
+    { ...input, receive: file.receive, identify: file.identify, skip: async () => undefined },
+  ]);
   if ('problem' in outcome!) throw outcome.problem;
   return outcome!.result;
 }

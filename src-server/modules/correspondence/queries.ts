@@ -773,7 +773,11 @@ export async function calendarOf(db: Tx, scope: Scope, from: string, to: string)
   );
 }
 
-/** Documents the caller may see that hold a file with this content (other than `exceptId`). */
+/**
+ * Documents the caller may see that hold a file with this content (other than `exceptId`). The one way a
+ * content hash is compared for a caller: a document they may not see never answers, so nobody learns
+ * by sending its bytes that a hidden document holds a file.
+ */
 export async function holdersOf(db: Tx, scope: Scope, sha256: string, exceptId: number | null, limit = 5) {
   return rows<DocumentLinkRow>(
     db,
@@ -785,10 +789,9 @@ export async function holdersOf(db: Tx, scope: Scope, sha256: string, exceptId: 
   );
 }
 
-/** Whether any document at all holds a file with this content (seen or not by the caller). */
-export async function anyHolderOf(db: Tx, sha256: string): Promise<boolean> {
-  const found = await rows(db, sql`select 1 from document_attachments where sha256 = ${sha256} limit 1`);
-  return found.length > 0;
+/** Whether a document the caller may see holds a file with this content (a duplicate, for them). */
+export async function visibleHolderOf(db: Tx, scope: Scope, sha256: string): Promise<boolean> {
+  return (await holdersOf(db, scope, sha256, null, 1)).length > 0;
 }
 
 /** The id of the document with this registration number, or null. */
@@ -801,13 +804,16 @@ export interface IntakeReceiptRow {
   document_id: number;
   attachment_id: number | null;
   sha256: string;
+  /** The request the key first came with (http/idempotency.ts); null on receipts older than hashes. */
+  request_hash: string | null;
 }
 
 /** A receipt of intake by its sender's idempotency key. */
 export async function intakeReceipt(db: Tx, userId: number, key: string): Promise<IntakeReceiptRow | null> {
   const [row] = await rows<IntakeReceiptRow>(
     db,
-    sql`select document_id, attachment_id, sha256 from intake_receipts where user_id = ${userId} and key = ${key}`,
+    sql`select document_id, attachment_id, sha256, request_hash from intake_receipts
+         where user_id = ${userId} and key = ${key}`,
   );
   return row ?? null;
 }
@@ -815,30 +821,48 @@ export async function intakeReceipt(db: Tx, userId: number, key: string): Promis
 /** Records a receipt; false when the key is already taken (a concurrent retry won). */
 export async function insertIntakeReceipt(
   db: Tx,
-  v: { userId: number; key: string; sha256: string; documentId: number; attachmentId: number },
+  v: {
+    userId: number;
+    key: string;
+    sha256: string;
+    documentId: number;
+    attachmentId: number;
+    requestHash: string;
+  },
 ): Promise<boolean> {
   const inserted = await rows(
     db,
-    sql`insert into intake_receipts (user_id, key, sha256, document_id, attachment_id)
-        values (${v.userId}, ${v.key}, ${v.sha256}, ${v.documentId}, ${v.attachmentId})
+    sql`insert into intake_receipts (user_id, key, sha256, document_id, attachment_id, request_hash)
+        values (${v.userId}, ${v.key}, ${v.sha256}, ${v.documentId}, ${v.attachmentId}, ${v.requestHash})
         on conflict do nothing returning 1`,
   );
   return inserted.length > 0;
 }
 
-/** The document a caller's idempotency key made (POST /correspondence/documents), or null. */
-export async function documentReceipt(db: Tx, userId: number, key: string): Promise<number | null> {
-  const [row] = await rows<{ document_id: number }>(
+/**
+ * The document a caller's idempotency key made (POST /correspondence/documents) and the hash of the
+ * request it came with (null on receipts older than hashes), or null.
+ */
+export async function documentReceipt(
+  db: Tx,
+  userId: number,
+  key: string,
+): Promise<{ documentId: number; requestHash: string | null } | null> {
+  const [row] = await rows<{ document_id: number; request_hash: string | null }>(
     db,
-    sql`select document_id from document_receipts where user_id = ${userId} and key = ${key}`,
+    sql`select document_id, request_hash from document_receipts where user_id = ${userId} and key = ${key}`,
   );
-  return row ? Number(row.document_id) : null;
+  return row ? { documentId: Number(row.document_id), requestHash: row.request_hash } : null;
 }
 
 /** Records the document a caller's idempotency key made (under lockDocumentReceipt: the key is free). */
-export async function insertDocumentReceipt(db: Tx, userId: number, key: string, documentId: number) {
+export async function insertDocumentReceipt(
+  db: Tx,
+  v: { userId: number; key: string; documentId: number; requestHash: string },
+) {
   await db.execute(
-    sql`insert into document_receipts (user_id, key, document_id) values (${userId}, ${key}, ${documentId})`,
+    sql`insert into document_receipts (user_id, key, document_id, request_hash)
+        values (${v.userId}, ${v.key}, ${v.documentId}, ${v.requestHash})`,
   );
 }
 
@@ -866,19 +890,25 @@ export async function lockContents(db: Tx, sha256s: readonly string[]): Promise<
 /** A new incoming draft's file, as intake hands it to `intakeDrafts`. */
 export interface IntakeDraftInput {
   key: string;
+  /** The request the key comes with (http/idempotency.ts), recorded with the receipt. */
+  requestHash: string;
   sha256: string;
   subject: string;
   fileName: string;
   size: number;
 }
 
-/** What `intakeDrafts` did with one file: made its draft, or found the key's receipt, or the content held. */
+/**
+ * What `intakeDrafts` did with one file: made its draft, or found the key's receipt, or the content held
+ * by a document the caller may see.
+ */
 export type IntakeDraftOutcome =
   { made: { documentId: number; attachmentId: number } } | { prior: IntakeReceiptRow } | { held: true };
 
 /**
  * Intake's new incoming drafts in one statement (call under lockContents, in the transaction), one per
- * file: unless the caller's key already has a receipt or any document holds the content, inserts the
+ * file: unless the caller's key already has a receipt or a document the caller may see holds the content
+ * (one they may not see is no duplicate for them: the file is taken as new), inserts the
  * draft, its file, the two timeline events (created, then attachmentAdded, in that order) and the key's
  * receipt. Answers each file's outcome in the given order. One round trip for a scanner's whole batch,
  * not seven a file. The ids are drawn from the tables' sequences first, so every row of a file is tied to
@@ -886,12 +916,14 @@ export type IntakeDraftOutcome =
  */
 export async function intakeDrafts(
   db: Tx,
-  v: { userId: number; archiveDepartmentId: number | null; files: readonly IntakeDraftInput[] },
+  v: { scope: Scope; archiveDepartmentId: number | null; files: readonly IntakeDraftInput[] },
 ): Promise<IntakeDraftOutcome[]> {
+  const userId = v.scope.userId;
   const input = JSON.stringify(
     v.files.map((f, i) => ({
       ord: i,
       key: f.key,
+      request_hash: f.requestHash,
       sha256: f.sha256,
       subject: f.subject,
       file_name: f.fileName,
@@ -901,6 +933,7 @@ export async function intakeDrafts(
   const found = await rows<{
     prior_document_id: number | null;
     prior_attachment_id: number | null;
+    prior_request_hash: string | null;
     held: boolean;
     document_id: number | null;
     attachment_id: number | null;
@@ -908,16 +941,17 @@ export async function intakeDrafts(
     db,
     sql`with input as (
           select * from jsonb_to_recordset(${input}::jsonb)
-            as t(ord int, key text, sha256 text, subject text, file_name text, size bigint)
+            as t(ord int, key text, request_hash text, sha256 text, subject text, file_name text, size bigint)
         ),
         prior as (
-          select i.ord, r.document_id, r.attachment_id
-            from input i join intake_receipts r on r.user_id = ${v.userId} and r.key = i.key
+          select i.ord, r.document_id, r.attachment_id, r.request_hash
+            from input i join intake_receipts r on r.user_id = ${userId} and r.key = i.key
         ),
         held as (
           select i.ord from input i
            where not exists (select 1 from prior p where p.ord = i.ord)
-             and exists (select 1 from document_attachments a where a.sha256 = i.sha256)
+             and exists (select 1 from document_attachments a join documents d on d.id = a.document_id
+                          where a.sha256 = i.sha256 and ${visibleTo(v.scope)})
         ),
         fresh as materialized (
           select i.*, nextval('documents_id_seq')::int as document_id,
@@ -930,18 +964,18 @@ export async function intakeDrafts(
         doc as (
           insert into documents (id, direction, subject, created_by, archive_department_id)
           overriding system value
-          select f.document_id, 'in', f.subject, ${v.userId}, ${v.archiveDepartmentId}::int
+          select f.document_id, 'in', f.subject, ${userId}, ${v.archiveDepartmentId}::int
             from fresh f order by f.ord
         ),
         att as (
           insert into document_attachments (id, document_id, sha256, file_name, size, mime, uploaded_by)
           overriding system value
-          select f.attachment_id, f.document_id, f.sha256, f.file_name, f.size, 'application/pdf', ${v.userId}
+          select f.attachment_id, f.document_id, f.sha256, f.file_name, f.size, 'application/pdf', ${userId}
             from fresh f order by f.ord
         ),
         events as (
           insert into document_events (document_id, event, actor_id, details)
-          select e.document_id, e.event, ${v.userId}, e.details from (
+          select e.document_id, e.event, ${userId}, e.details from (
             select f.ord, 1 as seq, f.document_id, 'created' as event,
                    jsonb_build_object('direction', 'in', 'intake', f.file_name) as details
               from fresh f
@@ -952,11 +986,12 @@ export async function intakeDrafts(
           ) e order by e.ord, e.seq
         ),
         receipt as (
-          insert into intake_receipts (user_id, key, sha256, document_id, attachment_id)
-          select ${v.userId}, f.key, f.sha256, f.document_id, f.attachment_id from fresh f order by f.ord
+          insert into intake_receipts (user_id, key, sha256, document_id, attachment_id, request_hash)
+          select ${userId}, f.key, f.sha256, f.document_id, f.attachment_id, f.request_hash
+            from fresh f order by f.ord
         )
         select p.document_id as prior_document_id, p.attachment_id as prior_attachment_id,
-               h.ord is not null as held, f.document_id, f.attachment_id
+               p.request_hash as prior_request_hash, h.ord is not null as held, f.document_id, f.attachment_id
           from input i
           left join prior p on p.ord = i.ord
           left join held h on h.ord = i.ord
@@ -970,6 +1005,7 @@ export async function intakeDrafts(
           document_id: Number(row.prior_document_id),
           attachment_id: row.prior_attachment_id === null ? null : Number(row.prior_attachment_id),
           sha256: v.files[i]!.sha256,
+          request_hash: row.prior_request_hash,
         },
       };
     if (row.held) return { held: true };
@@ -985,7 +1021,7 @@ export async function intakeReceipts(
 ): Promise<Map<string, IntakeReceiptRow>> {
   const found = await rows<IntakeReceiptRow & { key: string }>(
     db,
-    sql`select key, document_id, attachment_id, sha256 from intake_receipts
+    sql`select key, document_id, attachment_id, sha256, request_hash from intake_receipts
          where user_id = ${userId}
            and key in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))`,
   );

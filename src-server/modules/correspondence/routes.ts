@@ -272,8 +272,9 @@ export function correspondenceRoutes(ctx: ServerContext) {
           ...docs,
           summary: "Create a draft (add on the direction's add page); register: true registers it too",
           description:
-            'Header Idempotency-Key (optional, per user): a retry with a key already used answers the ' +
-            'document it made (200) instead of creating another (201)',
+            'Header Idempotency-Key (optional, per user): a retry with a key already used and the same ' +
+            'body answers the document it made (200) instead of creating another (201); the key with ' +
+            'another body is refused (422 idempotency.keyReused)',
           headers: createDocumentHeadersSchema,
           body: createDocumentRequestSchema,
           response: { 200: envelopeOf(documentSchema), 201: envelopeOf(documentSchema) },
@@ -508,7 +509,8 @@ export function correspondenceRoutes(ctx: ServerContext) {
           ...docs,
           summary:
             'A scanned PDF in (multipart field "file"): a new incoming draft, or an attachment of the document ' +
-            '`number` names. Header Idempotency-Key (per user): a retry answers the first result (200, replayed)',
+            '`number` names. Header Idempotency-Key (per user): a retry with the same file (content, name, ' +
+            'number) answers the first result (200, replayed); with another file, 422 idempotency.keyReused',
           ...multipartSchema(),
           headers: intakeHeadersSchema,
           querystring: intakeQuerySchema,
@@ -521,7 +523,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
           ctx,
           callerOf(request),
           { key: request.headers['idempotency-key'], number: request.query.number },
-          pdf.receive,
+          pdf,
         ).finally(pdf.discard);
         return reply.status(result.replayed ? 200 : 201).send(envelope(request, result));
       },

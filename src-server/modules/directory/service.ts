@@ -47,6 +47,7 @@ import { constraintOf, isUniqueViolation } from '../../db/errors';
 import { listClauses } from '../../db/list';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem, type FieldMessage } from '../../http/problem';
+import { nestsDeeperThan, tooDeep } from '../../http/json-depth';
 import { assertImage, assertSize } from '../../storage/validate';
 import type { ReceivedFile } from '../../http/upload';
 import { cleanFileName } from '../../http/upload';
@@ -126,6 +127,7 @@ function searchPattern(text: string | undefined): string | undefined {
 /** Normalises the string values of the `name`-like filters (they compare with `search_text`). */
 function normaliseFilters(filters: string | undefined, fields: string[]): string | undefined {
   if (!filters) return filters;
+  if (nestsDeeperThan(filters)) throw tooDeep('filters');
   try {
     const parsed = JSON.parse(filters) as Record<string, { constraints?: { value?: unknown }[] }>;
     for (const field of fields) {

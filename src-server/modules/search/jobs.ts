@@ -4,7 +4,11 @@
  * - `search.read` {attachmentId}: reads an attachment's text page by page (the text layer, or OCR of a
  *   page without one — src-server/modules/search/extract.ts), stores it in attachment_pages with the
  *   attachment's progress ("reading… 3 of 10 pages"), then indexes its document. A file already read for
- *   another attachment (same content) is copied, not read again. A broken or encrypted file fails at once
+ *   another attachment (same content) is copied, not read again — only from a document its uploader may
+ *   see: a copy is done at once where a reading takes seconds, so copying from a hidden document would tell
+ *   the uploader, watching their attachment, that a document hidden from them holds the same file
+ *   (correspondence/queries.ts `holdersOf`: a hash is compared only within what the caller sees). A broken
+ *   or encrypted file fails at once
  *   (`failed`, with the reason); anything else is retried, and marked `failed` on its last attempt.
  * - `search.index` {documentId}: rebuilds the document's index entry (indexer.ts).
  *
@@ -20,6 +24,7 @@ import { sql } from 'drizzle-orm';
 import type { ServerContext } from '../../context';
 import { PermanentJobError, type JobContext } from '../../jobs/queue';
 import { rows } from '../correspondence/queries';
+import { scopeOf, visibleTo, type Scope } from '../correspondence/visibility';
 import { extractPdfText, PdfExtractionError, type PageText } from './extract';
 import { pageLexemesSql, reindexDocument } from './indexer';
 
@@ -72,21 +77,36 @@ async function storePages(ctx: ServerContext, attachmentId: number, pages: PageT
     text_pages = ${pages.length}, text_pages_done = ${pages.length} where id = ${attachmentId}`);
 }
 
+/** What the user who uploaded an attachment may see (null: the uploader is not known any more). */
+async function uploaderScope(ctx: ServerContext, userId: number | null): Promise<Scope | null> {
+  if (userId === null) return null;
+  const [user] = await rows<{ is_system: boolean }>(
+    ctx.db,
+    sql`select r.is_system from users u join roles r on r.id = u.role_id where u.id = ${userId}`,
+  );
+  return user ? scopeOf(ctx.db, { userId, isSystem: user.is_system === true }) : null;
+}
+
 /** `search.read`. */
 export async function readAttachment(ctx: ServerContext, job: JobContext): Promise<void> {
   const attachmentId = payloadId(job.payload, 'attachmentId');
-  const [row] = await rows<{ document_id: number; sha256: string }>(
+  const [row] = await rows<{ document_id: number; sha256: string; uploaded_by: number | null }>(
     ctx.db,
-    sql`select document_id, sha256 from document_attachments where id = ${attachmentId}`,
+    sql`select document_id, sha256, uploaded_by from document_attachments where id = ${attachmentId}`,
   );
   if (!row) return; // removed since
   const documentId = Number(row.document_id);
-  // The same file read for another attachment: its pages, copied.
-  const [twin] = await rows<{ id: number }>(
-    ctx.db,
-    sql`select id from document_attachments where sha256 = ${row.sha256} and id <> ${attachmentId}
-          and text_status = 'done' order by id limit 1`,
-  );
+  // The same file read for another attachment its uploader may see: its pages, copied.
+  const scope = await uploaderScope(ctx, row.uploaded_by === null ? null : Number(row.uploaded_by));
+  const [twin] = scope
+    ? await rows<{ id: number }>(
+        ctx.db,
+        sql`select a.id from document_attachments a join documents d on d.id = a.document_id
+             where a.sha256 = ${row.sha256} and a.id <> ${attachmentId} and a.text_status = 'done'
+               and ${visibleTo(scope)}
+             order by a.id limit 1`,
+      )
+    : [];
   if (twin) {
     await ctx.db.transaction(async (tx) => {
       await tx.execute(sql`delete from attachment_pages where attachment_id = ${attachmentId}`);

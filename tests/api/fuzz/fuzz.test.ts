@@ -6,6 +6,9 @@
  * every answer: no 5xx, no stack trace or SQL in the body, and — for every refused request (4xx) — no
  * change to the data, measured by row triggers on every table the request could have touched (the
  * bookkeeping tables of sessions, sign-in throttling and the audit log excepted).
+ * The nesting family (arrays, objects, both, at the depth limit and past it, in a body, as one field, in
+ * the `filters` query and in a multipart JSON field) goes to every JSON route signed in as either user and
+ * not signed in: past the limit is a 400 `request.tooDeep` wherever the request is read at all.
  *
  * `FUZZ_SEED` replays a run; `FUZZ_RUNS` sets the random requests per route (default 12).
  */
@@ -15,7 +18,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRole, makeUser, signIn, startHarness, type Harness } from '../support/harness';
 import { organisation, letter, type Org } from '../support/correspondence';
 import { operationsOf, sampleOf, type JsonSchema, type Operation } from './openapi';
-import { HEADER_VALUES, HOSTILE, ODD_IDS, QUERY_VALUES, SORTS, anyJson, hostileFilters } from './values';
+import {
+  HEADER_VALUES,
+  HOSTILE,
+  ODD_IDS,
+  QUERY_VALUES,
+  SORTS,
+  anyJson,
+  hostileFilters,
+  nestingFamily,
+} from './values';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
@@ -44,6 +56,8 @@ let ops: Operation[];
 let ids: Record<string, number>;
 const failures: string[] = [];
 let requests = 0;
+/** The body of the last answer `send` received. */
+let lastBody = '';
 
 async function changes(): Promise<{ n: number; last: string }> {
   const [row] = await h.query<{ n: string | number; last: string }>('select n, last from fuzz_changes');
@@ -102,6 +116,7 @@ async function send(label: string, req: Sent): Promise<number> {
     });
     status = res.statusCode;
     body = res.body;
+    lastBody = body;
   } catch (error) {
     failures.push(`${label}: the request threw ${(error as Error).message.slice(0, 200)}`);
     return 0;
@@ -174,6 +189,45 @@ function json(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/**
+ * What a request nested too deep may answer: refused before it is read (401, 403), or read and refused
+ * for its depth (400 `request.tooDeep`). At the limit it is read as any other request: never tooDeep.
+ */
+function expectDepthAnswer(label: string, status: number, past: boolean): void {
+  let code: unknown;
+  try {
+    code = (JSON.parse(lastBody) as { code?: unknown }).code;
+  } catch {
+    code = undefined;
+  }
+  if (past && !(status === 401 || status === 403 || (status === 400 && code === 'request.tooDeep')))
+    failures.push(
+      `${label}: past the depth limit answered ${status} ${String(code)}, not 400 request.tooDeep`,
+    );
+  if (!past && code === 'request.tooDeep') failures.push(`${label}: at the depth limit refused as too deep`);
+}
+
+/** Where a nested value goes in a body, replaced in its JSON text. */
+const NESTED_MARK = '__fuzz_nested__';
+
+/** The nesting family as a whole JSON body and as the value of some top-level fields of it. */
+async function sendNesting(name: string, op: Operation, base: (over?: Partial<Sent>) => Sent): Promise<void> {
+  if (op.body?.kind !== 'json') return;
+  const body = baseBody(op);
+  const fields = Object.keys(op.body.schema.properties ?? op.body.schema.anyOf?.[0]?.properties ?? {});
+  for (const n of nestingFamily()) {
+    const whole = `${name} body ${n.label}`;
+    expectDepthAnswer(whole, await send(whole, base({ payload: n.json })), n.past);
+    // As a field: one level more than the value itself, so the value at the limit goes one under it.
+    const inner = n.past ? n.json : n.json.slice(1, -1).replace(/^"a":/, '') || n.json;
+    for (const field of [...fields.slice(0, 2), 'fuzzNested']) {
+      const label = `${name} body ${field}=${n.label}`;
+      const payload = json({ ...(body as object), [field]: NESTED_MARK }).replace(`"${NESTED_MARK}"`, inner);
+      expectDepthAnswer(label, await send(label, base({ payload })), n.past);
+    }
+  }
+}
+
 /** The list item fields of a paged list operation (its filterable and sortable names). */
 let itemFields: Map<string, string[]>;
 
@@ -217,6 +271,13 @@ async function fuzzOperation(op: Operation, token: string, who: string, thorough
     if (q.name === 'filters' && thorough) {
       for (const f of hostileFilters(itemFields.get(op.path) ?? ['id'])) {
         await send(`${name} filters ${f.label}`, base({ url: urlOf(op, params, { filters: f.value }) }));
+      }
+    }
+    if (q.name === 'filters') {
+      for (const n of nestingFamily().filter((f) => f.json.length < 10_000)) {
+        const label = `${name} filters ${n.label}`;
+        const status = await send(label, base({ url: urlOf(op, params, { filters: n.json }) }));
+        expectDepthAnswer(label, status, n.past);
       }
     }
   }
@@ -268,6 +329,7 @@ async function fuzzOperation(op: Operation, token: string, who: string, thorough
       ['text/plain body', base({ contentType: 'text/plain' })],
     ];
     for (const [label, req] of wholes) await send(`${name} ${label}`, req);
+    await sendNesting(name, op, base);
   }
 
   // Multipart uploads: malformed envelopes and more than one file; hostile values in their fields.
@@ -292,18 +354,22 @@ async function fuzzOperation(op: Operation, token: string, who: string, thorough
           typeof v.value === 'string' ? v.value : json(v.value),
         ]),
         ['JSON with a prototype key', '{"__proto__":{"isAdmin":true},"files":[]}'],
-        ['JSON nested deep', `${'['.repeat(5000)}${']'.repeat(5000)}`],
+        ...nestingFamily().map((n): [string, string] => [`JSON ${n.label}`, n.json]),
         [
           'JSON array of a thousand files',
           json({ files: Array.from({ length: 1000 }, (_, i) => ({ key: `k${i}-abcdefgh` })) }),
         ],
         ['JSON with a NUL key', '{"files":[{"key":"abcdefgh\\u0000x"}]}'],
       ];
-      for (const [label, value] of values)
-        await send(
+      const past = new Set(nestingFamily().flatMap((n) => (n.past ? [`JSON ${n.label}`] : [])));
+      for (const [label, value] of values) {
+        const status = await send(
           `${name} multipart field ${f.name}: ${label}`,
           base({ contentType: 'multipart/form-data; boundary=b', payload: withFields({ [f.name]: value }) }),
         );
+        if (f.kind === 'json' && past.has(label))
+          expectDepthAnswer(`${name} multipart field ${f.name}: ${label}`, status, true);
+      }
       // The field missing, and sent twice.
       await send(
         `${name} multipart field ${f.name} missing`,
@@ -537,6 +603,37 @@ describe('fuzzing every route of the OpenAPI document', () => {
     }
     report('no rights');
     console.log(`fuzz (no rights): ${requests - start} requests, ${failures.length} failures`);
+    expect(failures.slice(0, 60)).toEqual([]);
+  }, 1_800_000);
+
+  it('not signed in: bodies, filters and multipart fields nested too deep are refused, never a 5xx', async () => {
+    failures.length = 0;
+    const start = requests;
+    for (const op of ops) {
+      const url = urlOf(op, baseParams(op), {});
+      const base = (over: Partial<Sent> = {}): Sent => ({
+        method: op.method,
+        url,
+        token: null,
+        payload: json(baseBody(op)),
+        contentType: 'application/json',
+        ...over,
+      });
+      await sendNesting(`anonymous ${op.method} ${op.path}`, op, base);
+      if (op.query.some((q) => q.name === 'filters'))
+        for (const n of nestingFamily().filter((f) => f.json.length < 10_000)) {
+          const label = `anonymous ${op.method} ${op.path} filters ${n.label}`;
+          const status = await send(label, {
+            method: op.method,
+            url: urlOf(op, baseParams(op), { filters: n.json }),
+            token: null,
+          });
+          expectDepthAnswer(label, status, n.past);
+        }
+    }
+    report('not signed in');
+    console.log(`fuzz (not signed in): ${requests - start} requests, ${failures.length} failures`);
+    expect(requests - start).toBeGreaterThan(process.env.FUZZ_ONLY ? -1 : 100);
     expect(failures.slice(0, 60)).toEqual([]);
   }, 1_800_000);
 });

@@ -160,3 +160,40 @@ export const anyJson = fc.oneof(
   fc.constantFrom(...HOSTILE.map((h) => h.value)),
   fc.jsonValue({ maxDepth: 2 }),
 );
+
+/** The deepest nesting of arrays and objects a request's JSON may have (src-server/http/json-depth.ts). */
+export const NESTING_LIMIT = 64;
+
+/** JSON text of `depth` nested arrays, objects, or both in turn, around `core`. */
+export function nested(kind: 'arrays' | 'objects' | 'mixed', depth: number, core = '1'): string {
+  let open = '';
+  let close = '';
+  for (let i = 0; i < depth; i++) {
+    const array = kind === 'arrays' || (kind === 'mixed' && i % 2 === 0);
+    open += array ? '[' : '{"a":';
+    close = (array ? ']' : '}') + close;
+  }
+  return open + core + close;
+}
+
+/**
+ * The nesting family: arrays, objects and both in turn, at the limit (read as any other value) and just
+ * past it (refused, 400 `request.tooDeep`), and far past it (the 100,000 levels that overflowed the stack
+ * of the text guard), with brackets inside strings that must not count. `past` says which are past it.
+ */
+export function nestingFamily(): { label: string; json: string; past: boolean }[] {
+  const out: { label: string; json: string; past: boolean }[] = [];
+  for (const kind of ['arrays', 'objects', 'mixed'] as const) {
+    out.push(
+      { label: `${kind} nested to the limit`, json: nested(kind, NESTING_LIMIT), past: false },
+      { label: `${kind} nested just past the limit`, json: nested(kind, NESTING_LIMIT + 1), past: true },
+      { label: `${kind} nested 100,000 deep`, json: nested(kind, 100_000), past: true },
+    );
+  }
+  out.push({
+    label: 'brackets inside strings, at the limit',
+    json: nested('objects', NESTING_LIMIT, JSON.stringify('['.repeat(500) + '{"x":'.repeat(500))),
+    past: false,
+  });
+  return out;
+}
