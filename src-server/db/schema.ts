@@ -880,6 +880,35 @@ export const approvalTemplates = pgTable(
   ],
 );
 
+/**
+ * Signing authority an administrator grants an account for an entity (a department that is an entity, or
+ * a root of the tree): beside the entity's manager, who holds it by office, these accounts may be the
+ * signatory of the outgoing letters and memos sent from the entity's departments. A grant is revoked, not
+ * deleted (who granted and revoked it, and when, stay); one grant in force per entity and account.
+ */
+export const signingAuthorities = pgTable(
+  'signing_authorities',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    departmentId: integer('department_id')
+      .notNull()
+      .references(() => departments.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    grantedBy: integer('granted_by').references(() => users.id, { onDelete: 'set null' }),
+    grantedAt: tstz('granted_at').notNull().defaultNow(),
+    revokedBy: integer('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: tstz('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('signing_authorities_in_force_idx')
+      .on(t.departmentId, t.userId)
+      .where(sql`${t.revokedAt} is null`),
+    index('signing_authorities_user_idx').on(t.userId),
+  ],
+);
+
 // ---------------------------------------------------------------- background jobs (jobs/queue.ts)
 
 /**

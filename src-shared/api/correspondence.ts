@@ -917,6 +917,12 @@ export const approvalMemberSchema = z.object({
   decidedAt: z.string().nullable(),
   /** The version of the document they answered on. */
   decidedVersion: z.number().int().nullable(),
+  /**
+   * The signatory (the last step) while the document is not yet approved: whether they hold signing
+   * authority for its entity now (their approval is refused otherwise). Null for opinion steps and after
+   * approval.
+   */
+  signingAuthority: z.boolean().nullable(),
 });
 export type ApprovalMember = z.infer<typeof approvalMemberSchema>;
 
@@ -965,6 +971,54 @@ export const approverOptionSchema = z.object({
   manager: z.boolean(),
 });
 export type ApproverOption = z.infer<typeof approverOptionSchema>;
+
+/**
+ * Who may sign for an entity (signing authority): its manager, and the accounts an administrator granted
+ * it to (src-server/modules/correspondence/signing.ts).
+ */
+export const SIGNING_AUTHORITY_SOURCES = ['manager', 'granted'] as const;
+export const signatoryOptionSchema = approverOptionSchema.extend({
+  /** Why they hold it: the entity's manager, or a grant. */
+  authority: z.enum(SIGNING_AUTHORITY_SOURCES),
+});
+export type SignatoryOption = z.infer<typeof signatoryOptionSchema>;
+
+/**
+ * GET /correspondence/documents/{id}/signatories: the entity a document speaks for (the nearest entity up
+ * its sending department's tree) and the people who may be its signatory.
+ */
+export const signatoriesSchema = z.object({
+  entity: namedRefSchema.nullable(),
+  signatories: z.array(signatoryOptionSchema),
+});
+export type Signatories = z.infer<typeof signatoriesSchema>;
+
+/** A grant of signing authority for an entity: to whom, by whom and when; revoked ones are kept. */
+export const signingGrantSchema = z.object({
+  id: z.number().int(),
+  user: approverOptionSchema,
+  grantedBy: personRefSchema.nullable(),
+  grantedAt: z.string(),
+  revokedBy: personRefSchema.nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type SigningGrant = z.infer<typeof signingGrantSchema>;
+
+/**
+ * GET /correspondence/signing-authority/{departmentId}: the entity of a department (itself when it is one)
+ * with who holds signing authority for it now (`signatories`) and every grant, the revoked ones last.
+ */
+export const signingAuthoritySchema = signatoriesSchema.extend({
+  grants: z.array(signingGrantSchema),
+});
+export type SigningAuthority = z.infer<typeof signingAuthoritySchema>;
+export const signingAuthorityParamsSchema = z.object({ departmentId: decimalParam(1) }).strict();
+export const signingGrantParamsSchema = z
+  .object({ departmentId: decimalParam(1), userId: decimalParam(1) })
+  .strict();
+/** POST /correspondence/signing-authority/{departmentId}: grant it to an account. */
+export const grantSigningRequestSchema = z.object({ userId: refIdField }).strict();
+export type GrantSigningRequest = z.infer<typeof grantSigningRequestSchema>;
 
 /** GET /correspondence/documents/{id}/circuit/proposal: the circuit proposed for a draft. */
 export const circuitProposalSchema = z.object({

@@ -20,6 +20,11 @@ import {
   circuitTemplateRequestSchema,
   circuitTemplateSchema,
   dispatchRequestSchema,
+  grantSigningRequestSchema,
+  signatoriesSchema,
+  signingAuthorityParamsSchema,
+  signingAuthoritySchema,
+  signingGrantParamsSchema,
   submitRequestSchema,
   attachmentParamsSchema,
   attachmentSchema,
@@ -66,9 +71,11 @@ import { envelope } from '../../http/envelope';
 import { HttpProblem, fieldsOfZodError, renderProblem } from '../../http/problem';
 import { sendStoredFile } from '../../http/send-file';
 import { multipartSchema, pdfReceiver, receivePdfBatch, uploadOptions } from '../../http/upload';
+import { metaOf } from '../auth/service';
 import * as approvals from './approvals';
 import { intake, intakeFiles } from './intake';
 import * as corr from './service';
+import * as signing from './signing';
 import { PAGES } from '../../../src-shared/pages';
 
 const security = [{ bearer: [] }];
@@ -143,6 +150,85 @@ export function correspondenceRoutes(ctx: ServerContext) {
       },
       async (request) =>
         envelope(request, await approvals.circuitProposal(ctx, callerOf(request), request.params.id)),
+    );
+    app.get(
+      `${base}/:id/signatories`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary:
+            "Who may sign an outgoing letter or memo: the holders of signing authority for its entity (the author's draft permissions)",
+          params: idParamsSchema,
+          response: { 200: envelopeOf(signatoriesSchema) },
+        },
+      },
+      async (request) =>
+        envelope(request, await approvals.documentSignatories(ctx, callerOf(request), request.params.id)),
+    );
+    app.get(
+      '/correspondence/signing-authority/:departmentId',
+      {
+        config: on(PAGES.departments, 'view'),
+        schema: {
+          ...docs,
+          summary:
+            'The entity of a department (itself when it is one), who holds signing authority for it now, and its grants',
+          params: signingAuthorityParamsSchema,
+          response: { 200: envelopeOf(signingAuthoritySchema) },
+        },
+      },
+      async (request) => envelope(request, await signing.signingAuthority(ctx, request.params.departmentId)),
+    );
+    app.post(
+      '/correspondence/signing-authority/:departmentId',
+      {
+        config: on(PAGES.departments, 'edit'),
+        schema: {
+          ...docs,
+          summary: 'Grant an account signing authority for an entity (audited)',
+          params: signingAuthorityParamsSchema,
+          body: grantSigningRequestSchema,
+          response: { 200: envelopeOf(signingAuthoritySchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await signing.grantSigningAuthority(
+            ctx,
+            callerOf(request),
+            request.params.departmentId,
+            request.body.userId,
+            metaOf(request),
+          ),
+          'correspondence.messages.signingGranted',
+        ),
+    );
+    app.delete(
+      '/correspondence/signing-authority/:departmentId/:userId',
+      {
+        config: on(PAGES.departments, 'edit'),
+        schema: {
+          ...docs,
+          summary:
+            "Revoke an account's signing authority for an entity (the grant is kept, revoked; audited)",
+          params: signingGrantParamsSchema,
+          response: { 200: envelopeOf(signingAuthoritySchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await signing.revokeSigningAuthority(
+            ctx,
+            callerOf(request),
+            request.params.departmentId,
+            request.params.userId,
+            metaOf(request),
+          ),
+          'correspondence.messages.signingRevoked',
+        ),
     );
     app.get(
       '/correspondence/approvers',
