@@ -24,6 +24,7 @@ import type {
   SettingItem,
   SettingOption,
   SettingsList,
+  Signatories,
   Task,
   TaskState,
   TimelineEntry,
@@ -116,6 +117,8 @@ export const documentsApi = {
 
   timeline: (id: number) => http.get<TimelineEntry[]>(`${DOCUMENTS}/${id}/timeline`),
 
+  /** Who may be the document's signatory: the holders of signing authority for its entity. */
+  signatories: (id: number) => http.get<Signatories>(`${DOCUMENTS}/${id}/signatories`),
   /** The circuit proposed for a draft (or its current one). */
   proposal: (id: number) => http.get<CircuitProposal>(`${DOCUMENTS}/${id}/circuit/proposal`),
   submit: (id: number, body: SubmitRequest) => http.post<Document>(`${DOCUMENTS}/${id}/submit`, body),
