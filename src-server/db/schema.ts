@@ -11,6 +11,7 @@ import { ARABIC_UNIFY_FROM, ARABIC_UNIFY_TO } from '../../src-shared/arabic';
 import {
   APPROVAL_DECISIONS,
   APPROVAL_STEP_KINDS,
+  ATTACHMENT_KINDS,
   DIRECTIONS,
   DISTRIBUTION_TYPES,
   DOCUMENT_STATES,
@@ -677,6 +678,11 @@ export const documentAttachments = pgTable(
     uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
     uploadedAt: tstz('uploaded_at').notNull().defaultNow(),
     /**
+     * `content` (the document as written, approved or registered), or a kind of addition after approval
+     * (a scan of the signed copy, a delivery receipt, other): additions never change the approved version.
+     */
+    kind: text('kind', { enum: ATTACHMENT_KINDS }).notNull().default('content'),
+    /**
      * Reading the file's text for search (src-server/modules/search): `pending` until the background job
      * takes it, `reading` while it does, then `done` (its pages are in attachment_pages) or `failed`
      * (`text_error` says why, in the job's words).
@@ -689,6 +695,7 @@ export const documentAttachments = pgTable(
   },
   (t) => [
     check('document_attachments_text_status_check', oneOf(t.textStatus, TEXT_STATUSES)),
+    check('document_attachments_kind_check', oneOf(t.kind, ATTACHMENT_KINDS)),
     index('document_attachments_document_idx').on(t.documentId),
     // A file already in the archive is found by its content (the duplicate check of uploads and intake).
     index('document_attachments_sha256_idx').on(t.sha256),

@@ -268,6 +268,18 @@ export type TextStatus = (typeof TEXT_STATUSES)[number];
 /** How a page's text was found: its text layer, OCR of its image, or nothing on it. */
 export const PAGE_TEXT_METHODS = ['text', 'ocr', 'empty'] as const;
 
+/**
+ * What an attachment is to its document: part of its content (what its author wrote and its approvers
+ * approved; for an incoming letter, the scans of the paper received), or something added after an outgoing
+ * letter or memo was approved — a scan of the signed paper copy, a delivery receipt, another later
+ * paper — which never changes the approved version (src-server/modules/correspondence/content.ts).
+ */
+export const ATTACHMENT_KINDS = ['content', 'signedCopy', 'deliveryReceipt', 'other'] as const;
+export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
+/** The kinds of an addition after approval (everything but `content`). */
+export const ADDITION_KINDS = ['signedCopy', 'deliveryReceipt', 'other'] as const;
+export type AdditionKind = (typeof ADDITION_KINDS)[number];
+
 /** An attachment's metadata. Content is PDF (checked by its bytes), stored content-addressed. */
 export const attachmentSchema = z.object({
   id: z.number().int(),
@@ -280,6 +292,8 @@ export const attachmentSchema = z.object({
   sha256: z.string(),
   uploadedBy: personRefSchema.nullable(),
   createdAt: z.string(),
+  /** Part of the document's content, or added after its approval (and which kind of addition). */
+  kind: z.enum(ATTACHMENT_KINDS),
   /** Reading its text for search: pending, reading (with pages read of pages), done or failed. */
   text: z.object({
     status: z.enum(TEXT_STATUSES),
@@ -452,6 +466,11 @@ export const documentSchema = z.object({
     decide: z.boolean(),
     /** Record the dispatch of an approved outgoing letter: its archive office. */
     dispatch: z.boolean(),
+    /**
+     * Add a file after approval (a scan of the signed copy, a delivery receipt) to an approved outgoing
+     * letter or memo: its archive office.
+     */
+    addAfterApproval: z.boolean(),
   }),
   createdBy: personRefSchema.nullable(),
   registeredBy: personRefSchema.nullable(),
@@ -847,6 +866,7 @@ export const TIMELINE_EVENTS = [
   'circuitRestarted',
   'numbered',
   'dispatched',
+  'addedAfterApproval',
 ] as const;
 export type TimelineEvent = (typeof TIMELINE_EVENTS)[number];
 
@@ -860,7 +880,8 @@ export const timelineEntrySchema = z.object({
   /**
    * e.g. distributed: `{ departmentId, departmentNameAr, departmentNameEn, type, notes }`; task events:
    * `{ taskId, employeeId, employeeNameAr, employeeNameEn, taskDate }`; registered: `{ docNumber }`;
-   * attachmentAdded: `{ attachmentId, fileName, size }`; completed: `{ departmentId, … }`.
+   * attachmentAdded: `{ attachmentId, fileName, size }`; addedAfterApproval: `{ attachmentId, fileName,
+   * size, kind }`; related: `{ documentId, afterApproval? }`; completed: `{ departmentId, … }`.
    */
   details: z.record(z.string(), z.unknown()),
 });
@@ -900,6 +921,8 @@ export type CalendarEvent = z.infer<typeof calendarEventSchema>;
 export const attachmentParamsSchema = z
   .object({ id: decimalParam(1), attachmentId: decimalParam(1) })
   .strict();
+/** POST /correspondence/documents/{id}/additions/{kind}: a file added to an approved document. */
+export const additionParamsSchema = z.object({ id: decimalParam(1), kind: z.enum(ADDITION_KINDS) }).strict();
 
 // ---------------------------------------------------------------- approval circuits
 

@@ -26,6 +26,7 @@ import {
   signingAuthoritySchema,
   signingGrantParamsSchema,
   submitRequestSchema,
+  additionParamsSchema,
   attachmentParamsSchema,
   attachmentSchema,
   attachmentTextSchema,
@@ -570,7 +571,10 @@ export function correspondenceRoutes(ctx: ServerContext) {
         config: authenticated,
         schema: {
           ...docs,
-          summary: 'Attach a PDF (multipart/form-data, field "file"; PDF by content, size limit)',
+          summary:
+            'Attach a PDF to the document\'s content (multipart/form-data, field "file"; PDF by content, size ' +
+            'limit): while it is with its author, or a registered letter by its archive office. An approved ' +
+            'document takes files only as additions (…/additions/{kind})',
           ...multipartSchema(),
           params: idParamsSchema,
           response: { 201: envelopeOf(uploadedAttachmentSchema) },
@@ -584,6 +588,29 @@ export function correspondenceRoutes(ctx: ServerContext) {
         return reply
           .status(201)
           .send(envelope(request, attachment, 'correspondence.messages.attachmentAdded'));
+      },
+    );
+    app.post(
+      `${base}/:id/additions/:kind`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary:
+            'Add a PDF to an approved outgoing letter or memo after its approval (multipart field "file"): ' +
+            'a scan of the signed copy, a delivery receipt or another later paper. It is kept apart from ' +
+            'the approved content, which it never changes (its archive office)',
+          ...multipartSchema(),
+          params: additionParamsSchema,
+          response: { 201: envelopeOf(uploadedAttachmentSchema) },
+        },
+      },
+      async (request, reply) => {
+        const pdf = pdfReceiver(request, ctx);
+        const attachment = await corr
+          .addAttachment(ctx, callerOf(request), request.params.id, pdf.receive, request.params.kind)
+          .finally(pdf.discard);
+        return reply.status(201).send(envelope(request, attachment, 'correspondence.messages.additionAdded'));
       },
     );
     app.post(
@@ -700,7 +727,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
         config: authenticated,
         schema: {
           ...docs,
-          summary: "Remove a draft's attachment",
+          summary: 'Remove an attachment of a document while it is with its author',
           params: attachmentParamsSchema,
           response: { 200: envelopeOf(z.null()) },
         },
