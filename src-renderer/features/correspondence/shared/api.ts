@@ -6,6 +6,7 @@
  */
 import type {
   RelatedDocument,
+  AdditionKind,
   ApprovalRequest,
   ApproverOption,
   BoxCounts,
@@ -97,6 +98,9 @@ export const documentsApi = {
 
   uploadAttachment: (id: number, file: File, onProgress?: (sent: number, total: number) => void) =>
     uploadFile<UploadedAttachment>(`${DOCUMENTS}/${id}/attachments`, file, onProgress ? { onProgress } : {}),
+  /** A file added to an approved document after its approval (a signed copy, a delivery receipt…). */
+  addAfterApproval: (id: number, kind: AdditionKind, file: File) =>
+    uploadFile<UploadedAttachment>(`${DOCUMENTS}/${id}/additions/${kind}`, file),
   removeAttachment: (id: number, attachmentId: number) =>
     http.delete<void>(`${DOCUMENTS}/${id}/attachments/${attachmentId}`),
   /** The attachment's bytes through `api:download` (a Blob to show or save). */
