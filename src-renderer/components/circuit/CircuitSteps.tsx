@@ -76,6 +76,8 @@ function SignatorySelect({
       value={null}
       placeholder={t('signing.choose')}
       options={options}
+      // Wide enough for a name, its department and why they may sign.
+      popupMatchSelectWidth={false}
       loading={!signatories}
       notFoundContent={!signatories ? <Spin size="small" /> : t('signing.nobody')}
       onChange={(userId) => {

@@ -176,7 +176,7 @@ export function SigningAuthorityModal({
               )}
             />
             {canEdit && (
-              <Flex gap={8} wrap align="center" style={{ marginBlockStart: 8 }}>
+              <Flex gap={8} wrap align="center" className="directory-signing-pick">
                 {chosen ? (
                   <Tag closable onClose={() => setChosen(null)} data-testid="signing-chosen">
                     <Person person={chosen} />
