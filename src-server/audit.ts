@@ -54,6 +54,8 @@ export const AUDIT_ACTIONS = [
   'secretaryOffices.update',
   'secretaryOffices.activate',
   'secretaryOffices.deactivate',
+  'signingAuthority.grant',
+  'signingAuthority.revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

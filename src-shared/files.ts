@@ -38,10 +38,12 @@ export const FILE_RESPONSE_HEADERS = [
 
 /**
  * The API paths a file may be sent to through the file source (POST, the file as the body): the
- * attachments of documents and employees. Main wraps the body into the multipart request the API takes.
+ * attachments of documents (their content, or an addition after approval) and of employees. Main wraps the
+ * body into the multipart request the API takes.
  */
 const UPLOAD_PATHS: readonly RegExp[] = [
   /^\/correspondence\/documents\/[1-9]\d{0,9}\/attachments$/,
+  /^\/correspondence\/documents\/[1-9]\d{0,9}\/additions\/(signedCopy|deliveryReceipt|other)$/,
   /^\/ec\/employees\/[1-9]\d{0,9}\/attachments$/,
 ];
 

@@ -11,6 +11,7 @@ import { ARABIC_UNIFY_FROM, ARABIC_UNIFY_TO } from '../../src-shared/arabic';
 import {
   APPROVAL_DECISIONS,
   APPROVAL_STEP_KINDS,
+  ATTACHMENT_KINDS,
   DIRECTIONS,
   DISTRIBUTION_TYPES,
   DOCUMENT_STATES,
@@ -677,6 +678,11 @@ export const documentAttachments = pgTable(
     uploadedBy: integer('uploaded_by').references(() => users.id, { onDelete: 'set null' }),
     uploadedAt: tstz('uploaded_at').notNull().defaultNow(),
     /**
+     * `content` (the document as written, approved or registered), or a kind of addition after approval
+     * (a scan of the signed copy, a delivery receipt, other): additions never change the approved version.
+     */
+    kind: text('kind', { enum: ATTACHMENT_KINDS }).notNull().default('content'),
+    /**
      * Reading the file's text for search (src-server/modules/search): `pending` until the background job
      * takes it, `reading` while it does, then `done` (its pages are in attachment_pages) or `failed`
      * (`text_error` says why, in the job's words).
@@ -689,6 +695,7 @@ export const documentAttachments = pgTable(
   },
   (t) => [
     check('document_attachments_text_status_check', oneOf(t.textStatus, TEXT_STATUSES)),
+    check('document_attachments_kind_check', oneOf(t.kind, ATTACHMENT_KINDS)),
     index('document_attachments_document_idx').on(t.documentId),
     // A file already in the archive is found by its content (the duplicate check of uploads and intake).
     index('document_attachments_sha256_idx').on(t.sha256),
@@ -884,6 +891,35 @@ export const approvalTemplates = pgTable(
   (t) => [
     check('approval_templates_direction_check', oneOf(t.direction, DIRECTIONS)),
     uniqueIndex('approval_templates_department_idx').on(t.departmentId, t.direction),
+  ],
+);
+
+/**
+ * Signing authority an administrator grants an account for an entity (a department that is an entity, or
+ * a root of the tree): beside the entity's manager, who holds it by office, these accounts may be the
+ * signatory of the outgoing letters and memos sent from the entity's departments. A grant is revoked, not
+ * deleted (who granted and revoked it, and when, stay); one grant in force per entity and account.
+ */
+export const signingAuthorities = pgTable(
+  'signing_authorities',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    departmentId: integer('department_id')
+      .notNull()
+      .references(() => departments.id),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    grantedBy: integer('granted_by').references(() => users.id, { onDelete: 'set null' }),
+    grantedAt: tstz('granted_at').notNull().defaultNow(),
+    revokedBy: integer('revoked_by').references(() => users.id, { onDelete: 'set null' }),
+    revokedAt: tstz('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('signing_authorities_in_force_idx')
+      .on(t.departmentId, t.userId)
+      .where(sql`${t.revokedAt} is null`),
+    index('signing_authorities_user_idx').on(t.userId),
   ],
 );
 

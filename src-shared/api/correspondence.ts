@@ -268,6 +268,18 @@ export type TextStatus = (typeof TEXT_STATUSES)[number];
 /** How a page's text was found: its text layer, OCR of its image, or nothing on it. */
 export const PAGE_TEXT_METHODS = ['text', 'ocr', 'empty'] as const;
 
+/**
+ * What an attachment is to its document: part of its content (what its author wrote and its approvers
+ * approved; for an incoming letter, the scans of the paper received), or something added after an outgoing
+ * letter or memo was approved — a scan of the signed paper copy, a delivery receipt, another later
+ * paper — which never changes the approved version (src-server/modules/correspondence/content.ts).
+ */
+export const ATTACHMENT_KINDS = ['content', 'signedCopy', 'deliveryReceipt', 'other'] as const;
+export type AttachmentKind = (typeof ATTACHMENT_KINDS)[number];
+/** The kinds of an addition after approval (everything but `content`). */
+export const ADDITION_KINDS = ['signedCopy', 'deliveryReceipt', 'other'] as const;
+export type AdditionKind = (typeof ADDITION_KINDS)[number];
+
 /** An attachment's metadata. Content is PDF (checked by its bytes), stored content-addressed. */
 export const attachmentSchema = z.object({
   id: z.number().int(),
@@ -280,6 +292,8 @@ export const attachmentSchema = z.object({
   sha256: z.string(),
   uploadedBy: personRefSchema.nullable(),
   createdAt: z.string(),
+  /** Part of the document's content, or added after its approval (and which kind of addition). */
+  kind: z.enum(ATTACHMENT_KINDS),
   /** Reading its text for search: pending, reading (with pages read of pages), done or failed. */
   text: z.object({
     status: z.enum(TEXT_STATUSES),
@@ -453,6 +467,11 @@ export const documentSchema = z.object({
     decide: z.boolean(),
     /** Record the dispatch of an approved outgoing letter: its archive office. */
     dispatch: z.boolean(),
+    /**
+     * Add a file after approval (a scan of the signed copy, a delivery receipt) to an approved outgoing
+     * letter or memo: its archive office.
+     */
+    addAfterApproval: z.boolean(),
   }),
   createdBy: personRefSchema.nullable(),
   registeredBy: personRefSchema.nullable(),
@@ -849,6 +868,7 @@ export const TIMELINE_EVENTS = [
   'circuitRestarted',
   'numbered',
   'dispatched',
+  'addedAfterApproval',
 ] as const;
 export type TimelineEvent = (typeof TIMELINE_EVENTS)[number];
 
@@ -862,7 +882,8 @@ export const timelineEntrySchema = z.object({
   /**
    * e.g. distributed: `{ departmentId, departmentNameAr, departmentNameEn, type, notes }`; task events:
    * `{ taskId, employeeId, employeeNameAr, employeeNameEn, taskDate }`; registered: `{ docNumber }`;
-   * attachmentAdded: `{ attachmentId, fileName, size }`; completed: `{ departmentId, … }`.
+   * attachmentAdded: `{ attachmentId, fileName, size }`; addedAfterApproval: `{ attachmentId, fileName,
+   * size, kind }`; related: `{ documentId, afterApproval? }`; completed: `{ departmentId, … }`.
    */
   details: z.record(z.string(), z.unknown()),
 });
@@ -902,6 +923,8 @@ export type CalendarEvent = z.infer<typeof calendarEventSchema>;
 export const attachmentParamsSchema = z
   .object({ id: decimalParam(1), attachmentId: decimalParam(1) })
   .strict();
+/** POST /correspondence/documents/{id}/additions/{kind}: a file added to an approved document. */
+export const additionParamsSchema = z.object({ id: decimalParam(1), kind: z.enum(ADDITION_KINDS) }).strict();
 
 // ---------------------------------------------------------------- approval circuits
 
@@ -919,6 +942,12 @@ export const approvalMemberSchema = z.object({
   decidedAt: z.string().nullable(),
   /** The version of the document they answered on. */
   decidedVersion: z.number().int().nullable(),
+  /**
+   * The signatory (the last step) while the document is not yet approved: whether they hold signing
+   * authority for its entity now (their approval is refused otherwise). Null for opinion steps and after
+   * approval.
+   */
+  signingAuthority: z.boolean().nullable(),
 });
 export type ApprovalMember = z.infer<typeof approvalMemberSchema>;
 
@@ -967,6 +996,54 @@ export const approverOptionSchema = z.object({
   manager: z.boolean(),
 });
 export type ApproverOption = z.infer<typeof approverOptionSchema>;
+
+/**
+ * Who may sign for an entity (signing authority): its manager, and the accounts an administrator granted
+ * it to (src-server/modules/correspondence/signing.ts).
+ */
+export const SIGNING_AUTHORITY_SOURCES = ['manager', 'granted'] as const;
+export const signatoryOptionSchema = approverOptionSchema.extend({
+  /** Why they hold it: the entity's manager, or a grant. */
+  authority: z.enum(SIGNING_AUTHORITY_SOURCES),
+});
+export type SignatoryOption = z.infer<typeof signatoryOptionSchema>;
+
+/**
+ * GET /correspondence/documents/{id}/signatories: the entity a document speaks for (the nearest entity up
+ * its sending department's tree) and the people who may be its signatory.
+ */
+export const signatoriesSchema = z.object({
+  entity: namedRefSchema.nullable(),
+  signatories: z.array(signatoryOptionSchema),
+});
+export type Signatories = z.infer<typeof signatoriesSchema>;
+
+/** A grant of signing authority for an entity: to whom, by whom and when; revoked ones are kept. */
+export const signingGrantSchema = z.object({
+  id: z.number().int(),
+  user: approverOptionSchema,
+  grantedBy: personRefSchema.nullable(),
+  grantedAt: z.string(),
+  revokedBy: personRefSchema.nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type SigningGrant = z.infer<typeof signingGrantSchema>;
+
+/**
+ * GET /correspondence/signing-authority/{departmentId}: the entity of a department (itself when it is one)
+ * with who holds signing authority for it now (`signatories`) and every grant, the revoked ones last.
+ */
+export const signingAuthoritySchema = signatoriesSchema.extend({
+  grants: z.array(signingGrantSchema),
+});
+export type SigningAuthority = z.infer<typeof signingAuthoritySchema>;
+export const signingAuthorityParamsSchema = z.object({ departmentId: decimalParam(1) }).strict();
+export const signingGrantParamsSchema = z
+  .object({ departmentId: decimalParam(1), userId: decimalParam(1) })
+  .strict();
+/** POST /correspondence/signing-authority/{departmentId}: grant it to an account. */
+export const grantSigningRequestSchema = z.object({ userId: refIdField }).strict();
+export type GrantSigningRequest = z.infer<typeof grantSigningRequestSchema>;
 
 /** GET /correspondence/documents/{id}/circuit/proposal: the circuit proposed for a draft. */
 export const circuitProposalSchema = z.object({

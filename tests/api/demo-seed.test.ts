@@ -264,6 +264,17 @@ describe('seed-demo correspondence', () => {
       'out draft': 2,
       'out rejected': 1,
     });
+    // Their signatory, the manager, holds signing authority for the ministry: the administrator granted it.
+    const [grant] = await h.query<{ entity: string; by: string }>(
+      `select d.name_en as entity, a.username as by from signing_authorities g join users u on u.id = g.user_id
+       join departments d on d.id = g.department_id join users a on a.id = g.granted_by
+       where u.username = 'manager' and g.revoked_at is null`,
+    );
+    expect(grant).toEqual({ entity: 'The Ministry', by: 'admin' });
+    expect(
+      await n(`select count(*)::int as n from approval_members m join users u on u.id = m.user_id
+               where m.kind = 'sign' and u.username <> 'manager'`),
+    ).toBe(0);
     // Drafts have no number and no circuit; every submitted document has one.
     expect(
       await n(`select count(*)::int as n from documents where direction <> 'in' and state = 'draft'

@@ -1,33 +1,107 @@
 /**
  * The steps of an approval circuit, editable: people per step (several in one step give their opinion in
  * parallel), add a person (searching the people who may be put in a circuit), add a step before the
- * signatory, remove people and steps, move steps up and down. The last step is the signatory: one person.
- * Used by the author submitting a document and by the administrator saving a department's circuit.
+ * signatory, remove people and steps, move steps up and down. The last step is the signatory: one person,
+ * chosen only among those who hold signing authority for the entity (`signatories`, from the server); a
+ * signatory who does not (a step moved last, a saved circuit whose signatory lost it) is marked, and the
+ * circuit is not valid until another is chosen. Used by the author submitting a document and by the
+ * administrator saving a department's circuit.
  */
 import { useMemo, useState } from 'react';
 import { Button, Flex, Select, Spin, Tag, Typography } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { ApproverOption } from '../../../src-shared/api/correspondence';
+import type { ApproverOption, Signatories } from '../../../src-shared/api/correspondence';
+import { normalizeArabic } from '../../../src-shared/arabic';
 import { http } from '../../lib/http';
 import { localName } from '../../lib/names';
 
 export type CircuitStep = ApproverOption[];
 
-/** Whether the steps make a circuit the server takes: every step has someone, one signatory last. */
-export const circuitValid = (steps: readonly CircuitStep[] | null) =>
-  !!steps && steps.length > 0 && steps.every((s) => s.length > 0) && steps.at(-1)!.length === 1;
+/** Whether `person` may be the signatory (false while the holders are not known). */
+export const maySign = (signatories: Signatories | null | undefined, person: ApproverOption | undefined) =>
+  !!person && !!signatories?.signatories.some((p) => p.userId === person.userId);
 
-/** Searches the people who may be put in a circuit. */
-function ApproverSearch({
+/**
+ * Whether the steps make a circuit the server takes: every step has someone, one signatory last, who holds
+ * signing authority for the entity.
+ */
+export const circuitValid = (
+  steps: readonly CircuitStep[] | null,
+  signatories: Signatories | null | undefined,
+) =>
+  !!steps &&
+  steps.length > 0 &&
+  steps.every((s) => s.length > 0) &&
+  steps.at(-1)!.length === 1 &&
+  maySign(signatories, steps.at(-1)![0]);
+
+/** The people who may sign (the holders of signing authority), searched here by either name. */
+function SignatorySelect({
+  signatories,
   onPick,
   exclude,
   testId,
 }: {
+  signatories: Signatories | null | undefined;
   onPick: (person: ApproverOption) => void;
   exclude: number[];
   testId: string;
+}) {
+  const { t, i18n } = useTranslation('correspondence');
+  const options = (signatories?.signatories ?? [])
+    .filter((p) => !exclude.includes(p.userId))
+    .map(({ authority, ...p }) => ({
+      value: p.userId,
+      search: normalizeArabic(
+        `${p.nameAr} ${p.nameEn} ${p.department?.nameAr ?? ''} ${p.department?.nameEn ?? ''}`,
+      ),
+      label: (
+        <span data-testid="signatory-option">
+          <bdi>{localName(p, i18n.language)}</bdi>
+          {p.department && (
+            <Typography.Text type="secondary"> — {localName(p.department, i18n.language)}</Typography.Text>
+          )}{' '}
+          <Tag>{t(`signing.authority.${authority}`)}</Tag>
+        </span>
+      ),
+      person: p,
+    }));
+  return (
+    <Select<number | null>
+      showSearch={{
+        filterOption: (input, option) => !!option && option.search.includes(normalizeArabic(input)),
+      }}
+      value={null}
+      placeholder={t('signing.choose')}
+      options={options}
+      // Wide enough for a name, its department and why they may sign.
+      popupMatchSelectWidth={false}
+      loading={!signatories}
+      notFoundContent={!signatories ? <Spin size="small" /> : t('signing.nobody')}
+      onChange={(userId) => {
+        const hit = options.find((o) => o.value === userId);
+        if (hit) onPick(hit.person);
+      }}
+      className="corr-circuit-search"
+      data-testid={testId}
+      aria-label={t('signing.choose')}
+    />
+  );
+}
+
+/** Searches the people who may be put in a circuit (active accounts). */
+export function ApproverSearch({
+  onPick,
+  exclude,
+  testId,
+  placeholder,
+}: {
+  onPick: (person: ApproverOption) => void;
+  exclude: number[];
+  testId: string;
+  placeholder?: string;
 }) {
   const { t, i18n } = useTranslation('correspondence');
   const [q, setQ] = useState('');
@@ -54,7 +128,7 @@ function ApproverSearch({
     <Select<number | null>
       showSearch={{ filterOption: false, onSearch: setQ }}
       value={null}
-      placeholder={t('circuit.addPerson')}
+      placeholder={placeholder ?? t('circuit.addPerson')}
       options={options}
       loading={found.isFetching}
       notFoundContent={found.isFetching ? <Spin size="small" /> : t('circuit.nobody')}
@@ -65,7 +139,7 @@ function ApproverSearch({
       }}
       className="corr-circuit-search"
       data-testid={testId}
-      aria-label={t('circuit.addPerson')}
+      aria-label={placeholder ?? t('circuit.addPerson')}
     />
   );
 }
@@ -73,9 +147,12 @@ function ApproverSearch({
 export function CircuitSteps({
   steps,
   onChange,
+  signatories,
 }: {
   steps: readonly CircuitStep[];
   onChange: (steps: CircuitStep[]) => void;
+  /** Who holds signing authority for the entity (null while loading). */
+  signatories: Signatories | null | undefined;
 }) {
   const { t, i18n } = useTranslation('correspondence');
   const everyone = useMemo(() => steps.flat().map((p) => p.userId), [steps]);
@@ -126,31 +203,64 @@ export function CircuitSteps({
               </Flex>
             </Flex>
             <Flex gap={6} wrap align="center" className="corr-circuit-people">
-              {step.map((p) => (
-                <Tag
-                  key={p.userId}
-                  closable
-                  onClose={() =>
-                    update((s) => s.map((st, j) => (j === i ? st.filter((x) => x.userId !== p.userId) : st)))
-                  }
-                  data-testid="circuit-person"
-                >
-                  <bdi>{localName(p, i18n.language)}</bdi>
-                  {p.department && (
-                    <span className="corr-muted"> · {localName(p.department, i18n.language)}</span>
-                  )}
-                </Tag>
-              ))}
-              {(!signatory || step.length === 0) && (
+              {step.map((p) => {
+                const refused = signatory && signatories && !maySign(signatories, p);
+                return (
+                  <Tag
+                    key={p.userId}
+                    closable
+                    color={refused ? 'error' : undefined}
+                    onClose={() =>
+                      update((s) =>
+                        s.map((st, j) => (j === i ? st.filter((x) => x.userId !== p.userId) : st)),
+                      )
+                    }
+                    data-testid={refused ? 'circuit-person-refused' : 'circuit-person'}
+                  >
+                    <bdi>{localName(p, i18n.language)}</bdi>
+                    {p.department && (
+                      <span className="corr-muted"> · {localName(p.department, i18n.language)}</span>
+                    )}
+                  </Tag>
+                );
+              })}
+              {!signatory && (
                 <ApproverSearch
                   exclude={everyone}
                   testId={`circuit-add-${i + 1}`}
                   onPick={(person) => update((s) => s.map((st, j) => (j === i ? [...st, person] : st)))}
                 />
               )}
+              {signatory && step.length === 0 && (
+                <SignatorySelect
+                  signatories={signatories}
+                  exclude={everyone}
+                  testId={`circuit-add-${i + 1}`}
+                  onPick={(person) => update((s) => s.map((st, j) => (j === i ? [person] : st)))}
+                />
+              )}
             </Flex>
             {signatory && step.length > 1 && (
               <Typography.Text type="danger">{t('circuit.oneSignatory')}</Typography.Text>
+            )}
+            {signatory && step.length === 1 && signatories && !maySign(signatories, step[0]) && (
+              <div className="corr-circuit-note">
+                <Typography.Text type="danger" data-testid="circuit-signatory-refused">
+                  {t('signing.refused', {
+                    name: localName(step[0], i18n.language),
+                    entity: localName(signatories.entity, i18n.language),
+                  })}
+                </Typography.Text>
+              </div>
+            )}
+            {signatory && signatories && (
+              <div className="corr-circuit-note">
+                <Typography.Text type="secondary" data-testid="circuit-signatory-hint">
+                  {t(signatories.signatories.length ? 'signing.hint' : 'signing.none', {
+                    entity: localName(signatories.entity, i18n.language),
+                  })}
+                </Typography.Text>
+              </div>
             )}
           </div>
         );

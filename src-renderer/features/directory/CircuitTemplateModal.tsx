@@ -1,6 +1,7 @@
 /**
  * A department's saved approval circuits (one for outgoing letters, one for memos): proposed to the
- * department's authors instead of the managers up the tree. Saved by whoever may edit departments.
+ * department's authors instead of the managers up the tree. Saved by whoever may edit departments; the
+ * signatory is one of those who hold signing authority for the department's entity.
  */
 import { useEffect, useState } from 'react';
 import { Alert, Modal, Segmented, Spin, Typography, type ButtonProps } from 'antd';
@@ -9,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import type { CircuitTemplate } from '../../../src-shared/api/correspondence';
 import { CircuitSteps, circuitValid, type CircuitStep } from '../../components/circuit/CircuitSteps';
 import { http } from '../../lib/http';
+import { signingApi, signingKeys } from '../../lib/signing-api';
 
 type Family = 'out' | 'memo';
 const url = (departmentId: number, family: Family) =>
@@ -31,11 +33,17 @@ export function CircuitTemplateModal({
     queryFn: () => http.get<CircuitTemplate>(url(departmentId!, family)),
     enabled: departmentId !== null,
   });
+  const signing = useQuery({
+    queryKey: signingKeys.of(departmentId ?? 0),
+    queryFn: () => signingApi.of(departmentId!),
+    enabled: departmentId !== null,
+  });
   useEffect(() => {
     setSteps(template.data ? template.data.steps.map((s) => s.members) : null);
   }, [template.data]);
+  const valid = circuitValid(steps, signing.data);
   const save = async () => {
-    if (departmentId === null || !circuitValid(steps)) return;
+    if (departmentId === null || !valid) return;
     setSaving(true);
     try {
       await http.put<CircuitTemplate>(url(departmentId, family), {
@@ -55,9 +63,7 @@ export function CircuitTemplateModal({
       width={720}
       okText={t('actions.save')}
       cancelText={t('actions.cancel')}
-      okButtonProps={
-        { disabled: !circuitValid(steps), loading: saving, 'data-testid': 'template-save' } as ButtonProps
-      }
+      okButtonProps={{ disabled: !valid, loading: saving, 'data-testid': 'template-save' } as ButtonProps}
       onOk={() => void save()}
       data-testid="circuit-template-dialog"
       destroyOnHidden
@@ -79,7 +85,7 @@ export function CircuitTemplateModal({
       ) : (
         <>
           {steps.length === 0 && <Alert type="info" showIcon message={t('circuit.noTemplate')} />}
-          <CircuitSteps steps={steps} onChange={setSteps} />
+          <CircuitSteps steps={steps} onChange={setSteps} signatories={signing.data} />
         </>
       )}
     </Modal>

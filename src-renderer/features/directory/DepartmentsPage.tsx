@@ -2,8 +2,9 @@
  * Employee Centre — departments (/ec/departments): the organisation tree with search in both languages
  * (the server normalises Arabic and answers matches with their ancestors), an internal/external switch,
  * add main department, add a department under a node, edit (moving it under another parent), activate
- * or deactivate (optionally with its sub-departments) and configure (archive office, manager, secretary
- * office). The tree sits at the inline start and the selected department's details at the inline end,
+ * or deactivate (optionally with its sub-departments), configure (archive office, manager, secretary
+ * office), its approval circuits, and — on an entity (or a main department) — who holds signing authority
+ * for it. The tree sits at the inline start and the selected department's details at the inline end,
  * so both directions read naturally.
  */
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -30,6 +31,7 @@ import {
   CheckCircleOutlined,
   EditOutlined,
   PlusOutlined,
+  SafetyCertificateOutlined,
   SettingOutlined,
   StopOutlined,
 } from '@ant-design/icons';
@@ -39,6 +41,7 @@ import type { DepartmentTreeNode, DepartmentType } from '../../../src-shared/api
 import type { Permission } from '../../../src-shared/permissions';
 import { directoryApi, directoryKeys, localName, otherName } from '../../lib/directory-api';
 import { CircuitTemplateModal } from './CircuitTemplateModal';
+import { SigningAuthorityModal } from './SigningAuthorityModal';
 import { ConfigureDepartmentModal, DepartmentFormModal, type DepartmentFormMode } from './DepartmentDialogs';
 import { DirectoryScreen } from './DirectoryScreen';
 import { useDirectoryCan } from './usePermission';
@@ -81,6 +84,7 @@ export function DepartmentsPage({ permissions }: { permissions?: readonly Permis
   const [formMode, setFormMode] = useState<DepartmentFormMode | null>(null);
   const [configuring, setConfiguring] = useState<number | null>(null);
   const [circuitOf, setCircuitOf] = useState<number | null>(null);
+  const [signingOf, setSigningOf] = useState<number | null>(null);
   const [expanded, setExpanded] = useState<number[] | null>(null);
 
   useEffect(() => {
@@ -287,6 +291,15 @@ export function DepartmentsPage({ permissions }: { permissions?: readonly Permis
                     {t('correspondence:circuit.templateAction')}
                   </Button>
                 )}
+                {selected.type === 'internal' && (selected.isEntity || selected.parentId === null) && (
+                  <Button
+                    icon={<SafetyCertificateOutlined />}
+                    onClick={() => setSigningOf(selected.id)}
+                    data-testid="department-signing"
+                  >
+                    {t('signing.action')}
+                  </Button>
+                )}
                 {can('activate') && (
                   <Button
                     danger={selected.active}
@@ -354,6 +367,11 @@ export function DepartmentsPage({ permissions }: { permissions?: readonly Permis
         }}
       />
       <CircuitTemplateModal departmentId={circuitOf} onClose={() => setCircuitOf(null)} />
+      <SigningAuthorityModal
+        departmentId={signingOf}
+        canEdit={can('edit')}
+        onClose={() => setSigningOf(null)}
+      />
       <ConfigureDepartmentModal
         departmentId={configuring}
         onClose={() => setConfiguring(null)}

@@ -1,6 +1,7 @@
 /**
- * SQL of the approval circuits (approval_members, approval_templates) and of the menu's counts. The
- * circuit's rows are one per person and step; `pending` marks whose turn it is.
+ * SQL of the approval circuits (approval_members, approval_templates), of signing authority (the entity a
+ * department belongs to, who holds it, signing_authorities) and of the menu's counts. The circuit's rows
+ * are one per person and step; `pending` marks whose turn it is.
  */
 import { sql } from 'drizzle-orm';
 import type { RowOf } from '../../db/rows';
@@ -189,6 +190,127 @@ export async function managersUp(db: Tx, departmentId: number) {
           from up left join users u on u.employee_id = up.manager_employee_id and u.active
          order by up.depth`,
   );
+}
+
+// ---------------------------------------------------------------- signing authority (signing.ts)
+
+/** A department's names. */
+export interface NamedRow {
+  id: number;
+  name_ar: string;
+  name_en: string;
+}
+
+/**
+ * The entity a department belongs to: the nearest department flagged as an entity up its tree (itself when
+ * it is one), or the root of its tree when none is flagged. Null for an unknown department.
+ */
+export async function entityOf(db: Tx, departmentId: number): Promise<NamedRow | null> {
+  const [row] = await rows<NamedRow>(
+    db,
+    sql`with recursive up as (
+          select d.id, d.parent_id, d.is_entity, 0 as depth from departments d where d.id = ${departmentId}
+          union all
+          select p.id, p.parent_id, p.is_entity, up.depth + 1
+            from departments p join up on p.id = up.parent_id
+           where not up.is_entity and up.depth < 50
+        )
+        select dep.id, dep.name_ar, dep.name_en from up join departments dep on dep.id = up.id
+         order by up.depth desc limit 1`,
+  );
+  return row ? { ...row, id: Number(row.id) } : null;
+}
+
+/** Whether a department may be granted signing authority for: an active internal entity, or a root. */
+export async function isEntity(db: Tx, departmentId: number): Promise<boolean> {
+  const [row] = await rows<{ ok: boolean }>(
+    db,
+    sql`select (d.is_entity or d.parent_id is null) and d.type = 'internal' as ok
+          from departments d where d.id = ${departmentId}`,
+  );
+  return !!row?.ok;
+}
+
+/** Someone who may sign for an entity, and why (its manager, or a grant). */
+export type SignatoryRow = ApproverRow & { authority: 'manager' | 'granted' };
+
+/**
+ * Who holds signing authority for an entity now: its manager (an active employee with an active account,
+ * of the entity while it is active), then the accounts granted it (active ones, oldest grant first); each
+ * person once.
+ */
+export async function signatoriesOf(db: Tx, entityId: number): Promise<SignatoryRow[]> {
+  const found = await rows<SignatoryRow>(
+    db,
+    sql`select ${approverColumns}, s.authority
+        from (
+          select u.id as user_id, 'manager' as authority, 0 as ord, null::timestamptz as since
+            from departments ent
+            join employees me on me.id = ent.manager_employee_id and me.active
+            join users u on u.employee_id = me.id
+           where ent.id = ${entityId} and ent.active
+          union all
+          select g.user_id, 'granted', 1, g.granted_at from signing_authorities g
+           where g.department_id = ${entityId} and g.revoked_at is null
+        ) s
+        join users u on u.id = s.user_id and u.active
+        left join employees e on e.id = u.employee_id and e.active
+        left join departments dep on dep.id = e.department_id
+        order by s.ord, s.since, u.id`,
+  );
+  const byUser = new Map<number, SignatoryRow>();
+  for (const r of found) if (!byUser.has(Number(r.user_id))) byUser.set(Number(r.user_id), r);
+  return [...byUser.values()];
+}
+
+/** A grant of signing authority with the names of who holds, granted and revoked it. */
+export type GrantRow = ApproverRow & {
+  id: number;
+  granted_at: string;
+  revoked_at: string | null;
+  granted_by: number | null;
+  granted_by_ar: string | null;
+  granted_by_en: string | null;
+  revoked_by: number | null;
+  revoked_by_ar: string | null;
+  revoked_by_en: string | null;
+};
+
+/** Every grant for an entity: those in force first (oldest first), then the revoked (latest first). */
+export async function grantsOf(db: Tx, entityId: number): Promise<GrantRow[]> {
+  return rows<GrantRow>(
+    db,
+    sql`select g.id, ${approverColumns}, ${iso('g.granted_at')} as granted_at,
+          ${iso('g.revoked_at')} as revoked_at, g.granted_by, gb.name_ar as granted_by_ar,
+          gb.name_en as granted_by_en, g.revoked_by, rb.name_ar as revoked_by_ar, rb.name_en as revoked_by_en
+        from signing_authorities g join users u on u.id = g.user_id
+        left join employees e on e.id = u.employee_id and e.active
+        left join departments dep on dep.id = e.department_id
+        left join users gb on gb.id = g.granted_by
+        left join users rb on rb.id = g.revoked_by
+        where g.department_id = ${entityId}
+        order by g.revoked_at is not null, g.revoked_at desc, g.granted_at, g.id`,
+  );
+}
+
+/** Grants signing authority; false when the account holds a grant in force for the entity already. */
+export async function insertGrant(db: Tx, v: { entityId: number; userId: number; by: number | null }) {
+  const made = await rows(
+    db,
+    sql`insert into signing_authorities (department_id, user_id, granted_by)
+        values (${v.entityId}, ${v.userId}, ${v.by}) on conflict do nothing returning id`,
+  );
+  return made.length > 0;
+}
+
+/** Revokes the grant in force; false when there is none. */
+export async function revokeGrant(db: Tx, v: { entityId: number; userId: number; by: number }) {
+  const done = await rows(
+    db,
+    sql`update signing_authorities set revoked_at = now(), revoked_by = ${v.by}
+        where department_id = ${v.entityId} and user_id = ${v.userId} and revoked_at is null returning id`,
+  );
+  return done.length > 0;
 }
 
 /** The archive office serving a department: its own, or the nearest up the tree (a department of type inOut). */

@@ -5,7 +5,9 @@
  * - The proposal is the department's saved template when there is one; otherwise the managers up the
  *   author's department tree, one opinion step each, to the first department that is an entity, whose
  *   manager signs. The author never gives an opinion on their own document; they may be the signatory
- *   (a director signing their own letter).
+ *   when they hold signing authority (a director signing their own letter).
+ * - The signatory must hold signing authority for the document's entity (signing.ts), checked when the
+ *   circuit is set and again when they approve; opinion steps may be anyone who may see the document.
  * - The author edits only while the document is with them (draft, changes requested, rejected); while it
  *   is approving it is frozen, so an approval always names the version the approver saw.
  * - A resubmission after changes continues from the step that asked when neither the document (its
@@ -21,6 +23,7 @@ import {
   type ApprovalRequest,
   type ApproverOption,
   type BoxCounts,
+  type Signatories,
   type CircuitProposal,
   type CircuitTemplate,
   type CircuitTemplateRequest,
@@ -46,6 +49,7 @@ import {
 } from './common';
 import { getDocument } from './documents';
 import * as q from './queries';
+import { approverOut, requireSigningAuthority, signatoriesFor } from './signing';
 import type { Scope } from './visibility';
 
 /** Directions that pass an approval circuit. */
@@ -62,23 +66,17 @@ const DECISION_OF: Record<ApprovalAction, 'approved' | 'rejected' | 'changesRequ
   requestChanges: 'changesRequested',
 };
 
-function optionOut(r: aq.ApproverRow): ApproverOption {
-  return {
-    userId: Number(r.user_id),
-    nameAr: r.name_ar,
-    nameEn: r.name_en,
-    department:
-      r.department_id === null
-        ? null
-        : { id: Number(r.department_id), nameAr: r.department_ar ?? '', nameEn: r.department_en ?? '' },
-    manager: !!r.manager,
-  };
-}
+const optionOut = approverOut;
 
 /** The circuit as the document shows it. */
 export async function approvalOf(db: Tx, row: q.DocumentRow): Promise<Approval | null> {
   if (!CIRCUIT_DIRECTIONS.includes(row.direction)) return null;
   const members = await aq.membersOf(db, Number(row.id));
+  // Whether the signatory holds signing authority now (until the document is approved with their signature).
+  const signing =
+    row.state !== 'approved' && members.some((m) => m.kind === 'sign')
+      ? new Set((await signatoriesFor(db, row.department_id)).signatories.map((p) => p.userId))
+      : null;
   const steps: Approval['steps'] = [];
   for (const m of members) {
     let step = steps.find((s) => s.position === Number(m.position));
@@ -99,6 +97,7 @@ export async function approvalOf(db: Tx, row: q.DocumentRow): Promise<Approval |
       comment: m.comment,
       decidedAt: m.decided_at,
       decidedVersion: m.decided_version === null ? null : Number(m.decided_version),
+      signingAuthority: signing && m.kind === 'sign' ? signing.has(Number(m.user_id)) : null,
     });
   }
   const status: Approval['status'] =
@@ -126,8 +125,28 @@ export async function isCallersTurn(db: Tx, caller: AuthContext, s: Scope, row: 
 
 // ---------------------------------------------------------------- proposal
 
+/**
+ * Makes `signer` the last step (the signatory) of proposed steps: out of the opinion steps, which are
+ * dropped when nobody is left in them.
+ */
+function signedBy(steps: CircuitProposal['steps'], signer: ApproverOption): CircuitProposal['steps'] {
+  const opinions = steps
+    .map((st) => ({
+      kind: 'opinion' as const,
+      members: st.members.filter((m) => m.userId !== signer.userId),
+    }))
+    .filter((st) => st.members.length > 0);
+  return [...opinions, { kind: 'sign', members: [signer] }];
+}
+
+/** A signatory option as an approver option (the proposal's shape). */
+const asApprover = ({ authority: _authority, ...person }: ApproverOption & { authority?: unknown }) => person;
+
 async function proposalFor(db: Tx, s: Scope, doc: q.DocumentRow): Promise<CircuitProposal> {
   const departmentId = doc.department_id ?? s.departmentId;
+  // Who may sign what this department sends: the entity's manager first, then the accounts granted it.
+  const holders = (await signatoriesFor(db, departmentId)).signatories;
+  const holds = (userId: number | undefined) => holders.some((h) => h.userId === userId);
   if (departmentId !== null) {
     const template = await aq.templateOf(db, Number(departmentId), aq.familyOf(doc.direction));
     if (template) {
@@ -138,20 +157,27 @@ async function proposalFor(db: Tx, s: Scope, doc: q.DocumentRow): Promise<Circui
           steps.push({ kind: i === template.steps.length - 1 ? 'sign' : 'opinion', members });
       }
       if (steps.length) {
-        steps[steps.length - 1]!.kind = 'sign';
+        const last = steps.at(-1)!;
+        // A saved signatory who no longer holds signing authority gives way to one who does.
+        if (!holds(last.members[0]?.userId) && holders[0])
+          return { steps: signedBy(steps.slice(0, -1), asApprover(holders[0])), source: 'template' };
+        last.kind = 'sign';
         return { steps, source: 'template' };
       }
     }
   }
-  const users: { userId: number; entity: boolean }[] = [];
+  const users: number[] = [];
   if (departmentId !== null)
     for (const r of await aq.managersUp(db, Number(departmentId)))
-      if (r.user_id !== null && !users.some((u) => u.userId === Number(r.user_id)))
-        users.push({ userId: Number(r.user_id), entity: !!r.is_entity });
-  // The author gives no opinion on their own document; they may sign it (the last manager up the tree).
-  const last = users.at(-1);
-  const opinions = users.slice(0, -1).filter((u) => u.userId !== s.userId);
-  const ids = [...opinions.map((u) => u.userId), ...(last ? [last.userId] : [])];
+      if (r.user_id !== null && !users.includes(Number(r.user_id))) users.push(Number(r.user_id));
+  // The managers up the tree give their opinion (never the author on their own document); the signatory
+  // is the first holder of signing authority — the entity's manager, who may be the author — or, when
+  // nobody holds it, the last manager up the tree (the editor then says they may not sign).
+  const signer = holders[0]?.userId ?? users.at(-1);
+  const ids = [
+    ...users.filter((id) => id !== s.userId && id !== signer),
+    ...(signer === undefined ? [] : [signer]),
+  ];
   const byId = new Map((await aq.approversByIds(db, ids)).map((r) => [Number(r.user_id), optionOut(r)]));
   const steps: CircuitProposal['steps'] = ids.flatMap((id, i) =>
     byId.has(id)
@@ -190,6 +216,22 @@ export async function circuitProposal(
   return proposalFor(ctx.db, s, doc);
 }
 
+/**
+ * GET /correspondence/documents/{id}/signatories: who may be the signatory of a document the caller sees
+ * and may write (the direction's draft permissions): the holders of signing authority for its entity.
+ */
+export async function documentSignatories(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+): Promise<Signatories> {
+  const s = await scope(ctx, caller);
+  const doc = await visibleDocument(ctx.db, s, id);
+  if (!CIRCUIT_DIRECTIONS.includes(doc.direction)) throw rule('noCircuit');
+  await requireOnDirection(ctx.db, caller, doc.direction, 'editDraft');
+  return signatoriesFor(ctx.db, doc.department_id ?? s.departmentId);
+}
+
 /** GET /correspondence/approvers?q=. */
 export async function approverOptions(
   ctx: ServerContext,
@@ -200,7 +242,10 @@ export async function approverOptions(
 
 // ---------------------------------------------------------------- submission
 
-/** Checks a circuit chosen by the author: active accounts who may see the document, each once. */
+/**
+ * Checks a circuit chosen by the author: active accounts who may see the document, each once, the author
+ * in no opinion step, and a signatory who holds signing authority for the document's entity (signing.ts).
+ */
 async function checkedCircuit(tx: Tx, s: Scope, doc: q.DocumentRow, steps: { userIds: number[] }[]) {
   const all = steps.flatMap((st) => st.userIds);
   if (new Set(all).size !== all.length) throw badField('steps', 'validation.duplicate');
@@ -216,6 +261,7 @@ async function checkedCircuit(tx: Tx, s: Scope, doc: q.DocumentRow, steps: { use
     if (accounts.get(id)! < Number(doc.security_rank))
       throw rule('approverCannotSee', { steps: [{ key: 'correspondence.approverCannotSee' }] });
   }
+  await requireSigningAuthority(tx, doc.department_id, last.userIds[0]!, 'circuit');
   return steps.map((st, i) => ({ kind: i === steps.length - 1 ? 'sign' : 'opinion', userIds: st.userIds }));
 }
 
@@ -352,6 +398,9 @@ export async function decideDocument(
     }
     if (input.version !== Number(doc.version)) throw conflict('documentChanged');
     const decision = DECISION_OF[input.action];
+    // The signature is checked again: authority granted at submission may have been revoked since.
+    if (decision === 'approved' && turn.kind === 'sign')
+      await requireSigningAuthority(tx, doc.department_id, s.userId, 'approval');
     if (!(await aq.decide(tx, Number(turn.id), { decision, comment, version: Number(doc.version) })))
       throw conflict('approvalChanged');
     const position = Number(turn.position);
@@ -439,6 +488,7 @@ export async function saveTemplate(
   if (input.steps.at(-1)!.userIds.length !== 1)
     throw rule('oneSignatory', { steps: [{ key: 'correspondence.oneSignatory' }] });
   if ((await aq.accountsOf(ctx.db, all)).length !== all.length) throw badField('steps');
+  await requireSigningAuthority(ctx.db, departmentId, input.steps.at(-1)!.userIds[0]!, 'circuit');
   await aq.saveTemplate(ctx.db, {
     departmentId,
     direction,

@@ -3,7 +3,9 @@
  * the same transaction. Decisions where the issue was silent:
  * - Drafts are created by anyone holding `add` on the direction's add page (inbox/outbox/memos); they
  *   are seen and edited by their creator only. Registered documents are records: they are not edited
- *   (PUT answers 422), they gain attachments, links, distributions and tasks.
+ *   (PUT answers 422), they gain attachments, links, distributions and tasks. Approved letters and memos
+ *   are frozen: what is added later is an addition after approval. What a change to a document's content
+ *   may do in its state is one rule, content.ts, whatever route asks.
  * - Registration is done by the archive office: the caller's department has an archive office
  *   (archive type `inOut`) and the recipient department is that department or names it as its archive
  *   office (departments.archive_office_id); administrators may register anything. The document then
@@ -20,6 +22,7 @@ import type { Readable } from 'node:stream';
 import {
   AUTHOR_STATES,
   FILED_STATES,
+  type AdditionKind,
   type Attachment,
   type AttachmentText,
   type CreateDocumentRequest,
@@ -45,6 +48,7 @@ import { normalizeArabic } from '../../../src-shared/arabic';
 import { type Scope } from './visibility';
 
 import { CIRCUIT_DIRECTIONS, approvalOf, isCallersTurn } from './approvals';
+import { contentRule, type ContentChange, type ContentVerdict } from './content';
 import {
   type DocumentAction,
   mayOnDirection,
@@ -68,6 +72,7 @@ function attachmentOut(a: q.AttachmentRow): Attachment {
     sha256: a.sha256,
     uploadedBy: ref(a.uploaded_by, a.uploaded_by_ar, a.uploaded_by_en),
     createdAt: a.uploaded_at,
+    kind: a.kind,
     text: {
       status: a.text_status,
       pagesDone: a.text_pages_done === null ? null : Number(a.text_pages_done),
@@ -180,6 +185,11 @@ async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.Doc
         row.state === 'approved' &&
         holds(scope, row) &&
         (await mayOnDirection(db, caller, row.direction, 'dispatch')),
+      // The checks an addition after approval passes (content.ts, requireFiling).
+      addAfterApproval:
+        row.state === 'approved' &&
+        holds(scope, row) &&
+        (await mayOnDirection(db, caller, row.direction, 'editFiled')),
     },
     createdBy: ref(row.created_by, row.created_by_ar, row.created_by_en),
     registeredBy: ref(row.registered_by, row.registered_by_ar, row.registered_by_en),
@@ -237,15 +247,34 @@ async function columnsOf(db: Tx, input: Partial<CreateDocumentRequest>): Promise
   return v;
 }
 
-async function link(db: Tx, scope: Scope, documentId: number, relatedIds: readonly number[]) {
+/**
+ * Links a document to others the caller sees. A link changes both documents, so the content rule applies to
+ * each end: `self` is what it says of the document itself; a document in its circuit takes no link, and an
+ * approved one takes it as an addition (its timeline says so).
+ */
+async function link(
+  db: Tx,
+  scope: Scope,
+  documentId: number,
+  relatedIds: readonly number[],
+  self: Pick<ContentVerdict, 'addition'> = { addition: false },
+) {
   const wanted = [...new Set(relatedIds)];
   if (wanted.includes(documentId)) throw badField('documentIds');
-  const visible = await q.visibleIds(db, scope, wanted);
-  if (visible.length !== wanted.length) throw badField('documentIds');
+  const others = await q.documentsByIds(db, scope, wanted);
+  if (others.length !== wanted.length) throw badField('documentIds');
+  const verdicts = new Map(others.map((o) => [Number(o.id), contentRule(o, { change: 'link' })]));
   for (const other of wanted) {
     if (await q.relate(db, documentId, other, scope.userId)) {
-      await q.appendEvent(db, documentId, 'related', scope.userId, { documentId: other });
-      await q.appendEvent(db, other, 'related', scope.userId, { documentId });
+      const after = (addition: boolean | undefined) => (addition ? { afterApproval: true } : {});
+      await q.appendEvent(db, documentId, 'related', scope.userId, {
+        documentId: other,
+        ...after(self.addition),
+      });
+      await q.appendEvent(db, other, 'related', scope.userId, {
+        documentId,
+        ...after(verdicts.get(other)?.addition),
+      });
     }
   }
 }
@@ -399,15 +428,13 @@ export async function getDocument(
 }
 
 /**
- * The author's hold on a document they may change: a draft (incoming), or an outgoing letter or memo
- * while it is with them (draft, changes requested, rejected). Others who see it get 404 for a draft and
- * 403 otherwise; a document in its circuit or filed is 422.
+ * The author's hold on a document they may change (content.ts): a draft (incoming), or an outgoing letter
+ * or memo while it is with them (draft, changes requested, rejected). Others get 404; a document in its
+ * circuit, registered or approved is 422 saying why.
  */
 async function authorsDocument(tx: Tx, caller: AuthContext, s: Scope, id: number, action: DocumentAction) {
   const doc = await visibleDocument(tx, s, id, true);
-  const open =
-    doc.direction === 'in' ? doc.state === 'draft' : (AUTHOR_STATES as readonly string[]).includes(doc.state);
-  if (!open) throw rule(doc.state === 'approving' ? 'inCircuit' : 'notDraft');
+  contentRule(doc, { change: action === 'deleteDraft' ? 'delete' : 'edit' });
   if (Number(doc.created_by) !== s.userId && !s.isAdmin) throw notFound();
   await requireOnDirection(tx, caller, doc.direction, action);
   return doc;
@@ -516,8 +543,8 @@ export async function addRelated(
 ): Promise<RelatedDocument[]> {
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
-    await requireLinking(tx, caller, await visibleDocument(tx, s, id, true));
-    await link(tx, s, id, documentIds);
+    const self = await requireLinking(tx, caller, await visibleDocument(tx, s, id, true), { change: 'link' });
+    await link(tx, s, id, documentIds, self);
   });
   return (await q.relatedOf(ctx.db, s, id)).map(relatedOut);
 }
@@ -526,9 +553,15 @@ export async function addRelated(
 export async function removeRelated(ctx: ServerContext, caller: AuthContext, id: number, relatedId: number) {
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
-    await requireLinking(tx, caller, await visibleDocument(tx, s, id, true));
+    const doc = await visibleDocument(tx, s, id, true);
     // Both ends must be visible: unlinking writes into the other document's timeline too.
-    if ((await q.visibleIds(tx, s, [relatedId])).length === 0) throw notFound();
+    const [other] = await q.documentsByIds(tx, s, [relatedId]);
+    if (!other) throw notFound();
+    const approvedWith = await q.linkApprovedWith(tx, id, relatedId);
+    if (approvedWith === null) throw notFound();
+    await requireLinking(tx, caller, doc, { change: 'unlink', approvedWith });
+    // The other end's content rule too: a link an approved document had when approved stays.
+    contentRule(other, { change: 'unlink', approvedWith: !!(await q.linkApprovedWith(tx, relatedId, id)) });
     if (!(await q.unrelate(tx, id, relatedId))) throw notFound();
     await q.appendEvent(tx, id, 'unrelated', s.userId, { documentId: relatedId });
     await q.appendEvent(tx, relatedId, 'unrelated', s.userId, { documentId: id });
@@ -538,38 +571,72 @@ export async function removeRelated(ctx: ServerContext, caller: AuthContext, id:
 // ---------------------------------------------------------------- attachments
 
 /**
- * Whether the document is its author's to change (a draft; an outgoing letter or memo back with them),
- * filed (a record), or in its circuit (frozen: approvals name a version).
+ * May the caller make this change to the document's attachments (content.ts says what the change may be
+ * in the document's state)? The author while it is theirs (with the draft permissions of its direction);
+ * once filed, its archive office (with `edit` on its direction's list). Answers the verdict.
  */
-function phaseOf(doc: q.DocumentRow): 'author' | 'filed' | 'circuit' {
-  if (
-    doc.direction === 'in' ? doc.state === 'draft' : (AUTHOR_STATES as readonly string[]).includes(doc.state)
-  )
-    return 'author';
-  return doc.state === 'approving' ? 'circuit' : 'filed';
-}
-
-/**
- * May the caller change this document's attachments? The author while it is theirs (with the draft
- * permissions of its direction); once filed, its archive office (with `edit` on its direction's list).
- */
-export async function requireFiling(tx: Tx, caller: AuthContext, s: Scope, doc: q.DocumentRow) {
-  const phase = phaseOf(doc);
-  if (phase === 'circuit') throw rule('inCircuit');
-  if (phase === 'author') {
+export async function requireFiling(
+  tx: Tx,
+  caller: AuthContext,
+  s: Scope,
+  doc: q.DocumentRow,
+  change: Extract<ContentChange, { change: 'attach' | 'detach' }>,
+): Promise<ContentVerdict> {
+  const verdict = contentRule(doc, change);
+  if (verdict.phase === 'author') {
     if (!s.isAdmin && Number(doc.created_by) !== s.userId) throw rule('notArchiveOffice');
     await requireOnDirection(tx, caller, doc.direction, 'editDraft');
   } else {
     await requireOnDirection(tx, caller, doc.direction, 'editFiled');
     if (!holds(s, doc)) throw rule('notArchiveOffice');
   }
+  return verdict;
 }
 
-/** Linking documents: the author while it is theirs, or whoever may edit filed documents of its direction. */
-async function requireLinking(tx: Tx, caller: AuthContext, doc: q.DocumentRow) {
-  const phase = phaseOf(doc);
-  if (phase === 'circuit') throw rule('inCircuit');
-  await requireOnDirection(tx, caller, doc.direction, phase === 'author' ? 'editDraft' : 'editFiled');
+/**
+ * Linking documents (content.ts for what a link may do): the author while it is theirs, or whoever may
+ * edit filed documents of its direction.
+ */
+async function requireLinking(
+  tx: Tx,
+  caller: AuthContext,
+  doc: q.DocumentRow,
+  change: Extract<ContentChange, { change: 'link' | 'unlink' }>,
+): Promise<ContentVerdict> {
+  const verdict = contentRule(doc, change);
+  await requireOnDirection(tx, caller, doc.direction, verdict.phase === 'author' ? 'editDraft' : 'editFiled');
+  return verdict;
+}
+
+/**
+ * Records a stored file as an attachment of a document, as `verdict` says (every route that attaches goes
+ * through here): content raises the document's version and is `attachmentAdded`; an addition after
+ * approval leaves the version (and so the approvals and the number) alone and is `addedAfterApproval`.
+ */
+export async function fileAttachment(
+  tx: Tx,
+  s: Scope,
+  documentId: number,
+  verdict: ContentVerdict,
+  file: { sha256: string; fileName: string; size: number },
+): Promise<number> {
+  const attachmentId = await q.insertAttachment(tx, {
+    documentId,
+    sha256: file.sha256,
+    fileName: file.fileName,
+    size: file.size,
+    mime: 'application/pdf',
+    userId: s.userId,
+    kind: verdict.kind,
+  });
+  const details = { attachmentId, fileName: file.fileName, size: file.size };
+  if (verdict.addition)
+    await q.appendEvent(tx, documentId, 'addedAfterApproval', s.userId, { ...details, kind: verdict.kind });
+  else {
+    await q.bumpVersion(tx, documentId);
+    await q.appendEvent(tx, documentId, 'attachmentAdded', s.userId, details);
+  }
+  return attachmentId;
 }
 
 /** GET /correspondence/documents/{id}/attachments. */
@@ -583,34 +650,29 @@ export async function listAttachments(
   return (await q.attachmentsOf(ctx.db, [id])).map(attachmentOut);
 }
 
-/** POST /correspondence/documents/{id}/attachments: a PDF by content within the size limit. */
+/**
+ * POST /correspondence/documents/{id}/attachments (`kind` content: part of the document) and
+ * POST …/additions/{kind} (an addition after approval): a PDF by content within the size limit.
+ */
 export async function addAttachment(
   ctx: ServerContext,
   caller: AuthContext,
   id: number,
   receive: () => Promise<ReceivedFile>,
+  kind: 'content' | AdditionKind = 'content',
 ): Promise<UploadedAttachment> {
   const s = await scope(ctx, caller);
+  const change = { change: 'attach', kind } as const;
   // Checked before a byte is read: nothing is received for a document the caller may not file on.
-  await requireFiling(ctx.db, caller, s, await visibleDocument(ctx.db, s, id));
+  await requireFiling(ctx.db, caller, s, await visibleDocument(ctx.db, s, id), change);
   const file = await receive();
   const stored = { sha256: file.sha256, size: file.size };
   await file.store(ctx.files);
   const fileName = cleanFileName(file.fileName, `document-${stored.sha256.slice(0, 8)}.pdf`);
   const attachmentId = await ctx.db.transaction(async (tx) => {
     // Checked again under the lock: the document may have moved on while the file was stored.
-    await requireFiling(tx, caller, s, await visibleDocument(tx, s, id, true));
-    const attachmentId = await q.insertAttachment(tx, {
-      documentId: id,
-      sha256: stored.sha256,
-      fileName,
-      size: stored.size,
-      mime: 'application/pdf',
-      userId: s.userId,
-    });
-    await q.bumpVersion(tx, id);
-    await q.appendEvent(tx, id, 'attachmentAdded', s.userId, { attachmentId, fileName, size: stored.size });
-    return attachmentId;
+    const verdict = await requireFiling(tx, caller, s, await visibleDocument(tx, s, id, true), change);
+    return fileAttachment(tx, s, id, verdict, { ...stored, fileName });
   });
   const [row] = await q.attachmentsOf(ctx.db, [id], attachmentId);
   const alsoIn = (await q.holdersOf(ctx.db, s, stored.sha256, id)).map(relatedOut);
@@ -649,7 +711,7 @@ export async function attachmentText(
   };
 }
 
-/** DELETE …/attachments/{attachmentId}: drafts only. */
+/** DELETE …/attachments/{attachmentId}: while the document is its author's (content.ts). */
 export async function removeAttachment(
   ctx: ServerContext,
   caller: AuthContext,
@@ -659,8 +721,9 @@ export async function removeAttachment(
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
     const doc = await visibleDocument(tx, s, id, true);
-    await requireFiling(tx, caller, s, doc);
-    if (phaseOf(doc) !== 'author') throw rule('notDraft');
+    const [attachment] = await q.attachmentsOf(tx, [id], attachmentId);
+    if (!attachment) throw notFound();
+    await requireFiling(tx, caller, s, doc, { change: 'detach', kind: attachment.kind });
     if (!(await q.deleteAttachment(tx, id, attachmentId))) throw notFound();
     await q.bumpVersion(tx, id);
     await q.appendEvent(tx, id, 'attachmentRemoved', s.userId, { attachmentId });

@@ -3,7 +3,8 @@
  * request (POST /correspondence/intake/batch: a station with a backlog sends what is queued in one).
  * Each file becomes a new incoming draft (its subject the file's name, for the archive office to
  * complete and register), or an attachment of the document whose registration number the station read
- * from the file's name. Both routes are one implementation (`intakeFiles`); a batch is the same files
+ * from the file's name — on an approved letter or memo, an addition after approval (the scan of its
+ * signed copy), which leaves the approved version as it was (content.ts). Both routes are one implementation (`intakeFiles`); a batch is the same files
  * handled together. Decisions:
  * - Exactly once: each file's `Idempotency-Key` (per user) is recorded with what the upload made and a
  *   hash of the file it came with (its content, name and number: http/idempotency.ts), in the same
@@ -32,7 +33,7 @@ import { HttpProblem, PROBLEM_STATUS } from '../../http/problem';
 import { cleanFileName, type FileIdentity, type ReceivedFile } from '../../http/upload';
 import { intakeRequestHash, keyReused, sameRequest } from '../../http/idempotency';
 import { requireOnDirection, scope, visibleDocument } from './common';
-import { requireFiling } from './documents';
+import { fileAttachment, requireFiling } from './documents';
 import * as q from './queries';
 import type { Scope } from './visibility';
 
@@ -54,6 +55,12 @@ export interface IntakeFile {
 /** What intake did with one file: the status the single route answers, and its result or problem. */
 export type IntakeOutcome =
   { status: 200 | 201; result: IntakeResult } | { status: number; problem: HttpProblem };
+
+/**
+ * A scan filed on the document its number names (content.ts): part of a draft's or a registered letter's
+ * content, the signed copy of an approved letter or memo (an addition after approval).
+ */
+const SCAN = { change: 'attach', kind: 'scan' } as const;
 
 /** Problems that refuse one file of a batch (its bytes), not the whole request. */
 const FILE_REFUSALS = new Set<string>(['payloadTooLarge', 'unsupportedMediaType', 'unprocessable']);
@@ -101,8 +108,9 @@ async function filingTarget(
   const id = parseRegistrationNumber(number) ? await q.documentIdByNumber(ctx.db, number.trim()) : null;
   if (id === null) return noSuchNumber(number);
   return (
-    (await refusalOf(async () => requireFiling(ctx.db, caller, s, await visibleDocument(ctx.db, s, id)))) ??
-    id
+    (await refusalOf(async () =>
+      requireFiling(ctx.db, caller, s, await visibleDocument(ctx.db, s, id), SCAN),
+    )) ?? id
   );
 }
 
@@ -123,18 +131,9 @@ async function attachTo(
     if (raced) return { prior: raced };
     if (await q.visibleHolderOf(tx, s, file.sha256)) return { held: true as const };
     // Checked again under the lock: the document may have moved on while the file arrived.
-    await requireFiling(tx, caller, s, await visibleDocument(tx, s, documentId, true));
-    await q.bumpVersion(tx, documentId);
-    const attachmentId = await q.insertAttachment(tx, {
-      documentId,
+    const verdict = await requireFiling(tx, caller, s, await visibleDocument(tx, s, documentId, true), SCAN);
+    const attachmentId = await fileAttachment(tx, s, documentId, verdict, {
       sha256: file.sha256,
-      fileName,
-      size: file.size,
-      mime: 'application/pdf',
-      userId: s.userId,
-    });
-    await q.appendEvent(tx, documentId, 'attachmentAdded', s.userId, {
-      attachmentId,
       fileName,
       size: file.size,
     });

@@ -5,6 +5,7 @@
  * drivers (node-postgres and PGlite).
  */
 import { sql, type SQL } from 'drizzle-orm';
+import type { AttachmentKind } from '../../../src-shared/api/correspondence';
 import type { Tx } from '../auth/queries';
 import type { distributions, documentAttachments, documents, tasks } from '../../db/schema';
 import type { RowOf } from '../../db/rows';
@@ -460,6 +461,24 @@ export async function relate(db: Tx, a: number, b: number, userId: number): Prom
   return inserted.length > 0;
 }
 
+/**
+ * Whether a link between two documents existed when `documentId` was approved (it is then part of what was
+ * approved); null when there is no link.
+ */
+export async function linkApprovedWith(
+  db: Tx,
+  documentId: number,
+  relatedId: number,
+): Promise<boolean | null> {
+  const [row] = await rows<{ approved_with: boolean }>(
+    db,
+    sql`select coalesce(r.created_at <= d.approved_at, false) as approved_with
+        from document_relations r join documents d on d.id = r.document_id
+        where r.document_id = ${documentId} and r.related_id = ${relatedId}`,
+  );
+  return row ? !!row.approved_with : null;
+}
+
 export async function unrelate(db: Tx, a: number, b: number): Promise<boolean> {
   const deleted = await rows(
     db,
@@ -482,6 +501,7 @@ export type AttachmentRow = Pick<
   | 'mime'
   | 'uploaded_by'
   | 'uploaded_at'
+  | 'kind'
   | 'text_status'
   | 'text_pages_done'
   | 'text_pages'
@@ -493,7 +513,7 @@ export async function attachmentsOf(db: Tx, documentIds: readonly number[], atta
     db,
     sql`select a.id, a.document_id, a.sha256, a.file_name, a.size::int as size, a.mime, a.uploaded_by,
           u.name_ar as uploaded_by_ar, u.name_en as uploaded_by_en, ${iso('a.uploaded_at')} as uploaded_at,
-          a.text_status, a.text_pages_done, a.text_pages
+          a.kind, a.text_status, a.text_pages_done, a.text_pages
         from document_attachments a left join users u on u.id = a.uploaded_by
         where a.document_id in ${inList(documentIds)}
         ${attachmentId !== undefined ? sql`and a.id = ${attachmentId}` : sql``}
@@ -511,12 +531,21 @@ export async function attachmentPagesOf(db: Tx, attachmentId: number) {
 
 export async function insertAttachment(
   db: Tx,
-  v: { documentId: number; sha256: string; fileName: string; size: number; mime: string; userId: number },
+  v: {
+    documentId: number;
+    sha256: string;
+    fileName: string;
+    size: number;
+    mime: string;
+    userId: number;
+    kind: AttachmentKind;
+  },
 ): Promise<number> {
   const [row] = await rows<{ id: number }>(
     db,
-    sql`insert into document_attachments (document_id, sha256, file_name, size, mime, uploaded_by)
-        values (${v.documentId}, ${v.sha256}, ${v.fileName}, ${v.size}, ${v.mime}, ${v.userId}) returning id`,
+    sql`insert into document_attachments (document_id, sha256, file_name, size, mime, uploaded_by, kind)
+        values (${v.documentId}, ${v.sha256}, ${v.fileName}, ${v.size}, ${v.mime}, ${v.userId}, ${v.kind})
+        returning id`,
   );
   return Number(row!.id);
 }

@@ -20,7 +20,13 @@ import {
   circuitTemplateRequestSchema,
   circuitTemplateSchema,
   dispatchRequestSchema,
+  grantSigningRequestSchema,
+  signatoriesSchema,
+  signingAuthorityParamsSchema,
+  signingAuthoritySchema,
+  signingGrantParamsSchema,
   submitRequestSchema,
+  additionParamsSchema,
   attachmentParamsSchema,
   attachmentSchema,
   attachmentTextSchema,
@@ -66,9 +72,11 @@ import { envelope } from '../../http/envelope';
 import { HttpProblem, fieldsOfZodError, renderProblem } from '../../http/problem';
 import { sendStoredFile } from '../../http/send-file';
 import { multipartSchema, pdfReceiver, receivePdfBatch, uploadOptions } from '../../http/upload';
+import { metaOf } from '../auth/service';
 import * as approvals from './approvals';
 import { intake, intakeFiles } from './intake';
 import * as corr from './service';
+import * as signing from './signing';
 import { PAGES } from '../../../src-shared/pages';
 
 const security = [{ bearer: [] }];
@@ -143,6 +151,85 @@ export function correspondenceRoutes(ctx: ServerContext) {
       },
       async (request) =>
         envelope(request, await approvals.circuitProposal(ctx, callerOf(request), request.params.id)),
+    );
+    app.get(
+      `${base}/:id/signatories`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary:
+            "Who may sign an outgoing letter or memo: the holders of signing authority for its entity (the author's draft permissions)",
+          params: idParamsSchema,
+          response: { 200: envelopeOf(signatoriesSchema) },
+        },
+      },
+      async (request) =>
+        envelope(request, await approvals.documentSignatories(ctx, callerOf(request), request.params.id)),
+    );
+    app.get(
+      '/correspondence/signing-authority/:departmentId',
+      {
+        config: on(PAGES.departments, 'view'),
+        schema: {
+          ...docs,
+          summary:
+            'The entity of a department (itself when it is one), who holds signing authority for it now, and its grants',
+          params: signingAuthorityParamsSchema,
+          response: { 200: envelopeOf(signingAuthoritySchema) },
+        },
+      },
+      async (request) => envelope(request, await signing.signingAuthority(ctx, request.params.departmentId)),
+    );
+    app.post(
+      '/correspondence/signing-authority/:departmentId',
+      {
+        config: on(PAGES.departments, 'edit'),
+        schema: {
+          ...docs,
+          summary: 'Grant an account signing authority for an entity (audited)',
+          params: signingAuthorityParamsSchema,
+          body: grantSigningRequestSchema,
+          response: { 200: envelopeOf(signingAuthoritySchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await signing.grantSigningAuthority(
+            ctx,
+            callerOf(request),
+            request.params.departmentId,
+            request.body.userId,
+            metaOf(request),
+          ),
+          'correspondence.messages.signingGranted',
+        ),
+    );
+    app.delete(
+      '/correspondence/signing-authority/:departmentId/:userId',
+      {
+        config: on(PAGES.departments, 'edit'),
+        schema: {
+          ...docs,
+          summary:
+            "Revoke an account's signing authority for an entity (the grant is kept, revoked; audited)",
+          params: signingGrantParamsSchema,
+          response: { 200: envelopeOf(signingAuthoritySchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await signing.revokeSigningAuthority(
+            ctx,
+            callerOf(request),
+            request.params.departmentId,
+            request.params.userId,
+            metaOf(request),
+          ),
+          'correspondence.messages.signingRevoked',
+        ),
     );
     app.get(
       '/correspondence/approvers',
@@ -485,7 +572,10 @@ export function correspondenceRoutes(ctx: ServerContext) {
         config: authenticated,
         schema: {
           ...docs,
-          summary: 'Attach a PDF (multipart/form-data, field "file"; PDF by content, size limit)',
+          summary:
+            'Attach a PDF to the document\'s content (multipart/form-data, field "file"; PDF by content, size ' +
+            'limit): while it is with its author, or a registered letter by its archive office. An approved ' +
+            'document takes files only as additions (…/additions/{kind})',
           ...multipartSchema(),
           params: idParamsSchema,
           response: { 201: envelopeOf(uploadedAttachmentSchema) },
@@ -499,6 +589,29 @@ export function correspondenceRoutes(ctx: ServerContext) {
         return reply
           .status(201)
           .send(envelope(request, attachment, 'correspondence.messages.attachmentAdded'));
+      },
+    );
+    app.post(
+      `${base}/:id/additions/:kind`,
+      {
+        config: authenticated,
+        schema: {
+          ...docs,
+          summary:
+            'Add a PDF to an approved outgoing letter or memo after its approval (multipart field "file"): ' +
+            'a scan of the signed copy, a delivery receipt or another later paper. It is kept apart from ' +
+            'the approved content, which it never changes (its archive office)',
+          ...multipartSchema(),
+          params: additionParamsSchema,
+          response: { 201: envelopeOf(uploadedAttachmentSchema) },
+        },
+      },
+      async (request, reply) => {
+        const pdf = pdfReceiver(request, ctx);
+        const attachment = await corr
+          .addAttachment(ctx, callerOf(request), request.params.id, pdf.receive, request.params.kind)
+          .finally(pdf.discard);
+        return reply.status(201).send(envelope(request, attachment, 'correspondence.messages.additionAdded'));
       },
     );
     app.post(
@@ -616,7 +729,7 @@ export function correspondenceRoutes(ctx: ServerContext) {
         config: authenticated,
         schema: {
           ...docs,
-          summary: "Remove a draft's attachment",
+          summary: 'Remove an attachment of a document while it is with its author',
           params: attachmentParamsSchema,
           response: { 200: envelopeOf(z.null()) },
         },

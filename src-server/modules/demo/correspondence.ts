@@ -12,7 +12,8 @@
  * The demo accounts are made to fit the office: the `clerk` user is linked to an archive clerk of the
  * Central Archive (an archive office, archive type `inOut`), the `manager` user to the manager of the
  * General Directorate of Financial Affairs (each only when both are still unlinked), and the demo users
- * get security clearances (none yet) so they see the confidential letters they handle.
+ * get security clearances (none yet) so they see the confidential letters they handle. The `manager`
+ * signs the demo letters and memos: he is granted signing authority for the ministry.
  */
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { CreateDocumentRequest, TaskState } from '../../../src-shared/api/correspondence';
@@ -33,6 +34,7 @@ import type { Tx } from '../auth/queries';
 import { authContextOf } from '../auth/service';
 import { linkUser } from '../directory/queries';
 import { rows } from '../correspondence/queries';
+import { entityOf, insertGrant } from '../correspondence/approval-queries';
 import * as approvals from '../correspondence/approvals';
 import * as corr from '../correspondence/service';
 
@@ -552,6 +554,13 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
     const id = await incoming(subject);
     return id === undefined ? {} : { relatedIds: [Number(id)] };
   };
+  // The manager signs for the ministry: the administrator granted him its signing authority (the
+  // ministry's own manager holds it by office; the demo letters go up to the directorate's manager).
+  const entity = await entityOf(tx, finance);
+  const admin = await callerFor(tx, 'admin');
+  const granted =
+    entity !== null &&
+    (await insertGrant(tx, { entityId: entity.id, userId: manager.userId, by: admin?.userId ?? null }));
   const userOf = (a: AuthContext) => a.userId;
   const stats: Record<string, number> = {};
   const count = (k: string) => (stats[k] = (stats[k] ?? 0) + 1);
@@ -728,5 +737,8 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
   const summary = Object.entries(stats)
     .map(([k, n]) => `${n} ${k}`)
     .join(', ');
-  return [`outgoing letters and memos through their approval circuits: ${summary}`];
+  return [
+    ...(granted ? [`signing authority for ${entity.name_en} granted to manager`] : []),
+    `outgoing letters and memos through their approval circuits: ${summary}`,
+  ];
 }

@@ -1,11 +1,13 @@
 /**
  * The approval circuit of an outgoing letter or memo on its detail screen: each step with its people,
  * their answers (on which version, when, with what comment), whose turn it is; and for the person whose
- * turn it is, Approve, Request changes and Reject (both with a required comment). The author whose
- * document came back sees how to edit and resubmit it, or resubmit it as it is.
+ * turn it is, Approve, Request changes and Reject (both with a required comment). A signatory who does
+ * not hold signing authority for the document's entity (any more) is marked, and cannot approve: they may
+ * send it back. The author whose document came back sees how to edit and resubmit it, or resubmit it as
+ * it is.
  */
 import { useState } from 'react';
-import { App, Button, Card, Flex, Form, Input, Modal, Space, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Flex, Form, Input, Modal, Space, Tag, Typography } from 'antd';
 import {
   CheckCircleOutlined,
   CloseCircleOutlined,
@@ -34,6 +36,12 @@ export function ApprovalPanel({ doc, onChanged }: { doc: Document; onChanged: ()
   const approval = doc.approval;
   if (!approval) return null;
   const family = FAMILIES[familyOf(doc.direction)];
+  // The caller's turn is the signature and they do not hold signing authority: the server refuses it.
+  const signatory = approval.steps.at(-1)?.members[0];
+  const cannotSign =
+    doc.abilities.decide &&
+    approval.currentStep === approval.steps.at(-1)?.position &&
+    signatory?.signingAuthority === false;
 
   const act = async (action: ApprovalAction, text?: string) => {
     setBusy(true);
@@ -94,6 +102,11 @@ export function ApprovalPanel({ doc, onChanged }: { doc: Document; onChanged: ()
                   </Typography.Text>
                 )}{' '}
                 {m.pending && <Tag color="processing">{t('approval.theirTurn')}</Tag>}
+                {m.signingAuthority === false && (
+                  <Tag color="error" data-testid="no-signing-authority">
+                    {t('signing.noAuthority')}
+                  </Tag>
+                )}
                 {m.decision && (
                   <Tag color={DECISION_COLOR[m.decision]} data-testid={`decision-${m.decision}`}>
                     {t(`approval.decision.${m.decision}`)}
@@ -111,12 +124,22 @@ export function ApprovalPanel({ doc, onChanged }: { doc: Document; onChanged: ()
           </li>
         ))}
       </ol>
+      {cannotSign && (
+        <Alert
+          type="warning"
+          showIcon
+          className="corr-form-actions"
+          message={t('signing.cannotSign')}
+          data-testid="cannot-sign"
+        />
+      )}
       {doc.abilities.decide && (
         <Space wrap className="corr-form-actions">
           <Button
             type="primary"
             icon={<CheckCircleOutlined />}
             loading={busy}
+            disabled={cannotSign}
             onClick={confirmApprove}
             data-testid="approve"
           >

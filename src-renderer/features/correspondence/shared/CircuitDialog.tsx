@@ -2,7 +2,8 @@
  * The approval circuit an author sends a document into: the proposed steps (the department's template,
  * or the managers up the tree ending with the entity's manager as signatory), which the author may change
  * before sending — add a person to a step (several in one step give their opinion in parallel), add a
- * step, remove people and steps, move steps up and down. The last step is the signatory: one person.
+ * step, remove people and steps, move steps up and down. The last step is the signatory: one person who
+ * holds signing authority for the document's entity (the server lists them; only they are offered).
  */
 import { useEffect, useState } from 'react';
 import { Alert, Flex, Modal, Spin, Typography, type ButtonProps } from 'antd';
@@ -27,6 +28,10 @@ export function CircuitDialog({
     queryKey: ['correspondence', 'document', doc.id, 'proposal', doc.version],
     queryFn: () => documentsApi.proposal(doc.id),
   });
+  const signatories = useQuery({
+    queryKey: ['correspondence', 'document', doc.id, 'signatories'],
+    queryFn: () => documentsApi.signatories(doc.id),
+  });
   const [steps, setSteps] = useState<CircuitStep[] | null>(null);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -34,7 +39,7 @@ export function CircuitDialog({
     if (proposal.data && steps === null) setSteps(proposal.data.steps.map((s) => s.members));
   }, [proposal.data, steps]);
 
-  const valid = circuitValid(steps);
+  const valid = circuitValid(steps, signatories.data);
 
   const send = async () => {
     if (!steps || !valid) return;
@@ -73,7 +78,7 @@ export function CircuitDialog({
       ) : (
         <Flex vertical gap={8}>
           {steps.length === 0 && <Alert type="warning" showIcon message={t('circuit.empty')} />}
-          <CircuitSteps steps={steps} onChange={setSteps} />
+          <CircuitSteps steps={steps} onChange={setSteps} signatories={signatories.data} />
           {error && <Alert type="error" showIcon message={error} data-testid="circuit-error" />}
         </Flex>
       )}

@@ -1,6 +1,7 @@
 /**
  * One incoming document (incoming/{id}, follow-ups/{id}, incoming-tasks/{id}): every field, its
- * attachments (opened or saved through `api:download` as a Blob URL), related documents, the
+ * attachments (opened or saved through `api:download` as a Blob URL; on an approved letter or memo, what
+ * was added after approval shown apart, and added by its archive office), related documents, the
  * distribution panel (for action — Main — or for knowledge — Knowledge — with notes, from the main
  * distribution list or the picker), the tasks panel (the manager or secretary assigns; the tasker starts
  * and completes), follow / unfollow, and the timeline. The server decides who may do what; the screen
@@ -8,6 +9,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import {
+  Alert,
   Button,
   Card,
   DatePicker,
@@ -25,6 +27,7 @@ import {
   Spin,
   Tag,
   Typography,
+  Upload,
 } from 'antd';
 import {
   DownloadOutlined,
@@ -43,15 +46,18 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import type { Dayjs } from 'dayjs';
-import type {
-  Attachment,
-  DistributionType,
-  Distribution,
-  Document,
-  Task,
+import {
+  ADDITION_KINDS,
+  type AdditionKind,
+  type Attachment,
+  type DistributionType,
+  type Distribution,
+  type Document,
+  type Task,
 } from '../../../../src-shared/api/correspondence';
 import { DATE_FORMAT, formatDate, formatDateTime } from '../../../components/DataTable';
-import { formatSize, saveDownloaded } from '../../../components/upload/transfer';
+import { formatSize, pdfFileProblem, saveDownloaded } from '../../../components/upload/transfer';
+import { useUploadLimit } from '../../../lib/upload-limit';
 import { useSession } from '../../../app/session';
 import { applyServerErrors } from '../../../lib/forms';
 import { localName } from '../../../lib/names';
@@ -88,8 +94,71 @@ export type DetailContext =
 
 const day = (value: Dayjs | null | undefined) => (value ? value.format('YYYY-MM-DD') : null);
 
-/** The attachments with open (a Blob URL in a frame) and save. */
-function Attachments({ doc }: { doc: Document }) {
+/** An addition after approval, sent by the archive office holding the document: its kind, then the PDF. */
+function AddAfterApproval({ doc, onAdded }: { doc: Document; onAdded: () => void }) {
+  const { t, i18n } = useTranslation('correspondence');
+  const uploadLimit = useUploadLimit();
+  const [kind, setKind] = useState<AdditionKind>('signedCopy');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const send = async (file: File) => {
+    setProblem(null);
+    const failed = await pdfFileProblem(file, uploadLimit, i18n.language);
+    if (failed) return setProblem(failed);
+    setSending(true);
+    try {
+      await documentsApi.addAfterApproval(doc.id, kind, file);
+      onAdded();
+    } catch {
+      // the transfer helper toasted the server's message
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <Flex vertical gap={8} className="corr-additions-add">
+      <Flex gap={8} wrap align="center">
+        <Select<AdditionKind>
+          value={kind}
+          onChange={setKind}
+          options={ADDITION_KINDS.map((k) => ({ value: k, label: t(`additions.kind.${k}`) }))}
+          aria-label={t('additions.kindLabel')}
+          className="corr-additions-kind"
+          data-testid="addition-kind"
+        />
+        <Upload
+          accept="application/pdf,.pdf"
+          showUploadList={false}
+          beforeUpload={(file) => {
+            void send(file);
+            return false;
+          }}
+        >
+          <Button icon={<PlusOutlined />} loading={sending} data-testid="addition-upload">
+            {t('additions.add')}
+          </Button>
+        </Upload>
+      </Flex>
+      {problem && (
+        <Alert
+          type="error"
+          showIcon
+          title={problem}
+          closable
+          onClose={() => setProblem(null)}
+          data-testid="addition-error"
+        />
+      )}
+    </Flex>
+  );
+}
+
+/**
+ * The attachments with open (a Blob URL in a frame) and save: the document's content, then — on an
+ * approved letter or memo — what was added after its approval, apart, with its kind (and, for its archive
+ * office, adding one).
+ */
+function Attachments({ doc, onChanged }: { doc: Document; onChanged: () => void }) {
   const { t, i18n } = useTranslation('correspondence');
   const [preview, setPreview] = useState<Attachment | null>(null);
   // The viewer reads the file from our file source, a range at a time.
@@ -104,42 +173,61 @@ function Attachments({ doc }: { doc: Document }) {
     if (hasFiles) warmPdfViewer();
   }, [hasFiles]);
   const save = async (a: Attachment) => saveDownloaded(await documentsApi.downloadAttachment(doc.id, a.id));
+  const content = doc.attachments.filter((a) => a.kind === 'content');
+  const additions = doc.attachments.filter((a) => a.kind !== 'content');
+  const row = (a: Attachment) => (
+    <List.Item
+      data-testid={a.kind === 'content' ? 'attachment-row' : 'addition-row'}
+      actions={[
+        <Button
+          key="open"
+          type="text"
+          icon={<EyeOutlined />}
+          onClick={() => open(a)}
+          data-testid="attachment-open"
+          aria-label={t('detail.open', { name: a.fileName })}
+        />,
+        <Button
+          key="save"
+          type="text"
+          icon={<DownloadOutlined />}
+          onClick={() => void save(a)}
+          aria-label={t('detail.save', { name: a.fileName })}
+        />,
+      ]}
+    >
+      <span className="corr-attachment">
+        <FilePdfOutlined />
+        <bdi>{a.fileName}</bdi>
+        {a.kind !== 'content' && <Tag color="purple">{t(`additions.kind.${a.kind}`)}</Tag>}
+        <Typography.Text type="secondary">{formatSize(a.size, i18n.language)}</Typography.Text>
+        {a.kind !== 'content' && (
+          <Typography.Text type="secondary">
+            <bdi>{formatDateTime(a.createdAt)}</bdi>
+          </Typography.Text>
+        )}
+        <AttachmentTextStatus documentId={doc.id} attachment={a} />
+      </span>
+    </List.Item>
+  );
   return (
     <>
       <List
         size="small"
         locale={{ emptyText: t('empty.attachments') }}
-        dataSource={doc.attachments}
-        renderItem={(a) => (
-          <List.Item
-            data-testid="attachment-row"
-            actions={[
-              <Button
-                key="open"
-                type="text"
-                icon={<EyeOutlined />}
-                onClick={() => open(a)}
-                data-testid="attachment-open"
-                aria-label={t('detail.open', { name: a.fileName })}
-              />,
-              <Button
-                key="save"
-                type="text"
-                icon={<DownloadOutlined />}
-                onClick={() => void save(a)}
-                aria-label={t('detail.save', { name: a.fileName })}
-              />,
-            ]}
-          >
-            <span className="corr-attachment">
-              <FilePdfOutlined />
-              <bdi>{a.fileName}</bdi>
-              <Typography.Text type="secondary">{formatSize(a.size, i18n.language)}</Typography.Text>
-              <AttachmentTextStatus documentId={doc.id} attachment={a} />
-            </span>
-          </List.Item>
-        )}
+        dataSource={content}
+        renderItem={row}
       />
+      {(additions.length > 0 || doc.abilities.addAfterApproval) && (
+        <div className="corr-additions" data-testid="additions-panel">
+          <Typography.Text strong>{t('additions.title')}</Typography.Text>
+          <Typography.Paragraph type="secondary" className="corr-hint">
+            {t('additions.hint')}
+          </Typography.Paragraph>
+          {additions.length > 0 && <List size="small" dataSource={additions} renderItem={row} />}
+          {doc.abilities.addAfterApproval && <AddAfterApproval doc={doc} onAdded={onChanged} />}
+        </div>
+      )}
       <PdfPreview
         open={preview !== null}
         source={source}
@@ -973,7 +1061,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
             />
           </Card>
           <Card size="small" title={t('fields.attachments')} data-testid="attachments-panel">
-            <Attachments doc={d} />
+            <Attachments doc={d} onChanged={refresh} />
           </Card>
           <Card size="small" title={t('fields.related')}>
             <List

@@ -1,8 +1,9 @@
 /**
  * A document's timeline (antd Timeline): every event in the interface language, with its specifics
- * (department and Main/Knowledge, tasker, number, file), who did it and when.
+ * (department and Main/Knowledge, tasker, number, file, the kind of an addition after approval; a link
+ * made after approval says so), who did it and when.
  */
-import { Timeline as AntTimeline, Typography } from 'antd';
+import { Tag, Timeline as AntTimeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TimelineEntry } from '../../../../src-shared/api/correspondence';
 import { formatDate, formatDateTime } from '../../../components/DataTable';
@@ -24,6 +25,7 @@ const COLORS: Partial<Record<TimelineEntry['event'], string>> = {
   rejected: 'red',
   changesRequested: 'orange',
   circuitRestarted: 'orange',
+  addedAfterApproval: 'purple',
 };
 
 const str = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
@@ -47,6 +49,7 @@ export function timelineText(
     version: str(d.version),
     step: str(d.step),
     count: typeof d.voided === 'number' ? d.voided : 0,
+    kind: typeof d.kind === 'string' ? t(`additions.kind.${d.kind}`) : '',
   });
 }
 
@@ -63,6 +66,11 @@ export function DocumentTimeline({ entries }: { entries: readonly TimelineEntry[
         content: (
           <div data-testid={`timeline-${entry.event}`}>
             <span className="corr-timeline-text">{timelineText(entry, t, i18n.language)}</span>
+            {entry.details.afterApproval === true && (
+              <Tag color="purple" data-testid="timeline-after-approval">
+                {t('additions.title')}
+              </Tag>
+            )}
             {typeof entry.details.notes === 'string' && entry.details.notes && (
               <span className="corr-timeline-notes">{entry.details.notes}</span>
             )}

@@ -6,6 +6,7 @@
  */
 import type {
   RelatedDocument,
+  AdditionKind,
   ApprovalRequest,
   ApproverOption,
   BoxCounts,
@@ -24,6 +25,7 @@ import type {
   SettingItem,
   SettingOption,
   SettingsList,
+  Signatories,
   Task,
   TaskState,
   TimelineEntry,
@@ -96,6 +98,9 @@ export const documentsApi = {
 
   uploadAttachment: (id: number, file: File, onProgress?: (sent: number, total: number) => void) =>
     uploadFile<UploadedAttachment>(`${DOCUMENTS}/${id}/attachments`, file, onProgress ? { onProgress } : {}),
+  /** A file added to an approved document after its approval (a signed copy, a delivery receipt…). */
+  addAfterApproval: (id: number, kind: AdditionKind, file: File) =>
+    uploadFile<UploadedAttachment>(`${DOCUMENTS}/${id}/additions/${kind}`, file),
   removeAttachment: (id: number, attachmentId: number) =>
     http.delete<void>(`${DOCUMENTS}/${id}/attachments/${attachmentId}`),
   /** The attachment's bytes through `api:download` (a Blob to show or save). */
@@ -116,6 +121,8 @@ export const documentsApi = {
 
   timeline: (id: number) => http.get<TimelineEntry[]>(`${DOCUMENTS}/${id}/timeline`),
 
+  /** Who may be the document's signatory: the holders of signing authority for its entity. */
+  signatories: (id: number) => http.get<Signatories>(`${DOCUMENTS}/${id}/signatories`),
   /** The circuit proposed for a draft (or its current one). */
   proposal: (id: number) => http.get<CircuitProposal>(`${DOCUMENTS}/${id}/circuit/proposal`),
   submit: (id: number, body: SubmitRequest) => http.post<Document>(`${DOCUMENTS}/${id}/submit`, body),
