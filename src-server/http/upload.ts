@@ -304,7 +304,8 @@ async function receiveSingle<F extends ReceivedFile>(
 /**
  * Receives one PDF file part and checks it by content (`PdfChecks`: the signature on its first
  * kilobyte as it arrives, then pdf.js and the active-content scan in a worker thread, from memory when
- * it is small). 415 not a PDF, broken or encrypted; 422 active content; 413 too large. Dropped on a
+ * it is small). 415 not a PDF or broken (`upload.notPdf`), or locked by a password (`upload.encrypted`);
+ * 422 active content; 413 too large. Dropped on a
  * refusal; otherwise the caller stores it (`ReceivedFile.store`) or discards it.
  */
 export async function receivePdfPart(
