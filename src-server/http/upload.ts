@@ -91,7 +91,10 @@ const required = () => new HttpProblem('badRequest', { fields: { file: [{ key: '
 const malformed = () => new HttpProblem('badRequest', { fields: { file: [{ key: 'validation.invalid' }] } });
 
 const tooLarge = (maxBytes: number) =>
-  new HttpProblem('payloadTooLarge', { params: { maxSize: formatMaxSize(maxBytes) } });
+  new HttpProblem('payloadTooLarge', {
+    code: 'upload.tooLarge',
+    params: { maxSize: formatMaxSize(maxBytes) },
+  });
 
 /** Whether a multipart stream error is the size limit (413 from @fastify/multipart). */
 function isTooLarge(error: unknown): boolean {

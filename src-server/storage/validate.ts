@@ -17,7 +17,10 @@ export { formatMaxSize };
 /** 413 when `bytes` is larger than `maxBytes`. */
 export function assertSize(bytes: Buffer, maxBytes: number): void {
   if (bytes.length > maxBytes)
-    throw new HttpProblem('payloadTooLarge', { params: { maxSize: formatMaxSize(maxBytes) } });
+    throw new HttpProblem('payloadTooLarge', {
+      code: 'upload.tooLarge',
+      params: { maxSize: formatMaxSize(maxBytes) },
+    });
 }
 
 const notPdf = () => new HttpProblem('unsupportedMediaType', { code: 'upload.notPdf' });
