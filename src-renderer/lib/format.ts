@@ -108,16 +108,25 @@ export function formatSize(bytes: number, language: string = i18n.language): str
   return `${formatNumber(value, language, unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
 
+/**
+ * A formatted date in the digits of `language`. Arabic-Indic digits joined by `-` (yyyy-mm-dd) would be
+ * laid out right to left — the bidirectional algorithm joins Arabic numbers across `/` and `:`, not
+ * across `-` — and read 24-11-2026 on screen: each `-` between them is held between left-to-right marks.
+ */
+export function localizeDate(text: string, language: string = i18n.language): string {
+  return localizeDigits(text, language).replace(/(?<=[٠-٩])-(?=[٠-٩])/g, '\u200E-\u200E');
+}
+
 /** An ISO date or timestamp in the user's date format (or `format`); empty for none. */
 export function formatDate(
   value: string | Date | null | undefined,
   language: string = i18n.language,
   format: DateFormat = DATE_FORMAT,
 ): string {
-  return value ? localizeDigits(dayjs(value).format(format), language) : '';
+  return value ? localizeDate(dayjs(value).format(format), language) : '';
 }
 
 /** An ISO timestamp in the user's date format with the time (HH:mm); empty for none. */
 export function formatDateTime(value: string | null | undefined, language: string = i18n.language): string {
-  return value ? localizeDigits(dayjs(value).format(DATE_TIME_FORMAT), language) : '';
+  return value ? localizeDate(dayjs(value).format(DATE_TIME_FORMAT), language) : '';
 }

@@ -57,7 +57,8 @@ describe('formatting', () => {
     const cases: [DateFormat, string, string, string][] = [
       ['MM/DD/YY', '11/04/26', '11/04/26 08:05', '١١/٠٤/٢٦'],
       ['DD/MM/YYYY', '04/11/2026', '04/11/2026 08:05', '٠٤/١١/٢٠٢٦'],
-      ['YYYY-MM-DD', '2026-11-04', '2026-11-04 08:05', '٢٠٢٦-١١-٠٤'],
+      // Arabic-Indic digits across `-` held in left-to-right order (they would read 04-11-2026).
+      ['YYYY-MM-DD', '2026-11-04', '2026-11-04 08:05', '٢٠٢٦\u200E-\u200E١١\u200E-\u200E٠٤'],
     ];
     for (const [dateFormat, date, dateTime, arabicIndic] of cases) {
       applyPreferences({ dateFormat });
