@@ -6,8 +6,9 @@
  * Options: --folder (repeat for several), --server, --user, the password in SIJILL_STATION_PASSWORD
  * (never on the command line, where `ps` shows it), --data-dir (its queue, default .data/station),
  * --poll (poll the folders: network shares), --scan-ms, --stable-ms, --concurrency (requests at once),
- * --batch (files a request at most), --lang ar|en (the language of the server's messages in rejection
- * notes), --once (exit when every file is handled).
+ * --batch (files a request at most), --lang ar|en (the language the server answers in; a rejection
+ * note says why in both languages whatever it is, the server's words quoted in their own language's
+ * half only), --once (exit when every file is handled).
  * It is the desktop's station service with a sign-in of its own (an account without two-factor).
  */
 import { mkdirSync } from 'node:fs';

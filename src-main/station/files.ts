@@ -19,7 +19,9 @@ export const REJECTED = 'rejected';
 
 /**
  * System and temporary files nobody scanned: Windows and macOS folder metadata, Office lock files,
- * partial downloads and copies in progress, editor swap files, and hidden files.
+ * partial downloads and copies in progress, editor swap files, and hidden files. Nothing else is passed
+ * over: every other file is taken or rejected with a note, judged by its bytes whatever its name says (a
+ * `.txt`, a `.docx` or a file without extension that is a PDF is a PDF; one that is not is rejected).
  */
 const IGNORED_NAMES = new Set(['desktop.ini', 'thumbs.db', 'ehthumbs.db', '.ds_store', 'icon\r']);
 const IGNORED_EXTENSIONS = new Set([
@@ -32,9 +34,9 @@ const IGNORED_EXTENSIONS = new Set([
   '.filepart',
   '.swp',
   '.lock',
-  '.txt', // the station's own notes, should one be copied back in
 ]);
 
+/** Whether a file is a system or temporary file the station passes over (see above). */
 export function isIgnored(name: string): boolean {
   const lower = name.toLowerCase();
   if (IGNORED_NAMES.has(lower)) return true;

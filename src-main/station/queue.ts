@@ -34,8 +34,13 @@ export type Outcome = 'processed' | 'rejected';
 export interface Reason {
   code: string;
   params?: Record<string, string | number>;
-  /** What the server said, in the station's language, when it was the server that refused. */
-  detail?: string;
+  /**
+   * What the server said, when it was the server that refused, by language: in both when its message is
+   * one of the server's own texts (rendered here in each language from its code), else only in the
+   * language the server answered in — never one language's words in the other's half of a note. A plain
+   * string is technical text of no language (a system error such as `ECONNREFUSED`), shown in both.
+   */
+  detail?: Partial<Record<'ar' | 'en', string>> | string;
 }
 
 export interface StationFile {

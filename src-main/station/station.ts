@@ -15,8 +15,12 @@
  * - Every step is written to the queue before its effect (queue.ts): a kill -9 at any moment loses no
  *   file and registers none twice (the upload's key makes a retry safe on the server).
  * - A server that is down, busy or refuses for a reason that may pass is retried with back-off; a file
- *   the server will never take (not a PDF, too large, active content, already archived, unknown number)
- *   is moved to `rejected/` with a note in Arabic and English.
+ *   the server will never take (not a PDF, damaged, locked by a password, too large, active content,
+ *   already archived, unknown number, refused otherwise) is moved to `rejected/` with a note saying what
+ *   happened to it and what to do, in Arabic and in English — each half in its own language: the
+ *   server's refusal is mapped to the station's own reasons, or its message rendered in each language
+ *   from its code, and words the server gave in one language only are quoted in that half only.
+ * - Every file that is not a system or temporary one is taken or rejected, judged by its bytes (files.ts).
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, stat } from 'node:fs/promises';
@@ -24,8 +28,11 @@ import { join } from 'node:path';
 import { watch, type FSWatcher } from 'node:fs';
 import { INTAKE_BATCH_MAX_FILES } from '../../src-shared/api/correspondence';
 import { formatMaxSize } from '../../src-shared/files';
+import type { Locale } from '../../src-shared/locale';
 import ar from '../../locales/ar/station.json';
 import en from '../../locales/en/station.json';
+import serverAr from '../../locales/ar/server.json';
+import serverEn from '../../locales/en/server.json';
 import {
   PROCESSED,
   REJECTED,
@@ -79,7 +86,8 @@ export interface StationFileView {
   state: StationFile['state'];
   attempts: number;
   nextAt: number | null;
-  reason: { ar: string; en: string; detail: string | null } | null;
+  /** The reason in each language, and what the server said in each (null where it gave no words). */
+  reason: { ar: string; en: string; detailAr: string | null; detailEn: string | null } | null;
   documentId: number | null;
   docNumber: string | null;
   updatedAt: number;
@@ -97,23 +105,59 @@ export interface StationStatus {
 }
 
 type Texts = typeof en;
-const TEXTS: Record<'ar' | 'en', Texts> = { ar, en };
+const TEXTS: Record<Locale, Texts> = { ar, en };
 
 /** A reason in one language (`{{name}}` filled from its parameters). */
-export function reasonText(locale: 'ar' | 'en', reason: Reason): string {
+export function reasonText(locale: Locale, reason: Reason): string {
   const template = (TEXTS[locale].reasons as Record<string, string>)[reason.code] ?? reason.code;
   return template.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => String(reason.params?.[name] ?? ''));
 }
 
-/** The note left beside a rejected file: Arabic, then English. */
+/** What the server said in one language, or null where it gave no words in that language. */
+export function detailText(locale: Locale, reason: Reason): string | null {
+  if (typeof reason.detail === 'string') return reason.detail; // a system error's text: no language
+  return reason.detail?.[locale] ?? null;
+}
+
+/** The note left beside a rejected file: Arabic, then English, each in its own language only. */
 export function noteText(name: string, reason: Reason, at: Date): string {
-  const part = (locale: 'ar' | 'en') => {
+  const part = (locale: Locale) => {
     const t = TEXTS[locale];
     const lines = [t.noteTitle, `${t.file}: ${name}`, `${t.reasonLabel}: ${reasonText(locale, reason)}`];
-    if (reason.detail) lines.push(`${t.noteServer}: ${reason.detail}`);
+    const detail = detailText(locale, reason);
+    if (detail) lines.push(`${t.noteServer}: ${detail}`);
     return lines.join('\n');
   };
   return `${part('ar')}\n\n${part('en')}\n\n${at.toISOString()}`;
+}
+
+type Catalogue = { [key: string]: string | Catalogue };
+const SERVER_TEXTS: Record<Locale, Catalogue> = { ar: serverAr as Catalogue, en: serverEn as Catalogue };
+
+/** One of the server's own texts (locales/<lang>/server.json) by its key, filled; null when there is none. */
+function serverText(locale: Locale, key: string, params: Record<string, string | number>): string | null {
+  let node: string | Catalogue | undefined = SERVER_TEXTS[locale];
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  if (typeof node !== 'string') return null;
+  let complete = true;
+  const text = node.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => {
+    if (params[name] === undefined) complete = false;
+    return String(params[name] ?? '');
+  });
+  return complete ? text : null;
+}
+
+/**
+ * What the server said, by language: its message rendered in each language when its code names one of
+ * the server's texts (with every value it needs), else its words in the language it answered in only.
+ */
+function serverWords(answer: IntakeAnswer): Reason['detail'] | undefined {
+  const { code, params, detail } = answer.body ?? {};
+  if (code) {
+    const both = { ar: serverText('ar', code, params ?? {}), en: serverText('en', code, params ?? {}) };
+    if (both.ar && both.en) return { ar: both.ar, en: both.en };
+  }
+  return detail ? { [answer.lang ?? 'ar']: detail } : undefined;
 }
 
 /** Files up to this size are read once, checked, hashed and sent from memory; larger ones are streamed. */
@@ -121,32 +165,42 @@ const READ_WHOLE_MAX = 4 * 1024 * 1024;
 
 const defaultBackoff = (attempt: number) => Math.min(2_000 * 2 ** (attempt - 1), 5 * 60_000);
 
-/** Reasons the server gives that will not change on a retry: the file goes to rejected/. */
-function finalRefusal(answer: IntakeAnswer, number: string | null): Reason | null {
-  const detail = answer.body?.detail;
+/**
+ * Reasons the server gives that will not change on a retry: the file goes to rejected/. Each refusal the
+ * station knows is one of its own reasons (said in both languages, with what to do); any other keeps the
+ * server's words (`serverWords`).
+ */
+function finalRefusal(answer: IntakeAnswer, number: string | null, limit: number | null): Reason | null {
   const code = answer.body?.code;
-  const withDetail = (reason: Reason): Reason => (detail ? { ...reason, detail } : reason);
+  const params = answer.body?.params ?? {};
   switch (answer.status) {
-    case 409:
-      return withDetail({ code: 'alreadyArchived' });
-    case 413:
-      return withDetail({ code: 'tooLarge', params: { maxSize: '' } });
+    case 413: {
+      const maxSize = params.maxSize ?? (limit !== null ? formatMaxSize(limit) : null);
+      return maxSize !== null ? { code: 'tooLarge', params: { maxSize } } : { code: 'tooLargeNoLimit' };
+    }
     case 415:
-      return withDetail({ code: 'notPdf' });
+      // The station checked the PDF signature already: what the server could not open is damaged.
+      return { code: code === 'upload.encrypted' ? 'encrypted' : 'damaged' };
+    case 409:
+      if (!code || code === 'intake.duplicate')
+        return params.document
+          ? { code: 'duplicate', params: { document: params.document } }
+          : { code: 'alreadyArchived' };
+      break;
     case 422:
-      return withDetail({
-        code: code === 'upload.activeContent' ? 'activeContent' : 'refused',
-        params: { status: 422 },
-      });
+      if (code === 'upload.activeContent') return { code: 'activeContent' };
+      break;
     case 404:
-      return withDetail(
-        number ? { code: 'noSuchNumber', params: { number } } : { code: 'refused', params: { status: 404 } },
-      );
+      if (number && (!code || code === 'intake.noSuchNumber'))
+        return { code: 'noSuchNumber', params: { number } };
+      break;
     case 400:
-      return withDetail({ code: 'refused', params: { status: 400 } });
+      break;
     default:
       return null;
   }
+  const detail = serverWords(answer);
+  return { code: 'refused', params: { status: answer.status }, ...(detail ? { detail } : {}) };
 }
 
 /** A queue row as the station panel lists it. */
@@ -160,7 +214,12 @@ export function fileView(f: StationFile): StationFileView {
     attempts: f.attempts,
     nextAt: f.state === 'queued' || f.state === 'moving' ? f.nextAt : null,
     reason: f.reason
-      ? { ar: reasonText('ar', f.reason), en: reasonText('en', f.reason), detail: f.reason.detail ?? null }
+      ? {
+          ar: reasonText('ar', f.reason),
+          en: reasonText('en', f.reason),
+          detailAr: detailText('ar', f.reason),
+          detailEn: detailText('en', f.reason),
+        }
       : null,
     documentId: f.documentId,
     docNumber: f.docNumber,
@@ -361,8 +420,9 @@ export class Station {
     const found: (() => void)[] = [];
     let settling = false;
     for (const entry of entries) {
-      if (!entry.isFile() || isIgnored(entry.name) || entry.name === PROCESSED || entry.name === REJECTED)
-        continue;
+      // A link to a file is a file dropped too (taken or rejected like one); folders are not files.
+      const fileLike = entry.isFile() || entry.isSymbolicLink();
+      if (!fileLike || isIgnored(entry.name) || entry.name === PROCESSED || entry.name === REJECTED) continue;
       onDisk.add(entry.name);
       const row = active.get(entry.name);
       if (row && row.state !== 'waiting') continue;
@@ -370,8 +430,9 @@ export class Station {
       try {
         info = await stat(join(folder, entry.name));
       } catch {
-        continue; // gone between the listing and now
+        continue; // gone between the listing and now (or a link to nothing)
       }
+      if (!info.isFile()) continue; // a link to a folder
       const size = info.size;
       const mtimeMs = Math.round(info.mtimeMs);
       if (!row) found.push(() => this.queue.seen(folder, entry.name, size, mtimeMs));
@@ -540,12 +601,9 @@ export class Station {
     number: string | null,
     limit: number | null,
   ): Promise<void> {
-    const final = finalRefusal(answer, number);
-    if (final) {
-      if (final.code === 'tooLarge' && limit !== null) final.params = { maxSize: formatMaxSize(limit) };
-      return this.reject(file, final);
-    }
-    const detail = answer.body?.detail;
+    const final = finalRefusal(answer, number, limit);
+    if (final) return this.reject(file, final);
+    const detail = serverWords(answer);
     if (answer.status === 401) return this.fail(file, { code: 'signedOut', ...(detail ? { detail } : {}) });
     if (answer.status === 403) return this.fail(file, { code: 'forbidden', ...(detail ? { detail } : {}) });
     return this.fail(file, {

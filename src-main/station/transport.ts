@@ -11,16 +11,22 @@ import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { IntakeBatchManifest, IntakeBatchResult } from '../../src-shared/api/correspondence';
+import { pickLocale, type Locale } from '../../src-shared/locale';
 import { filePartHead, multipartStream, streamingInit } from '../services/multipart';
 
-/** The server's answer to an upload: its status and JSON body (problem details on a refusal). */
+/**
+ * The server's answer to an upload: its status and JSON body (problem details on a refusal: the message
+ * in `lang`, the language the request asked for, and its code and parameters).
+ */
 export interface IntakeAnswer {
   status: number;
   body: {
     data?: { documentId: number; docNumber: string | null; replayed: boolean };
     detail?: string;
     code?: string;
+    params?: Record<string, string | number>;
   } | null;
+  lang?: Locale;
 }
 
 /**
@@ -184,6 +190,8 @@ export function httpTransport(options: HttpTransportOptions): StationTransport &
 } {
   /** Whether the server takes batches; learnt from its first answer (an older server has no such route). */
   let batches = true;
+  /** The language the server answers in (the request's Accept-Language). */
+  const lang = () => pickLocale(options.headers()['Accept-Language']);
   const sendBatch = async (
     files: readonly OutgoingFile[],
     onProgress?: (index: number, sent: number) => void,
@@ -219,13 +227,18 @@ export function httpTransport(options: HttpTransportOptions): StationTransport &
             status: r.status,
             body: r.result
               ? { data: r.result }
-              : { detail: r.problem?.detail, ...(r.problem?.code ? { code: r.problem.code } : {}) },
+              : {
+                  detail: r.problem?.detail,
+                  ...(r.problem?.code ? { code: r.problem.code } : {}),
+                  ...(r.problem?.params ? { params: r.problem.params } : {}),
+                },
+            lang: lang(),
           })),
         };
       status = 502; // an answer that does not fit the request: tried again later
     }
     const body = jsonOf<IntakeAnswer['body']>(text);
-    return { status, answers: files.map(() => ({ status, body })) };
+    return { status, answers: files.map(() => ({ status, body, lang: lang() })) };
   };
   const send = async (
     file: { path: string; name: string },
@@ -265,7 +278,7 @@ export function httpTransport(options: HttpTransportOptions): StationTransport &
     } finally {
       stall.done();
     }
-    return { status: response.status, body: jsonOf<IntakeAnswer['body']>(text) };
+    return { status: response.status, body: jsonOf<IntakeAnswer['body']>(text), lang: lang() };
   };
   const intake = async (
     file: { path: string; name: string },

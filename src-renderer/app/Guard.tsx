@@ -21,7 +21,10 @@ export function Guard() {
   const session = useSession();
   const treePath = [...matches].reverse().find((m) => (m.handle as RouteHandle | undefined)?.treePath)
     ?.handle as RouteHandle | undefined;
-  const decision = decide(location.pathname, treePath?.treePath, session);
+  const decision = decide(location.pathname, treePath?.treePath, {
+    ...session,
+    homePage: session.user?.preferences?.homePage ?? null,
+  });
 
   const mustLoadTree = decision.kind === 'loadTree' && session.treeStatus === 'idle';
   useEffect(() => {

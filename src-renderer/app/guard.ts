@@ -4,8 +4,10 @@
  *
  * - `/login` is always allowed;
  * - `/login/two-factor` only with no access token and the two-factor flag set;
- * - without an access token: the two-factor page if the flag is set, otherwise `/login`;
- * - `/` goes to the first child of the first section, or `/no-access`;
+ * - without an access token: the two-factor page if the flag is set, otherwise `/login` (remembering a
+ *   deep link to come back to after signing in, unless the user signed out themselves);
+ * - `/` goes to the first child of the first section, or `/no-access` — unless the user chose a home
+ *   page among the pages of their tree (their preferences), which it goes to while it is in the tree;
  * - any other path must be in the permitted tree (matched by path, searched recursively), else
  *   `/no-access`; the matched page's permissions become the current page permissions.
  */
@@ -20,6 +22,10 @@ export interface GuardSession {
   twoFactorPending: boolean;
   /** The loaded page tree, or null when not loaded yet. */
   sections: PageSection[] | null;
+  /** The page the user chose for `/` (their preferences), if any. */
+  homePage?: string | null | undefined;
+  /** Signed out by the user themselves: where they were is not remembered for the next sign-in. */
+  leftByChoice?: boolean | undefined;
 }
 
 export type GuardDecision =
@@ -54,6 +60,22 @@ export function firstPagePath(sections: readonly PageSection[] | null | undefine
 }
 
 /**
+ * Where `/` leads: the user's chosen home page while it is a page of their tree (a section's child, not
+ * a section), else the first child of the first section, else null.
+ */
+export function homePath(
+  sections: readonly PageSection[] | null | undefined,
+  homePage?: string | null,
+): string | null {
+  if (homePage) {
+    const wanted = normalisePath(homePage);
+    for (const section of sections ?? [])
+      for (const page of section.children) if (normalisePath(page.path) === wanted) return page.path;
+  }
+  return firstPagePath(sections);
+}
+
+/**
  * Decides a navigation. `treePath` is the page-tree path the route declares (a detail route such as
  * `/correspondence/inbox/incoming/:id` declares its list's path); without one the path itself is looked up.
  */
@@ -72,12 +94,16 @@ export function decide(
     return {
       kind: 'redirect',
       to: session.twoFactorPending ? TWO_FACTOR_PATH : LOGIN_PATH,
-      rememberTarget: path !== BASE_PATH,
+      rememberTarget: path !== BASE_PATH && !session.leftByChoice,
     };
   }
   if (session.sections === null) return { kind: 'loadTree' };
   if (path === BASE_PATH) {
-    return { kind: 'redirect', to: firstPagePath(session.sections) ?? NO_ACCESS_PATH, rememberTarget: false };
+    return {
+      kind: 'redirect',
+      to: homePath(session.sections, session.homePage) ?? NO_ACCESS_PATH,
+      rememberTarget: false,
+    };
   }
   if (path === NO_ACCESS_PATH) return { kind: 'allow', node: null };
   const node = findNode(session.sections, treePath ?? path);

@@ -4,14 +4,22 @@
  * layouts read it with `useSession()`; sign-in screens call the actions below.
  */
 import { useSyncExternalStore } from 'react';
+import type { PreferencesRequest, Profile } from '../../src-shared/api/auth';
 import type { IpcError, SessionState, SignInResult } from '../../src-shared/ipc/contract';
 import { getBridge } from '../lib/bridge';
+import { applyPreferences } from '../lib/format';
+import { http } from '../lib/http';
 
 export interface ClientSession extends SessionState {
   /** The page tree is being loaded, or failed to load (unreachable with nothing cached). */
   treeStatus: 'idle' | 'loading' | 'failed';
   /** The session ended on a 401 while remember-me was on: the login page says so (no toast). */
   endedQuietly: boolean;
+  /**
+   * The user signed out themselves: the page they left is not kept for the next sign-in, which leads to
+   * their home page (a session that ended by itself keeps it, to come back to after signing in again).
+   */
+  leftByChoice: boolean;
 }
 
 const SIGNED_OUT: ClientSession = {
@@ -24,6 +32,7 @@ const SIGNED_OUT: ClientSession = {
   offline: false,
   treeStatus: 'idle',
   endedQuietly: false,
+  leftByChoice: false,
 };
 
 let state: ClientSession = SIGNED_OUT;
@@ -32,6 +41,8 @@ const listeners = new Set<() => void>();
 function set(patch: Partial<ClientSession>): void {
   state = { ...state, ...patch };
   if (state.user) noteUser(state.user.id);
+  // The user's date format and digits (their account's, on any desk); the defaults when signed out.
+  applyPreferences(state.user?.preferences ?? null);
   for (const listener of listeners) listener();
 }
 
@@ -127,9 +138,20 @@ async function step(
   }
   if (result.data.result !== 'rejected') {
     await refreshSession();
-    set({ endedQuietly: false });
+    set({ endedQuietly: false, leftByChoice: false });
   }
   return result.data;
+}
+
+/**
+ * Changes the user's own settings on the server (PUT /auth/profile/preferences) and takes the profile it
+ * answers: main keeps it (it is the cached `user` of an offline start too), the screens follow. Throws
+ * (after the error toast) when the server refuses or cannot be reached; nothing changes then.
+ */
+export async function savePreferences(change: PreferencesRequest): Promise<void> {
+  await http.put<Profile>('/auth/profile/preferences', change, { suppressSuccessToast: true });
+  await getBridge().sessionProfile();
+  await refreshSession();
 }
 
 export const sessionActions = {
@@ -149,7 +171,10 @@ export const sessionActions = {
   /** Ends the session here and on the server. */
   async logout(): Promise<void> {
     const result = await getBridge().sessionLogout();
-    set(result.ok ? { ...result.data, treeStatus: 'idle', endedQuietly: false } : { ...SIGNED_OUT });
+    set({
+      ...(result.ok ? { ...result.data, treeStatus: 'idle', endedQuietly: false } : SIGNED_OUT),
+      leftByChoice: true,
+    });
   },
 
   /** Loads the page tree once: skipped while sections are loaded (specification section 7). */

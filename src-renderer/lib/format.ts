@@ -1,21 +1,38 @@
 /**
  * How numbers, sizes and dates read, in one place for every screen. English uses Western digits; Arabic
  * uses Western digits by default and Arabic-Indic digits (٠١٢٣) when the user chooses them in their
- * settings — the same choice everywhere: counts, sizes, dates, the Hijri calendar. Dates keep the
- * specification's default format, mm/dd/yy (section 9). Units are written in the interface language.
+ * settings — the same choice everywhere: counts, sizes, dates, the Hijri calendar. Dates read in the
+ * user's date format: the specification's mm/dd/yy by default (section 9), or one with a four-digit year
+ * (dd/mm/yyyy, yyyy-mm-dd) — in the tables, the details, the timeline, the calendar and the date pickers.
+ * Both choices are the user's preferences, kept with their account (`applyPreferences`, called when the
+ * profile is known). Units are written in the interface language.
  */
 import dayjs from 'dayjs';
+import {
+  DEFAULT_DATE_FORMAT,
+  type DateFormat,
+  type DigitStyle,
+  type DisplayPreferences,
+} from '../../src-shared/preferences';
 import { i18n } from './i18n';
 
-/** The specification's default date format. */
-export const DATE_FORMAT = 'MM/DD/YY';
-export const DATE_TIME_FORMAT = 'MM/DD/YY HH:mm';
+export type { DigitStyle };
 
-export type DigitStyle = 'latn' | 'arab';
+/**
+ * The user's date format, for formatting and for the date pickers (`format={DATE_FORMAT}`). A live
+ * binding: `applyPreferences` reassigns it and redraws the screens, which read it again.
+ */
+export let DATE_FORMAT: DateFormat = DEFAULT_DATE_FORMAT;
+/** The same with the time of day. */
+export let DATE_TIME_FORMAT = `${DATE_FORMAT} HH:mm`;
+
 const DIGITS_KEY = 'sijill.digits';
+/** The digits of the signed-in user's preferences (null: none chosen, this desk's choice holds). */
+let chosenDigits: DigitStyle | null = null;
 
 /** The digits Arabic screens use (the user's choice; Western by default). */
 export function digitStyle(): DigitStyle {
+  if (chosenDigits) return chosenDigits;
   try {
     return localStorage.getItem(DIGITS_KEY) === 'arab' ? 'arab' : 'latn';
   } catch {
@@ -23,15 +40,32 @@ export function digitStyle(): DigitStyle {
   }
 }
 
-/** Keeps the user's choice of digits and redraws the screens in it. */
+/** Redraws every screen (those reading text through i18n re-render on a language change event). */
+const redraw = () => void i18n.changeLanguage(i18n.language);
+
+/** Keeps the user's choice of digits (on this desk too: before sign-in) and redraws the screens in it. */
 export function setDigitStyle(style: DigitStyle): void {
   try {
     localStorage.setItem(DIGITS_KEY, style);
   } catch {
     // storage unavailable: the choice lasts until the window closes
   }
-  // Every screen reading text through i18n re-renders on a language change event.
-  void i18n.changeLanguage(i18n.language);
+  chosenDigits = style;
+  redraw();
+}
+
+/**
+ * Applies a user's preferences (their date format and digits; null: signed out, the defaults) and
+ * redraws the screens when something changed.
+ */
+export function applyPreferences(preferences: DisplayPreferences | null): void {
+  const format = preferences?.dateFormat ?? DEFAULT_DATE_FORMAT;
+  const digits = preferences?.digits ?? null;
+  if (format === DATE_FORMAT && digits === chosenDigits) return;
+  DATE_FORMAT = format;
+  DATE_TIME_FORMAT = `${format} HH:mm`;
+  chosenDigits = digits;
+  redraw();
 }
 
 const ARABIC_INDIC = '٠١٢٣٤٥٦٧٨٩';
@@ -74,12 +108,25 @@ export function formatSize(bytes: number, language: string = i18n.language): str
   return `${formatNumber(value, language, unit === 0 ? 0 : 1)} ${units[unit]}`;
 }
 
-/** An ISO date or timestamp as mm/dd/yy; empty for none. */
-export function formatDate(value: string | null | undefined, language: string = i18n.language): string {
-  return value ? localizeDigits(dayjs(value).format(DATE_FORMAT), language) : '';
+/**
+ * A formatted date in the digits of `language`. Arabic-Indic digits joined by `-` (yyyy-mm-dd) would be
+ * laid out right to left — the bidirectional algorithm joins Arabic numbers across `/` and `:`, not
+ * across `-` — and read 24-11-2026 on screen: each `-` between them is held between left-to-right marks.
+ */
+export function localizeDate(text: string, language: string = i18n.language): string {
+  return localizeDigits(text, language).replace(/(?<=[٠-٩])-(?=[٠-٩])/g, '\u200E-\u200E');
 }
 
-/** An ISO timestamp as mm/dd/yy HH:mm; empty for none. */
+/** An ISO date or timestamp in the user's date format (or `format`); empty for none. */
+export function formatDate(
+  value: string | Date | null | undefined,
+  language: string = i18n.language,
+  format: DateFormat = DATE_FORMAT,
+): string {
+  return value ? localizeDate(dayjs(value).format(format), language) : '';
+}
+
+/** An ISO timestamp in the user's date format with the time (HH:mm); empty for none. */
 export function formatDateTime(value: string | null | undefined, language: string = i18n.language): string {
-  return value ? localizeDigits(dayjs(value).format(DATE_TIME_FORMAT), language) : '';
+  return value ? localizeDate(dayjs(value).format(DATE_TIME_FORMAT), language) : '';
 }

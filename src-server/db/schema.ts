@@ -93,6 +93,8 @@ export const users = pgTable(
     employeeId: integer('employee_id').references((): AnyPgColumn => employees.id, { onDelete: 'set null' }),
     lastSignInAt: tstz('last_sign_in_at'),
     passwordChangedAt: tstz('password_changed_at').notNull().defaultNow(),
+    /** The user's own settings (date format, digits, home page): src-shared/api/auth.ts preferencesSchema. */
+    preferences: jsonb('preferences').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: created(),
     updatedAt: updated(),
   },

@@ -92,7 +92,10 @@ const required = () => new HttpProblem('badRequest', { fields: { file: [{ key: '
 const malformed = () => new HttpProblem('badRequest', { fields: { file: [{ key: 'validation.invalid' }] } });
 
 const tooLarge = (maxBytes: number) =>
-  new HttpProblem('payloadTooLarge', { params: { maxSize: formatMaxSize(maxBytes) } });
+  new HttpProblem('payloadTooLarge', {
+    code: 'upload.tooLarge',
+    params: { maxSize: formatMaxSize(maxBytes) },
+  });
 
 /** Whether a multipart stream error is the size limit (413 from @fastify/multipart). */
 function isTooLarge(error: unknown): boolean {
@@ -327,7 +330,8 @@ async function receiveSingle<F extends { discard(): Promise<void> }>(
 /**
  * Receives one PDF file part and checks it by content (`PdfChecks`: the signature on its first
  * kilobyte as it arrives, then pdf.js and the active-content scan in a worker thread, from memory when
- * it is small). 415 not a PDF, broken or encrypted; 422 active content; 413 too large. Dropped on a
+ * it is small). 415 not a PDF or broken (`upload.notPdf`), or locked by a password (`upload.encrypted`);
+ * 422 active content; 413 too large. Dropped on a
  * refusal; otherwise the caller stores it (`ReceivedFile.store`) or discards it.
  */
 export async function receivePdfPart(

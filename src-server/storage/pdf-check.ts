@@ -1,7 +1,7 @@
 /**
  * Whether bytes are a PDF an archive keeps, by content: the `%PDF-` signature within the first kilobyte
- * (as readers accept it), a document pdf.js opens with at least one page (an encrypted PDF without its
- * password does not open, so it fails too), and no active content (scripts, launch actions, form
+ * (as readers accept it), a document pdf.js opens with at least one page (an encrypted PDF that needs a
+ * password to open is told apart: its text cannot be read, so it is refused as such), and no active content (scripts, launch actions, form
  * submission, rich media, XFA — found by pdf.js and by scanning the file's object text). Plain answers,
  * no HTTP: the checks run in a worker thread (pdf-check-pool.ts), or here when there is none;
  * storage/validate.ts turns a refusal into the specification's problem.
@@ -14,6 +14,8 @@ import { loadPdfJs, openPdf, type PdfJs } from '../pdfjs';
 export type PdfVerdict =
   | { ok: true; pages: number }
   | { ok: false; reason: 'notPdf' }
+  /** Encrypted with a password needed to open it (one that restricts only printing or copying opens). */
+  | { ok: false; reason: 'encrypted' }
   | { ok: false; reason: 'activeContent'; what: string };
 
 /** The file to check: its bytes (a small upload, in memory), or its path (a large one, on disk). */
@@ -78,7 +80,9 @@ export async function checkPdf(source: PdfSource): Promise<PdfVerdict> {
     const found = 'bytes' in source ? scanned : await activeContentInFile(source.path);
     if (found) return { ok: false, reason: 'activeContent', what: found };
     return { ok: true, pages };
-  } catch {
+  } catch (error) {
+    if ((error as { name?: unknown } | null)?.name === 'PasswordException')
+      return { ok: false, reason: 'encrypted' };
     return notPdf;
   } finally {
     await task.destroy().catch(() => undefined);

@@ -2,7 +2,8 @@
  * Upload checks by content, never by name or declared type: PDFs must start with `%PDF-` and open in
  * pdf.js without active content (pdf-check.ts, in a worker thread); images must decode (sharp) and are
  * re-encoded, which also drops metadata and any payload hidden after the image. Failures are problems the client shows as the specification words them
- * (415 'Please select a valid PDF file', 413 'File size must be less than {maxSize}').
+ * (415 'Please select a valid PDF file', 413 'File size must be less than {maxSize}'); a PDF locked by a
+ * password is 415 too, but says it is encrypted and how to unlock it (`upload.encrypted`).
  */
 import sharp from 'sharp';
 import { formatMaxSize } from '../../src-shared/files';
@@ -16,10 +17,17 @@ export { formatMaxSize };
 /** 413 when `bytes` is larger than `maxBytes`. */
 export function assertSize(bytes: Buffer, maxBytes: number): void {
   if (bytes.length > maxBytes)
-    throw new HttpProblem('payloadTooLarge', { params: { maxSize: formatMaxSize(maxBytes) } });
+    throw new HttpProblem('payloadTooLarge', {
+      code: 'upload.tooLarge',
+      params: { maxSize: formatMaxSize(maxBytes) },
+    });
 }
 
 const notPdf = () => new HttpProblem('unsupportedMediaType', { code: 'upload.notPdf' });
+
+/** 415 for a PDF that needs a password to open: said as such, with what to do (not "not a valid PDF"). */
+const encrypted = () =>
+  new HttpProblem('unsupportedMediaType', { code: 'upload.encrypted', detailKey: 'upload.encrypted' });
 
 /** 415 unless the first kilobyte carries the `%PDF-` signature (as readers accept it). */
 export function assertPdfHead(head: Buffer): void {
@@ -37,7 +45,7 @@ const activeContent = (what: string) =>
  * The checks of a PDF being received (`http/upload.ts`): the `%PDF-` signature within the first kilobyte
  * as soon as it has arrived (415 before the rest is read), then, once it has all arrived, the checks of
  * storage/pdf-check.ts in a worker thread (pdf-check-pool.ts): 415 unless pdf.js opens it with at least
- * one page (an encrypted PDF without its password does not open, so it is refused too), 422 if it
+ * one page (an encrypted one that needs a password to open: 415 `upload.encrypted`, saying so), 422 if it
  * carries active content (scripts, launch actions, form submission, rich media, XFA). A small file is
  * checked from memory (its bytes go to the worker and come back), a large one from its temporary file.
  */
@@ -68,7 +76,8 @@ export class PdfChecks {
     } else if (file.path) verdict = (await checkPdfInWorker({ path: file.path })).verdict;
     else throw new Error('a received file is either in memory or on disk');
     if (verdict.ok) return { pages: verdict.pages };
-    throw verdict.reason === 'activeContent' ? activeContent(verdict.what) : notPdf();
+    if (verdict.reason === 'activeContent') throw activeContent(verdict.what);
+    throw verdict.reason === 'encrypted' ? encrypted() : notPdf();
   }
 }
 

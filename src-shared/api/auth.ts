@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { PERMISSIONS } from '../permissions';
 import { LOCALES } from '../locale';
+import { DATE_FORMATS, DIGIT_STYLES } from '../preferences';
 import { emailField, nameField, passwordField, text, usernameField } from './fields';
 
 /** A one-time code: six TOTP digits or a recovery code (`xxxxx-xxxxx`). */
@@ -119,6 +120,21 @@ export type RecoveryCodes = z.infer<typeof recoveryCodesSchema>;
 export const roleRefSchema = z.object({ id: z.number().int(), nameAr: z.string(), nameEn: z.string() });
 export type RoleRef = z.infer<typeof roleRefSchema>;
 
+/**
+ * A user's own settings, kept with their account on the server so they follow the user to any desk:
+ * the date format, the digits of Arabic screens, and the home page (the page `/` leads to — one of the
+ * pages of their tree; without one, or when it is no longer theirs, the first page of the first
+ * section, as the specification's guard says). Unset entries take the defaults.
+ */
+export const preferencesSchema = z
+  .object({
+    dateFormat: z.enum(DATE_FORMATS).optional(),
+    digits: z.enum(DIGIT_STYLES).optional(),
+    homePage: z.string().min(1).max(200).nullable().optional(),
+  })
+  .strict();
+export type Preferences = z.infer<typeof preferencesSchema>;
+
 /** GET /auth/profile: the signed-in user. */
 export const profileSchema = z.object({
   id: z.number().int(),
@@ -134,8 +150,17 @@ export const profileSchema = z.object({
   /** The user's role requires two-factor (so it cannot be disabled). */
   twoFactorRequired: z.boolean(),
   locale: z.enum(LOCALES),
+  /** The user's own settings (a profile cached before they existed reads as none set). */
+  preferences: preferencesSchema.default({}),
 });
 export type Profile = z.infer<typeof profileSchema>;
+
+/**
+ * PUT /auth/profile/preferences: the entries to change (others are kept); `homePage: null` goes back to
+ * the first page. Answers the profile.
+ */
+export const preferencesRequestSchema = preferencesSchema;
+export type PreferencesRequest = z.infer<typeof preferencesRequestSchema>;
 
 /** PUT /auth/profile/password. */
 export const changePasswordRequestSchema = z

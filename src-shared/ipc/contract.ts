@@ -82,7 +82,13 @@ export const stationConfigSchema = z
   .strict();
 export type StationConfig = z.infer<typeof stationConfigSchema>;
 
-const stationReasonSchema = z.object({ ar: z.string(), en: z.string(), detail: z.string().nullable() });
+/** Why a file was rejected or is stuck, in each language, and what the server said in each (null: no words in it). */
+const stationReasonSchema = z.object({
+  ar: z.string(),
+  en: z.string(),
+  detailAr: z.string().nullable(),
+  detailEn: z.string().nullable(),
+});
 const stationFileSchema = z.object({
   id: z.number().int(),
   folder: z.string(),

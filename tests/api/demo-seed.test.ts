@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatRegistrationNumber } from '../../src-shared/numbering';
+import { PAGES, SECTIONS } from '../../src-shared/pages';
 import type { ServerContext } from '../../src-server/context';
 import { JobQueue } from '../../src-server/jobs/queue';
 import { seedDemo } from '../../src-server/modules/demo/seed';
@@ -365,6 +366,37 @@ describe('seed-demo correspondence', () => {
       await n(`select count(*)::int as n from tasks t join documents d on d.id = t.document_id
                where d.direction = 'memo'`),
     ).toBe(1);
+  });
+
+  it('lands a clerk, a manager and an employee on their own box, not on the employees directory', async () => {
+    const firstPage = async (username: string) => {
+      const tree = await call(h, {
+        method: 'GET',
+        url: '/auth/user-pages-tree',
+        token: await tokenOf(username),
+      });
+      const sections = tree.json.data.pages as { path: string; children: { path: string }[] }[];
+      return sections.find((s) => s.children.length > 0)?.children[0]?.path;
+    };
+    expect(await firstPage('clerk')).toBe(PAGES.incoming);
+    expect(await firstPage('manager')).toBe(PAGES.incoming);
+    expect(await firstPage('employee1')).toBe(PAGES.incomingTasks);
+    // The directory is still in the menu, after the mail.
+    const admin = await call(h, {
+      method: 'GET',
+      url: '/auth/user-pages-tree',
+      token: await tokenOf('admin'),
+    });
+    expect((admin.json.data.pages as { path: string }[]).map((s) => s.path)).toEqual([
+      SECTIONS.inbox,
+      SECTIONS.outbox,
+      SECTIONS.memos,
+      SECTIONS.search,
+      SECTIONS.ec,
+      SECTIONS.settings,
+      SECTIONS.auth,
+      SECTIONS.user,
+    ]);
   });
 
   it('a second run creates nothing', async () => {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PdfCheckPool, type PdfCheckPoolOptions } from '../../src-server/storage/pdf-check-pool';
-import { encryptedPdf, minimalPdf, pdfWith } from './support/files';
+import { encryptedPdf, minimalPdf, ownerLockedPdf, pdfWith } from './support/files';
 
 /**
  * A stand-in worker: ready at once (unless `ready: false`), then by the request's path — 'hang' never
@@ -147,7 +147,12 @@ describe('the server’s worker (default start)', () => {
     ]);
     expect(notPdf.verdict).toEqual({ ok: false, reason: 'notPdf' });
     expect(active.verdict).toMatchObject({ ok: false, reason: 'activeContent' });
-    expect(encrypted.verdict).toEqual({ ok: false, reason: 'notPdf' });
+    expect(encrypted.verdict).toEqual({ ok: false, reason: 'encrypted' });
+  });
+
+  it('takes a PDF whose password restricts only printing or copying (it opens without one)', async () => {
+    const answer = await real().check({ bytes: own(ownerLockedPdf()) });
+    expect(answer.verdict).toEqual({ ok: true, pages: 1 });
   });
 });
 

@@ -1,7 +1,10 @@
 /**
  * The scanning station against a real server over HTTP (the harness app listening on loopback), with
  * real folders and its real SQLite queue: every state of a file and every failure path — a half-written
- * file, system files, not a PDF (locally and by the server), too large (locally and 413), the same file
+ * file, system files, every other kind of file taken or rejected by its bytes (text, Word, empty, a PDF
+ * named .txt or without extension, links), each reason's note in both languages (not a PDF, damaged,
+ * encrypted, active content, too large, archived, no such number, a refusal in the server's words), too
+ * large (locally and 413), the same file
  * twice (locally and by the server), the server down (back-off, stuck, retry), an answer lost after the
  * server registered the file, a restart mid-upload, a move that fails, and a name carrying a number.
  */
@@ -12,6 +15,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
@@ -21,10 +25,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { StationQueue } from '../../src-main/station/queue';
 import { Station } from '../../src-main/station/station';
-import { httpTransport, type StationTransport } from '../../src-main/station/transport';
+import { httpTransport, type IntakeAnswer, type StationTransport } from '../../src-main/station/transport';
 import { call, countRows, startHarness, type Harness } from './support/harness';
 import { organisation, registeredLetter, type Org } from './support/correspondence';
-import { largePdf, minimalPdf } from './support/files';
+import { encryptedPdf, largePdf, minimalPdf, pdfWith } from './support/files';
 
 const LIMIT = 3 * 1024 * 1024;
 let h: Harness;
@@ -191,33 +195,158 @@ describe('scanning station', () => {
     expect(queue.counts().done).toBe(1);
   });
 
-  it('rejects what is not a PDF, with a note in Arabic and English; the server refuses a broken one', async () => {
-    drop('photo.pdf', Buffer.from('\x89PNG\r\n\x1a\n not a pdf'));
-    drop('broken.pdf', minimalPdf('cut').subarray(0, 120));
-    const before = await countRows(h, 'documents');
+  it('takes or rejects every file that is not a system or temporary one, judging it by its bytes, not its name', async () => {
+    const docx = Buffer.concat([
+      Buffer.from('PK\x03\x04\x14\x00', 'latin1'),
+      Buffer.from('word/document.xml'),
+    ]);
+    const kinds: [string, Buffer | string][] = [
+      ['notes.txt', 'minutes of the meeting, typed'],
+      ['letter.docx', docx],
+      ['photo.pdf', Buffer.from('\x89PNG\r\n\x1a\n not a pdf', 'latin1')],
+      ['empty.pdf', ''],
+      ['scan0002', minimalPdf(`no extension ${n}`)], // a PDF without extension
+      ['scan0003.txt', minimalPdf(`named txt ${n}`)], // a PDF named as text
+      ['scan0004.PDF', minimalPdf(`upper case ${n}`)],
+    ];
+    for (const [name, bytes] of kinds) drop(name, bytes);
+    // A link to a PDF is a dropped file too; a link to a folder is not a file.
+    writeFileSync(join(root, `linked-${n}.pdf`), minimalPdf(`linked ${n}`));
+    symlinkSync(join(root, `linked-${n}.pdf`), join(folder, 'linked.pdf'));
+    mkdirSync(join(root, `folder-${n}`));
+    symlinkSync(join(root, `folder-${n}`), join(folder, 'a folder'));
     await settle(station());
-    expect(list('rejected')).toEqual(['broken.pdf', 'broken.pdf.txt', 'photo.pdf', 'photo.pdf.txt']);
-    const note = readFileSync(join(folder, 'rejected', 'photo.pdf.txt'), 'utf8');
-    expect(note).toContain('يرجى اختيار ملف PDF صالح');
-    expect(note).toContain('Please select a valid PDF file');
-    // broken.pdf passed the local signature check: the server's own words are in its note.
-    expect(readFileSync(join(folder, 'rejected', 'broken.pdf.txt'), 'utf8')).toMatch(
-      /The server said: .*valid PDF/,
+    // Nothing but the link to a folder is left in the watched folder.
+    expect(files()).toEqual(['a folder']);
+    expect(list('processed')).toEqual(['linked.pdf', 'scan0002', 'scan0003.txt', 'scan0004.PDF']);
+    expect(list('rejected')).toEqual(
+      ['empty.pdf', 'letter.docx', 'notes.txt', 'photo.pdf'].flatMap((f) => [f, `${f}.txt`]),
     );
-    expect(await countRows(h, 'documents')).toBe(before);
+    for (const name of ['notes.txt', 'letter.docx', 'photo.pdf', 'empty.pdf']) {
+      const [arabic, english] = readFileSync(join(folder, 'rejected', `${name}.txt`), 'utf8').split('\n\n');
+      expect(arabic).toContain('الملف ليس PDF: محتواه ليس مستند PDF أيًّا كان اسمه');
+      expect(english).toContain(
+        'The file is not a PDF: its content is not a PDF document, whatever its name says',
+      );
+      // Nobody selected anything: the specification's upload wording is not a station's note.
+      expect(`${arabic}${english}`).not.toMatch(/Please select|يرجى اختيار/);
+    }
+    // The PDFs became drafts named after their files, their attachments named as PDFs.
+    const named = async (name: string) => {
+      const row = queue.recent().find((f) => f.name === name)!;
+      const doc = await call(h, {
+        method: 'GET',
+        url: `/correspondence/documents/${row.documentId}`,
+        token: org.clerk.token,
+      });
+      return [doc.json.data.subject, doc.json.data.attachments.map((a: { fileName: string }) => a.fileName)];
+    };
+    expect(await named('scan0002')).toEqual(['scan0002', ['scan0002.pdf']]);
+    expect(await named('scan0003.txt')).toEqual(['scan0003.txt', ['scan0003.txt.pdf']]);
+    expect(await named('scan0004.PDF')).toEqual(['scan0004', ['scan0004.PDF']]);
+  });
+
+  it('says in each rejection note what happened to the file and what to do, each half in its own language only, for every reason', async () => {
+    const { docNumber } = await registeredLetter(h, org);
+    const archived = minimalPdf(`archived ${n}`);
+    drop('first.pdf', archived);
+    await settle(station());
+    const reasons: [string, Buffer | string, string, RegExp, RegExp][] = [
+      ['text.pdf', 'plain text', 'notPdf', /ليس PDF/, /is not a PDF/],
+      ['broken.pdf', minimalPdf('cut').subarray(0, 120), 'damaged', /تالف أو ناقص/, /damaged or incomplete/],
+      [
+        'locked.pdf',
+        encryptedPdf(),
+        'encrypted',
+        /محميّ بكلمة مرور.*اطبعه إلى ملف PDF جديد/,
+        /protected by a password.*print it to a new PDF/,
+      ],
+      [
+        'script.pdf',
+        pdfWith({ catalog: '/OpenAction 5 0 R', objects: ['<< /S /JavaScript /JS (app.alert(1)) >>'] }),
+        'activeContent',
+        /محتوى نشط/,
+        /active content/,
+      ],
+      ['huge.pdf', largePdf(4), 'tooLarge', /الحد الأقصى 3 MB/, /3 MB at most/],
+      ['again.pdf', archived, 'duplicate', /موجود في الأرشيف من قبل/, /already in the archive/],
+      [
+        'IN-1999-000001.pdf',
+        minimalPdf(`nowhere ${n}`),
+        'noSuchNumber',
+        /IN-1999-000001 ولا توجد معاملة/,
+        /starts with IN-1999-000001, but no document/,
+      ],
+    ];
+    for (const [name, bytes] of reasons) drop(name, bytes);
+    // The other station (its own queue) does not know first.pdf: the server says it is archived.
+    drop(`${docNumber} again.pdf`, archived);
+    queue.close();
+    queue = StationQueue.open(join(root, `reasons-${n}.sqlite`));
+    await settle(station());
+    const halves = (name: string) => {
+      const [arabic, english, at] = readFileSync(join(folder, 'rejected', `${name}.txt`), 'utf8').split(
+        '\n\n',
+      );
+      return { arabic: arabic!, english: english!, at: at! };
+    };
+    for (const [name, , code, arabicWords, englishWords] of reasons) {
+      const row = queue.recent().find((f) => f.name === name);
+      // The same content: named when the server names the document holding it, else said without it.
+      if (code === 'duplicate') expect(['duplicate', 'alreadyArchived']).toContain(row?.reason?.code);
+      else expect(row?.reason?.code, name).toBe(code);
+      const { arabic, english, at } = halves(name);
+      expect(arabic, name).toMatch(arabicWords);
+      expect(arabic, name).toContain('لم يُستلم هذا الملف في الأرشيف');
+      expect(english, name).toMatch(englishWords);
+      expect(english, name).toContain('was not taken into the archive');
+      // The English half carries no Arabic (the server answered this station in English: none quoted).
+      expect(english, name).not.toMatch(/[\u0600-\u06ff]/);
+      expect(arabic, name).not.toMatch(/The server said|Please select/);
+      expect(new Date(at.trim()).getTime(), name).not.toBeNaN();
+    }
+    expect(halves(`${docNumber} again.pdf`).english).toContain('already in the archive');
+  });
+
+  it("keeps a refusal it has no words for in the server's own words, rendered in each language or quoted only in the language it came in", async () => {
+    const answer = (body: IntakeAnswer['body']): StationTransport => ({
+      ...transportFor(),
+      intakeBatch: async (files) => files.map(() => ({ status: 422, body, lang: 'en' as const })),
+    });
+    drop('circuit.pdf', minimalPdf(`circuit ${n}`));
+    // One of the server's own texts (its code names it): said in each language.
+    await settle(
+      station(
+        answer({ code: 'correspondence.inCircuit', detail: 'The document is in its approval circuit…' }),
+      ),
+    );
+    const both = readFileSync(join(folder, 'rejected', 'circuit.pdf.txt'), 'utf8').split('\n\n');
+    expect(both[0]).toMatch(/رفض الخادم الملف \(422\)[\s\S]*رسالة الخادم: المعاملة في مسار الاعتماد/);
+    expect(both[1]).toMatch(
+      /refused the file \(422\)[\s\S]*The server said: The document is in its approval circuit/,
+    );
+    // Words the station cannot render in Arabic: quoted in the English half only.
+    drop('other.pdf', minimalPdf(`other ${n}`));
+    await settle(station(answer({ code: 'something.new', detail: 'A rule added after this station' })));
+    const [arabic, english] = readFileSync(join(folder, 'rejected', 'other.pdf.txt'), 'utf8').split('\n\n');
+    expect(english).toContain('The server said: A rule added after this station');
+    expect(arabic).toContain('رفض الخادم الملف (422)');
+    expect(arabic).not.toContain('A rule added');
+    expect(arabic).not.toContain('رسالة الخادم');
   });
 
   it('too large: refused before sending when the limit is known, and by the server (413) when not', async () => {
     drop('huge.pdf', largePdf(4));
     await settle(station());
     expect(list('rejected')).toEqual(['huge.pdf', 'huge.pdf.txt']);
-    expect(readFileSync(join(folder, 'rejected', 'huge.pdf.txt'), 'utf8')).toContain('less than 3 MB');
+    expect(readFileSync(join(folder, 'rejected', 'huge.pdf.txt'), 'utf8')).toContain('3 MB at most');
 
     drop('huge2.pdf', largePdf(4));
     const blind = { ...transportFor(), limits: async () => null };
     await settle(station(blind));
     expect(list('rejected')).toContain('huge2.pdf');
-    expect(queue.recent()[0]!.reason).toMatchObject({ code: 'tooLarge' });
+    // The server's 413 names its limit: the note says it too.
+    expect(queue.recent()[0]!.reason).toMatchObject({ code: 'tooLarge', params: { maxSize: '3 MB' } });
   });
 
   it('the same file twice: refused by the station that took it, and by the server for another station', async () => {
@@ -367,9 +496,7 @@ describe('scanning station', () => {
       ].sort(),
     );
     expect(list('rejected')).toEqual(['again.pdf', 'again.pdf.txt', 'cut.pdf', 'cut.pdf.txt']);
-    expect(readFileSync(join(folder, 'rejected', 'cut.pdf.txt'), 'utf8')).toMatch(
-      /The server said: .*valid PDF/,
-    );
+    expect(readFileSync(join(folder, 'rejected', 'cut.pdf.txt'), 'utf8')).toContain('damaged or incomplete');
     expect(queue.recent().find((f) => f.name === 'again.pdf')?.reason?.code).toBe('duplicate');
     expect(await countRows(h, 'documents')).toBe(before + 5);
   });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Of } from '../../src-server/storage/files';
 import { call, countRows, startHarness, type Harness } from './support/harness';
 import { employee, letter, organisation, type Org } from './support/correspondence';
-import { encryptedPdf, largePdf, minimalPdf, multipart, pdfWith } from './support/files';
+import { encryptedPdf, largePdf, minimalPdf, multipart, ownerLockedPdf, pdfWith } from './support/files';
 
 const LIMIT = 12 * 1024 * 1024;
 let h: Harness;
@@ -80,7 +80,8 @@ describe('streamed uploads', () => {
       415,
       /valid PDF/,
     ],
-    ['an encrypted PDF', encryptedPdf, 415, /valid PDF/],
+    // Locked by a password: said so, with what to do — not "not a valid PDF".
+    ['an encrypted PDF', encryptedPdf, 415, /protected by a password.*print it to a new PDF/],
     ['a broken PDF', () => minimalPdf('cut').subarray(0, 120), 415, /valid PDF/],
     [
       'a PDF whose script sits 10 MB in',
@@ -100,6 +101,24 @@ describe('streamed uploads', () => {
     });
   }
 
+  it('says in each language that a PDF is locked by a password and how to unlock it; one that only restricts printing is taken', async () => {
+    for (const [language, words] of [
+      ['ar', /محميّ بكلمة مرور.*اطبعه إلى ملف PDF جديد/],
+      ['en', /protected by a password.*print it to a new PDF/],
+    ] as const) {
+      const m = multipart(encryptedPdf(), 'locked.pdf', 'application/pdf');
+      const res = await h.app.inject({
+        method: 'POST',
+        url: `/correspondence/documents/${docId}/attachments`,
+        headers: { authorization: `Bearer ${org.clerk.token}`, 'accept-language': language, ...m.headers },
+        payload: m.payload,
+      });
+      expect(res.statusCode).toBe(415);
+      expect(res.json()).toMatchObject({ code: 'upload.encrypted', detail: expect.stringMatching(words) });
+    }
+    expect((await upload(ownerLockedPdf())).statusCode).toBe(201);
+  });
+
   it('reads nothing for a document the caller may not file on', async () => {
     const res = await upload(
       minimalPdf('nope'),
@@ -113,7 +132,9 @@ describe('streamed uploads', () => {
   it('employee attachments take the same streamed path and checks', async () => {
     const employeeId = await employee(h, org.deptA);
     const url = `/ec/employees/${employeeId}/attachments`;
-    expect((await upload(encryptedPdf(), url, org.admin.token)).statusCode).toBe(415);
+    const locked = await upload(encryptedPdf(), url, org.admin.token);
+    expect(locked.statusCode).toBe(415);
+    expect(locked.json()).toMatchObject({ code: 'upload.encrypted' });
     expect((await upload(largePdf(13), url, org.admin.token)).statusCode).toBe(413);
     const ok = await upload(pdfWith({ note: 'contract' }), url, org.admin.token);
     expect(ok.statusCode).toBe(201);

@@ -1,6 +1,7 @@
 /**
  * The offline desk (issue 14), in both languages: a clerk composes an incoming draft with a PDF while
- * the organisation's server is stopped (saved on this computer; registering says it needs the server),
+ * the organisation's server is stopped (saved on this computer; registering says it needs the server;
+ * the form reloaded at its address comes back with what was typed and the PDF),
  * the client is restarted (the draft is still there, waiting), the server comes back and the draft
  * reaches it by itself, once, with its PDF; then the same draft is changed from another desk while the
  * clerk changes it here, and the conflict is settled by choosing a version side by side.
@@ -24,7 +25,7 @@ const PASSWORD = 'Clerk#2026';
 test('a draft written while the server is away survives a restart and reaches the server once; a conflict is settled by choice', async ({
   page,
 }) => {
-  test.setTimeout(360_000);
+  test.setTimeout(600_000);
   const serverDir = mkdtempSync(join(tmpdir(), 'sijill-e2e-server-'));
   const shellDir = mkdtempSync(join(tmpdir(), 'sijill-e2e-shell-'));
   let server: { url: string; child: ChildProcess } | null = await launchApiServer(serverDir);
@@ -63,10 +64,24 @@ test('a draft written while the server is away survives a restart and reaches th
     await page.reload();
     await expect(page.getByTestId('offline-banner')).toBeVisible({ timeout: 30_000 });
     await page.getByTestId('field-subject').fill(subject);
+    await page.getByTestId('field-sender-number').fill('م/45/2026');
     await dropFiles(page, 'attachment-drop', [{ name: 'دعوة.pdf', bytes: minimalPdf() }]);
     await expect(page.getByTestId('attachment-row')).toHaveCount(1);
     await expect(page.getByTestId('attachment-row')).toContainText('محفوظ على هذا الجهاز');
     await expect(page.getByTestId('local-saved')).toBeVisible();
+
+    // Reloaded while the server is away: the address names the draft on this computer, and the form
+    // comes back with what was typed and the chosen PDF.
+    await expect(page).toHaveURL(/[?&]local=[0-9a-f-]{36}/);
+    const address = page.url();
+    await page.reload();
+    await expect(page.getByTestId('offline-banner')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('field-subject')).toHaveValue(subject);
+    await expect(page.getByTestId('field-sender-number')).toHaveValue('م/45/2026');
+    await expect(page.getByTestId('attachment-row')).toHaveCount(1);
+    await expect(page.getByTestId('attachment-row')).toContainText('دعوة.pdf');
+    await expect(page.getByTestId('attachment-kept-locally')).toBeVisible();
+    expect(page.url()).toBe(address);
     await expect(page.getByTestId('register')).toBeDisabled();
     await expect(page.getByTestId('needs-server')).toBeVisible();
     await page.getByTestId('save-draft').click();
@@ -114,6 +129,12 @@ test('a draft written while the server is away survives a restart and reaches th
     });
     await page.getByTestId('field-subject').fill(`${subject} (this desk)`);
     await expect(page.getByTestId('local-saved')).toBeVisible();
+    // Reloaded, the server draft's form resumes this desk's change (not sent yet), not the server's.
+    await expect(page).toHaveURL(/[?&]draft=\d+.*[?&]local=[0-9a-f-]{36}/);
+    await page.reload();
+    await expect(page.getByTestId('field-subject')).toHaveValue(`${subject} (this desk)`, {
+      timeout: 60_000,
+    });
     await app.goTo(shell.shell.url, PAGES.inboxDrafts);
     await page.getByTestId('local-drafts-send').click();
     const conflict = page.getByTestId('local-drafts').getByTestId('local-draft');

@@ -1,8 +1,9 @@
 /**
  * Station mode on a clerk's desk, in Chromium through the web shell (whose main-process services run
  * the station): the clerk adds a watched folder in the settings and turns station mode on; a PDF
- * dropped into the folder arrives as an incoming draft (the panel counts it and links to it), a file
- * that is not a PDF is rejected with its reason in the clerk's language and a note beside it.
+ * dropped into the folder arrives as an incoming draft (the panel counts it and links to it); a file
+ * that is not a PDF (named .pdf or .txt) and an encrypted PDF are rejected with their reasons in the
+ * clerk's language and a note beside each.
  * Screenshots in both languages.
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { expect, test } from './fixtures';
 import { Api, seedArchiveOffice } from './support/api';
 import { minimalPdf } from './support/pdf';
+import { encryptedPdf } from '../api/support/files';
 import { AdminShell } from './pages/AdminScreens';
 import { PAGES } from '../../src-shared/pages';
 
@@ -54,16 +56,19 @@ test('a clerk turns station mode on and sees a watched-folder file arrive as a d
 
   writeFileSync(join(folder, 'خطاب وزارة الصحة.pdf'), minimalPdf());
   writeFileSync(join(folder, 'notes.pdf'), 'not a PDF at all, only text');
+  writeFileSync(join(folder, 'محضر.txt'), 'a text file: rejected with a note, not left lying there');
+  writeFileSync(join(folder, 'locked.pdf'), encryptedPdf());
   writeFileSync(join(folder, 'Thumbs.db'), 'system file');
-  // A wait on real work (the file settles, is checked and sent): a ceiling of minutes, not a speed limit.
+  // A wait on real work (the files settle, are checked and sent): a ceiling of minutes, not a speed limit.
   await expect(card.getByTestId('station-count-done')).toContainText('1', { timeout: 180_000 });
-  await expect(card.getByTestId('station-count-rejected')).toContainText('1');
+  await expect(card.getByTestId('station-count-rejected')).toContainText('3', { timeout: 180_000 });
   const recent = card.getByTestId('station-recent');
-  await expect(recent).toContainText('يرجى اختيار ملف PDF صالح');
+  // What happened to each file, in the clerk's language (nobody "selected" anything).
+  await expect(recent).toContainText('الملف ليس PDF');
+  await expect(recent).toContainText('محميّ بكلمة مرور');
+  await expect(recent).not.toContainText('يرجى اختيار');
   expect(readdirSync(join(folder, 'processed'))).toEqual(['خطاب وزارة الصحة.pdf']);
-  expect(readFileSync(join(folder, 'rejected', 'notes.pdf.txt'), 'utf8')).toContain(
-    'Please select a valid PDF file',
-  );
+  expect(readFileSync(join(folder, 'rejected', 'notes.pdf.txt'), 'utf8')).toContain('The file is not a PDF');
   expect(readdirSync(folder).sort()).toEqual(['Thumbs.db', 'processed', 'rejected']);
   await card.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SCREENS}/station-ar.png`, fullPage: true });
@@ -77,7 +82,10 @@ test('a clerk turns station mode on and sees a watched-folder file arrive as a d
   await app.switchLanguage();
   await app.goTo(shell.url, PAGES.userSettings);
   await expect(card.getByTestId('station-state')).toHaveText('Running');
-  await expect(card.getByTestId('station-recent')).toContainText('Please select a valid PDF file');
+  await expect(card.getByTestId('station-recent')).toContainText('The file is not a PDF');
+  await expect(card.getByTestId('station-recent')).toContainText('protected by a password');
+  // The English panel quotes no Arabic words of the server.
+  await expect(card.getByTestId('station-recent')).not.toContainText('محميّ');
   await card.getByTestId('station-pause').click();
   await expect(card.getByTestId('station-state')).toHaveText('Paused');
   await card.scrollIntoViewIfNeeded();

@@ -13,6 +13,8 @@ import { departmentMatches, toPickerNodes } from '../../src-renderer/components/
 import {
   isImageBytes,
   isPdfBytes,
+  namesEncryption,
+  needsPassword,
   formatSize,
   pdfFileProblem,
 } from '../../src-renderer/components/upload/transfer';
@@ -176,5 +178,21 @@ describe('file checks by content', () => {
       '«contract.pdf»: يرجى اختيار ملف PDF صالح',
     );
     expect(await pdfFileProblem(new File([pdf], 'ok.pdf'), 1024 * 1024)).toBeNull();
+  });
+
+  it('sees a PDF that names an encryption dictionary at either end, and not one that does not', () => {
+    const encode = (text: string) => new TextEncoder().encode(text);
+    expect(namesEncryption(encode('trailer\n<< /Size 6 /Root 1 0 R /Encrypt 5 0 R >>'))).toBe(true);
+    expect(namesEncryption(encode('<< /Type /XRef /Encrypt << /Filter /Standard >> >>'))).toBe(true);
+    // The name alone, or a longer name that starts with it, is not an encryption dictionary.
+    expect(namesEncryption(encode('<< /EncryptMetadata false >>'))).toBe(false);
+    expect(namesEncryption(encode('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj'))).toBe(false);
+  });
+
+  it('takes a PDF that names no encryption without opening it', async () => {
+    const body = new Uint8Array(300 * 1024).fill(0x20); // larger than both ends looked at
+    const file = new File([pdf, body, new TextEncoder().encode('trailer << /Root 1 0 R >>')], 'scan.pdf');
+    expect(await needsPassword(file)).toBe(false);
+    expect(await pdfFileProblem(file, 1024 * 1024, 'en')).toBeNull();
   });
 });

@@ -1,10 +1,13 @@
 /**
- * One way numbers, sizes and dates read, per language and the user's choice of digits: no mix of
- * Arabic-Indic digits with Latin units, the specification's mm/dd/yy everywhere.
+ * One way numbers, sizes and dates read, per language and the user's choices of digits and date format:
+ * no mix of Arabic-Indic digits with Latin units, the specification's mm/dd/yy by default and each
+ * four-digit-year format when chosen.
  */
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { initI18n } from '../../src-renderer/lib/i18n';
 import {
+  applyPreferences,
+  DATE_FORMAT,
   formatDate,
   formatDateTime,
   formatNumber,
@@ -12,6 +15,7 @@ import {
   localizeDigits,
   setDigitStyle,
 } from '../../src-renderer/lib/format';
+import type { DateFormat } from '../../src-shared/preferences';
 import { formatHijri } from '../../src-renderer/features/calendar/hijri';
 
 beforeAll(async () => {
@@ -47,5 +51,38 @@ describe('formatting', () => {
     expect(formatDate('2026-11-24', 'en')).toBe('11/24/26');
     setDigitStyle('latn');
     expect(formatDate('2026-11-24', 'ar')).toBe('11/24/26');
+  });
+
+  it("every date reads in the user's chosen format, in each language and digits, and back to mm/dd/yy", () => {
+    const cases: [DateFormat, string, string, string][] = [
+      ['MM/DD/YY', '11/04/26', '11/04/26 08:05', '١١/٠٤/٢٦'],
+      ['DD/MM/YYYY', '04/11/2026', '04/11/2026 08:05', '٠٤/١١/٢٠٢٦'],
+      // Arabic-Indic digits across `-` held in left-to-right order (they would read 04-11-2026).
+      ['YYYY-MM-DD', '2026-11-04', '2026-11-04 08:05', '٢٠٢٦\u200E-\u200E١١\u200E-\u200E٠٤'],
+    ];
+    for (const [dateFormat, date, dateTime, arabicIndic] of cases) {
+      applyPreferences({ dateFormat });
+      expect(DATE_FORMAT).toBe(dateFormat); // what the date pickers are given
+      for (const language of ['en', 'ar']) {
+        expect(formatDate('2026-11-04', language)).toBe(date);
+        expect(formatDateTime('2026-11-04T08:05:00', language)).toBe(dateTime);
+      }
+      applyPreferences({ dateFormat, digits: 'arab' });
+      expect(formatDate('2026-11-04', 'ar')).toBe(arabicIndic);
+      expect(formatDate('2026-11-04', 'en')).toBe(date);
+    }
+    // Signed out (no preferences): the specification's default and Western digits.
+    applyPreferences(null);
+    expect(DATE_FORMAT).toBe('MM/DD/YY');
+    expect(formatDate('2026-11-04', 'ar')).toBe('11/04/26');
+  });
+
+  it("the digits of the user's account hold on any desk; without them, this desk's choice", () => {
+    localStorage.setItem('sijill.digits', 'arab');
+    applyPreferences({ digits: 'latn' });
+    expect(formatNumber(1446, 'ar')).toBe('1,446');
+    applyPreferences({});
+    expect(formatNumber(1446, 'ar')).toMatch(/^[٠-٩٬]+$/);
+    applyPreferences(null);
   });
 });

@@ -86,6 +86,12 @@ describe('decide', () => {
       rememberTarget: true,
     });
     expect(decide('/', null, signedOut)).toEqual({ kind: 'redirect', to: '/login', rememberTarget: false });
+    // Signed out by the user: the next sign-in leads home, not back to the page they left.
+    expect(decide('/user/settings', null, { ...signedOut, leftByChoice: true })).toEqual({
+      kind: 'redirect',
+      to: '/login',
+      rememberTarget: false,
+    });
   });
   it('loads the tree first when it is not loaded', () => {
     expect(decide('/', null, { ...signedIn, sections: null })).toEqual({ kind: 'loadTree' });
@@ -98,6 +104,20 @@ describe('decide', () => {
     });
     expect(decide('/', null, { ...signedIn, sections: [] })).toMatchObject({
       kind: 'redirect',
+      to: '/no-access',
+    });
+  });
+  it("sends / to the user's chosen home page while it is a page of their tree, else to the first page", () => {
+    const home = (homePage: string | null) => decide('/', null, { ...signedIn, homePage });
+    expect(home('/user/settings')).toMatchObject({ kind: 'redirect', to: '/user/settings' });
+    expect(home('/correspondence/inbox/follow-ups/')).toMatchObject({
+      kind: 'redirect',
+      to: '/correspondence/inbox/follow-ups',
+    });
+    // A page no longer theirs (a role changed), a section, or none: the specification's first page.
+    for (const gone of ['/auth/users', '/correspondence/inbox', null])
+      expect(home(gone)).toMatchObject({ kind: 'redirect', to: '/correspondence/inbox/incoming' });
+    expect(decide('/', null, { ...signedIn, sections: [], homePage: '/user/settings' })).toMatchObject({
       to: '/no-access',
     });
   });

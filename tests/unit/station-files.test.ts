@@ -20,7 +20,16 @@ describe('station files', () => {
       'scan.pdf~',
     ])
       expect(isIgnored(name), name).toBe(true);
-    for (const name of ['scan0001.pdf', 'وارد ١.pdf', 'IN-2026-000123.pdf', 'photo.jpg'])
+    // Everything else is a file someone dropped: taken or rejected with a note, never passed over.
+    for (const name of [
+      'scan0001.pdf',
+      'وارد ١.pdf',
+      'IN-2026-000123.pdf',
+      'photo.jpg',
+      'notes.txt',
+      'letter.docx',
+      'scan0002',
+    ])
       expect(isIgnored(name), name).toBe(false);
   });
 

@@ -22,6 +22,48 @@ export function isPdfBytes(bytes: Uint8Array): boolean {
   return PDF_MAGIC.every((b, i) => bytes[i] === b);
 }
 
+/**
+ * Whether bytes name an encryption dictionary (`/Encrypt` and its reference or dictionary, as a trailer
+ * or a cross-reference stream carries it): the PDF may need a password to open. Only a hint — a PDF
+ * whose password restricts printing or copying opens without one — confirmed by pdf.js (`needsPassword`).
+ */
+export function namesEncryption(bytes: Uint8Array): boolean {
+  return /\/Encrypt\s*(?:\d+\s+\d+\s+R|<<)/.test(new TextDecoder('latin1').decode(bytes));
+}
+
+/** How much of each end of a PDF is looked at for `/Encrypt` (trailers live at the end, a linearized file's first one at the start). */
+const TRAILER_ZONE = 64 * 1024;
+
+/**
+ * Whether a PDF needs a password to open (it could then be neither read nor archived): its ends are
+ * looked at for an encryption dictionary, and only a file naming one is opened by pdf.js (loaded then)
+ * to see whether it asks for a password, as the server's check does.
+ */
+export async function needsPassword(file: Blob): Promise<boolean> {
+  const parts =
+    file.size <= 2 * TRAILER_ZONE
+      ? [file]
+      : [file.slice(0, TRAILER_ZONE), file.slice(file.size - TRAILER_ZONE)];
+  let named = false;
+  for (const part of parts) named ||= namesEncryption(await readBytes(part));
+  if (!named) return false;
+  const { pdfjs, sharedWorker } = await import('../pdf/pdfjs');
+  const task = pdfjs.getDocument({
+    data: await readBytes(file),
+    worker: sharedWorker(),
+    isEvalSupported: false,
+    stopAtErrors: false,
+  });
+  try {
+    await task.promise;
+    return false;
+  } catch (error) {
+    return (error as { name?: string } | null)?.name === 'PasswordException';
+  } finally {
+    await task.destroy().catch(() => undefined);
+  }
+}
+
 /** Whether the bytes are an image the server accepts (PNG, JPEG, WebP, GIF), by content. */
 export function isImageBytes(bytes: Uint8Array): boolean {
   const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
@@ -84,9 +126,9 @@ function fail(status: number, body: unknown): never {
 /** Sends a File to an API path as multipart/form-data; answers the envelope's data, toasts its message. */
 /**
  * The one check of a chosen file before it is sent (specification section 5): below `maxBytes` (size
- * first: no need to read a huge file), then a PDF by its first bytes (`%PDF-`), not by its name. Answers
- * the sentence to show — naming the file, so a clerk who chose several knows which — or null when fine.
- * The server checks again (415, 413).
+ * first: no need to read a huge file), then a PDF by its first bytes (`%PDF-`), not by its name, then not
+ * locked by a password (said so, with what to do). Answers the sentence to show — naming the file, so a
+ * clerk who chose several knows which — or null when fine. The server checks again (415, 413).
  */
 export async function pdfFileProblem(
   file: File,
@@ -102,7 +144,10 @@ export async function pdfFileProblem(
       lng: language,
     });
   const head = await readBytes(file.slice(0, 5));
-  return isPdfBytes(head) ? null : i18n.t('upload.notPdf', { ns: 'common', name, lng: language });
+  if (!isPdfBytes(head)) return i18n.t('upload.notPdf', { ns: 'common', name, lng: language });
+  return (await needsPassword(file))
+    ? i18n.t('upload.encrypted', { ns: 'common', name, lng: language })
+    : null;
 }
 
 export async function uploadFile<T>(path: string, file: File, options: UploadOptions = {}): Promise<T> {

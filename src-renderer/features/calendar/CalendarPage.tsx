@@ -12,7 +12,7 @@ import { useNavigate } from 'react-router-dom';
 import dayjs, { type Dayjs } from 'dayjs';
 import { CorrespondenceScreen } from '../../components/CorrespondenceScreen';
 import { calendarApi, calendarKeys, type CalendarEntry } from './api';
-import { formatNumber, localizeDigits } from '../../lib/format';
+import { DATE_FORMAT, formatNumber, localizeDate } from '../../lib/format';
 import { formatHijri, hijriSpan } from './hijri';
 import './calendar.css';
 import { LoadFailed } from '../../components/LoadFailed';
@@ -43,7 +43,7 @@ export function DayLabel({ day, format }: { day: Dayjs; format: string }) {
   const { i18n } = useTranslation();
   return (
     <span className="cal-day-label">
-      <bdi>{day.locale(i18n.language).format(format)}</bdi>
+      <bdi>{localizeDate(day.locale(i18n.language).format(format), i18n.language)}</bdi>
       {i18n.language === 'ar' && (
         <span className="cal-hijri" data-testid="hijri-date">
           {formatHijri(day.toDate(), 'full')}
@@ -91,7 +91,7 @@ function DayList({ days, byDay }: { days: Dayjs[]; byDay: Map<string, CalendarEn
             key={key}
             size="small"
             className={key === today ? 'cal-today' : undefined}
-            title={<DayLabel day={day} format="dddd MM/DD/YY" />}
+            title={<DayLabel day={day} format={`dddd ${DATE_FORMAT}`} />}
             data-testid={`cal-day-${key}`}
           >
             {entries.length === 0 ? (
@@ -144,12 +144,12 @@ export function Component() {
     for (let d = from; !d.isAfter(to); d = d.add(1, 'day')) days.push(d);
   }
 
-  const title = localizeDigits(
+  const title = localizeDate(
     view === 'month'
       ? anchor.locale(i18n.language).format('MMMM YYYY')
       : view === 'week'
-        ? `${from.format('MM/DD/YY')} – ${to.format('MM/DD/YY')}`
-        : anchor.locale(i18n.language).format('dddd MM/DD/YY'),
+        ? `${from.format(DATE_FORMAT)} – ${to.format(DATE_FORMAT)}`
+        : anchor.locale(i18n.language).format(`dddd ${DATE_FORMAT}`),
   );
   const hijriTitle = arabic
     ? view === 'month'

@@ -126,13 +126,17 @@ export function StationCard() {
     setSaving(false);
   };
 
-  const reasonOf = (f: StationFileView) =>
-    f.reason ? (
+  // The reason and the server's words in the interface's language only (never the other's words).
+  const reasonOf = (f: StationFileView) => {
+    if (!f.reason) return null;
+    const detail = locale === 'ar' ? f.reason.detailAr : f.reason.detailEn;
+    return (
       <Flex vertical>
         <Typography.Text>{locale === 'ar' ? f.reason.ar : f.reason.en}</Typography.Text>
-        {f.reason.detail ? <Typography.Text type="secondary">{f.reason.detail}</Typography.Text> : null}
+        {detail ? <Typography.Text type="secondary">{detail}</Typography.Text> : null}
       </Flex>
-    ) : null;
+    );
+  };
   const fileName = (f: StationFileView) => (
     <bdi dir="auto" className="station-file-name">
       {f.name}

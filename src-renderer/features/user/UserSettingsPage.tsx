@@ -1,9 +1,10 @@
 /**
- * /user/settings: the user's information, changing the password, enabling two-factor (QR code, then a
+ * /user/settings: the user's information, their display settings (date format, digits, home page: kept
+ * with their account), changing the password, enabling two-factor (QR code, then a
  * code, then the recovery codes shown once), disabling it and regenerating recovery codes (with a code
  * or the password). Server field errors show under their fields.
  */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import {
   Alert,
   Button,
@@ -13,6 +14,7 @@ import {
   Form,
   Input,
   Radio,
+  Select,
   Space,
   Tag,
   Typography,
@@ -20,44 +22,129 @@ import {
 } from 'antd';
 import { SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { RecoveryCodes, TwoFactorSetup } from '../../../src-shared/api/auth';
+import type { PreferencesRequest, RecoveryCodes, TwoFactorSetup } from '../../../src-shared/api/auth';
 import { PASSWORD_MIN } from '../../lib/limits';
 import { getBridge } from '../../lib/bridge';
 import { ApiError, http } from '../../lib/http';
 import { toast } from '../../lib/toast';
 import { useLocale } from '../../app/locale';
-import { sessionActions, useSession } from '../../app/session';
+import { savePreferences, sessionActions, useSession } from '../../app/session';
 import { RecoveryCodesDialog } from '../../components/RecoveryCodes';
 import { StationCard } from './StationCard';
-import { digitStyle, formatNumber, setDigitStyle, type DigitStyle } from '../../lib/format';
+import {
+  applyPreferences,
+  DATE_FORMAT,
+  digitStyle,
+  formatDate,
+  formatNumber,
+  setDigitStyle,
+  type DigitStyle,
+} from '../../lib/format';
+import { DATE_FORMATS, type DateFormat } from '../../../src-shared/preferences';
 
-/** How numbers read in Arabic: Western (123, the default) or Arabic-Indic (١٢٣) digits, on this desk. */
+/**
+ * The user's own display settings, kept with their account (they follow the user to any desk): the date
+ * format (the specification's mm/dd/yy by default, or a four-digit year), the digits of Arabic screens,
+ * and the home page `/` leads to. Each applies at once and is saved; a save the server refuses puts the
+ * setting back as it was.
+ */
 function DisplayCard() {
-  const { t } = useTranslation('user');
-  const [style, setStyle] = useState<DigitStyle>(digitStyle());
+  const { t, i18n } = useTranslation('user');
+  const { user, sections } = useSession();
+  const preferences = user?.preferences ?? {};
+  const [digits, setDigits] = useState<DigitStyle>(digitStyle());
+  const [dateFormat, setDateFormat] = useState<DateFormat>(DATE_FORMAT);
+  const [home, setHome] = useState<string>(preferences.homePage ?? '');
+  /** Saves one after the other (quick clicks keep their order); a refusal undoes its own change. */
+  const saving = useRef<Promise<void>>(Promise.resolve());
+  const save = (change: PreferencesRequest, undo: () => void) => {
+    saving.current = saving.current.then(
+      () => savePreferences(change).catch(() => undo()), // the error was said (toast); the setting is as before
+    );
+  };
+  const pages = (sections ?? []).flatMap((section) =>
+    section.children.map((page) => ({
+      value: page.path,
+      label: `${i18n.language === 'ar' ? section.nameAr : section.nameEn} › ${
+        i18n.language === 'ar' ? page.nameAr : page.nameEn
+      }`,
+    })),
+  );
+  const sample = new Date(2026, 10, 24);
   return (
     <Card title={t('display.title')} data-testid="display-card">
-      <Flex vertical gap={8}>
-        <Typography.Text>{t('display.digits')}</Typography.Text>
-        <Radio.Group
-          value={style}
-          onChange={(e) => {
-            const next = e.target.value as DigitStyle;
-            setStyle(next);
-            setDigitStyle(next);
-          }}
-          data-testid="digit-style"
-        >
-          <Radio value="latn" data-testid="digits-latn">
-            <bdi>0123456789</bdi> {t('display.western')}
-          </Radio>
-          <Radio value="arab" data-testid="digits-arab">
-            <bdi>٠١٢٣٤٥٦٧٨٩</bdi> {t('display.arabicIndic')}
-          </Radio>
-        </Radio.Group>
-        <Typography.Text type="secondary" data-testid="digits-sample">
-          {t('display.hint', { sample: formatNumber(1446, 'ar') })}
-        </Typography.Text>
+      <Flex vertical gap={16}>
+        <Typography.Text type="secondary">{t('display.followsYou')}</Typography.Text>
+        <Flex vertical gap={8}>
+          <Typography.Text>{t('display.dateFormat')}</Typography.Text>
+          <Radio.Group
+            value={dateFormat}
+            onChange={(e) => {
+              const next = e.target.value as DateFormat;
+              const before = dateFormat;
+              setDateFormat(next);
+              applyPreferences({ ...preferences, digits, dateFormat: next });
+              save({ dateFormat: next }, () => {
+                setDateFormat(before);
+                applyPreferences(preferences);
+              });
+            }}
+            data-testid="date-format"
+          >
+            <Flex vertical gap={4}>
+              {DATE_FORMATS.map((format) => (
+                <Radio key={format} value={format} data-testid={`date-format-${format}`}>
+                  <bdi dir="ltr">{formatDate(sample, i18n.language, format)}</bdi>{' '}
+                  {t(`display.formats.${format}`)}
+                </Radio>
+              ))}
+            </Flex>
+          </Radio.Group>
+          <Typography.Text type="secondary">{t('display.dateHint')}</Typography.Text>
+        </Flex>
+        <Flex vertical gap={8}>
+          <Typography.Text>{t('display.digits')}</Typography.Text>
+          <Radio.Group
+            value={digits}
+            onChange={(e) => {
+              const next = e.target.value as DigitStyle;
+              const before = digits;
+              setDigits(next);
+              setDigitStyle(next);
+              save({ digits: next }, () => {
+                setDigits(before);
+                setDigitStyle(before);
+              });
+            }}
+            data-testid="digit-style"
+          >
+            <Radio value="latn" data-testid="digits-latn">
+              <bdi>0123456789</bdi> {t('display.western')}
+            </Radio>
+            <Radio value="arab" data-testid="digits-arab">
+              <bdi>٠١٢٣٤٥٦٧٨٩</bdi> {t('display.arabicIndic')}
+            </Radio>
+          </Radio.Group>
+          <Typography.Text type="secondary" data-testid="digits-sample">
+            {t('display.hint', { sample: formatNumber(1446, 'ar') })}
+          </Typography.Text>
+        </Flex>
+        <Flex vertical gap={8}>
+          <label htmlFor="home-page">{t('display.homePage')}</label>
+          <Select
+            id="home-page"
+            className="user-home-page"
+            value={home}
+            options={[{ value: '', label: t('display.homeDefault') }, ...pages]}
+            onChange={(value: string) => {
+              const before = home;
+              setHome(value);
+              save({ homePage: value || null }, () => setHome(before));
+            }}
+            data-testid="home-page"
+          />
+          <Typography.Text type="secondary">{t('display.homeHint')}</Typography.Text>
+        </Flex>
       </Flex>
     </Card>
   );

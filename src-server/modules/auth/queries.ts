@@ -40,6 +40,7 @@ function prepareFindCaller(db: Db) {
       nameAr: users.nameAr,
       nameEn: users.nameEn,
       locale: users.locale,
+      preferences: users.preferences,
       totpEnabled: users.totpEnabled,
       employeeId: users.employeeId,
       roleId: users.roleId,
@@ -425,4 +426,28 @@ export async function pagesWithRolePermissions(db: Db, roleId: number) {
     pagesStatements.set(db, statement);
   }
   return statement.execute({ roleId });
+}
+
+/**
+ * Changes a user's own settings (PUT /auth/profile/preferences) in one statement: `set` merged over the
+ * stored entries, `unset` removed. Answers the entries as stored now.
+ */
+export async function mergePreferences(
+  db: Tx,
+  userId: number,
+  set: Record<string, unknown>,
+  unset: readonly string[],
+): Promise<unknown> {
+  const [row] = await db
+    .update(users)
+    .set({
+      preferences: sql`(${users.preferences} || ${JSON.stringify(set)}::jsonb) - array[${sql.join(
+        unset.map((key) => sql`${key}`),
+        sql`, `,
+      )}]::text[]`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(users.id, userId))
+    .returning({ preferences: users.preferences });
+  return row?.preferences ?? {};
 }

@@ -10,6 +10,7 @@ import {
   changePasswordRequestSchema,
   loginRequestSchema,
   loginResponseSchema,
+  preferencesRequestSchema,
   profileSchema,
   recoveryCodesSchema,
   setupRequestSchema,
@@ -248,6 +249,26 @@ export function authRoutes(ctx: ServerContext) {
         },
       },
       async (request) => envelope(request, auth.profileOf(callerOf(request))),
+    );
+
+    app.put(
+      '/auth/profile/preferences',
+      {
+        config: { access: 'authenticated' },
+        schema: {
+          tags,
+          summary: 'Change my own settings (date format, digits, home page); answers my profile',
+          security,
+          body: preferencesRequestSchema,
+          response: { 200: envelopeOf(profileSchema) },
+        },
+      },
+      async (request) =>
+        envelope(
+          request,
+          await auth.setPreferences(ctx, callerOf(request), request.body),
+          'messages.preferencesSaved',
+        ),
     );
 
     app.put(

@@ -6,14 +6,16 @@
 import QRCode from 'qrcode';
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import type {
-  AccessToken,
-  LoginRequest,
-  LoginResponse,
-  PageSection,
-  Profile,
-  TwoFactorSetup,
-  UserPagesTree,
+import {
+  preferencesSchema,
+  type AccessToken,
+  type LoginRequest,
+  type LoginResponse,
+  type PageSection,
+  type PreferencesRequest,
+  type Profile,
+  type TwoFactorSetup,
+  type UserPagesTree,
 } from '../../../src-shared/api/auth';
 import type { Envelope } from '../../../src-shared/api/envelope';
 import type { Permission } from '../../../src-shared/permissions';
@@ -88,6 +90,7 @@ export function authenticator(ctx: ServerContext): Authenticate {
       nameEn: row.nameEn,
       employeeId: row.employeeId,
       locale: row.locale,
+      preferences: row.preferences,
       totpEnabled: row.totpEnabled,
       roleId: row.roleId,
       roleAr: row.roleNameAr,
@@ -112,6 +115,8 @@ export interface CallerFacts {
   nameEn: string;
   employeeId: number | null;
   locale: string;
+  /** The stored preferences (read as none set when absent or not as they should be). */
+  preferences?: unknown;
   totpEnabled: boolean;
   roleId: number;
   roleAr: string;
@@ -142,6 +147,7 @@ export function authContextOf(f: CallerFacts): AuthContext {
       useTotp: f.totpEnabled,
       twoFactorRequired: f.requireTwoFactor,
       locale: f.locale === 'en' ? 'en' : 'ar',
+      preferences: preferencesSchema.safeParse(f.preferences ?? {}).data ?? {},
     },
   };
 }
@@ -639,6 +645,32 @@ export async function renewRecoveryCodes(
 }
 
 // ---------------------------------------------------------------- profile
+
+/**
+ * PUT /auth/profile/preferences: the entries given replace the caller's own (the others are kept; null
+ * removes one); a home page must be one of the pages of the caller's tree (a page, not a section), else
+ * 400 on `homePage`. Answers the profile as it is now.
+ */
+export async function setPreferences(
+  ctx: ServerContext,
+  caller: AuthContext,
+  input: PreferencesRequest,
+): Promise<Profile> {
+  if (input.homePage) {
+    const tree = await pageTreeFor(ctx, caller);
+    const page = tree.flatMap((section) => section.children).find((p) => p.path === input.homePage);
+    if (!page) throw new HttpProblem('badRequest', { fields: { homePage: [{ key: 'validation.choice' }] } });
+  }
+  const set: Record<string, unknown> = {};
+  const unset: string[] = [];
+  for (const [key, value] of Object.entries(input)) {
+    if (value === null) unset.push(key);
+    else if (value !== undefined) set[key] = value;
+  }
+  // Merged in one statement: two changes sent at once (two settings chosen quickly) both hold.
+  const stored = await q.mergePreferences(ctx.db, caller.userId, set, unset);
+  return { ...caller.profile, preferences: preferencesSchema.safeParse(stored).data ?? {} };
+}
 
 /** GET /auth/profile: read with the session by the access hook, so no further query. */
 export function profileOf(caller: AuthContext): Profile {

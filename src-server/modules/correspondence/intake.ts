@@ -83,9 +83,15 @@ const noSuchNumber = (number: string) =>
 const hashOf = (file: FileIdentity, number: string | undefined) =>
   intakeRequestHash({ sha256: file.sha256, fileName: file.fileName ?? '', number: number ?? null });
 
-/** A received file's name as intake records it (cleaned for display; a name made from its hash if none). */
-const intakeName = (file: ReceivedFile) =>
-  cleanFileName(file.fileName, `scan-${file.sha256.slice(0, 8)}.pdf`);
+/**
+ * A received file's name as intake records it (cleaned for display; a name made from its hash if none).
+ * A file is a PDF by its bytes, whatever its name: one named `scan.txt` or `scan` is recorded as
+ * `scan.txt.pdf` or `scan.pdf`, so it opens as what it is wherever it is saved.
+ */
+const intakeName = (file: ReceivedFile) => {
+  const name = cleanFileName(file.fileName, `scan-${file.sha256.slice(0, 8)}.pdf`);
+  return /\.pdf$/i.test(name) ? name : cleanFileName(`${name}.pdf`, name);
+};
 
 /** Runs `check`; answers the problem it throws (a refusal of one file), or null when it passes. */
 async function refusalOf(check: () => Promise<unknown>): Promise<HttpProblem | null> {

@@ -1,5 +1,6 @@
 /**
- * Demo data for trying the system (`npm run server -- seed-demo`): a clerk, a manager and a plain employee
+ * Demo data for trying the system (`npm run server -- seed-demo`): the menu with the mail first, a
+ * clerk, a manager and a plain employee
  * role with sensible page permissions, a clerk, a manager and an administrator account; then the demo directory (modules/demo/directory.ts);
  * then the correspondence settings lists and an archive office's letters (modules/demo/correspondence.ts).
  * Idempotent: existing roles, users, a directory, settings or documents are left alone.
@@ -11,7 +12,9 @@ import { pages, rolePagePermissions, roles, users } from '../../db/schema';
 import { insertUser } from '../auth/queries';
 import { seedDemoCorrespondence } from './correspondence';
 import { seedDemoDirectory } from './directory';
-import { PAGES } from '../../../src-shared/pages';
+import { PAGES, SECTIONS } from '../../../src-shared/pages';
+import { INITIAL_PAGE_TREE } from '../../db/page-tree';
+import type { Tx } from '../auth/queries';
 
 const CLERK: Record<string, Permission[]> = {
   [PAGES.employees]: ['view'],
@@ -65,6 +68,64 @@ const EMPLOYEE: Record<string, Permission[]> = {
   [PAGES.search]: ['view'],
 };
 
+/**
+ * The demo's order of the menu: the mail first, so the first page of a clerk, a manager and an employee
+ * (where `/` leads them unless they chose a home page) is their own box — incoming mail, or the tasks
+ * given to them — rather than the employees directory, which the initial tree puts first as the
+ * specification lists it. Sections (under null), then the inbox's pages: the tasks before follow-ups.
+ */
+const DEMO_ORDER: readonly { parent: string | null; paths: readonly string[] }[] = [
+  {
+    parent: null,
+    paths: [
+      SECTIONS.inbox,
+      SECTIONS.outbox,
+      SECTIONS.memos,
+      SECTIONS.search,
+      SECTIONS.ec,
+      SECTIONS.settings,
+      SECTIONS.auth,
+      SECTIONS.user,
+    ],
+  },
+  {
+    parent: SECTIONS.inbox,
+    paths: [PAGES.incoming, PAGES.incomingTasks, PAGES.followUps, PAGES.inboxDrafts, PAGES.inboxAdd],
+  },
+];
+
+/**
+ * Puts the menu in the demo's order, level by level, unless an administrator has ordered that level
+ * already (it is no longer in the initial tree's order): answers whether it changed anything.
+ */
+async function orderDemoMenu(tx: Tx): Promise<boolean> {
+  const rows = await tx
+    .select({ id: pages.id, parentId: pages.parentId, path: pages.path, order: pages.order })
+    .from(pages);
+  const idOf = new Map(rows.map((r) => [r.path, r.id]));
+  let changed = false;
+  for (const { parent, paths } of DEMO_ORDER) {
+    const parentId = parent === null ? null : (idOf.get(parent) ?? -1);
+    const initial =
+      parent === null
+        ? INITIAL_PAGE_TREE.map((section) => section.path)
+        : (INITIAL_PAGE_TREE.find((section) => section.path === parent)?.pages.map((p) => p.path) ?? []);
+    const level = rows.filter((r) => r.parentId === parentId);
+    const current = [...level].sort((a, b) => a.order - b.order || a.id - b.id).map((r) => r.path);
+    if (current.filter((path) => initial.includes(path)).join() !== initial.join()) continue;
+    for (const row of level) {
+      const at = paths.indexOf(row.path);
+      if (at >= 0)
+        await tx
+          .update(pages)
+          .set({ order: (at + 1) * 10 })
+          .where(eq(pages.id, row.id));
+    }
+    changed = true;
+  }
+  return changed;
+}
+
 /** Loads the demo roles and users; `password` is every demo user's password. Returns what was created. */
 export async function seedDemo(ctx: ServerContext, password: string): Promise<string[]> {
   const created: string[] = [];
@@ -99,6 +160,7 @@ export async function seedDemo(ctx: ServerContext, password: string): Promise<st
     },
   ];
   await ctx.db.transaction(async (tx) => {
+    if (await orderDemoMenu(tx)) created.push('the menu in the demo order (mail first)');
     const pageRows = await tx.select({ id: pages.id, path: pages.path }).from(pages);
     const pageId = new Map(pageRows.map((p) => [p.path, p.id]));
     for (const d of demo) {

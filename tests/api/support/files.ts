@@ -2,7 +2,7 @@
  * Upload fixtures for API tests: a minimal valid one-page PDF built with correct xref offsets, a PNG
  * made by sharp, and multipart bodies for app.inject.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
@@ -101,5 +101,48 @@ export function largePdf(megabytes: number, opts: { catalog?: string; tail?: str
   return pdfWith({
     catalog: opts.catalog,
     objects: [`<< /Length ${filler.length} >>\nstream\n${filler}\nendstream`, ...(opts.tail ?? [])],
+  });
+}
+
+/** RC4 (the standard security handler's cipher at revision 2). */
+function rc4(key: Buffer, data: Buffer): Buffer {
+  const s = Array.from({ length: 256 }, (_, i) => i);
+  for (let i = 0, j = 0; i < 256; i++) {
+    j = (j + s[i]! + key[i % key.length]!) & 255;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+  }
+  const out = Buffer.alloc(data.length);
+  for (let n = 0, i = 0, j = 0; n < data.length; n++) {
+    i = (i + 1) & 255;
+    j = (j + s[i]!) & 255;
+    [s[i], s[j]] = [s[j]!, s[i]!];
+    out[n] = data[n]! ^ s[(s[i]! + s[j]!) & 255]!;
+  }
+  return out;
+}
+
+/**
+ * A PDF encrypted with an owner password only (the user password empty, as PDFs that forbid printing
+ * or copying are): readers open it without asking, and so does pdf.js — an archive takes it. Its O and
+ * U entries are computed as the standard security handler's revision 2 says (40-bit RC4); its page's
+ * content stream is left as it is (the checks open the page, they do not draw it).
+ */
+export function ownerLockedPdf(): Buffer {
+  const md5 = (...parts: Buffer[]) => createHash('md5').update(Buffer.concat(parts)).digest();
+  const padding = Buffer.from('28BF4E5E4E758A4164004E56FFFA01082E2E00B6D0683E802F0CA9FE6453697A', 'hex');
+  const id = randomBytes(16);
+  const permissions = -44; // printing and copying forbidden
+  const ownerPassword = Buffer.from('owner secret', 'latin1');
+  const padded = Buffer.concat([ownerPassword, padding]).subarray(0, 32);
+  const owner = rc4(md5(padded).subarray(0, 5), padding);
+  const p = Buffer.alloc(4);
+  p.writeInt32LE(permissions);
+  const key = md5(padding, owner, p, id).subarray(0, 5);
+  const user = rc4(key, padding);
+  return pdfWith({
+    objects: [
+      `<< /Filter /Standard /V 1 /R 2 /O <${owner.toString('hex')}> /U <${user.toString('hex')}> /P ${permissions} >>`,
+    ],
+    trailer: `/Encrypt 5 0 R /ID [<${id.toString('hex')}> <${id.toString('hex')}>]`,
   });
 }

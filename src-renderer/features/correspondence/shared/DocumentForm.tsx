@@ -3,6 +3,8 @@
  * directions.ts): incoming mail (/correspondence/inbox/add, a draft continued with ?draft={id}), outgoing
  * letters (/correspondence/outbox/add, a draft at /correspondence/outbox/draft/{id}, a reply to an incoming
  * letter with ?replyTo={id}) and memos (/correspondence/memos/add, /correspondence/memos/draft/{id}).
+ * Once what is typed is kept on this desk, the address also names that local draft (?local={id}): the
+ * form reopened there — reloaded, with the server away or not — resumes it, its kept PDFs included.
  * "Save draft" keeps it without a number. Incoming is finished by "Register" (the archive office gives its
  * number); outgoing letters and memos by "Submit for approval", which shows the proposed circuit for the
  * author to adjust, then sends it. Attachments are PDFs checked by content and size before they are sent.
@@ -59,7 +61,7 @@ import { useUploadLimit } from '../../../lib/upload-limit';
 import { toast } from '../../../lib/toast';
 import { CircuitDialog } from './CircuitDialog';
 import { corrKeys, documentsApi } from './api';
-import { FAMILIES, type Family, type FormField } from './directions';
+import { FAMILIES, localDraftPath, type Family, type FormField } from './directions';
 import { DepartmentSelect, DepartmentsSelect } from './pickers';
 import { RelatedSelect } from './RelatedSelect';
 import { SettingSelect } from './SettingSelect';
@@ -173,8 +175,12 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   // Local drafts (issue 14): the form keeps what is typed on this desk as it is typed, server or not.
   const session = useSession();
   const offline = session.offline;
+  // The address names the local draft the form is writing (?local=<id>, set as soon as it is first kept
+  // on this desk): a reload, or the form opened again at that address, resumes it — server or not.
   const localParam = params.get('local');
   const localId = useRef<string | null>(localParam);
+  /** The local draft to resume: the one the address named when the form opened (or was sent to). */
+  const [resumeId, setResumeId] = useState<string | null>(localParam);
   const [localSavedAt, setLocalSavedAt] = useState<string | null>(null);
   /** Files kept on this desk by an earlier session of this local draft (sent by the drafts' sync). */
   const [localFiles, setLocalFiles] = useState<LocalDraftDetail['fileList']>([]);
@@ -208,19 +214,36 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     enabled: replyTo !== null && draftId === null,
   });
   useEffect(() => {
-    if (draft.data) form.setFieldsValue(toFormValues(draft.data));
-  }, [draft.data, form]);
+    // The address changed to another local draft (or none): that one is resumed. The form's own writes
+    // of the address (below) name the draft it holds already, and load nothing.
+    if (localParam === localId.current) return;
+    localId.current = localParam;
+    setResumeId(localParam);
+    setLocalFiles([]);
+  }, [localParam]);
   const local = useQuery({
-    queryKey: ['local-draft', localParam],
-    queryFn: () => localDrafts.get(localParam!),
-    enabled: localParam !== null && draftId === null,
+    queryKey: ['local-draft', resumeId],
+    queryFn: () => localDrafts.get(resumeId!),
+    enabled: resumeId !== null,
     staleTime: Infinity,
+    gcTime: 0,
   });
+  // The desk's copy wins over the server's when it holds what the server has not had yet (changed here
+  // since it was sent, never sent, refused, in conflict), and when the server cannot be read now.
+  const resumeLocal =
+    local.data !== undefined &&
+    (draftId === null || local.data.dirty || local.data.state !== 'synced' || draft.isError);
   useEffect(() => {
-    if (!local.data) return;
+    if (draft.data && !resumeLocal) form.setFieldsValue(toFormValues(draft.data));
+  }, [draft.data, resumeLocal, form]);
+  useEffect(() => {
+    if (!local.data || !resumeLocal) return;
+    if (draftId !== null) form.resetFields(); // the server's values gone: the desk's copy is the draft
     form.setFieldsValue(fromLocalFields(local.data.fields));
     setLocalFiles(local.data.fileList);
-  }, [local.data, form]);
+    // Applied when a draft is resumed, not again as the form goes on (draftId set by a save, say): the
+    // clerk's typing since is the draft.
+  }, [local.data, resumeLocal]);
 
   /** Keeps the form's fields on this desk now (a new local draft the first time); answers its id. */
   const saveLocally = async (release = false): Promise<string> => {
@@ -240,10 +263,26 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     performance.measure('sijill:autosave:thread', { start: started, end: performance.now() });
     const saved = await saving;
     performance.measure('sijill:autosave:roundtrip', { start: started, end: performance.now() });
-    localId.current = saved.id;
+    if (localId.current !== saved.id) {
+      localId.current = saved.id;
+      nameLocalDraft(saved.id);
+    }
     setLocalSavedAt(saved.updatedAt);
     return saved.id;
   };
+  /** Puts the local draft's id in the address (replacing it: Back still leaves the form). */
+  const nameLocalDraft = (id: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set('local', id);
+        return next;
+      },
+      { replace: true },
+    );
+  /** A server draft's address, still naming the local draft that keeps its changes on this desk. */
+  const draftAddress = (id: number) =>
+    localId.current ? localDraftPath(spec, localId.current, id) : spec.draftPath(id);
   /** As the clerk types: saved a moment after the last keystroke (never on every key). */
   const onValuesChange = () => {
     if (autosave.current) clearTimeout(autosave.current);
@@ -432,14 +471,18 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     }
     setBusy(finish ? 'finish' : 'draft');
     // A local draft with files kept on this desk is sent by the drafts' sync (which holds those files).
-    if (localParam && draftId === null && localFiles.length > 0) {
+    if (localId.current && localFiles.length > 0) {
       try {
-        await saveLocally(true);
+        const id = await saveLocally(true);
         await localDrafts.sync();
-        const sent = await localDrafts.get(localParam);
+        const sent = await localDrafts.get(id);
         if (sent.state === 'synced' && sent.serverId) {
           void queryClient.invalidateQueries({ queryKey: corrKeys.all });
-          void navigate(spec.draftPath(sent.serverId), { replace: true });
+          // The sync sent every file kept on this desk, those chosen in this form among them.
+          setLocalFiles([]);
+          setPending((files) => files.filter((f) => !keptFiles.current.has(f)));
+          keptFiles.current.clear();
+          void navigate(draftAddress(sent.serverId), { replace: true });
         } else {
           toast({ severity: 'warn', detail: sent.error ?? t('local.notSentYet') });
         }
@@ -457,8 +500,12 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
         setCircuitFor(doc);
       }
       if (!draftId && !finished) {
-        if (family === 'in') setParams({ draft: String(doc.id) }, { replace: true });
-        else if (!finish) void navigate(spec.draftPath(doc.id), { replace: true });
+        if (family === 'in')
+          setParams(
+            { draft: String(doc.id), ...(localId.current ? { local: localId.current } : {}) },
+            { replace: true },
+          );
+        else if (!finish) void navigate(draftAddress(doc.id), { replace: true });
         else setCreatedId(doc.id);
       }
       void queryClient.invalidateQueries({ queryKey: corrKeys.all });

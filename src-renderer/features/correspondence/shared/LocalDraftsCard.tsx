@@ -15,7 +15,7 @@ import { formatDate, formatDateTime } from '../../../lib/format';
 import { localDrafts, useLocalDraftCounts } from '../../../lib/local-drafts';
 import { toast } from '../../../lib/toast';
 import { corrKeys } from './api';
-import { FAMILIES, type Family } from './directions';
+import { FAMILIES, localDraftPath, type Family } from './directions';
 
 const KEY = ['local-drafts'] as const;
 const STATE_COLOR: Record<LocalDraftSummary['state'], string> = {
@@ -139,13 +139,7 @@ export function LocalDraftsCard({ family }: { family: Family }) {
                   size="small"
                   icon={<EditOutlined />}
                   disabled={!draft.readable}
-                  onClick={() =>
-                    void navigate(
-                      draft.serverId !== null && draft.files === 0
-                        ? spec.draftPath(draft.serverId)
-                        : `${spec.addPath}?local=${draft.id}`,
-                    )
-                  }
+                  onClick={() => void navigate(localDraftPath(spec, draft.id, draft.serverId))}
                   data-testid="local-draft-open"
                 >
                   {t('local.open')}

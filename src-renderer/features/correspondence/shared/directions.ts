@@ -98,6 +98,15 @@ export const FAMILIES: Record<Family, FamilyDeclaration> = {
   },
 };
 
+/**
+ * The form's address for a local draft of this desk (`?local=<id>`, which the form resumes): on the
+ * server draft it became, when it became one, else on the add form.
+ */
+export function localDraftPath(family: FamilyDeclaration, localId: string, serverId: number | null): string {
+  const path = serverId !== null ? family.draftPath(serverId) : family.addPath;
+  return `${path}${path.includes('?') ? '&' : '?'}local=${localId}`;
+}
+
 /** The screen that opens a document of a direction in a state (for links from anywhere). */
 export function documentPath(direction: Direction, state: DocumentState, id: number): string {
   const family = FAMILIES[familyOf(direction)];
