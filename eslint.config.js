@@ -1,4 +1,4 @@
-// ESLint flat config. Besides style, it machine-checks the import table of ARCHITECTURE.md:
+// ESLint flat config. Besides style, it machine-checks the import table of docs/architecture.md:
 // which runtime folder may import which, so nobody has to remember the rules.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';

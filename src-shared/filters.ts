@@ -1,6 +1,6 @@
 /**
  * The table filter model of the specification (section 9): match modes and the and/or operators, as
- * sent in `?filters=<json>` on every list (API.md).
+ * sent in `?filters=<json>` on every list (docs/api.md).
  */
 import { z } from 'zod';
 import { decimalParam, text } from './api/fields';
@@ -34,7 +34,7 @@ export const fieldFilterSchema = z.object({
 export const filtersSchema = z.record(z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/), fieldFilterSchema);
 export type Filters = z.infer<typeof filtersSchema>;
 
-/** The common list query of API.md. */
+/** The common list query of docs/api.md. */
 export const listQuerySchema = z.object({
   page: decimalParam(1).default(1),
   pageSize: decimalParam(1, 200).default(20),

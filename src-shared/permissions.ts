@@ -1,4 +1,4 @@
-/** Page permissions (API.md): each page node of the tree carries the ones the caller's role holds. */
+/** Page permissions (docs/api.md): each page node of the tree carries the ones the caller's role holds. */
 export const PERMISSIONS = [
   'view',
   'add',

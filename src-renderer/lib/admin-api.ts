@@ -1,5 +1,5 @@
 /**
- * The administration calls of API.md ("Administration"), typed with the schemas the server validates
+ * The administration calls of docs/api.md ("Administration"), typed with the schemas the server validates
  * with (src-shared/api/admin.ts), and the react-query keys the screens invalidate after a change.
  */
 import type {

@@ -1,5 +1,5 @@
 /**
- * The Employee Centre calls (API.md, "Employee centre"), typed with the schemas the server validates
+ * The Employee Centre calls (docs/api.md, "Employee centre"), typed with the schemas the server validates
  * with (src-shared/api/directory.ts), the react-query keys the screens invalidate after a change, and
  * the bilingual name helpers (each language shows names in its own script).
  */

@@ -1,5 +1,5 @@
 /**
- * Keyset positions of big lists: the opaque `after` / `next` cursor of API.md ("Lists"). A position is a
+ * Keyset positions of big lists: the opaque `after` / `next` cursor of docs/api.md ("Lists"). A position is a
  * row of the list's order — its sort value (as text in a fixed form the list checks before casting it
  * back; a timestamp keeps its microseconds), its id and the kind of row it is (the tie-break between a
  * union's arms) — with its

@@ -1,5 +1,5 @@
 /**
- * The common list query of API.md turned into SQL: `sort`, `q` (text search over declared columns) and
+ * The common list query of docs/api.md turned into SQL: `sort`, `q` (text search over declared columns) and
  * `filters` (the specification's match modes, with and/or per field), for the fields a list declares.
  * Unknown fields, bad JSON or a value of the wrong kind answer 400 with a field message.
  */

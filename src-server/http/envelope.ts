@@ -1,5 +1,5 @@
 /**
- * The success envelope of API.md: `{ data, returnMessage }`. Every non-GET success carries a localised
+ * The success envelope of docs/api.md: `{ data, returnMessage }`. Every non-GET success carries a localised
  * returnMessage (the client toasts it), so `reply.envelope` requires one for those methods.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Problem details (RFC 9457) as API.md fixes them: `application/problem+json` with a localised
+ * Problem details (RFC 9457) as docs/api.md fixes them: `application/problem+json` with a localised
  * `detail` and per-field `errors` in the specification's wording. Services throw `HttpProblem`;
  * the error handler in app.ts turns every error, expected or not, into one of these.
  */
@@ -9,7 +9,7 @@ import type { Locale } from '../../src-shared/locale';
 import type { Problem } from '../../src-shared/api/envelope';
 import { translate } from '../i18n';
 
-/** The problem kinds and their status codes (API.md). */
+/** The problem kinds and their status codes (docs/api.md). */
 export const PROBLEM_STATUS = {
   badRequest: 400,
   unauthorized: 401,

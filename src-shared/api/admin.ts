@@ -1,5 +1,5 @@
 /**
- * Request and response schemas of administration (API.md, "Administration"): users, roles, the role's
+ * Request and response schemas of administration (docs/api.md, "Administration"): users, roles, the role's
  * page-permission matrix, sections and pages, and the audit log.
  */
 import { z } from 'zod';
@@ -20,7 +20,7 @@ import { roleRefSchema } from './auth';
 
 export { idParamsSchema, setActiveSchema, type IdParams, type SetActive } from './fields';
 
-/** Every admin list takes the common list query of API.md and nothing else. */
+/** Every admin list takes the common list query of docs/api.md and nothing else. */
 export const adminListQuerySchema = listQuerySchema.strict();
 export type AdminListQuery = z.infer<typeof adminListQuerySchema>;
 

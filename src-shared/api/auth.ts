@@ -1,5 +1,5 @@
 /**
- * Request and response schemas of sign-in, two-factor, the profile and the page tree (API.md, "Auth and
+ * Request and response schemas of sign-in, two-factor, the profile and the page tree (docs/api.md, "Auth and
  * session"). The server validates with these; the client types its calls with them.
  */
 import { z } from 'zod';

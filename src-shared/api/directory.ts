@@ -1,5 +1,5 @@
 /**
- * Request and response schemas of the Employee Centre (API.md, "Employee centre"): jobs, the department
+ * Request and response schemas of the Employee Centre (docs/api.md, "Employee centre"): jobs, the department
  * tree, employees (with an optional user account, a profile picture and PDF attachments), secretary
  * offices, the employee dashboard and the light option lists behind the department and employee pickers.
  * The server validates with these and the screens type their calls with them; change them additively.
@@ -19,7 +19,7 @@ import {
 
 export { idParamsSchema, setActiveSchema, type IdParams, type SetActive } from './fields';
 
-/** Every directory list takes the common list query of API.md and nothing else. */
+/** Every directory list takes the common list query of docs/api.md and nothing else. */
 export const directoryListQuerySchema = listQuerySchema.strict();
 export type DirectoryListQuery = z.infer<typeof directoryListQuerySchema>;
 

@@ -1,5 +1,5 @@
 /**
- * The REST envelope and problem-details shapes of API.md, shared by the server (which produces them)
+ * The REST envelope and problem-details shapes of docs/api.md, shared by the server (which produces them)
  * and the client (which reads them).
  */
 import { z } from 'zod';
@@ -29,7 +29,7 @@ export type Problem = z.infer<typeof problemSchema>;
  *   {total}"); absent or `true`, `total` is exact;
  * - `next`: an opaque cursor marking the end of this page, present when rows follow it. Sent back as
  *   `after` with the request of another page of the same query, it lets the server read that page from
- *   this position instead of counting rows from the top (API.md, "Lists").
+ *   this position instead of counting rows from the top (docs/api.md, "Lists").
  */
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({

@@ -235,7 +235,7 @@ const mimeSchema = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/, 'must be a MIME type');
 
 /**
- * One file sent to our API as `multipart/form-data` (API.md: uploads): the file under `field`, plus a few
+ * One file sent to our API as `multipart/form-data` (docs/api.md: uploads): the file under `field`, plus a few
  * plain text fields the endpoint may want (e.g. a description).
  */
 export const apiUploadSchema = z

@@ -1,7 +1,7 @@
 /**
  * The table filter model of the specification (section 9) as pure functions: which match modes each
  * kind of column offers, the editable state of a column's filter, and the conversion of that state,
- * the sort and the search box into the list query of API.md
+ * the sort and the search box into the list query of docs/api.md
  * (`?page&pageSize&sort=field|-field&q&filters=<json>`). Kept free of React so it is tested directly and
  * so the JSON sent is exactly what the server's `filtersSchema` parses.
  */
@@ -68,7 +68,7 @@ export function isColumnFilterActive(state: ColumnFilterState | undefined): bool
 }
 
 /**
- * The `filters` object of API.md from the table's state: blank constraints are dropped, fields left
+ * The `filters` object of docs/api.md from the table's state: blank constraints are dropped, fields left
  * with none are dropped, text values are trimmed; undefined when nothing remains (the parameter is then
  * omitted rather than sent as `{}`).
  */
@@ -134,7 +134,7 @@ export interface ListParams {
 }
 
 /**
- * The query string values of API.md's list convention. Empty parts are omitted so the server applies
+ * The query string values of docs/api.md's list convention. Empty parts are omitted so the server applies
  * its defaults, and `filters` is the JSON text of the filter object.
  */
 export function buildListQuery(params: ListParams): Record<string, string | number> {

@@ -1,5 +1,5 @@
 /**
- * Paging of big lists (API.md, "Lists"): a list may count its rows only up to a limit — `totalExact:
+ * Paging of big lists (docs/api.md, "Lists"): a list may count its rows only up to a limit — `totalExact:
  * false` means "more than {total}" — and give each page a `next` cursor marking where it ends. The table
  * keeps the cursors of the pages it has read and sends the nearest one (`after`) with the page it asks for,
  * so the next or previous page, or any page near one already read, costs the server the rows between them

@@ -1,6 +1,6 @@
 /**
  * The data side of a server-side table: holds page, page size, sort, search text and column filters,
- * turns them into API.md's list query, and fetches through react-query (keeping the previous page on
+ * turns them into docs/api.md's list query, and fetches through react-query (keeping the previous page on
  * screen while the next loads, so the table does not flash empty).
  */
 import { useMemo, useRef, useState } from 'react';

@@ -1,5 +1,5 @@
 /**
- * HTTP routes of administration (API.md, "Administration"): /auth/users, /auth/roles,
+ * HTTP routes of administration (docs/api.md, "Administration"): /auth/users, /auth/roles,
  * /auth/roles/{id}/permissions, /auth/pages and /auth/audit, each declaring its page and permission.
  */
 import { z } from 'zod';

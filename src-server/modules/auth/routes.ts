@@ -1,6 +1,6 @@
 /**
  * HTTP routes of the first-run setup, sign-in, two-factor, the profile and the caller's page tree
- * (API.md, "Auth and session"). Rules live in service.ts.
+ * (docs/api.md, "Auth and session"). Rules live in service.ts.
  */
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';

@@ -2,7 +2,7 @@
  * HTTP routes of the correspondence core. Actions on a document declare `authenticated`: the page and
  * permission they need follow the document's direction (common.ts `pagesFor`), which only the service knows
  * once it has read the document; it answers 404 for a document the caller may not see, then 403.
- * (API.md, "Correspondence"): documents, boxes (one route per box,
+ * (docs/api.md, "Correspondence"): documents, boxes (one route per box,
  * each on its page), and under a document: register, distribution, tasks, follow, timeline, attachments,
  * related; plus the calendar's events. Reads of one document are `authenticated`: whether the caller may
  * see it is the visibility predicate's answer (404 when not), whatever page they came from.

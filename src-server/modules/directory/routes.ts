@@ -1,5 +1,5 @@
 /**
- * HTTP routes of the Employee Centre (API.md, "Employee centre"): /ec/jobs, /ec/departments,
+ * HTTP routes of the Employee Centre (docs/api.md, "Employee centre"): /ec/jobs, /ec/departments,
  * /ec/employees and /ec/secretary-offices, each declaring its page and permission. The pickers
  * (`/ec/departments/options`, `/ec/employees/options`, `/ec/jobs/options`) are open to any signed-in
  * user: every correspondence screen chooses departments and people, whatever the caller's directory

@@ -1,5 +1,5 @@
 /**
- * HTTP routes of the settings lists (API.md: /correspondence/settings/{mediums,priorities,security-levels,
+ * HTTP routes of the settings lists (docs/api.md: /correspondence/settings/{mediums,priorities,security-levels,
  * codifications,main-distribution}). One loop registers the same routes for every list, each on its own
  * page: list and get (view), create (add), edit (edit), activate (activate); `/options` feeds pickers
  * to any signed-in user. Clearances (a user's security level) hang under security-levels.

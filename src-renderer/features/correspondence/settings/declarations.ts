@@ -1,6 +1,6 @@
 /**
  * The five settings lists of the specification (section 3), declared as data for the one generic
- * list-and-form block (SettingsListScreen, STYLE.md: no copy-pasted CRUD). Each declaration says where
+ * list-and-form block (SettingsListScreen, docs/style.md: no copy-pasted CRUD). Each declaration says where
  * the list lives, which fields its form has and how each shows as a column; everything else is shared.
  */
 import type { Direction, SettingsList } from '../../../../src-shared/api/correspondence';
@@ -37,7 +37,7 @@ export type SettingsListKey =
 /** A settings list: its API path, its fields, its default order and its empty message. */
 export interface SettingsListSpec {
   key: SettingsListKey;
-  /** The list's path segment: API.md `/correspondence/settings/<list>`. */
+  /** The list's path segment: docs/api.md `/correspondence/settings/<list>`. */
   list: SettingsList;
   fields: readonly SettingsField[];
   defaultSort: string;

@@ -1,5 +1,5 @@
 /**
- * The correspondence calls of API.md ("Correspondence"): settings lists, documents, boxes and the
+ * The correspondence calls of docs/api.md ("Correspondence"): settings lists, documents, boxes and the
  * sub-resources of one document (distribution, tasks, follow, timeline, attachments, related), typed
  * with the schemas the server validates with (src-shared/api/correspondence.ts), and the react-query
  * keys the screens invalidate after a change.
