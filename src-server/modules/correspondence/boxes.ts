@@ -2,8 +2,8 @@
  * The boxes (GET /correspondence/boxes/{box}). Each box is a union of "arms" producing uniform key rows
  * (b.kind, b.row_id, b.document_id, b.box_date, b.done, …); filters, sort and paging run over the keys,
  * then the page's documents are read through the visibility predicate. Every arm is a subset of what
- * the predicate admits (receiving departments' leads, members for knowledge, taskers, archive office,
- * creator — each with the security rank checked on the arm's own table), so the keys never count a row
+ * the predicate admits (receiving departments' leads and employees, taskers, archive office, creator —
+ * each with the security rank checked on the arm's own table), so the keys never count a row
  * the caller could not see, and the predicate guards the page again. The incoming arm reads a
  * department's distributions from one index (department, registered_at desc, id desc) and only joins
  * documents when a filter or the sort needs a document column: first and deep pages stay index scans.
@@ -25,7 +25,7 @@ import { listClauses, ownEntry, type FieldKind, type ListFields } from '../../db
 import { HttpProblem } from '../../http/problem';
 import type { Tx } from '../auth/queries';
 import { rows } from './queries';
-import { inList, type Scope } from './visibility';
+import { inList, receivingDepartments, type Scope } from './visibility';
 
 /**
  * Box fields: the key column, whether it needs the document joined, its SQL type (a keyset position's
@@ -421,16 +421,11 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): Arm[] 
           and ${range('d.registered_at')}`,
     );
   };
-  // What the receiving departments hold: the distributions of their leads (action and knowledge) and of
-  // their members (knowledge), of one direction (incoming mail, approved memos).
+  // What the receiving departments hold: their distributions of one direction (incoming mail, approved
+  // memos), for action and for knowledge, as their leads and their own employees receive them.
   const receivedArm = (direction: string): Arm | null => {
-    const lead = scope.leadDepartmentIds;
-    const member =
-      scope.departmentId !== null && !lead.includes(scope.departmentId) ? scope.departmentId : null;
-    const receivers: SQL[] = [];
-    if (lead.length) receivers.push(sql`x.department_id in ${inList(lead)}`);
-    if (member !== null) receivers.push(sql`(x.department_id = ${member} and x.type = 'forKnowledge')`);
-    if (!receivers.length) return null;
+    const receiving = receivingDepartments(scope);
+    if (!receiving.length) return null;
     return arm(
       'x',
       sql`x.id as row_id, x.document_id, x.id as dist_id,
@@ -438,7 +433,7 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): Arm[] 
         x.type as dist_type, null::text as task_state, null::date as task_date, null::date as due_date,
         null::text as follow_reason, ${needsDoc ? docCols : sql.raw(NO_DOC_COLUMNS)}
       from distributions x ${needsDoc ? sql`join documents d on d.id = x.document_id` : sql``}
-      where (${sql.join(receivers, sql` or `)}) and x.direction = ${direction}
+      where x.department_id in ${inList(receiving)} and x.direction = ${direction}
         and x.security_rank <= ${scope.clearance} and ${range('x.registered_at')}`,
     );
   };
