@@ -18,7 +18,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { normalizeArabic } from '../../../src-shared/arabic';
 import { filtersSchema } from '../../../src-shared/filters';
-import { DEFAULT_DATE_RANGE_DAYS, type Box, type BoxQuery } from '../../../src-shared/api/correspondence';
+import {
+  DEFAULT_DATE_RANGE_DAYS,
+  OPEN_ENDED_BOXES,
+  type Box,
+  type BoxQuery,
+} from '../../../src-shared/api/correspondence';
 import { INT4_MAX, INT4_MIN, isRealDate } from '../../../src-shared/api/fields';
 import { decodeCursor, encodeCursor, fingerprintOf, type Position } from '../../db/keyset';
 import { listClauses, ownEntry, type FieldKind, type ListFields } from '../../db/list';
@@ -142,17 +147,6 @@ function inList2(values: readonly string[]): SQL {
   )})`;
 }
 
-/** Boxes of work still to do, listed whatever its age unless the user picks a range. */
-const OPEN_ENDED: ReadonlySet<Box> = new Set<Box>([
-  'follow-ups',
-  'awaiting-approval',
-  'requiring-approval',
-  'requiring-changes',
-  'memos-awaiting-approval',
-  'memos-requiring-approval',
-  'memos-requiring-changes',
-]);
-
 /** An arm of a box: the kind of its rows (one letter, the tie-break between arms) and its key rows. */
 interface Arm {
   kind: string;
@@ -203,6 +197,23 @@ function afterPosition(col: SQL, field: BoxField, from: Position, kind: string, 
 }
 
 /**
+ * Where a range's `fromDate` starts: a day (`YYYY-MM-DD`) at its start in UTC — whatever the database
+ * session's time zone —, or an instant (the client's own midnight, as the renderer sends it).
+ */
+function rangeStart(bound: string): SQL {
+  return bound.length === 10
+    ? sql`(${bound}::date::timestamp at time zone 'UTC')`
+    : sql`${bound}::timestamptz`;
+}
+
+/** Where a range's `toDate` ends (exclusive): after its day in UTC, or after its instant's millisecond. */
+function rangeEnd(bound: string): SQL {
+  return bound.length === 10
+    ? sql`((${bound}::date + 1)::timestamp at time zone 'UTC')`
+    : sql`(${bound}::timestamptz + interval '1 millisecond')`;
+}
+
+/**
  * Reads the keys of one page of a box: the page's rows (at most `limit`, in the box's order) and whether
  * more follow it.
  */
@@ -242,14 +253,15 @@ export async function boxKeys(
     throw new HttpProblem('badRequest', { fields: { after: [{ key: 'validation.invalid' }] } });
   if (from?.value === null && sortField.notNull) from = null;
 
-  // Date range: [fromDate, toDate] inclusive; default the last 30 days. What is still to do does not
-  // expire: follow-ups and the approval boxes have no default lower bound.
+  // Date range: [fromDate, toDate] inclusive, on each arm's box_date (BOX_DATE names it: every arm passes
+  // `range` the very expression it answers as box_date); default the last 30 days. What is still to do
+  // does not expire: follow-ups and the approval boxes have no default lower bound.
   const fromDate = query.fromDate
-    ? sql`${query.fromDate}::date::timestamptz`
-    : OPEN_ENDED.has(box)
+    ? rangeStart(query.fromDate)
+    : OPEN_ENDED_BOXES.has(box)
       ? null
-      : sql`(current_date - ${DEFAULT_DATE_RANGE_DAYS}::int)::timestamptz`;
-  const toDate = query.toDate ? sql`(${query.toDate}::date + 1)::timestamptz` : null;
+      : sql`(((now() at time zone 'UTC')::date - ${DEFAULT_DATE_RANGE_DAYS}::int)::timestamp at time zone 'UTC')`;
+  const toDate = query.toDate ? rangeEnd(query.toDate) : null;
   const range = (column: string) => {
     const c = sql.raw(column);
     const parts = [sql`true`];
