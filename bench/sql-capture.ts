@@ -76,13 +76,17 @@ export async function replay(url: string, statements: Statement[], runs: number,
   }
 }
 
-/** EXPLAIN ANALYZE's execution time of each statement (the server side of the raw SQL), in ms. */
+/**
+ * EXPLAIN ANALYZE's execution time of each statement (the server side of the raw SQL), in ms; a
+ * transaction's own statements (begin, commit, set transaction…) have none and are left out.
+ */
 export async function explain(url: string, statements: Statement[]) {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
     const out: number[] = [];
     for (const s of statements) {
+      if (!/^\s*(select|with|insert|update|delete)\b/i.test(s.text)) continue;
       const r = await c.query<{ 'QUERY PLAN': { 'Execution Time': number }[] }>(
         `explain (analyze, format json) ${s.text}`,
         s.values,

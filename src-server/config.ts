@@ -41,6 +41,12 @@ export const configSchema = z.object({
    * `totalExact: false` ("more than …"), since an exact count of a large box costs more than its page.
    */
   LIST_EXACT_TOTAL_MAX: int(10_000, 1, 10_000_000),
+  /**
+   * A page of a tallied box (its own date order, no filter) lying more than this many rows past its
+   * nearest known position is found from the box's tallies (its rows per day) rather than by reading past
+   * the rows before it (OFFSET); 0: always (tests).
+   */
+  LIST_TALLY_JUMP_FROM: int(2_000, 0, 10_000_000),
   /** node-postgres pool size when DATABASE_URL is set. */
   DB_POOL_MAX: int(20, 1, 500),
   /**

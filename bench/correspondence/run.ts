@@ -4,15 +4,18 @@
  * (`sijill_bench_corr`, or BENCH_DB_NAME), then the incoming box measured through the real server:
  *
  * - the big boxes of an archive-office clerk (who holds 80% of all incoming mail; issue 15): incoming over
- *   the default 30 days and over a year, outgoing over a year — the first page, a middle and the last
- *   page each reached by `next` (the cursor of the page before sent as `after`) and by a jump (the page
- *   number alone), and over the incoming year a deep page (2,500: offset 49,980) by next, by a jump and
- *   back from the page after it; each cursor's page is checked to be the jump's page. Totals: the capped
- *   count statement beside the same statement with its cap lifted (the exact count the boxes used to run);
+ *   the default 30 days, a year and five years, outgoing and approved memos over a year — the first page,
+ *   a middle and the last page each reached by `next` (the cursor of the page before sent as `after`) and
+ *   by a jump (the page number alone), and over the incoming year a deep page (2,500: offset 49,980) by
+ *   next, by a jump and back from the page after it; each cursor's page is checked to be the jump's page.
+ *   A table of page jumps sets these side by side (issue 23, item 22: p50 / p95). Totals: what answered
+ *   the total — the tallies' day counts of a box in its own date order, or else the capped count
+ *   statement — beside the exact count the boxes used to run (the count statement with its cap lifted);
  * - a subject-contains filter in Arabic, typed with hamza and ta marbuta (`إجتماع اللجنة`), which the
  *   server normalises like the stored `subject_search` column (the generated column of the schema, so the
  *   generated subjects are normalised by PostgreSQL itself, exactly as rows the application writes);
- * - a department manager's box (what was distributed to the department): first and deep page, the filter;
+ * - a department manager's box (what was distributed to the department) over five years: its first,
+ *   middle and last pages as above; the filter;
  * - the approval boxes of a busy signatory and of an author (issue 12).
  *
  * The server's time per request is Fastify's reply.elapsedTime (an onResponse hook), the load comes from
@@ -364,6 +367,8 @@ async function generate(url: string, passwordHash: string, adminRoleId: number) 
     await mail(db, clerks, users['bench-signatory']!, users['bench-author']!);
     for (const def of indexes) await db.query(def);
     await db.query(`set session_replication_role = origin`);
+    // The boxes' tallies are kept by triggers, which the bulk load skipped: compute them once.
+    await db.query('select box_tallies_rebuild()');
     await db.query('vacuum analyze');
   } finally {
     await db.end();
@@ -466,6 +471,7 @@ async function main() {
 
       const signIn = (login: string) => signInPassword(server.url, login, PASSWORD);
       const yearAgo = new Date(Date.now() - 365 * 86400_000).toISOString().slice(0, 10);
+      const fiveYearsAgo = new Date(Date.now() - 5 * 366 * 86400_000).toISOString().slice(0, 10);
       const arabic = encodeURIComponent(
         JSON.stringify({ subject: { constraints: [{ value: 'إجتماع اللجنة', matchMode: 'contains' }] } }),
       );
@@ -486,36 +492,47 @@ async function main() {
       }
       const totals: Record<string, unknown>[] = [];
       /**
-       * Issue 15: the pages of a big box as a clerk reaches them — the first; a middle and the last page by
-       * a jump (a page number, no cursor: OFFSET) and by `next` (the cursor of the page before); a deep
-       * page (2,500) by next, by a jump and back from the page after it. The box's exact total is the
-       * server's own count statement with its cap lifted; its cost beside the capped count's is the totals
-       * table.
+       * Issue 15, issue 23 (item 22): the pages of a big box as a clerk reaches them — the first; a middle
+       * and the last page by a jump (the page number alone) and by `next` (the cursor of the page before);
+       * a deep page (2,500) by next, by a jump and back from the page after it. The box's exact total is
+       * the server's own answer where the box is tallied (its own date order, unfiltered), else its count
+       * statement with the cap lifted; the totals table sets the cost of what answered it (the tallies'
+       * day counts, or the capped count) beside the exact count the boxes used to run.
        */
       const bigBox = async (token: string, label: string, base: string, deep: boolean): Promise<Case[]> => {
         startCapture();
         const first = await get(token, `${base}&page=1`);
-        const countStatement = stopCapture().find((x) => x.text.startsWith('select count(*)::int as n from'));
-        if (!countStatement) throw new Error(`${label}: no count statement`);
-        const exactStatement = {
-          ...countStatement,
-          values: [...countStatement.values.slice(0, -1), 2 ** 31 - 1],
-        };
-        const c = new pg.Client({ connectionString: url.toString() });
-        await c.connect();
-        const exact = Number(
-          (await c.query<{ n: number }>(exactStatement.text, exactStatement.values)).rows[0]!.n,
-        );
-        await c.end();
+        const captured = stopCapture();
+        const countStatement = captured.find((x) => x.text.startsWith('select count(*)::int as n from'));
+        const daysStatement = captured.find((x) => x.text.startsWith("select to_char(c.day, 'YYYY-MM-DD')"));
+        const answeredBy = countStatement ?? daysStatement;
+        if (!answeredBy) throw new Error(`${label}: no count or day-count statement`);
+        let exact = first.total;
+        let exactCountMs: unknown = null;
+        if (countStatement) {
+          const exactStatement = {
+            ...countStatement,
+            values: [...countStatement.values.slice(0, -1), 2 ** 31 - 1],
+          };
+          const c = new pg.Client({ connectionString: url.toString() });
+          await c.connect();
+          exact = Number(
+            (await c.query<{ n: number }>(exactStatement.text, exactStatement.values)).rows[0]!.n,
+          );
+          await c.end();
+          exactCountMs = await replay(url.toString(), [exactStatement], Math.min(RAW_RUNS, 50), CONNECTIONS);
+        }
         totals.push({
           box: label,
           exactTotal: exact,
           answered: first.totalExact === false ? `more than ${first.total}` : first.total,
-          cappedCountMs: await replay(url.toString(), [countStatement], RAW_RUNS, CONNECTIONS),
-          exactCountMs: await replay(url.toString(), [exactStatement], Math.min(RAW_RUNS, 50), CONNECTIONS),
+          by: countStatement ? 'capped count' : 'tallies',
+          answerMs: await replay(url.toString(), [answeredBy], RAW_RUNS, CONNECTIONS),
+          exactCountMs,
         });
         const last = Math.ceil(exact / 20);
         const middle = Math.ceil(last / 2);
+        if (last < 3) throw new Error(`${label}: ${exact} rows, too few to measure its pages`);
         const at = (page: number) => `${base}&page=${page}`;
         const cases: Case[] = [
           { name: `${label}: first page`, path: at(1), target: 30 },
@@ -549,6 +566,13 @@ async function main() {
             ...(await bigBox(clerkToken, 'incoming, a year', `${box}?pageSize=20&fromDate=${yearAgo}`, true)),
             ...(await bigBox(
               clerkToken,
+              'incoming, five years',
+              `${box}?pageSize=20&fromDate=${fiveYearsAgo}`,
+              false,
+            )),
+
+            ...(await bigBox(
+              clerkToken,
               'outgoing, a year',
               `/correspondence/boxes/outgoing?pageSize=20&fromDate=${yearAgo}`,
               false,
@@ -564,14 +588,29 @@ async function main() {
           who: 'manager',
           login: 'bench-manager',
           queries: [
-            { name: 'first page', path: `${box}?page=1&pageSize=20`, target: 30 },
-            { name: 'deep page', path: `${box}?page=2500&pageSize=20&fromDate=${yearAgo}`, target: 30 },
+            ...(await bigBox(
+              await signIn('bench-manager'),
+              'incoming of the department, five years',
+              `${box}?pageSize=20&fromDate=${fiveYearsAgo}`,
+              false,
+            )),
             {
               name: 'subject contains (Arabic)',
               path: `${box}?page=1&pageSize=20&filters=${arabic}`,
               target: 100,
             },
           ] as Case[],
+        },
+        // The approved memos of the archive office that holds them (the third).
+        {
+          who: 'memos clerk',
+          login: 'clerk-303',
+          queries: await bigBox(
+            await signIn('clerk-303'),
+            'approved memos, a year',
+            `/correspondence/boxes/approved-memos?pageSize=20&fromDate=${yearAgo}`,
+            false,
+          ),
         },
         // Issue 12: the requiring-approval box of a busy signatory, the awaiting-approval box of an author.
         {
@@ -677,39 +716,66 @@ async function main() {
         ),
       );
       const pad = (v: unknown, n: number) => String(v).padEnd(n);
-      const lines = [
-        `${pad('query', 52)}${pad('total', 12)}${pad('server p95', 12)}${pad('raw SQL p95', 13)}${pad('target', 9)}result`,
-      ];
-      for (const e of results as {
+      const ms = (v: number) => `${v} ms`;
+      type Entry = {
         route: string;
         total: number;
         totalExact: boolean;
-        serverMs: { p95: number };
+        serverMs: { p50: number; p95: number };
         rawSqlMs: { p95: number };
         targetMs: number;
         withinTarget: boolean;
         within2xRaw: boolean;
-      }[])
+      };
+      const entries = results as Entry[];
+      const lines = [
+        `${pad('query', 72)}${pad('total', 12)}${pad('server p50', 12)}${pad('server p95', 12)}` +
+          `${pad('raw SQL p95', 13)}${pad('target', 9)}result`,
+      ];
+      for (const e of entries)
         lines.push(
-          `${pad(e.route, 52)}${pad(e.totalExact ? e.total : `> ${e.total}`, 12)}${pad(`${e.serverMs.p95} ms`, 12)}` +
-            `${pad(`${e.rawSqlMs.p95} ms`, 13)}${pad(`< ${e.targetMs}`, 9)}` +
+          `${pad(e.route, 72)}${pad(e.totalExact ? e.total : `> ${e.total}`, 12)}${pad(ms(e.serverMs.p50), 12)}` +
+            `${pad(ms(e.serverMs.p95), 12)}${pad(ms(e.rawSqlMs.p95), 13)}${pad(`< ${e.targetMs}`, 9)}` +
             `${e.withinTarget ? 'met' : 'MISSED'} / ${e.within2xRaw ? '≤ 2× raw' : '> 2× raw (MISSED)'}`,
         );
+      // Issue 23 (item 22): the page jumps of each big box side by side — the first, middle and last page,
+      // by number (a jump, no cursor) and by cursor (the `next` of the page before), server p50 / p95.
       lines.push(
         '',
-        `${pad('totals (the count statement alone)', 52)}${pad('exact', 12)}${pad('answered', 22)}` +
-          `${pad('capped p95', 13)}exact count p95`,
+        `${pad('page jumps (server p50 / p95)', 48)}${pad('first', 18)}${pad('middle by number', 18)}` +
+          `${pad('middle by cursor', 18)}${pad('last by number', 18)}last by cursor`,
+      );
+      const boxes = [
+        ...new Set(entries.map((e) => /^(.*): (first|middle|deep|last) page/.exec(e.route)?.[1])),
+      ];
+      for (const name of boxes) {
+        if (!name) continue;
+        const cell = (re: RegExp) => {
+          const e = entries.find((x) => x.route.startsWith(`${name}: `) && re.test(x.route));
+          return e ? `${e.serverMs.p50} / ${e.serverMs.p95}` : '—';
+        };
+        lines.push(
+          `${pad(name, 48)}${pad(cell(/: first page$/), 18)}${pad(cell(/: middle page \d+ by jump$/), 18)}` +
+            `${pad(cell(/: middle page \d+ by next$/), 18)}${pad(cell(/: last page \d+ by jump$/), 18)}` +
+            cell(/: last page \d+ by next$/),
+        );
+      }
+      lines.push(
+        '',
+        `${pad('totals (the statement that answers the total)', 72)}${pad('exact', 12)}${pad('answered', 22)}` +
+          `${pad('by', 14)}${pad('its p95', 13)}exact count p95`,
       );
       for (const t of totals as {
         box: string;
         exactTotal: number;
         answered: number | string;
-        cappedCountMs: { p95: number };
-        exactCountMs: { p95: number };
+        by: string;
+        answerMs: { p95: number };
+        exactCountMs: { p95: number } | null;
       }[])
         lines.push(
-          `${pad(`clerk: ${t.box}`, 52)}${pad(t.exactTotal, 12)}${pad(t.answered, 22)}` +
-            `${pad(`${t.cappedCountMs.p95} ms`, 13)}${t.exactCountMs.p95} ms`,
+          `${pad(t.box, 72)}${pad(t.exactTotal, 12)}${pad(t.answered, 22)}${pad(t.by, 14)}` +
+            `${pad(ms(t.answerMs.p95), 13)}${t.exactCountMs ? ms(t.exactCountMs.p95) : '—'}`,
         );
       console.log(lines.join('\n'));
     } finally {

@@ -593,6 +593,52 @@ export const distributions = pgTable(
   ],
 );
 
+/** The arms of the big boxes whose rows are tallied (box_tallies.arm). */
+export const BOX_TALLY_ARMS = ['archive', 'creator', 'received'] as const;
+
+/**
+ * How many rows the big arms of the boxes hold per day (issue 23, item 22), so a page of a big box is
+ * reached by its number without counting the rows before it: filed documents by the archive office
+ * holding them (`archive`: owner = archive_department_id) and by their creator (`creator`: owner =
+ * created_by, holder = the archive office, so a clerk's own documents held elsewhere are summed apart),
+ * distributions by their receiving department (`received`: owner = department_id); each per direction,
+ * state, UTC day of the box date (registered_at), security rank and done (incoming and memos: completed;
+ * outgoing: dispatched). 0 stands for none. Kept by statement triggers on documents and distributions in
+ * the writing transaction itself (migration 0010), so the sums are exact in every snapshot, on any number
+ * of server processes. A key may have several rows (a writer that finds the key's row locked by another
+ * transaction adds a row instead of waiting; the next writer folds them): readers sum.
+ * `box_tallies_rebuild()` recomputes everything (after a bulk load with triggers off).
+ */
+export const boxTallies = pgTable(
+  'box_tallies',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    arm: text('arm', { enum: BOX_TALLY_ARMS }).notNull(),
+    owner: integer('owner').notNull(),
+    holder: integer('holder').notNull(),
+    direction: text('direction').notNull(),
+    state: text('state').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    securityRank: integer('security_rank').notNull(),
+    done: boolean('done').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [
+    check('box_tallies_arm_check', oneOf(t.arm, BOX_TALLY_ARMS)),
+    index('box_tallies_key_idx').on(
+      t.arm,
+      t.direction,
+      t.state,
+      t.owner,
+      t.holder,
+      t.day,
+      t.securityRank,
+      t.done,
+      t.n,
+    ),
+  ],
+);
+
 /** A task: an employee of a receiving department asked to act on (or read) a distribution. */
 export const tasks = pgTable(
   'tasks',

@@ -11,6 +11,7 @@ import {
   dateOnlyField,
   decimalParam,
   idempotencyKeyHeader,
+  instantField,
   int4,
   multilineText,
   nameField,
@@ -636,17 +637,69 @@ export type BoxView = (typeof BOX_VIEWS)[number];
 /** Days the date range reaches back by default (specification section 9). */
 export const DEFAULT_DATE_RANGE_DAYS = 30;
 
+/** What a box's date (`boxDate`) is: the moment a row entered the box. */
+export const BOX_DATE_KINDS = [
+  'registered',
+  'assigned',
+  'created',
+  'approved',
+  'submitted',
+  'waiting',
+] as const;
+export type BoxDateKind = (typeof BOX_DATE_KINDS)[number];
+
+/**
+ * The date each box sorts and ranges by, its `boxDate`: the date range filters on it and nothing else,
+ * and the list shows it in a column named after it (the range's label names the same date). Registration
+ * (incoming, follow-ups), the task's assignment (incoming-tasks), creation (drafts), approval and
+ * numbering (outgoing, approved memos), the last submission (the author's circuit boxes), the moment the
+ * caller's turn came (requiring approval).
+ */
+export const BOX_DATE: Readonly<Record<Box, BoxDateKind>> = {
+  incoming: 'registered',
+  'follow-ups': 'registered',
+  'incoming-tasks': 'assigned',
+  'inbox-drafts': 'created',
+  outgoing: 'approved',
+  'outbox-drafts': 'created',
+  'awaiting-approval': 'submitted',
+  'requiring-approval': 'waiting',
+  'requiring-changes': 'submitted',
+  'approved-memos': 'approved',
+  'memo-drafts': 'created',
+  'memos-awaiting-approval': 'submitted',
+  'memos-requiring-approval': 'waiting',
+  'memos-requiring-changes': 'submitted',
+};
+
+/**
+ * Boxes of work still to do (follow-ups, the approval boxes): listed whatever their age unless the user
+ * picks a range; every other box starts with the last DEFAULT_DATE_RANGE_DAYS days.
+ */
+export const OPEN_ENDED_BOXES: ReadonlySet<Box> = new Set<Box>([
+  'follow-ups',
+  'awaiting-approval',
+  'requiring-approval',
+  'requiring-changes',
+  'memos-awaiting-approval',
+  'memos-requiring-approval',
+  'memos-requiring-changes',
+]);
+
 /**
  * GET /correspondence/boxes/{box}: the common list query plus the date range (`fromDate`, `toDate`,
- * inclusive; default the last 30 days — follow-ups and the approval boxes have no default lower bound,
- * since what is still to do does not expire) and the completed view. `q` searches subject (Arabic-normalised), numbers and
- * sender document number. The range applies to the box's date: registration (incoming, follow-ups),
- * the task date's assignment (incoming-tasks), creation (drafts).
+ * inclusive, on the box's date, BOX_DATE; default the last 30 days, none for OPEN_ENDED_BOXES) and the
+ * completed view. `q` searches subject (Arabic-normalised), numbers and sender document number.
  */
 export const boxQuerySchema = listQuerySchema
   .extend({
-    fromDate: dateOnlyField.optional(),
-    toDate: dateOnlyField.optional(),
+    /**
+     * A day (`YYYY-MM-DD`, from its start in UTC) or an instant (the start of the user's own day: the
+     * renderer sends instants, so the range's days are the days the list shows).
+     */
+    fromDate: z.union([dateOnlyField, instantField]).optional(),
+    /** A day (`YYYY-MM-DD`, through its end in UTC) or an instant (through it). */
+    toDate: z.union([dateOnlyField, instantField]).optional(),
     view: z.enum(BOX_VIEWS).default('all'),
     /**
      * The `next` of an answer to the same query (any page of it): the server reads `page` from that
@@ -702,7 +755,7 @@ export const boxItemSchema = z.object({
   securityLevel: namedRefSchema.extend({ level: z.number().int() }).nullable(),
   registeredAt: z.string().nullable(),
   createdAt: z.string(),
-  /** The date the box sorts and ranges by. */
+  /** The date the box sorts and ranges by (what it is: BOX_DATE). */
   boxDate: z.string(),
   /** Incoming: the receiving department of this row and how it received it (null: the archive office's row). */
   distribution: z

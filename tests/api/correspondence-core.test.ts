@@ -209,7 +209,9 @@ describe('distribution, tasks and completion', () => {
       distributionId: actionId,
       employeeId: org.memberA.employeeId,
     });
-    expect(byMember.status).toBe(404); // an action item reaches members only through their tasks
+    // A member sees the action item (their department's) but tasks nobody: that is the lead's.
+    expect(byMember.status).toBe(422);
+    expect(byMember.json.code).toBe('correspondence.notDepartmentLead');
     const wrongEmployee = await post(org.managerA, `/correspondence/documents/${id}/tasks`, {
       distributionId: actionId,
       employeeId: org.memberB.employeeId,
@@ -349,23 +351,18 @@ describe('distribution, tasks and completion', () => {
 });
 
 describe('visibility', () => {
-  it('creator, receiving manager, secretary, member (knowledge), tasker see it; others get 404', async () => {
-    const { id, actionId } = await registeredAndDistributed();
+  it('creator, receiving managers, secretary and members (action and knowledge) see it; others get 404', async () => {
+    const { id } = await registeredAndDistributed();
     const url = `/correspondence/documents/${id}`;
     for (const a of [org.clerk, org.managerA, org.secretaryA, org.managerB, org.memberB, org.admin])
       expect((await get(a, url)).status).toBe(200);
-    // A member of the action department sees it only once tasked.
+    // A member of the action department sees it untasked (tests/api/department-visibility.test.ts).
     for (const path of [url, `${url}/timeline`, `${url}/attachments`, `${url}/distribution`])
-      expect((await get(org.memberA, path)).status, path).toBe(404);
+      expect((await get(org.memberA, path)).status, path).toBe(200);
     expect((await get(org.outsider, url)).status).toBe(404);
     expect((await post(org.outsider, `${url}/follow`)).status).toBe(404);
     const box = await get(org.outsider, '/correspondence/boxes/incoming');
     expect(box.json.data.items.map((i: { documentId: number }) => i.documentId)).not.toContain(id);
-    await post(org.managerA, `${url}/tasks`, {
-      distributionId: actionId,
-      employeeId: org.memberA.employeeId,
-    });
-    expect((await get(org.memberA, url)).status).toBe(200);
   });
 
   it('a document above the clearance is 404 even to its receiving manager, until the clearance is raised', async () => {

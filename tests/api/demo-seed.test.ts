@@ -227,13 +227,30 @@ describe('seed-demo correspondence', () => {
        join departments d on d.id = e.department_id where u.username = 'manager'`,
     );
     expect(staff.slice(0, 3).every((s) => s.department === manager!.department)).toBe(true);
-    // The plain employee has only their tasks and follow-ups, sees the tasks the manager gave them, and
-    // opens the letter of each.
+    // The plain employee sees the tasks the manager gave them and opens the letter of each; they register
+    // nothing, but read what reached their department: its incoming letters, for action (tasked or not)
+    // and for knowledge, and the memo addressed to it.
     const employee = await tokenOf('employee1');
     const tree = await call(h, { method: 'GET', url: '/auth/user-pages-tree', token: employee });
     const paths = JSON.stringify(tree.json.data.pages);
     expect(paths).toContain('/correspondence/inbox/incoming-tasks');
+    expect(paths).toContain('/correspondence/inbox/incoming"');
     expect(paths).not.toContain('/correspondence/inbox/add');
+    const [finance] = await h.query<{ id: number }>(
+      `select e.department_id as id from users u join employees e on e.id = u.employee_id
+       where u.username = 'employee1'`,
+    );
+    const reached = await h.query<{ document_id: number; direction: string }>(
+      `select document_id, direction from distributions where department_id = ${finance!.id}`,
+    );
+    const seen = async (name: string) =>
+      (await box(employee, name, '&fromDate=2000-01-01')).items.map((i) => Number(i.documentId));
+    const letters = reached.filter((r) => r.direction === 'in').map((r) => Number(r.document_id));
+    const memos = reached.filter((r) => r.direction === 'memo').map((r) => Number(r.document_id));
+    expect(letters.length).toBeGreaterThan(0);
+    expect(memos.length).toBeGreaterThan(0);
+    expect((await seen('incoming')).sort()).toEqual([...new Set(letters)].sort());
+    expect(await seen('approved-memos')).toEqual(expect.arrayContaining(memos));
     expect(paths).not.toContain('/auth/users');
     const tasks = await box(employee, 'incoming-tasks', '&fromDate=2000-01-01');
     expect(tasks.items.length).toBeGreaterThan(0);

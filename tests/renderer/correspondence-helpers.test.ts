@@ -59,7 +59,11 @@ describe('the date range', () => {
     const now = dayjs('2025-05-31T15:20:00');
     const range = defaultDateRange(now);
     expect(range.toDate.isSame(now)).toBe(true);
-    expect(dateRangeQuery(range)).toEqual({ fromDate: '2025-05-01', toDate: '2025-05-31' });
+    // The user's own days, as instants: from the start of the first to the end of the last.
+    expect(dateRangeQuery(range)).toEqual({
+      fromDate: dayjs('2025-05-01T00:00:00').toISOString(),
+      toDate: dayjs('2025-05-31T23:59:59.999').toISOString(),
+    });
     expect(dateRangeQuery(null)).toEqual({});
   });
 });

@@ -2,8 +2,8 @@
  * The boxes (GET /correspondence/boxes/{box}). Each box is a union of "arms" producing uniform key rows
  * (b.kind, b.row_id, b.document_id, b.box_date, b.done, …); filters, sort and paging run over the keys,
  * then the page's documents are read through the visibility predicate. Every arm is a subset of what
- * the predicate admits (receiving departments' leads, members for knowledge, taskers, archive office,
- * creator — each with the security rank checked on the arm's own table), so the keys never count a row
+ * the predicate admits (receiving departments' leads and employees, taskers, archive office, creator —
+ * each with the security rank checked on the arm's own table), so the keys never count a row
  * the caller could not see, and the predicate guards the page again. The incoming arm reads a
  * department's distributions from one index (department, registered_at desc, id desc) and only joins
  * documents when a filter or the sort needs a document column: first and deep pages stay index scans.
@@ -14,19 +14,33 @@
  * page is read with OFFSET over the arms' covering indexes (a jump: linear in its depth, no heap). The
  * total is counted up to LIST_EXACT_TOTAL_MAX rows only: beyond, it is a lower bound (`totalExact:
  * false`), exact again once the caller pages to the end.
+ *
+ * Jumps in the big boxes (issue 23, item 22): the big arms — filed documents by archive office and by
+ * creator, distributions by receiving department — are tallied per day of their box date (box_tallies,
+ * kept by triggers in the writing transaction, so exact in every snapshot and on every server process;
+ * nothing is cached here). A box in its own date order without filters sums its rows per day from them
+ * (counting only its small arms and the range's partial edge days), which is its exact total, and a page
+ * lying far from any known position is read from the boundary of the day it starts on, in the same
+ * snapshot as the sums: at most a day's rows are passed over, however deep the page.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { normalizeArabic } from '../../../src-shared/arabic';
 import { filtersSchema } from '../../../src-shared/filters';
-import { DEFAULT_DATE_RANGE_DAYS, type Box, type BoxQuery } from '../../../src-shared/api/correspondence';
+import {
+  DEFAULT_DATE_RANGE_DAYS,
+  OPEN_ENDED_BOXES,
+  type Box,
+  type BoxQuery,
+} from '../../../src-shared/api/correspondence';
 import { INT4_MAX, INT4_MIN, isRealDate } from '../../../src-shared/api/fields';
 import { decodeCursor, encodeCursor, fingerprintOf, type Position } from '../../db/keyset';
 import { listClauses, ownEntry, type FieldKind, type ListFields } from '../../db/list';
 import { HttpProblem } from '../../http/problem';
 import { nestsDeeperThan, tooDeep } from '../../http/json-depth';
+import type { Db } from '../../db/open';
 import type { Tx } from '../auth/queries';
 import { rows } from './queries';
-import { inList, type Scope } from './visibility';
+import { inList, receivingDepartments, type Scope } from './visibility';
 
 /**
  * Box fields: the key column, whether it needs the document joined, its SQL type (a keyset position's
@@ -144,21 +158,29 @@ function inList2(values: readonly string[]): SQL {
   )})`;
 }
 
-/** Boxes of work still to do, listed whatever its age unless the user picks a range. */
-const OPEN_ENDED: ReadonlySet<Box> = new Set<Box>([
-  'follow-ups',
-  'awaiting-approval',
-  'requiring-approval',
-  'requiring-changes',
-  'memos-awaiting-approval',
-  'memos-requiring-approval',
-  'memos-requiring-changes',
-]);
-
-/** An arm of a box: the kind of its rows (one letter, the tie-break between arms) and its key rows. */
+/**
+ * An arm of a box: the kind of its rows (one letter, the tie-break between arms), its key rows, and where
+ * a big arm's rows are tallied per day: conditions on box_tallies `t` (all but the day and the view)
+ * whose rows sum to the arm's rows of a whole day.
+ */
 interface Arm {
   kind: string;
   sql: SQL;
+  tallies?: SQL[];
+}
+
+/** The rows of a box on one UTC day of its box date. */
+interface DayCount {
+  day: string;
+  n: number;
+}
+
+/** Limits of a box's reading (server configuration). */
+export interface BoxLimits {
+  /** Rows counted before the total is said to be a lower bound (where the box is not tallied). */
+  exactTotalMax: number;
+  /** Rows a page may be read past (OFFSET) before the page is found from the box's tallies instead. */
+  tallyJumpFrom: number;
 }
 
 /**
@@ -205,15 +227,32 @@ function afterPosition(col: SQL, field: BoxField, from: Position, kind: string, 
 }
 
 /**
+ * Where a range's `fromDate` starts: a day (`YYYY-MM-DD`) at its start in UTC — whatever the database
+ * session's time zone —, or an instant (the client's own midnight, as the renderer sends it).
+ */
+function rangeStart(bound: string): SQL {
+  return bound.length === 10
+    ? sql`(${bound}::date::timestamp at time zone 'UTC')`
+    : sql`${bound}::timestamptz`;
+}
+
+/** Where a range's `toDate` ends (exclusive): after its day in UTC, or after its instant's millisecond. */
+function rangeEnd(bound: string): SQL {
+  return bound.length === 10
+    ? sql`((${bound}::date + 1)::timestamp at time zone 'UTC')`
+    : sql`(${bound}::timestamptz + interval '1 millisecond')`;
+}
+
+/**
  * Reads the keys of one page of a box: the page's rows (at most `limit`, in the box's order) and whether
  * more follow it.
  */
 export async function boxKeys(
-  db: Tx,
+  db: Db,
   scope: Scope,
   box: Box,
   query: BoxQuery,
-  exactTotalMax: number,
+  { exactTotalMax, tallyJumpFrom }: BoxLimits,
 ): Promise<BoxKeys> {
   const filters = normaliseFilters(query.filters);
   const clauses = listClauses(
@@ -244,14 +283,15 @@ export async function boxKeys(
     throw new HttpProblem('badRequest', { fields: { after: [{ key: 'validation.invalid' }] } });
   if (from?.value === null && sortField.notNull) from = null;
 
-  // Date range: [fromDate, toDate] inclusive; default the last 30 days. What is still to do does not
-  // expire: follow-ups and the approval boxes have no default lower bound.
+  // Date range: [fromDate, toDate] inclusive, on each arm's box_date (BOX_DATE names it: every arm passes
+  // `range` the very expression it answers as box_date); default the last 30 days. What is still to do
+  // does not expire: follow-ups and the approval boxes have no default lower bound.
   const fromDate = query.fromDate
-    ? sql`${query.fromDate}::date::timestamptz`
-    : OPEN_ENDED.has(box)
+    ? rangeStart(query.fromDate)
+    : OPEN_ENDED_BOXES.has(box)
       ? null
-      : sql`(current_date - ${DEFAULT_DATE_RANGE_DAYS}::int)::timestamptz`;
-  const toDate = query.toDate ? sql`(${query.toDate}::date + 1)::timestamptz` : null;
+      : sql`(((now() at time zone 'UTC')::date - ${DEFAULT_DATE_RANGE_DAYS}::int)::timestamp at time zone 'UTC')`;
+  const toDate = query.toDate ? rangeEnd(query.toDate) : null;
   const range = (column: string) => {
     const c = sql.raw(column);
     const parts = [sql`true`];
@@ -292,7 +332,7 @@ export async function boxKeys(
   // full order: its rows at `lead …` are then exactly the page (what a widened window gains at one edge
   // from a group of equal rows it loses to it at the other).
   const spare = new Set(arms.map((a) => a.kind)).size - 1;
-  const read = async (plan: ReadingPlan) => {
+  const read = async (plan: ReadingPlan, on: Tx = db) => {
     const descending = plan.backward ? !desc : desc;
     // NULLS placement matching the indexes (DESC NULLS LAST), so each arm streams in index order.
     const orderOf = (c: SQL, id: SQL) =>
@@ -311,7 +351,7 @@ export async function boxKeys(
       ),
     );
     const window = await rows<BoxKey>(
-      db,
+      on,
       sql`select p.kind || p.row_id as key, p.kind, p.row_id,
             ${sql.raw(POSITION_TEXT[sortField.type]('p.sort_key'))} as sort_value, p.document_id,
             p.dist_id, p.task_id,
@@ -339,28 +379,71 @@ export async function boxKeys(
     );
     return Number(row?.n ?? 0);
   };
-  const deep = start >= exactTotalMax;
-  let plan = readingPlan(start, limit, from);
-  const [first, counting] = await Promise.all([read(plan), deep ? null : count()]);
-  let page = first;
-  if (plan.backward && page.found.length < limit) {
-    // Fewer rows precede the position than when it was made (some left the box): read from the top.
-    plan = { from: null, backward: false, skip: start };
-    page = await read(plan);
+  // A big box in its own date order, unfiltered (issue 23, item 22): its rows per day, from the tallies
+  // of its big arms (box_tallies, kept by the database in the writing transaction) and by counting the
+  // rest — the small arms, and the big ones on the range's partial first and last days. They give the
+  // exact total at the cost of a few hundred tally rows, and the day a page starts on: the page is then
+  // read from that day's boundary, passing over at most a day's rows, however deep it lies.
+  const tallied =
+    sortField === FIELDS.boxDate && !clauses.where && !q && arms.some((a) => a.tallies?.length)
+      ? (on: Tx) =>
+          dayCounts(on, {
+            scope,
+            box,
+            range,
+            fromDate,
+            toDate,
+            // A day bound (or the default) starts and ends on UTC midnights: no partial day to count.
+            partialDays: (query.fromDate?.length ?? 10) !== 10 || (query.toDate?.length ?? 10) !== 10,
+            view: query.view,
+            where,
+          })
+      : null;
+  const none = { found: [] as BoxKey[], more: false };
+  let days: DayCount[] | null = null;
+  let counted: number | null = null;
+  let plan: ReadingPlan | null = readingPlan(start, limit, from);
+  let page: { found: BoxKey[]; more: boolean };
+  if (tallied && plan.skip > tallyJumpFrom) {
+    // The days and the page read from them in one snapshot, so the page is exactly the box's rows
+    // start + 1 … start + limit as of that moment, whatever commits meanwhile.
+    [days, plan, page] = await db.transaction(
+      async (tx) => {
+        const counted = await tallied(tx);
+        const jump = dayPlan(counted, start, desc);
+        return [counted, jump, jump ? await read(jump, tx) : none] as const;
+      },
+      { isolationLevel: 'repeatable read', accessMode: 'read only' },
+    );
+  } else {
+    const deep = !tallied && start >= exactTotalMax;
+    const [first, counting] = await Promise.all([read(plan), tallied ? tallied(db) : deep ? null : count()]);
+    page = first;
+    if (Array.isArray(counting)) days = counting;
+    else if (typeof counting === 'number') counted = counting;
+  }
+  if (plan?.backward && page.found.length < limit) {
+    // Fewer rows precede the position than when it was made (some left the box): read from the top, or
+    // from the day the page starts on.
+    plan = days ? dayPlan(days, start, desc) : { from: null, backward: false, skip: start };
+    page = plan ? await read(plan) : none;
   }
   // Read backward, the page has the position's row after it.
-  const more = plan.backward || page.more;
-  const keys = plan.backward ? page.found.reverse() : page.found;
+  const more = !!plan?.backward || page.more;
+  const keys = plan?.backward ? page.found.reverse() : page.found;
   const through = start + keys.length;
 
   let total: number;
   let totalExact: boolean;
-  if (deep && keys.length) {
+  if (days) {
+    total = days.reduce((sum, d) => sum + d.n, 0);
+    totalExact = true;
+  } else if (start >= exactTotalMax && keys.length) {
     // Past the cap: the rows through this page are known, and all of them once it is the last.
     total = through;
     totalExact = !more;
   } else {
-    const counted = counting ?? (await count());
+    counted ??= await count();
     total = Math.min(counted, exactTotalMax);
     totalExact = counted <= exactTotalMax;
     if (!totalExact && keys.length && through > exactTotalMax) {
@@ -384,12 +467,98 @@ export async function boxKeys(
 
 type Range = (column: string) => SQL;
 
+/**
+ * The rows of a tallied box per UTC day of its box date, within its range (oldest day first): the days
+ * wholly inside the range from the tallies of the arms that have them; the range's partial first and
+ * last days, and the arms without tallies, by counting their rows.
+ */
+async function dayCounts(
+  on: Tx,
+  v: {
+    scope: Scope;
+    box: Box;
+    range: Range;
+    fromDate: SQL | null;
+    toDate: SQL | null;
+    /** Whether a bound may cut a UTC day (an instant): the partial days are then counted. */
+    partialDays: boolean;
+    view: BoxQuery['view'];
+    where: SQL[];
+  },
+): Promise<DayCount[]> {
+  const utc = (x: SQL) => sql`((${x}) at time zone 'UTC')`;
+  // The first day wholly in the range, and the first day after the last one wholly in it (null: unbounded).
+  const firstFull = v.fromDate
+    ? sql`(${utc(v.fromDate)}::date + (${utc(v.fromDate)}::time <> '00:00')::int)`
+    : null;
+  const endFull = v.toDate ? sql`${utc(v.toDate)}::date` : null;
+  const startOf = (day: SQL) => sql`(${day}::timestamp at time zone 'UTC')`;
+  // The range's partial days: the rows of an arm there are counted, not tallied.
+  const partial = (column: string) => {
+    const c = sql.raw(column);
+    const outside = [
+      ...(firstFull ? [sql`${c} < ${startOf(firstFull)}`] : []),
+      ...(endFull ? [sql`${c} >= ${startOf(endFull)}`] : []),
+    ];
+    return sql`${v.range(column)} and (${outside.length ? sql.join(outside, sql` or `) : sql`false`})`;
+  };
+  const tallyWhere = [
+    ...(firstFull ? [sql`t.day >= ${firstFull}`] : []),
+    ...(endFull ? [sql`t.day < ${endFull}`] : []),
+    ...(v.view === 'completed' ? [sql`t.done`] : v.view === 'notCompleted' ? [sql`not t.done`] : []),
+  ];
+  const tallied = (t: SQL) =>
+    sql`select t.day, t.n from box_tallies t where ${sql.join([t, ...tallyWhere], sql` and `)}`;
+  const counted = (arm: SQL) =>
+    sql`select (b.box_date at time zone 'UTC')::date as day, 1 as n from (${arm}) b
+      ${v.where.length ? sql`where ${sql.join(v.where, sql` and `)}` : sql``}`;
+  const edges = v.partialDays ? armsOf(v.scope, v.box, false, partial) : [];
+  const parts = armsOf(v.scope, v.box, false, v.range).flatMap((arm, i) =>
+    arm.tallies?.length
+      ? [...arm.tallies.map(tallied), ...(edges[i] ? [counted(edges[i].sql)] : [])]
+      : [counted(arm.sql)],
+  );
+  const found = await rows<DayCount>(
+    on,
+    sql`select to_char(c.day, 'YYYY-MM-DD') as day, sum(c.n)::int as n
+      from (${sql.join(parts, sql` union all `)}) c group by c.day having sum(c.n) <> 0 order by c.day`,
+  );
+  return found.map((d) => ({ day: d.day, n: Number(d.n) }));
+}
+
+/**
+ * Where the rows `start + 1 …` of a box lie, from its rows per day (oldest first): the boundary of the
+ * day they start on — read from there, every row of the days before it in the box's order has been
+ * passed — and how many of that day's rows come before them. Null: the box ends before `start + 1`.
+ */
+function dayPlan(days: readonly DayCount[], start: number, descending: boolean): ReadingPlan | null {
+  let before = 0;
+  for (const { day, n } of descending ? [...days].reverse() : days) {
+    if (before + n > start)
+      return {
+        // Descending, the rows before the end of the day (24:00 is the next midnight); ascending, the
+        // rows from its start. No row id is below INT4_MIN: the boundary is the day's edge alone.
+        from: {
+          value: descending ? `${day}T24:00:00Z` : `${day}T00:00:00Z`,
+          rowId: INT4_MIN,
+          kind: 'a',
+          ordinal: before,
+        },
+        backward: false,
+        skip: start - before,
+      };
+    before += n;
+  }
+  return null;
+}
+
 /** The arms of a box for a caller (empty: the box is empty for them). */
 function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): Arm[] {
   // Every arm's rows start with their kind: `select '<kind>'::text as kind, …`.
-  const arm = (kind: string, rest: SQL): Arm => ({
+  const arm = (kind: string, rest: SQL, tallies?: SQL[]): Arm => ({
     kind,
     sql: sql`select ${sql.raw(`'${kind}'::text`)} as kind, ${rest}`,
+    ...(tallies ? { tallies } : {}),
   });
   const docCols = sql.raw(DOC_COLUMNS);
   const rank = scope.isAdmin ? sql`true` : sql`d.security_rank <= ${scope.clearance}`;
@@ -405,13 +574,28 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): Arm[] 
     ),
   ];
   // Filed documents the archive office holds (and their authors see): registered incoming mail, approved
-  // outgoing letters (done: dispatched) and approved memos (done: every action item completed).
+  // outgoing letters (done: dispatched) and approved memos (done: every action item completed). Tallied:
+  // by archive office, and by creator apart from the caller's own archive office (box_tallies, whose
+  // `done` is the same: dispatched for outgoing letters, completed for the rest).
   const registeredArm = (direction: string, state = 'registered', done = sql`d.completed_at is not null`) => {
     const holder = scope.isAdmin
       ? sql`true`
       : scope.archiveDepartmentId !== null
         ? sql`(d.archive_department_id = ${scope.archiveDepartmentId} or d.created_by = ${scope.userId})`
         : sql`d.created_by = ${scope.userId}`;
+    const filed = sql`t.direction = ${direction} and t.state = ${state}`;
+    const ranked = sql`${filed} and t.security_rank <= ${scope.clearance}`;
+    const created = sql`t.arm = 'creator' and ${ranked} and t.owner = ${scope.userId}`;
+    const tallies = scope.isAdmin
+      ? [sql`t.arm = 'archive' and ${filed}`]
+      : scope.archiveDepartmentId !== null
+        ? [
+            sql`t.arm = 'archive' and ${ranked} and t.owner = ${scope.archiveDepartmentId} and t.holder = 0`,
+            // Held elsewhere: two index ranges rather than a filter over all of the caller's own.
+            sql`${created} and t.holder < ${scope.archiveDepartmentId}`,
+            sql`${created} and t.holder > ${scope.archiveDepartmentId}`,
+          ]
+        : [created];
     return arm(
       'd',
       sql`d.id as row_id, d.id as document_id, null::int as dist_id,
@@ -421,18 +605,15 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): Arm[] 
         from documents d
         where d.direction = ${direction} and d.state = ${state} and ${holder} and ${rank}
           and ${range('d.registered_at')}`,
+      tallies,
     );
   };
-  // What the receiving departments hold: the distributions of their leads (action and knowledge) and of
-  // their members (knowledge), of one direction (incoming mail, approved memos).
+  // What the receiving departments hold: their distributions of one direction (incoming mail, approved
+  // memos), for action and for knowledge, as their leads and their own employees receive them. Tallied
+  // by receiving department.
   const receivedArm = (direction: string): Arm | null => {
-    const lead = scope.leadDepartmentIds;
-    const member =
-      scope.departmentId !== null && !lead.includes(scope.departmentId) ? scope.departmentId : null;
-    const receivers: SQL[] = [];
-    if (lead.length) receivers.push(sql`x.department_id in ${inList(lead)}`);
-    if (member !== null) receivers.push(sql`(x.department_id = ${member} and x.type = 'forKnowledge')`);
-    if (!receivers.length) return null;
+    const receiving = receivingDepartments(scope);
+    if (!receiving.length) return null;
     return arm(
       'x',
       sql`x.id as row_id, x.document_id, x.id as dist_id,
@@ -440,8 +621,12 @@ function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): Arm[] 
         x.type as dist_type, null::text as task_state, null::date as task_date, null::date as due_date,
         null::text as follow_reason, ${needsDoc ? docCols : sql.raw(NO_DOC_COLUMNS)}
       from distributions x ${needsDoc ? sql`join documents d on d.id = x.document_id` : sql``}
-      where (${sql.join(receivers, sql` or `)}) and x.direction = ${direction}
+      where x.department_id in ${inList(receiving)} and x.direction = ${direction}
         and x.security_rank <= ${scope.clearance} and ${range('x.registered_at')}`,
+      [
+        sql`t.arm = 'received' and t.direction = ${direction} and t.state = '' and t.owner in ${inList(receiving)}
+          and t.holder = 0 and t.security_rank <= ${scope.clearance}`,
+      ],
     );
   };
   // The author's documents in or back from a circuit, by when they were last submitted.

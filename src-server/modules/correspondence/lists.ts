@@ -24,13 +24,10 @@ export async function listBox(
   query: BoxQuery,
 ): Promise<ListPage<BoxItem>> {
   const s = await scope(ctx, caller);
-  const { keys, total, totalExact, next } = await boxKeys(
-    ctx.db,
-    s,
-    box,
-    query,
-    ctx.config.LIST_EXACT_TOTAL_MAX,
-  );
+  const { keys, total, totalExact, next } = await boxKeys(ctx.db, s, box, query, {
+    exactTotalMax: ctx.config.LIST_EXACT_TOTAL_MAX,
+    tallyJumpFrom: ctx.config.LIST_TALLY_JUMP_FROM,
+  });
   const page = { total, totalExact, page: query.page, pageSize: query.pageSize, ...(next ? { next } : {}) };
   if (!keys.length) return { items: [], ...page };
   const docIds = [...new Set(keys.map((k) => Number(k.document_id)))];

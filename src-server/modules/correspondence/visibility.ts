@@ -6,10 +6,12 @@
  * - its creator (drafts are seen by their creator only);
  * - once submitted to an approval circuit (outgoing, memos): every person of the circuit, the signatory
  *   included, whatever step they are at;
- * - once filed (registered incoming, approved outgoing and memos): a clerk of the archive office holding it (documents.archive_department_id is the
- *   caller's department); the manager or the secretary of a department it was distributed to (for
- *   action or knowledge); a member of a department it was distributed to for knowledge (action items
- *   reach members through their tasks); an employee tasked on it.
+ * - once filed (registered incoming, approved outgoing and memos): a clerk of the archive office holding it
+ *   (documents.archive_department_id is the caller's department); everyone of a department it was
+ *   distributed to, for action or for knowledge — its manager, its secretary, and every active employee
+ *   whose own department it is (not those of its sub-departments); an employee tasked on it.
+ * Seeing is not acting: tasking, completing and distributing further keep their own rules (the
+ * department's lead, the archive office, the tasked employee: common.ts `leads`/`holds`, distribution.ts).
  * Clearance: the level of the user's security level in user_clearances, or else the lowest active
  * security level (a document without a security level has rank 0, open to all who otherwise see it).
  * A document outside the predicate answers 404, never 403.
@@ -72,6 +74,18 @@ export async function scopeOf(db: Tx, caller: { userId: number; isSystem: boolea
 }
 
 /**
+ * The departments whose distributions the caller receives: those they lead (manager, secretary) and their
+ * own department as an employee, for action and for knowledge alike. The predicate, its candidates and
+ * the boxes' receiving arms all read this one list, so they cannot disagree.
+ */
+export function receivingDepartments(scope: Scope): number[] {
+  const own = scope.departmentId;
+  return own === null || scope.leadDepartmentIds.includes(own)
+    ? scope.leadDepartmentIds
+    : [...scope.leadDepartmentIds, own];
+}
+
+/**
  * The visibility predicate over a `documents` row aliased `alias` (default `d`). Every read of a
  * document goes through it.
  */
@@ -81,12 +95,10 @@ export function visibleTo(scope: Scope, alias = 'd'): SQL {
   const registered: SQL[] = [];
   if (scope.archiveDepartmentId !== null)
     registered.push(sql`${d}.archive_department_id = ${scope.archiveDepartmentId}`);
-  if (scope.leadDepartmentIds.length)
+  const receiving = receivingDepartments(scope);
+  if (receiving.length)
     registered.push(sql`exists (select 1 from distributions vl where vl.document_id = ${d}.id
-      and vl.department_id in ${inList(scope.leadDepartmentIds)})`);
-  if (scope.departmentId !== null)
-    registered.push(sql`exists (select 1 from distributions vk where vk.document_id = ${d}.id
-      and vk.department_id = ${scope.departmentId} and vk.type = 'forKnowledge')`);
+      and vl.department_id in ${inList(receiving)})`);
   if (scope.employeeId !== null)
     registered.push(sql`exists (select 1 from tasks vt where vt.document_id = ${d}.id
       and vt.employee_id = ${scope.employeeId})`);
@@ -108,19 +120,14 @@ export function seesBroadly(scope: Scope): boolean {
 
 /**
  * The ids of every document `visibleTo` could admit for a caller who does not see broadly: one indexed
- * lookup per arm of the predicate (created, distributed to a led department or for knowledge to their
- * own, tasked, in a circuit). A superset to start from — `visibleTo` still decides.
+ * lookup per arm of the predicate (created, distributed to a receiving department, tasked, in a circuit).
+ * A superset to start from — `visibleTo` still decides.
  */
 export function visibleCandidates(scope: Scope): SQL {
   const arms: SQL[] = [sql`select id from documents where created_by = ${scope.userId}`];
-  if (scope.leadDepartmentIds.length)
-    arms.push(
-      sql`select document_id from distributions where department_id in ${inList(scope.leadDepartmentIds)}`,
-    );
-  if (scope.departmentId !== null)
-    arms.push(
-      sql`select document_id from distributions where department_id = ${scope.departmentId} and type = 'forKnowledge'`,
-    );
+  const receiving = receivingDepartments(scope);
+  if (receiving.length)
+    arms.push(sql`select document_id from distributions where department_id in ${inList(receiving)}`);
   if (scope.employeeId !== null)
     arms.push(sql`select document_id from tasks where employee_id = ${scope.employeeId}`);
   arms.push(sql`select document_id from approval_members where user_id = ${scope.userId}`);

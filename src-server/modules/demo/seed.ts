@@ -51,8 +51,13 @@ const MANAGER: Record<string, Permission[]> = {
   [PAGES.mainDistribution]: ['view'],
 };
 
-/** A plain employee: the tasks given to them and the follow-ups they keep (personal pages come with every role). */
+/**
+ * A plain employee: the letters and memos that reached their department (read only: tasking and
+ * distributing are the manager's), the tasks given to them and the follow-ups they keep (personal pages
+ * come with every role).
+ */
 const EMPLOYEE: Record<string, Permission[]> = {
+  [PAGES.incoming]: ['view'],
   [PAGES.incomingTasks]: ['view', 'edit'],
   [PAGES.followUps]: ['view', 'edit'],
   // Employees write outgoing letters and memos, and give their opinion when a circuit asks them.

@@ -1,22 +1,32 @@
 /**
  * Inbox — incoming correspondence (/correspondence/inbox/incoming): the incoming box with its date range
- * (last 30 days by default), completed / not completed views, the receiving department and how it
- * received the letter (Main / Knowledge) — on the archive's own rows, every department it went to — and distributed / completed states; a row opens the document.
+ * on the registration date (last 30 days by default) beside the registration date's column, completed /
+ * not completed views, the receiving department and how it received the letter (Main / Knowledge) — on
+ * the archive's own rows, every department it went to — and distributed / completed states; a row opens
+ * the document. The received date (what the letter's envelope says) is a column the user may show.
  */
 import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
 import { formatDate, type DataTableColumn } from '../../../components/DataTable';
 import { localName } from '../../../lib/names';
-import { BoxListScreen, commonColumns, DistributionTypeTag, StateTags } from '../shared/BoxListScreen';
+import {
+  BoxListScreen,
+  boxDateColumn,
+  commonColumns,
+  DistributionTypeTag,
+  StateTags,
+} from '../shared/BoxListScreen';
 
 /** The route's screen. */
 export function Component() {
   const { t, i18n } = useTranslation('correspondence');
   const columns: DataTableColumn<BoxItem>[] = [
     ...commonColumns(t, i18n.language),
+    boxDateColumn('incoming'),
     {
       key: 'receivedDate',
       title: 'correspondence:fields.receivedDate',
+      hiddenByDefault: true,
       sortable: true,
       filter: { type: 'date' },
       render: (row) => <bdi>{formatDate(row.receivedDate)}</bdi>,

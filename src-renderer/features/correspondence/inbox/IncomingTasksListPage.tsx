@@ -1,14 +1,15 @@
 /**
  * Inbox — incoming tasks (/correspondence/inbox/incoming-tasks): the tasks given to the user (and, for a
  * manager or secretary, to their department), with the task date, its state (new, in progress,
- * completed) and overdue ones marked; a row opens the document's task view.
+ * completed) and overdue ones marked; a row opens the document's task view. The date range is on when
+ * the task was given (its own column), not on the task date it is due by.
  */
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
 import { formatDate, type DataTableColumn } from '../../../components/DataTable';
 import { localName } from '../../../lib/names';
-import { BoxListScreen, commonColumns } from '../shared/BoxListScreen';
+import { BoxListScreen, boxDateColumn, commonColumns } from '../shared/BoxListScreen';
 import { TaskStateTag } from '../shared/TaskStateTag';
 
 /** The route's screen. */
@@ -16,6 +17,7 @@ export function Component() {
   const { t, i18n } = useTranslation('correspondence');
   const columns: DataTableColumn<BoxItem>[] = [
     ...commonColumns(t, i18n.language),
+    boxDateColumn('incoming-tasks'),
     {
       key: 'taskDate',
       title: 'correspondence:fields.taskDate',

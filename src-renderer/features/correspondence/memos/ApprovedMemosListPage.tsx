@@ -5,9 +5,9 @@
  */
 import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
-import { formatDateTime, type DataTableColumn } from '../../../components/DataTable';
+import type { DataTableColumn } from '../../../components/DataTable';
 import { localName } from '../../../lib/names';
-import { BoxListScreen, StateTags, commonColumns } from '../shared/BoxListScreen';
+import { BoxListScreen, StateTags, boxDateColumn, commonColumns } from '../shared/BoxListScreen';
 import { addresseesColumn } from '../shared/DraftsListScreen';
 import { FAMILIES } from '../shared/directions';
 
@@ -22,13 +22,7 @@ export function Component() {
       title: 'correspondence:fields.receivedBy',
       render: (row) => (row.distribution ? localName(row.distribution.department, i18n.language) : '—'),
     },
-    {
-      key: 'boxDate',
-      title: 'correspondence:fields.approvedAt',
-      sortable: true,
-      filter: { type: 'date' },
-      render: (row) => <bdi>{formatDateTime(row.boxDate)}</bdi>,
-    },
+    boxDateColumn('approved-memos'),
     {
       key: 'completed',
       title: 'correspondence:fields.state',

@@ -6,8 +6,8 @@
 import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
-import { formatDateTime, type DataTableColumn } from '../../../components/DataTable';
-import { BoxListScreen, commonColumns } from '../shared/BoxListScreen';
+import type { DataTableColumn } from '../../../components/DataTable';
+import { BoxListScreen, boxDateColumn, commonColumns } from '../shared/BoxListScreen';
 import { addresseesColumn } from '../shared/DraftsListScreen';
 import { FAMILIES } from '../shared/directions';
 
@@ -17,13 +17,7 @@ export function Component() {
   const columns: DataTableColumn<BoxItem>[] = [
     ...commonColumns(t, i18n.language).filter((c) => c.key !== 'sender'),
     addresseesColumn(i18n.language),
-    {
-      key: 'boxDate',
-      title: 'correspondence:fields.approvedAt',
-      sortable: true,
-      filter: { type: 'date' },
-      render: (row) => <bdi>{formatDateTime(row.boxDate)}</bdi>,
-    },
+    boxDateColumn('outgoing'),
     {
       key: 'completed',
       title: 'correspondence:fields.dispatch',

@@ -3,14 +3,29 @@
  * server-side table over GET /correspondence/boxes/{box}, with the date range above it (default the last
  * 30 days, specification section 9), the completed / not completed views where the box has them, the
  * box's own columns, and a row that opens the document.
+ *
+ * The range filters on the box's date (BOX_DATE: registered, assigned, created…) and nothing else; the
+ * range's label and placeholders name that date, and `boxDateColumn` shows it under the same name.
  */
 import { useMemo, useState, type ReactNode } from 'react';
 import { DatePicker, Flex, Segmented, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { Dayjs } from 'dayjs';
-import type { Box, BoxItem, BoxView } from '../../../../src-shared/api/correspondence';
-import { DataTable, DATE_FORMAT, formatDate, type DataTableColumn } from '../../../components/DataTable';
+import {
+  BOX_DATE,
+  OPEN_ENDED_BOXES,
+  type Box,
+  type BoxItem,
+  type BoxView,
+} from '../../../../src-shared/api/correspondence';
+import {
+  DataTable,
+  DATE_FORMAT,
+  formatDate,
+  formatDateTime,
+  type DataTableColumn,
+} from '../../../components/DataTable';
 import { defaultListFetcher } from '../../../components/data-table/useServerList';
 import { localName } from '../../../lib/names';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
@@ -65,14 +80,30 @@ export function commonColumns(t: (key: string) => string, language: string): Dat
   ];
 }
 
-/** A box screen. `columns` follow the common ones; `detailPath` opens a row. */
+/**
+ * The column of the box's own date — the date its range filters on and its default order —, headed with
+ * that date's name (the range's label names it too).
+ */
+export function boxDateColumn(box: Box): DataTableColumn<BoxItem> {
+  return {
+    key: 'boxDate',
+    title: `correspondence:boxDate.${BOX_DATE[box]}`,
+    sortable: true,
+    filter: { type: 'date' },
+    render: (row) => <bdi>{formatDateTime(row.boxDate)}</bdi>,
+  };
+}
+
+/**
+ * A box screen. `columns` follow the common ones and hold `boxDateColumn(box)` (added at the end when a
+ * screen does not place it); `detailPath` opens a row.
+ */
 export function BoxListScreen({
   box,
   testId,
   columns,
   emptyKey,
   views = false,
-  rangeByDefault = true,
   detailPath,
   defaultSort = '-boxDate',
   toolbar,
@@ -88,8 +119,6 @@ export function BoxListScreen({
   emptyKey: string;
   /** Offers the completed / not completed views. */
   views?: boolean;
-  /** Starts with the last 30 days (false: no lower bound until the user picks one, as follow-ups). */
-  rangeByDefault?: boolean;
   detailPath: (row: BoxItem) => string;
   defaultSort?: string;
   toolbar?: ReactNode;
@@ -103,7 +132,15 @@ export function BoxListScreen({
 }) {
   const { t } = useTranslation('correspondence');
   const navigate = useNavigate();
-  const [range, setRange] = useState<DateRange | null>(() => (rangeByDefault ? defaultDateRange() : null));
+  const dateKind = BOX_DATE[box];
+  const shown = useMemo(
+    () => (columns.some((c) => c.key === 'boxDate') ? columns : [...columns, boxDateColumn(box)]),
+    [columns, box],
+  );
+  // The last 30 days, but for what is still to do (follow-ups, approvals): no bound until one is picked.
+  const [range, setRange] = useState<DateRange | null>(() =>
+    OPEN_ENDED_BOXES.has(box) ? null : defaultDateRange(),
+  );
   const [view, setView] = useState<BoxView>('all');
   const extra = useMemo(
     () => ({ ...dateRangeQuery(range), ...(views ? { view } : {}) }),
@@ -129,11 +166,18 @@ export function BoxListScreen({
               ]}
             />
           )}
+          <Typography.Text
+            type="secondary"
+            id={`${testId}-range-label`}
+            data-testid={`${testId}-range-label`}
+          >
+            {t(`dateRange.${dateKind}.between`)}
+          </Typography.Text>
           <DatePicker.RangePicker
-            aria-label={t('dateRange.label')}
+            aria-label={t(`dateRange.${dateKind}.between`)}
             format={DATE_FORMAT}
             allowEmpty={[true, true]}
-            placeholder={[t('dateRange.from'), t('dateRange.to')]}
+            placeholder={[t(`dateRange.${dateKind}.from`), t(`dateRange.${dateKind}.to`)]}
             value={range ? [range.fromDate, range.toDate] : null}
             onChange={(values) => {
               const [from, to] = (values ?? [null, null]) as [Dayjs | null, Dayjs | null];
@@ -151,7 +195,7 @@ export function BoxListScreen({
         queryKey={[...corrKeys.box(box), extra]}
         endpoint={boxEndpoint(box)}
         fetcher={(path, query) => defaultListFetcher<BoxItem>(path, { ...query, ...extra })}
-        columns={columns}
+        columns={shown}
         rowKey={(row) => row.key}
         defaultSort={defaultSort}
         emptyMessageKey={emptyKey}

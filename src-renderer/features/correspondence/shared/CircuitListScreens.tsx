@@ -10,8 +10,8 @@ import { Badge, Segmented, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Box, BoxItem, DocumentState } from '../../../../src-shared/api/correspondence';
-import { formatDateTime, type DataTableColumn } from '../../../components/DataTable';
-import { BoxListScreen, commonColumns } from './BoxListScreen';
+import type { DataTableColumn } from '../../../components/DataTable';
+import { BoxListScreen, boxDateColumn, commonColumns } from './BoxListScreen';
 import { approvalsApi, corrKeys } from './api';
 import { FAMILIES, type Family } from './directions';
 import { addresseesColumn } from './DraftsListScreen';
@@ -34,11 +34,7 @@ export function ApprovalStatusTag({ state }: { state: DocumentState }) {
   );
 }
 
-function circuitColumns(
-  t: (k: string) => string,
-  language: string,
-  dateKey: string,
-): DataTableColumn<BoxItem>[] {
+function circuitColumns(t: (k: string) => string, language: string, box: Box): DataTableColumn<BoxItem>[] {
   return [
     ...commonColumns(t, language).filter((c) => c.key !== 'sender'),
     addresseesColumn(language),
@@ -47,13 +43,7 @@ function circuitColumns(
       title: 'correspondence:fields.status',
       render: (row) => <ApprovalStatusTag state={row.state} />,
     },
-    {
-      key: 'boxDate',
-      title: dateKey,
-      sortable: true,
-      filter: { type: 'date' },
-      render: (row) => <bdi>{formatDateTime(row.boxDate)}</bdi>,
-    },
+    boxDateColumn(box),
   ];
 }
 
@@ -75,8 +65,7 @@ export function AwaitingApprovalScreen({ family }: { family: Family }) {
     <BoxListScreen
       box={box}
       testId="awaiting-list"
-      rangeByDefault={false}
-      columns={circuitColumns(t, i18n.language, 'correspondence:fields.submittedAt')}
+      columns={circuitColumns(t, i18n.language, box)}
       emptyKey={
         which === 'awaiting'
           ? 'correspondence:empty.awaitingApproval'
@@ -111,12 +100,12 @@ export function AwaitingApprovalScreen({ family }: { family: Family }) {
 export function RequiringApprovalScreen({ family }: { family: Family }) {
   const { t, i18n } = useTranslation('correspondence');
   const spec = FAMILIES[family];
+  const box: Box = family === 'out' ? 'requiring-approval' : 'memos-requiring-approval';
   return (
     <BoxListScreen
-      box={family === 'out' ? 'requiring-approval' : 'memos-requiring-approval'}
+      box={box}
       testId="requiring-list"
-      rangeByDefault={false}
-      columns={circuitColumns(t, i18n.language, 'correspondence:fields.waitingSince')}
+      columns={circuitColumns(t, i18n.language, box)}
       emptyKey="correspondence:empty.requiringApproval"
       detailPath={(row) => `${spec.requiringPath}/${row.documentId}`}
     />

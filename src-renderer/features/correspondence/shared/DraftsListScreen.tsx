@@ -9,10 +9,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { Box, BoxItem } from '../../../../src-shared/api/correspondence';
-import { formatDateTime, type DataTableColumn } from '../../../components/DataTable';
+import type { DataTableColumn } from '../../../components/DataTable';
 import { localName } from '../../../lib/names';
 import { useCan } from '../../../lib/usePermission';
-import { BoxListScreen, commonColumns } from './BoxListScreen';
+import { BoxListScreen, boxDateColumn, commonColumns } from './BoxListScreen';
 import { corrKeys, documentsApi } from './api';
 import { FAMILIES, type Family } from './directions';
 import { LocalDraftsCard } from './LocalDraftsCard';
@@ -42,13 +42,7 @@ export function DraftsListScreen({ family }: { family: Family }) {
       (c) => c.key !== 'docNumber' && (family === 'in' || c.key !== 'sender'),
     ),
     ...(family === 'in' ? [] : [addresseesColumn(i18n.language)]),
-    {
-      key: 'createdAt',
-      title: 'correspondence:fields.createdAt',
-      sortable: true,
-      filter: { type: 'date' },
-      render: (row) => <bdi>{formatDateTime(row.createdAt)}</bdi>,
-    },
+    boxDateColumn(DRAFT_BOX[family]),
   ];
   const confirmDelete = (row: BoxItem) =>
     modal.confirm({
@@ -67,7 +61,6 @@ export function DraftsListScreen({ family }: { family: Family }) {
       testId="drafts-list"
       columns={columns}
       emptyKey="correspondence:empty.drafts"
-      defaultSort="-createdAt"
       detailPath={(row) => spec.draftPath(row.documentId)}
       above={<LocalDraftsCard family={family} />}
       toolbar={

@@ -1,6 +1,8 @@
 /**
  * The lists' date range (specification sections 3 and 9): `fromDate` defaults to 30 days ago and
- * `toDate` to now; the boxes take it as `fromDate`/`toDate` (`YYYY-MM-DD`, inclusive).
+ * `toDate` to now; the boxes take it as `fromDate`/`toDate`, inclusive, sent as the instants where the
+ * user's first day starts and last day ends — so the days of the range are the days the list shows in its
+ * box-date column (local time), not the server's or the database's days.
  */
 import dayjs, { type Dayjs } from 'dayjs';
 
@@ -17,8 +19,11 @@ export function defaultDateRange(now: Dayjs = dayjs()): DateRange {
   return { fromDate: now.subtract(DATE_RANGE_DAYS, 'day').startOf('day'), toDate: now };
 }
 
-/** The range as the boxes' query parameters. */
+/** The range as the boxes' query parameters: the start of its first local day, the end of its last. */
 export function dateRangeQuery(range: DateRange | null): { fromDate?: string; toDate?: string } {
   if (!range) return {};
-  return { fromDate: range.fromDate.format('YYYY-MM-DD'), toDate: range.toDate.format('YYYY-MM-DD') };
+  return {
+    fromDate: range.fromDate.startOf('day').toISOString(),
+    toDate: range.toDate.endOf('day').toISOString(),
+  };
 }
