@@ -1,5 +1,5 @@
 /**
- * Request and response schemas of the correspondence core (API.md, "Correspondence"): the settings lists,
+ * Request and response schemas of the correspondence core (docs/api.md, "Correspondence"): the settings lists,
  * documents (drafts, registration, numbers), boxes, distribution, tasks, follow-ups, the timeline,
  * attachments, related documents and the user's calendar. The server validates with these; the screens
  * type their calls with them. Dates are `YYYY-MM-DD`, instants ISO 8601 strings.
@@ -54,7 +54,7 @@ export type Direction = (typeof DIRECTIONS)[number];
 
 /**
  * What each list holds beyond the common fields, declared as data (the generic list-and-form block of
- * STYLE.md reads this to build its columns and form fields):
+ * docs/style.md reads this to build its columns and form fields):
  * - `names`: the item has its own nameAr/nameEn (main distribution shows its department's names);
  * - `level`: an ordering rank (priorities, security levels; higher is more urgent / more secret);
  * - `prefix` and `direction`: a codification's number prefix and the documents it numbers;

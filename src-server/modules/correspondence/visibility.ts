@@ -1,6 +1,6 @@
 /**
  * Who may see a correspondence document — the one SQL predicate every list, get, timeline, attachment
- * download and search applies (ARCHITECTURE.md). A caller sees a document when its security rank is at
+ * download and search applies (docs/architecture.md). A caller sees a document when its security rank is at
  * most their clearance and they are:
  * - an administrator (the built-in role: everything, whatever the clearance);
  * - its creator (drafts are seen by their creator only);
