@@ -75,8 +75,8 @@ const EMPLOYEE: Record<string, Permission[]> = {
 
 /**
  * The demo's order of the menu: the mail first, so the first page of a clerk, a manager and an employee
- * (where `/` leads them unless they chose a home page) is their own box — incoming mail, or the tasks
- * given to them — rather than the employees directory, which the initial tree puts first as the
+ * (where `/` leads them unless they chose a home page) is their own box — the incoming mail of their
+ * archive office or of their department, the tasks given to them next — rather than the employees directory, which the initial tree puts first as the
  * specification lists it. Sections (under null), then the inbox's pages: the tasks before follow-ups.
  */
 const DEMO_ORDER: readonly { parent: string | null; paths: readonly string[] }[] = [
