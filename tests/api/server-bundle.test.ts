@@ -418,7 +418,8 @@ describe('the bundled server (npm run server)', () => {
       `the server runs no pdf-check-worker.js thread (Node loop threads: server ${seen}, bare Node ${baseline}; ` +
         `expected ${pool} more): its PDF checks ran in its own thread\n--- server:\n${server.output()}`,
     ).toBeGreaterThanOrEqual(pool);
-  });
+    // A ceiling over its own waits (the batch, then up to a minute for the threads to be seen idle).
+  }, 240_000);
 
   it.runIf(canMakePdfs())(
     'reads the valid PDF’s text in the bundle’s ocr-child.js',
