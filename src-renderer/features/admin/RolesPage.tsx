@@ -168,6 +168,8 @@ export function RolesPage({ permissions }: { permissions?: readonly Permission[]
       title: 'admin:fields.nameEn',
       sortable: true,
       filter: { type: 'text' },
+      ellipsis: true,
+      width: 240,
       render: (r) => <bdi dir="ltr">{r.nameEn}</bdi>,
     },
     {

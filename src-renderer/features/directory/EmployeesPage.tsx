@@ -206,6 +206,8 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
         field: 'departmentId',
         options: departments.map((d) => ({ value: d.id, label: localName(d, lang) })),
       },
+      ellipsis: true,
+      width: 220,
       render: (e) => localName(e.department, lang),
     },
     {
@@ -216,6 +218,7 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
         field: 'jobId',
         options: (jobs.data ?? []).map((j) => ({ value: j.id, label: localName(j, lang) })),
       },
+      width: 160,
       render: (e) => (
         <>
           {localName(e.job, lang)} {e.job.isManager && <Tag color="gold">★</Tag>}
@@ -225,6 +228,8 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
     {
       key: 'employeeType',
       title: 'directory:employees.columns.type',
+      // Counted in the dashboard above, shown in the drawer and the column chooser.
+      hiddenByDefault: true,
       sortable: true,
       filter: {
         type: 'enum',
@@ -242,6 +247,8 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
     {
       key: 'hireDate',
       title: 'directory:employees.columns.hireDate',
+      // In the drawer and the column chooser: with the row actions, the list fits a 1280 px window.
+      hiddenByDefault: true,
       sortable: true,
       filter: { type: 'date' },
       render: (e) =>

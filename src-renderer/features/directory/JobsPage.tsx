@@ -60,6 +60,8 @@ export function JobsPage({ permissions }: { permissions?: readonly Permission[] 
     {
       key: i18n.language === 'en' ? 'nameAr' : 'nameEn',
       title: 'directory:jobs.columns.otherName',
+      ellipsis: true,
+      width: 240,
       render: (j) => {
         const other = otherName(j, i18n.language);
         return (

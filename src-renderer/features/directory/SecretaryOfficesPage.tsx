@@ -38,6 +38,8 @@ export function SecretaryOfficesPage({ permissions }: { permissions?: readonly P
       title: 'directory:secretaryOffices.columns.secretary',
       sortable: true,
       filter: { type: 'text' },
+      ellipsis: true,
+      width: 240,
       render: (o) => localName(o.secretary, i18n.language),
     },
     {

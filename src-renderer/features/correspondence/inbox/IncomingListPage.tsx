@@ -61,6 +61,8 @@ export function Component() {
       key: 'completed',
       title: 'correspondence:fields.state',
       filter: { type: 'boolean' },
+      // Its two tags side by side when there is room, one above the other when not.
+      width: 180,
       render: (row) => <StateTags distributed={row.distributed} completed={row.completed} />,
     },
   ];

@@ -20,6 +20,8 @@ export function Component() {
     {
       key: 'receivedBy',
       title: 'correspondence:fields.receivedBy',
+      ellipsis: true,
+      width: 180,
       render: (row) => (row.distribution ? localName(row.distribution.department, i18n.language) : '—'),
     },
     {
@@ -32,6 +34,7 @@ export function Component() {
     {
       key: 'completed',
       title: 'correspondence:fields.state',
+      width: 180,
       render: (row) => <StateTags distributed={row.distributed} completed={row.completed} />,
     },
   ];

@@ -228,8 +228,10 @@ export function SettingsListScreen({
   };
 
   const columns: DataTableColumn<SettingsRow>[] = [
-    ...spec.fields.map((field): DataTableColumn<SettingsRow> => ({
+    ...spec.fields.map((field, index): DataTableColumn<SettingsRow> => ({
       key: field.kind === 'department' ? 'department' : field.name,
+      // The first field (the name, the department) takes the room; a second name is held to a width.
+      ...(index > 0 && field.kind === 'text' ? { ellipsis: true, width: 240 } : {}),
       title: `correspondence:settings.fields.${field.label}`,
       sortable: field.sortable ?? true,
       filter:

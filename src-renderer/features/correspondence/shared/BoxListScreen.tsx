@@ -37,8 +37,7 @@ export function commonColumns(t: (key: string) => string, language: string): Dat
       title: 'correspondence:fields.subject',
       sortable: true,
       filter: { type: 'text' },
-      ellipsis: true,
-      width: 220,
+      grow: true,
     },
     {
       key: 'sender',
