@@ -34,6 +34,7 @@ import { formatNumber } from '../../lib/format';
  * "add" is clicked: loaded then, so the list — often the first page after sign-in — appears sooner.
  */
 import { LoadFailed } from '../../components/LoadFailed';
+import { Ltr } from '../../components/Bidi';
 
 const EmployeeDrawer = lazy(() => import('./EmployeeDrawer').then((m) => ({ default: m.EmployeeDrawer })));
 
@@ -55,7 +56,7 @@ function CountList({
     <ul className="directory-count-list" data-testid={testId}>
       {rows.slice(0, 6).map((r) => (
         <li key={r.key}>
-          <span className="directory-count-name">{r.name}</span>
+          <span className="directory-count-name one-line">{r.name}</span>
           <bdi className={dates ? 'directory-muted' : undefined}>
             {dates ? (dates[r.key] ? formatDate(dates[r.key]!) : '—') : formatNumber(r.count)}
           </bdi>
@@ -242,7 +243,7 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
       title: 'directory:employees.columns.phone',
       filter: { type: 'text' },
       render: (e) =>
-        e.phoneNumber ? <bdi dir="ltr">{e.phoneNumber}</bdi> : <span className="directory-muted">—</span>,
+        e.phoneNumber ? <Ltr>{e.phoneNumber}</Ltr> : <span className="directory-muted">—</span>,
     },
     {
       key: 'hireDate',

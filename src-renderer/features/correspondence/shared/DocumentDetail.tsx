@@ -937,7 +937,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
       title={
         <Space wrap>
           {d.docNumber && <bdi className="corr-number">{d.docNumber}</bdi>}
-          <span data-testid="doc-subject">{d.subject}</span>
+          <bdi data-testid="doc-subject">{d.subject}</bdi>
         </Space>
       }
       subtitle={<Link to={backTo}>{t('detail.back')}</Link>}
@@ -967,7 +967,8 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
               items={shown.map((f) => ({
                 key: f.key,
                 label: f.label,
-                children: f.value,
+                // A text value in its own direction (a reference number, an English name in Arabic).
+                children: typeof f.value === 'string' ? <bdi>{f.value}</bdi> : f.value,
                 span: f.wide ? 'filled' : 1,
               }))}
             />
@@ -984,7 +985,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
                 <List.Item>
                   <Link to={documentPath(r.direction, r.state, r.id)}>
                     {r.docNumber ? <bdi className="corr-number">{r.docNumber}</bdi> : t('document.noNumber')}{' '}
-                    — {r.subject}
+                    — <bdi>{r.subject}</bdi>
                   </Link>
                 </List.Item>
               )}
