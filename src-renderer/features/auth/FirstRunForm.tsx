@@ -27,6 +27,7 @@ export function FirstRunForm() {
 
   const submit = async (values: FirstRunValues) => {
     setBusy(true);
+    setProblem(null);
     try {
       const outcome = await sessionActions.createFirstAdministrator({
         username: values.username.trim(),
@@ -55,6 +56,7 @@ export function FirstRunForm() {
         layout="vertical"
         requiredMark={false}
         onFinish={(v) => void submit(v)}
+        onFinishFailed={() => setProblem(null)}
       >
         <Flex gap={12} wrap>
           <Form.Item name="nameAr" label={t('firstRun.nameAr')} className="grow">

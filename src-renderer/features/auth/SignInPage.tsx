@@ -121,6 +121,8 @@ export function Component() {
         requiredMark={false}
         initialValues={{ rememberMe: session.rememberMe !== 'false' }}
         onFinish={(values) => void submit(values)}
+        // A new attempt stops showing the last one's reason, even when the form itself stops it.
+        onFinishFailed={() => setProblem(null)}
         data-testid="sign-in-form"
       >
         <Form.Item

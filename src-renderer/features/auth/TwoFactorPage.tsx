@@ -44,6 +44,7 @@ export function Component() {
 
   const verify = async ({ code }: { code: string }) => {
     setBusy('verify');
+    setInvalid(false);
     try {
       const outcome = await sessionActions.verifyCode(code.replace(/\s+/g, ''));
       if (outcome.result === 'rejected' && outcome.status === 401) {
@@ -53,12 +54,7 @@ export function Component() {
         return;
       }
       if (outcome.result === 'rejected' && outcome.status < 500 && outcome.status !== 429) {
-        form.setFields([{ name: 'code', errors: [t('twoFactor.invalidDetail')] }]);
-        toast({
-          severity: 'error',
-          summary: t('twoFactor.invalidTitle'),
-          detail: t('twoFactor.invalidDetail'),
-        });
+        setInvalid(true);
         return;
       }
       if (outcome.result === 'signedIn' && outcome.recoveryCodes) {
@@ -122,7 +118,23 @@ export function Component() {
       ) : (
         <Typography.Paragraph>{t('twoFactor.intro')}</Typography.Paragraph>
       )}
-      <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => void verify(v)}>
+      {invalid && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('twoFactor.invalidTitle')}
+          description={t('twoFactor.invalidDetail')}
+          role="alert"
+          data-testid="two-factor-problem"
+        />
+      )}
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={(v) => void verify(v)}
+        onFinishFailed={() => setInvalid(false)}
+      >
         <Form.Item
           name="code"
           label={t('twoFactor.code')}

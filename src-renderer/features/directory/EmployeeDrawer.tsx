@@ -40,7 +40,7 @@ import { PASSWORD_MIN } from '../../../src-shared/api/fields';
 import { DepartmentPicker } from '../../components/DepartmentPicker';
 import { isImageBytes, readBytes, formatSize } from '../../components/upload/transfer';
 import { http } from '../../lib/http';
-import { toast } from '../../lib/toast';
+import { toast, userAction } from '../../lib/toast';
 import { adminApi, adminKeys } from '../../lib/admin-api';
 import { PHOTO_MAX_BYTES, directoryApi, directoryKeys, localName } from '../../lib/directory-api';
 import { EmployeeAttachments } from './EmployeeAttachments';
@@ -197,7 +197,10 @@ export function EmployeeDrawer({
     setPhoto({ file, url: URL.createObjectURL(file) });
   };
 
-  const save = async () => {
+  // The employee and their photo are saved by one click: one toast.
+  const save = () => userAction(saveNow);
+
+  const saveNow = async () => {
     let values: EmployeeValues;
     try {
       values = await form.validateFields();

@@ -9,7 +9,6 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import {
-  App,
   Button,
   Card,
   DatePicker,
@@ -53,10 +52,11 @@ import { contentHash } from '../../../lib/content-hash';
 import { fileSource } from '../../../lib/files';
 import { DATE_FORMAT } from '../../../components/DataTable';
 import { formatSize, pdfFileProblem } from '../../../components/upload/transfer';
-import { applyServerErrors } from '../../../lib/forms';
+import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
 import { useCan } from '../../../lib/usePermission';
 import { useUploadLimit } from '../../../lib/upload-limit';
-import { toast } from '../../../lib/toast';
+import { toast, userAction } from '../../../lib/toast';
+import { nameList } from '../../../lib/names';
 import { CircuitDialog } from './CircuitDialog';
 import { corrKeys, documentsApi } from './api';
 import { FAMILIES, type Family, type FormField } from './directions';
@@ -162,7 +162,6 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const uploadLimit = useUploadLimit();
   const spec = FAMILIES[family];
   const { t, i18n } = useTranslation('correspondence');
-  const { message } = App.useApp();
   const can = useCan();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -303,7 +302,8 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const chooseFile = async (file: File) => {
     const problem = await pdfFileProblem(file, uploadLimit, i18n.language);
     if (problem) {
-      void message.error(problem);
+      // The page's one toast host (not antd's message, a second one that keeps none of its rules).
+      toast({ severity: 'error', detail: problem });
     } else {
       setPending((files) => [...files, file]);
       void findHolders(file);
@@ -412,7 +412,14 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     toast({ severity: 'info', detail: t('local.keptOffline') });
   };
 
-  const save = async (finish: boolean) => {
+  /**
+   * Saving is one user action however many calls it makes (the draft, its related documents, each file,
+   * the registration): one toast at most. Finishing shows its outcome itself (the "registered" heading,
+   * or the circuit dialog and then "sent for approval"), so only a failure or advice is toasted then.
+   */
+  const save = (finish: boolean) => userAction(() => saveNow(finish), { outcomeShown: finish });
+
+  const saveNow = async (finish: boolean) => {
     // This save writes what the form holds: a keep-on-the-desk still waiting for its moment would only
     // mark the draft as changed again after it has been sent (and a pass would send it twice).
     if (autosave.current) clearTimeout(autosave.current);
