@@ -1,12 +1,12 @@
 /**
  * Inbox — incoming correspondence (/correspondence/inbox/incoming): the incoming box with its date range
  * (last 30 days by default), completed / not completed views, the receiving department and how it
- * received the letter (Main / Knowledge) — on the archive's own rows, every department it went to — and distributed / completed states; a row opens the document.
+ * received the letter (for action or for information) — on the archive's own rows, every department it went to — and distributed / completed states; a row opens the document.
  */
 import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
 import { formatDate, type DataTableColumn } from '../../../components/DataTable';
-import { localName } from '../../../lib/names';
+import { localName, nameList } from '../../../lib/names';
 import { BoxListScreen, commonColumns, DistributionTypeTag, StateTags } from '../shared/BoxListScreen';
 
 /** The route's screen. */
@@ -51,7 +51,7 @@ export function Component() {
         const more = row.recipients.length - shown.length;
         return (
           <span title={names.join('\n')} data-testid="recipients">
-            {shown.join(i18n.language === 'ar' ? '، ' : ', ')}
+            {nameList(shown, i18n.language)}
             {more > 0 && <span className="corr-muted"> {t('recipientsMore', { count: more })}</span>}
           </span>
         );

@@ -187,7 +187,7 @@ export function StateTags({ distributed, completed }: { distributed: boolean; co
   );
 }
 
-/** A distribution type as the specification shows it: forAction → Main, forKnowledge → Knowledge. */
+/** A distribution's purpose: forAction → For action (للإجراء), forKnowledge → For information (للعلم). */
 export function DistributionTypeTag({ type }: { type: 'forAction' | 'forKnowledge' }) {
   const { t } = useTranslation('correspondence');
   return (

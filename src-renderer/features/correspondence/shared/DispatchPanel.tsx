@@ -125,7 +125,7 @@ export function DispatchPanel({ doc, onChanged }: { doc: Document; onChanged: ()
         <Form form={form} layout="vertical">
           <Form.Item
             name="mediumId"
-            label={t('fields.medium')}
+            label={t('fields.mediumOut')}
             rules={[{ required: true, message: t('validation.required') }]}
           >
             <SettingSelect list="mediums" testId="dispatch-medium" />

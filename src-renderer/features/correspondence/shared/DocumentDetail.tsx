@@ -53,8 +53,8 @@ import type {
 import { DATE_FORMAT, formatDate, formatDateTime } from '../../../components/DataTable';
 import { formatSize, saveDownloaded } from '../../../components/upload/transfer';
 import { useSession } from '../../../app/session';
-import { applyServerErrors } from '../../../lib/forms';
-import { localName } from '../../../lib/names';
+import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
+import { localName, nameList } from '../../../lib/names';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
 import { DistributionTypeTag, StateTags } from './BoxListScreen';
 import { DocumentTimeline } from './Timeline';
@@ -157,7 +157,7 @@ interface DistributeRow {
   notes?: string;
 }
 
-/** The distribute dialog: rows of department, Main/Knowledge and notes; main distribution adds rows. */
+/** The distribute dialog: rows of department, purpose (for action or for information) and notes; main distribution adds rows. */
 function DistributeModal({
   doc,
   open,
@@ -899,7 +899,12 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
     {
       key: 'recipients',
       label: d.direction === 'out' ? t('fields.receivers') : t('fields.recipientDepartments'),
-      value: d.recipients.length ? d.recipients.map((r) => name(r)).join('، ') : '—',
+      value: d.recipients.length
+        ? nameList(
+            d.recipients.map((r) => name(r)),
+            i18n.language,
+          )
+        : '—',
       wide: true,
     },
     { key: 'createdBy', label: t('fields.author'), value: name(d.createdBy) },

@@ -340,7 +340,10 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     });
   };
   const documentList = (docs: readonly RelatedDocument[]) =>
-    docs.map((d) => d.docNumber ?? `#${d.id}`).join(i18n.language === 'ar' ? '، ' : ', ');
+    nameList(
+      docs.map((d) => d.docNumber ?? `#${d.id}`),
+      i18n.language,
+    );
 
   /** Saves the draft (creating it the first time) with its attachments; answers it. */
   const saveDraft = async (values: DocumentFormValues): Promise<Document> => {
@@ -526,7 +529,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                   form.resetFields();
                 }}
               >
-                {t('add.another')}
+                {t(`add.another_${family}`)}
               </Button>,
             ]}
           />
