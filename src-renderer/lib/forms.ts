@@ -1,9 +1,12 @@
 /**
  * Form validation that says what the server would say: antd rules built from the very zod field
  * schemas the server validates with (src-shared/api), their issues worded with the specification's
- * messages (section 5), and the server's own field errors (a 400/409 problem's `errors`) shown inline.
+ * messages (section 5), the server's own field errors (a 400/409 problem's `errors`) shown inline, and
+ * forms whose shown errors follow the interface language (useLocalisedForm).
  */
-import type { FormInstance } from 'antd';
+import { useEffect, useRef } from 'react';
+import { Form, type FormInstance } from 'antd';
+import { useTranslation } from 'react-i18next';
 import type { Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import type { z } from 'zod';

@@ -46,6 +46,7 @@ import { PHOTO_MAX_BYTES, directoryApi, directoryKeys, localName } from '../../l
 import { EmployeeAttachments } from './EmployeeAttachments';
 import { applyServerErrors, confirmationRule, directoryRule, requiredRule } from './forms';
 import { DATE_FORMAT } from '../../lib/format';
+import { useLocalisedForm } from '../../lib/forms';
 
 const fields = createEmployeeRequestSchema.shape;
 const userFields = newEmployeeUserSchema.shape;
@@ -118,12 +119,13 @@ export function EmployeeDrawer({
   onEdit: (id: number) => void;
 }) {
   const { t, i18n } = useTranslation('directory');
-  const [form] = Form.useForm<EmployeeValues>();
+  const [form] = useLocalisedForm<EmployeeValues>();
   const [tab, setTab] = useState('basic');
   const [saving, setSaving] = useState(false);
   const [failed, setFailed] = useState(false);
   const [photo, setPhoto] = useState<{ file: File; url: string } | null>(null);
-  const [photoError, setPhotoError] = useState<string | null>(null);
+  // Why a chosen photo was refused, worded when shown (it follows the language).
+  const [photoError, setPhotoError] = useState<'size' | 'type' | null>(null);
   const id = state && state.mode !== 'new' ? state.id : null;
   const readOnly = state?.mode === 'view';
   const rtl = i18n.language === 'ar';
@@ -187,11 +189,11 @@ export function EmployeeDrawer({
   const choosePhoto = async (file: File) => {
     setPhotoError(null);
     if (file.size > PHOTO_MAX_BYTES) {
-      setPhotoError(t('validation.fileSize', { maxSize: formatSize(PHOTO_MAX_BYTES) }));
+      setPhotoError('size');
       return;
     }
     if (!isImageBytes(await readBytes(file.slice(0, 12)))) {
-      setPhotoError(t('validation.imageOnly'));
+      setPhotoError('type');
       return;
     }
     setPhoto({ file, url: URL.createObjectURL(file) });
@@ -320,7 +322,9 @@ export function EmployeeDrawer({
           {photo && <Typography.Text type="secondary">{t('employees.fields.photoPending')}</Typography.Text>}
           {photoError && (
             <Typography.Text type="danger" data-testid="employee-photo-error">
-              {photoError}
+              {photoError === 'size'
+                ? t('validation.fileSize', { maxSize: formatSize(PHOTO_MAX_BYTES) })
+                : t('validation.imageOnly')}
             </Typography.Text>
           )}
         </Space>

@@ -30,6 +30,7 @@ import { sessionActions, useSession } from '../../app/session';
 import { RecoveryCodesDialog } from '../../components/RecoveryCodes';
 import { StationCard } from './StationCard';
 import { digitStyle, formatNumber, setDigitStyle, type DigitStyle } from '../../lib/format';
+import { useLocalisedForm } from '../../lib/forms';
 
 /** How numbers read in Arabic: Western (123, the default) or Arabic-Indic (١٢٣) digits, on this desk. */
 function DisplayCard() {
@@ -131,7 +132,7 @@ interface PasswordValues {
 function PasswordCard() {
   const { t } = useTranslation('user');
   const { t: tc } = useTranslation();
-  const [form] = Form.useForm<PasswordValues>();
+  const [form] = useLocalisedForm<PasswordValues>();
   const [busy, setBusy] = useState(false);
   const required = { required: true, message: tc('validation.required') };
   const submit = async (values: PasswordValues) => {
@@ -243,7 +244,7 @@ function TwoFactorCard() {
 function EnableTwoFactor({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
   const { t } = useTranslation('user');
   const { t: tc } = useTranslation();
-  const [form] = Form.useForm<{ code: string }>();
+  const [form] = useLocalisedForm<{ code: string }>();
   const [material, setMaterial] = useState<TwoFactorSetup | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -343,7 +344,7 @@ function EnableTwoFactor({ onEnabled }: { onEnabled: (codes: string[]) => void }
 function ProofForm({ kind, onDone }: { kind: 'disable' | 'recovery'; onDone: (answer: unknown) => void }) {
   const { t } = useTranslation('user');
   const { t: tc } = useTranslation();
-  const [form] = Form.useForm<{ by: 'code' | 'password'; code?: string; password?: string }>();
+  const [form] = useLocalisedForm<{ by: 'code' | 'password'; code?: string; password?: string }>();
   const by = Form.useWatch('by', form) ?? 'code';
   const [busy, setBusy] = useState(false);
   const path = kind === 'disable' ? '/auth/two-factor/disable' : '/auth/two-factor/recovery-codes';

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { Permission } from '../../../../src-shared/permissions';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
-import { applyServerErrors } from '../../../lib/forms';
+import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
 import { localName } from '../../../lib/names';
 import { useCan } from '../../../lib/usePermission';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
@@ -122,7 +122,7 @@ function SettingsFormModal({
   onDone: () => void;
 }) {
   const { t } = useTranslation('correspondence');
-  const [form] = Form.useForm<Record<string, unknown>>();
+  const [form] = useLocalisedForm<Record<string, unknown>>();
   const [saving, setSaving] = useState(false);
   const listName = t(`settings.lists.${spec.key}.item`);
 

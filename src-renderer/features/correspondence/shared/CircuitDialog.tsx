@@ -31,7 +31,7 @@ export function CircuitDialog({
   });
   const [steps, setSteps] = useState<CircuitStep[] | null>(null);
   const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useShownMessage();
   useEffect(() => {
     if (proposal.data && steps === null) setSteps(proposal.data.steps.map((s) => s.members));
   }, [proposal.data, steps]);

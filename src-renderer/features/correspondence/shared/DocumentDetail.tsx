@@ -170,7 +170,7 @@ function DistributeModal({
   onDone: () => void;
 }) {
   const { t, i18n } = useTranslation('correspondence');
-  const [form] = Form.useForm<{ items: DistributeRow[] }>();
+  const [form] = useLocalisedForm<{ items: DistributeRow[] }>();
   const [saving, setSaving] = useState(false);
   const main = useQuery({
     queryKey: corrKeys.settingsOptions('main-distribution'),
@@ -393,7 +393,7 @@ function AssignTaskModal({
   onDone: () => void;
 }) {
   const { t, i18n } = useTranslation('correspondence');
-  const [form] = Form.useForm<{
+  const [form] = useLocalisedForm<{
     distributionId?: number;
     employeeId?: number | null;
     taskDate?: Dayjs | null;
