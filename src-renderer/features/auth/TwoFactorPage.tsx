@@ -17,15 +17,19 @@ import { refreshSession, sessionActions, useSession } from '../../app/session';
 import { LOGIN_PATH } from '../../app/guard';
 import { RecoveryCodesDialog } from '../../components/RecoveryCodes';
 import { followSignIn } from './signIn';
+import { SAME_IN_EVERY_LANGUAGE } from '../../app/locale';
+import { useLocalisedForm } from '../../lib/forms';
 
 export function Component() {
   const { t } = useTranslation('auth');
   const { t: tc } = useTranslation();
   const session = useSession();
   const navigate = useNavigate();
-  const [form] = Form.useForm<{ code: string }>();
+  const [form] = useLocalisedForm<{ code: string }>();
   const [busy, setBusy] = useState<'verify' | 'skip' | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  // A refused code, said in place ('Invalid Code', 'Please enter a valid code') until the next attempt.
+  const [invalid, setInvalid] = useState(false);
   const step = session.twoFactor;
   const enrolling = step?.mode === 'setup';
 
@@ -34,6 +38,8 @@ export function Component() {
     enabled: enrolling,
     staleTime: Infinity,
     gcTime: 0,
+    // Asked again, the server would issue another key than the one the user may have scanned.
+    meta: SAME_IN_EVERY_LANGUAGE,
     queryFn: async () => {
       const result = await getBridge().sessionTwoFactorSetup();
       if (!result.ok) throw new Error(result.error.code);

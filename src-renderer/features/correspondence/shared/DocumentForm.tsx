@@ -43,6 +43,7 @@ import type {
 } from '../../../../src-shared/api/correspondence';
 import type { LocalDraftDetail, LocalDraftFields } from '../../../../src-shared/ipc/contract';
 import { useSession } from '../../../app/session';
+import { SAME_IN_EVERY_LANGUAGE } from '../../../app/locale';
 import { localDrafts } from '../../../lib/local-drafts';
 import { formatDateTime } from '../../../lib/format';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
@@ -182,7 +183,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   /** The same, for what the list shows (a chosen file kept on this desk says so). */
   const [kept, setKept] = useState<ReadonlySet<File>>(new Set());
   const autosave = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const [form] = Form.useForm<DocumentFormValues>();
+  const [form] = useLocalisedForm<DocumentFormValues>();
   const finishing = useRef(false);
   const [busy, setBusy] = useState<'draft' | 'finish' | null>(null);
   const [pending, setPending] = useState<File[]>([]);
@@ -199,6 +200,8 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     queryKey: corrKeys.document(draftId ?? 0),
     queryFn: () => documentsApi.get(draftId!),
     enabled: draftId !== null,
+    // The form is seeded from it: a change of language does not read it again over the user's typing.
+    meta: SAME_IN_EVERY_LANGUAGE,
   });
   // A reply starts from the incoming letter: related to it, addressed to its sender.
   const original = useQuery({
@@ -214,6 +217,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     queryFn: () => localDrafts.get(localParam!),
     enabled: localParam !== null && draftId === null,
     staleTime: Infinity,
+    meta: SAME_IN_EVERY_LANGUAGE,
   });
   useEffect(() => {
     if (!local.data) return;
@@ -271,13 +275,16 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       form.setFieldsValue(family === 'in' ? { receivedDate: dayjs() } : { documentDate: dayjs() });
     }
   }, [draftId, form, family]);
+  // Seeded once per letter replied to: a change of language (a new `t`) does not undo the user's typing.
+  const repliedTo = useRef<number | null>(null);
   useEffect(() => {
-    if (original.data && draftId === null)
-      form.setFieldsValue({
-        subject: t('reply.subject', { subject: original.data.subject }),
-        relatedIds: [original.data.id],
-        recipientIds: original.data.sender ? [original.data.sender.id] : [],
-      });
+    if (!original.data || draftId !== null || repliedTo.current === original.data.id) return;
+    repliedTo.current = original.data.id;
+    form.setFieldsValue({
+      subject: t('reply.subject', { subject: original.data.subject }),
+      relatedIds: [original.data.id],
+      recipientIds: original.data.sender ? [original.data.sender.id] : [],
+    });
   }, [original.data, draftId, form, t]);
 
   // Required always (subject) or only when finishing (the family's required fields).
