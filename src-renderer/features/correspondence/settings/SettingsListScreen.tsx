@@ -102,8 +102,23 @@ function renderCell(field: SettingsField, row: SettingsRow, t: TFunction, langua
       return localName(row.department, language);
     case 'ltrText':
       return <bdi dir="ltr">{String(row[field.name as keyof SettingsRow] ?? '')}</bdi>;
-    default:
-      return String(row[field.name as keyof SettingsRow] ?? '');
+    default: {
+      const text = String(row[field.name as keyof SettingsRow] ?? '');
+      // Each name is shown in its own language whatever the interface's (and marked so).
+      if (field.name === 'nameAr')
+        return (
+          <bdi lang="ar" dir="rtl">
+            {text}
+          </bdi>
+        );
+      if (field.name === 'nameEn')
+        return (
+          <bdi lang="en" dir="ltr">
+            {text}
+          </bdi>
+        );
+      return text;
+    }
   }
 }
 
