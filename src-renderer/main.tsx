@@ -12,7 +12,7 @@ import './styles/global.css';
 import { DEFAULT_LOCALE, type Locale } from '../src-shared/locale';
 import { getBridge } from './lib/bridge';
 import { initI18n } from './lib/i18n';
-import { LocaleProvider } from './app/locale';
+import { LocaleProvider, rereadDataOnLanguageChange } from './app/locale';
 import { Providers, queryClient } from './app/providers';
 import { createRouter } from './app/router';
 import { refreshSession } from './app/session';
@@ -27,6 +27,7 @@ async function boot() {
   dayjs.locale(locale);
   listenForSessionExpiry(bridge);
   forgetDataOnUserChange(queryClient);
+  rereadDataOnLanguageChange(queryClient);
   listenForConnection(bridge, queryClient);
   const router = createRouter();
   createRoot(document.getElementById('root')!).render(

@@ -4,9 +4,19 @@
  * paging, `sort=field|-field`, a global search box (`q`), per-column filters in the specification's
  * model (`filters=<json>`, section 9), the screen's empty-state message, a toolbar slot and a row
  * actions slot. Everything is fetched through react-query under the screen's query key, so a change
- * elsewhere refreshes the table by invalidating that key. Layout uses logical properties only.
+ * elsewhere refreshes the table by invalidating that key. The columns share the width as columnLayout
+ * says: the one that names the row (the subject, the name) takes the room, the others fit; each cell's
+ * text is isolated in its own direction. Layout uses logical properties only.
  */
-import { useEffect, useState, type Key, type ReactNode } from 'react';
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type Key,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import {
   Button,
   Checkbox,
@@ -70,18 +80,43 @@ export interface DataTableProps<T> {
 const SEARCH_DEBOUNCE_MS = 350;
 
 /**
- * A column's cell renderer: its own `render` (or antd's default), and for a column with `ellipsis` and a
- * width, that content held to one line of the width with its full text as a tooltip (a wide table
- * scrolls at its content's width, where antd's own ellipsis does not hold a column to its width).
+ * How the columns share the width (tableLayout auto, the browser's own algorithm, steered by what each
+ * column declares — CSS Tables 3, "distributing width to columns"):
+ * - the grow column (the subject, the name) has no width of its own: it is the one column the room left
+ *   over goes to. Its text sits in a box that does not ask for its own width (`contain: inline-size`), on
+ *   one line, cut at its end, never narrower than its minimum;
+ * - a column with a `width` gets that width while the window has room, and gives way down to its
+ *   content's narrowest (its text wrapping, or cut when it has `ellipsis`) when it has not;
+ * - a column without one fits its content on one line (a width of 1px, which the browser widens to the
+ *   content's narrowest, and that content does not wrap).
+ * So at 1280 px nothing needs sideways scrolling unless the columns chosen cannot fit even at their
+ * narrowest, and at 1920 px the subject has the room the others do not need.
  */
-function boundedCell<T extends object>(col: DataTableColumn<T>) {
-  if (!(col.ellipsis && col.width !== undefined))
-    return col.render ? (_: unknown, row: T) => col.render!(row) : undefined;
+function columnLayout<T>(col: DataTableColumn<T>, grows: boolean) {
+  if (grows) return { width: undefined, className: 'dt-grow-col' };
+  if (col.width === undefined) return { width: 1, className: 'dt-fit' };
+  return { width: col.width, className: undefined };
+}
+
+/**
+ * A column's cell renderer: its own `render` (or the row's field as text), a text isolated in its own
+ * direction; the grow column's and a bounded column's (`ellipsis` with a width) content held to one line
+ * in its own direction (`dt-ellipsis`) with its full text as a tooltip.
+ */
+function cellRenderer<T extends object>(col: DataTableColumn<T>, grows: boolean) {
+  const bounded = col.ellipsis && col.width !== undefined;
   return (_: unknown, row: T) => {
     const content = col.render ? col.render(row) : (row as Record<string, unknown>)[col.key];
     const text = typeof content === 'string' || typeof content === 'number' ? String(content) : undefined;
+    // A text of either script, isolated from the table's direction (a name in the other language, a
+    // number with spaces); an element is the column's own and isolates what it needs.
+    if (!grows && !bounded) return text !== undefined ? <bdi>{text}</bdi> : (content as ReactNode);
     return (
-      <div className="dt-ellipsis" style={{ maxInlineSize: col.width }} title={text}>
+      <div
+        className={grows ? 'dt-ellipsis dt-grow' : 'dt-ellipsis'}
+        style={bounded ? { maxInlineSize: col.width } : undefined}
+        title={text}
+      >
         {content as ReactNode}
       </div>
     );
@@ -107,6 +142,8 @@ export function DataTable<T extends object>({
 }: DataTableProps<T>) {
   const { t } = useTranslation('table');
   const list = useServerList<T>({ queryKey, endpoint, defaultSort, defaultPageSize, fixedFilters, fetcher });
+  const wrapper = useRef<HTMLDivElement>(null);
+  useStickyHeaderWidth(wrapper);
   const [searchText, setSearchText] = useState('');
   const [openFilter, setOpenFilter] = useState<string | null>(null);
   const choice = useColumnChoice(
@@ -115,6 +152,7 @@ export function DataTable<T extends object>({
   );
   // The first column names the row: it is always shown.
   const shownColumns = columns.filter((col, i) => i === 0 || !choice.hidden.has(col.key));
+  const growKey = (shownColumns.find((col) => col.grow) ?? shownColumns[0])?.key;
 
   // The search box asks the server only once typing pauses.
   const { setQ, q } = list;
@@ -132,18 +170,17 @@ export function DataTable<T extends object>({
     const mapped: ColumnsType<T> = shownColumns.map((col) => {
       const title = t(col.title);
       const filterField = col.filter?.field ?? col.key;
+      const grows = col.key === growKey;
       return {
         key: col.key,
         dataIndex: col.key,
         title,
-        width: col.width,
+        ...columnLayout(col, grows),
         align: col.align,
-        // With a width, boundedCell holds the content instead (see there).
-        ellipsis: col.ellipsis && col.width === undefined,
         sorter: col.sortable ? true : undefined,
         sortOrder: col.sortable ? (sorted?.field === col.key ? sorted.order : null) : undefined,
         showSorterTooltip: col.sortable ? { title: t('sort.tooltip') } : undefined,
-        render: boundedCell(col),
+        render: cellRenderer(col, grows),
         ...(col.filter
           ? {
               filtered: isColumnFilterActive(list.filterState[filterField]),
@@ -176,14 +213,11 @@ export function DataTable<T extends object>({
         align: 'end',
         // Pinned to the inline end, so the actions stay reachable when a wide table scrolls.
         fixed: 'end',
+        // As wide as its buttons, in one row.
+        width: 1,
+        className: 'dt-fit',
         render: (_: unknown, row: T) => (
-          <Flex
-            gap={4}
-            justify="end"
-            wrap
-            className="data-table-row-actions"
-            onClick={(e) => e.stopPropagation()}
-          >
+          <Flex gap={4} justify="end" className="data-table-row-actions" onClick={(e) => e.stopPropagation()}>
             {rowActions(row)}
           </Flex>
         ),
@@ -230,7 +264,7 @@ export function DataTable<T extends object>({
   );
 
   return (
-    <div className="data-table" data-testid={testId}>
+    <div className="data-table" data-testid={testId} ref={wrapper}>
       <Flex className="data-table-toolbar" gap={8} wrap justify="space-between" align="center">
         <Flex gap={8} align="center" wrap>
           {searchable && (
@@ -305,8 +339,8 @@ export function DataTable<T extends object>({
         pagination={false}
         locale={{ emptyText: empty }}
         size="small"
-        // As wide as the page, long texts wrapping, and scrolling sideways only when the columns cannot
-        // fit even wrapped (x: true is width auto, at least 100%; auto layout lets cells wrap).
+        // As wide as the page, the columns sharing it as columnLayout says, and scrolling sideways only
+        // when they cannot fit even at their narrowest (x: true is width auto, at least 100%).
         scroll={{ x: true }}
         tableLayout="auto"
         // A wide table keeps its horizontal scroll bar at the bottom of the window, not under the last row.
@@ -350,6 +384,46 @@ export function DataTable<T extends object>({
       </Flex>
     </div>
   );
+}
+
+/**
+ * Keeps the sticky header's table as wide as the body's. antd draws the header as a table of its own with
+ * the body's measured column widths; while the body fits the window both are as wide as it, but when the
+ * columns cannot fit at their narrowest the body grows past the window and the header, whose cells need
+ * less, would share the window's width differently and stand askew over the rows.
+ */
+function useStickyHeaderWidth(wrapper: RefObject<HTMLDivElement | null>) {
+  useLayoutEffect(() => {
+    const root = wrapper.current;
+    if (!root || typeof ResizeObserver === 'undefined') return;
+    const sync = () => {
+      const body = root.querySelector<HTMLTableElement>('.ant-table-body > table');
+      const head = root.querySelector<HTMLTableElement>('.ant-table-header > table');
+      if (!body || !head) return;
+      const width = `${body.offsetWidth}px`;
+      if (head.style.width !== width) head.style.width = width;
+    };
+    const observer = new ResizeObserver(sync);
+    observer.observe(root);
+    let watched: Element | null = null;
+    const watch = () => {
+      const body = root.querySelector('.ant-table-body > table');
+      if (body !== watched) {
+        if (watched) observer.unobserve(watched);
+        if (body) observer.observe(body);
+        watched = body;
+      }
+      sync();
+    };
+    // The body's table is replaced when the table changes from empty to rows: follow it.
+    const mutations = new MutationObserver(watch);
+    mutations.observe(root, { childList: true, subtree: true });
+    watch();
+    return () => {
+      observer.disconnect();
+      mutations.disconnect();
+    };
+  }, [wrapper]);
 }
 
 /**

@@ -91,21 +91,19 @@ export function formatNumber(value: number, language: string = i18n.language, fr
   return localizeDigits(text, language);
 }
 
-const UNITS: Record<'ar' | 'en', readonly string[]> = {
-  ar: ['بايت', 'ك.ب', 'م.ب', 'ج.ب'],
-  en: ['B', 'KB', 'MB', 'GB'],
-};
+/** The size units, smallest first; their words are in locales (common.json `units`). */
+const UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
 
-/** A human file size: 12 KB, 3.4 MB / ١٢ ك.ب (units and digits of the interface language). */
+/** A human file size: 12 KB, 3.4 MB / 12 كيلوبايت (units and digits of the interface language). */
 export function formatSize(bytes: number, language: string = i18n.language): string {
-  const units = UNITS[language === 'ar' ? 'ar' : 'en'];
   let value = bytes;
   let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
+  while (value >= 1024 && unit < UNITS.length - 1) {
     value /= 1024;
     unit++;
   }
-  return `${formatNumber(value, language, unit === 0 ? 0 : 1)} ${units[unit]}`;
+  const name = i18n.t(`units.${UNITS[unit]}`, { ns: 'common', lng: language });
+  return `${formatNumber(value, language, unit === 0 ? 0 : 1)} ${name}`;
 }
 
 /**

@@ -1,9 +1,12 @@
 /**
  * Form validation that says what the server would say: antd rules built from the very zod field
  * schemas the server validates with (src-shared/api), their issues worded with the specification's
- * messages (section 5), and the server's own field errors (a 400/409 problem's `errors`) shown inline.
+ * messages (section 5), the server's own field errors (a 400/409 problem's `errors`) shown inline, and
+ * forms whose shown errors follow the interface language (useLocalisedForm).
  */
-import type { FormInstance } from 'antd';
+import { useEffect, useRef } from 'react';
+import { Form, type FormInstance } from 'antd';
+import { useTranslation } from 'react-i18next';
 import type { Rule } from 'antd/es/form';
 import type { TFunction } from 'i18next';
 import type { z } from 'zod';
@@ -65,7 +68,8 @@ export function confirmationRule(passwordField: string, t: TFunction): Rule {
 
 /**
  * Puts the server's field errors on the form's fields (`entries.0.pageId` → ['entries', 0, 'pageId']);
- * answers whether any field was marked, so the caller knows the error was shown inline.
+ * answers whether any field was marked, so the caller knows the error was shown inline — and then the
+ * failure's toast is not shown (`ApiError.shownInPlace`).
  */
 export function applyServerErrors(form: FormInstance, error: unknown): boolean {
   const fieldErrors = (error as Partial<ApiError> | null)?.fieldErrors;
@@ -77,6 +81,34 @@ export function applyServerErrors(form: FormInstance, error: unknown): boolean {
       name: name.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part)),
       errors,
     }));
-  if (fields.length > 0) form.setFields(fields);
+  if (fields.length > 0) {
+    form.setFields(fields);
+    // The fields say it: no toast repeats it (http.ts waits for this before toasting).
+    if (error && typeof error === 'object' && 'shownInPlace' in error)
+      (error as ApiError).shownInPlace = true;
+  }
   return fields.length > 0;
+}
+
+/**
+ * antd's Form.useForm, whose shown errors follow the interface language: an error is kept as the words
+ * of the language it was found in, so when the language changes the fields showing one are checked
+ * again (their rules, built at render, word it anew). Use it for every form.
+ */
+export function useLocalisedForm<Values = unknown>(): [FormInstance<Values>] {
+  const [form] = Form.useForm<Values>();
+  const { i18n } = useTranslation();
+  const language = i18n.language;
+  const previous = useRef(language);
+  useEffect(() => {
+    if (previous.current === language) return;
+    previous.current = language;
+    // Only a form on screen has fields (an unmounted one answers none).
+    const shown = form
+      .getFieldsError()
+      .filter((field) => field.errors.length > 0)
+      .map((field) => field.name);
+    if (shown.length > 0) form.validateFields(shown).catch(() => undefined);
+  }, [form, language]);
+  return [form];
 }

@@ -2,7 +2,9 @@
  * The specification's http helpers (section 7): get, post, put, delete and patch, each through main's
  * `api:request` channel (main adds the host, the token and the headers). Any non-GET success toasts the
  * server's `returnMessage` unless suppressed; every failure toasts per the error catalogue (section 8):
- * 401, 403 and 404 with fixed texts, anything else with the server's `detail`.
+ * 401, 403 and 404 with fixed texts, anything else with the server's `detail` — unless the screen shows it
+ * in place (a form marking the fields the server named: `ApiError.shownInPlace`, see toastFailure). The
+ * toasts go through lib/toast.ts, which keeps them to one per user action and off open dialogs.
  */
 import type { ApiRequest } from '../../src-shared/ipc/contract';
 import type { Problem } from '../../src-shared/api/envelope';
@@ -30,6 +32,17 @@ export class ApiError extends Error {
   get fieldErrors(): Record<string, string[]> {
     return this.problem.errors ?? {};
   }
+  /** The screen shows this failure in place (e.g. applyServerErrors marked the fields): no toast. */
+  shownInPlace = false;
+}
+
+/**
+ * Toasts a failure once the caller has had its turn (lib/toast.ts asks `dropIf` when it is about to show
+ * it), so a screen that shows the failure in place — marking `shownInPlace` in its catch — is not
+ * repeated by a toast.
+ */
+export function toastFailure(error: ApiError): void {
+  toast({ severity: 'error', detail: error.problem.detail, dropIf: () => error.shownInPlace });
 }
 
 /** The catalogue's text for a failure (section 8). */
@@ -57,8 +70,9 @@ async function request<T>(
     // A read while the server is away: the offline banner says it once, and the screen says what could
     // not load; a toast for every list and card would bury the page. An action the user took is told.
     const quietRead = method === 'GET' && result.error.code === 'ipc.serverUnreachable';
-    if (!options.suppressErrorToast && !quietRead) toast({ severity: 'error', detail });
-    throw new ApiError(0, { detail, code: result.error.code });
+    const error = new ApiError(0, { detail, code: result.error.code });
+    if (!options.suppressErrorToast && !quietRead) toastFailure(error);
+    throw error;
   }
   const { status, body: answer } = result.data;
   if (status >= 200 && status < 300) {
@@ -70,9 +84,10 @@ async function request<T>(
   }
   const problem = (answer && typeof answer === 'object' ? answer : {}) as Partial<Problem>;
   const detail = errorText(status, problem);
+  const error = new ApiError(status, { ...problem, detail });
   // A 401 is handled by the session:expired event (main clears the session and the app redirects).
-  if (!options.suppressErrorToast && status !== 401) toast({ severity: 'error', detail });
-  throw new ApiError(status, { ...problem, detail });
+  if (!options.suppressErrorToast && status !== 401) toastFailure(error);
+  throw error;
 }
 
 export const http = {

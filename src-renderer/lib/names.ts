@@ -16,3 +16,8 @@ export function otherName(item: { nameAr: string; nameEn: string } | null | unde
     ? { text: item.nameAr, lang: 'ar', dir: 'rtl' as const }
     : { text: item.nameEn, lang: 'en', dir: 'ltr' as const };
 }
+
+/** Names as one line in the interface language: "a، b" in Arabic, "a, b" in English. */
+export function nameList(names: readonly string[], language: string): string {
+  return names.join(language === 'ar' ? '، ' : ', ');
+}

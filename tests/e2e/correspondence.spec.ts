@@ -1,6 +1,6 @@
 /**
  * A clerk's day with an incoming letter: the archive clerk registers a letter with a PDF and
- * distributes it for action (Main) to Finance and for knowledge to HR; Finance's manager tasks an
+ * distributes it for action to Finance and for knowledge to HR; Finance's manager tasks an
  * employee; the employee completes the task; the clerk sees the letter completed, and its timeline reads
  * correctly in Arabic and in English. Screenshots of the add form, the detail with its timeline and the
  * calendar, in both languages, go to test-results/screens/correspondence-*.png.
@@ -166,8 +166,8 @@ test('a clerk registers an incoming letter, distributes it, a manager tasks an e
   await expect(page.getByTestId('tag-completed')).toBeVisible();
   const timeline = doc.timeline();
   await expect(timeline).toContainText(`سُجّلت برقم ${number}`);
-  await expect(timeline).toContainText('أُحيلت إلى الشؤون المالية (للإجراء)');
-  await expect(timeline).toContainText('أُحيلت إلى الموارد البشرية (للعلم)');
+  await expect(timeline).toContainText('أُحيلت إلى الشؤون المالية للإجراء');
+  await expect(timeline).toContainText('أُحيلت إلى الموارد البشرية للعلم');
   await expect(timeline).toContainText(`كُلّف ${people.employeeNameAr} بمهمة`);
   await expect(timeline).toContainText(`أنجز ${people.employeeNameAr} المهمة`);
   await expect(timeline).toContainText('أُعدّ الرد وأُرسل إلى المدير');
@@ -177,8 +177,8 @@ test('a clerk registers an incoming letter, distributes it, a manager tasks an e
   await app.switchLanguage();
   await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
   await expect(timeline).toContainText(`Registered with number ${number}`);
-  await expect(timeline).toContainText('Distributed to Finance (Main)');
-  await expect(timeline).toContainText('Distributed to Human Resources (Knowledge)');
+  await expect(timeline).toContainText('Distributed to Finance for action');
+  await expect(timeline).toContainText('Distributed to Human Resources for information');
   await expect(timeline).toContainText(`Tasked ${people.employeeNameEn}`);
   await expect(timeline).toContainText(`${people.employeeNameEn} completed the task`);
   await page.screenshot({ path: `${SCREENS}/correspondence-detail-en.png`, fullPage: true });

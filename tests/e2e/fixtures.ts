@@ -1,10 +1,22 @@
 /**
  * Playwright fixtures: every test file gets its own web shell started by the real CLI on a fresh data
- * folder; the test waits for its "ready" line, and the shell's log is attached on failure.
+ * folder — or, with `test.use({ demo: true })`, on a copy of the demo organisation (`seed-demo`: its
+ * directory, settings and correspondence in every state, users admin, clerk, manager, employee1–5 with
+ * DEMO_PASSWORD) — the test waits for its "ready" line, and the shell's log is attached on failure.
  */
 import { test as base, expect } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -84,6 +96,55 @@ export async function launchApiServer(
   return { url: value, child, log };
 }
 
+/** The password of every demo account (`seed-demo --password`). */
+export const DEMO_PASSWORD = 'Demo#2026';
+
+/** Every file under `dir` (recursively), for hashing what the demo data is made from. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/**
+ * A fresh data folder holding the demo organisation. Seeding takes half a minute, so it is done once into
+ * a template (named after the day, since the demo's dates follow today, and after the code it is made
+ * from: the migrations and the demo seed) and each test file gets a copy of it.
+ */
+export function demoDataDir(): string {
+  const hash = createHash('sha256').update(new Date().toISOString().slice(0, 10));
+  const sources = [
+    ...filesUnder(join(ROOT, 'src-server/db/migrations')),
+    join(ROOT, 'src-server/db/seed.ts'),
+    ...filesUnder(join(ROOT, 'src-server/modules/demo')),
+  ];
+  for (const file of sources) hash.update(file).update(readFileSync(file));
+  const template = join(tmpdir(), `sijill-e2e-demo-${hash.digest('hex').slice(0, 16)}`);
+  if (!existsSync(template)) {
+    const building = mkdtempSync(`${template}-building-`);
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'src-server/cli.ts', 'seed-demo', '--password', DEMO_PASSWORD],
+      {
+        cwd: ROOT,
+        env: { ...process.env, NODE_ENV: 'test', DATA_DIR: join(building, 'server') },
+        stdio: 'pipe',
+        timeout: 240_000,
+      },
+    );
+    // Another run may have finished the same template meanwhile: either copy serves.
+    try {
+      renameSync(building, template);
+    } catch {
+      rmSync(building, { recursive: true, force: true });
+    }
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'sijill-e2e-'));
+  cpSync(template, dataDir, { recursive: true });
+  return dataDir;
+}
+
 /** Stops the shell and waits for it to exit. */
 export async function stopWebShell(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
@@ -102,10 +163,10 @@ export async function stopWebShell(child: ChildProcess): Promise<void> {
 class ShellPerFile {
   private current: { file: string; shell: WebShellProcess; child: ChildProcess } | null = null;
 
-  async forFile(file: string): Promise<WebShellProcess> {
+  async forFile(file: string, demo = false): Promise<WebShellProcess> {
     if (this.current?.file === file) return this.current.shell;
     await this.stop();
-    const dataDir = mkdtempSync(join(tmpdir(), 'sijill-e2e-'));
+    const dataDir = demo ? demoDataDir() : mkdtempSync(join(tmpdir(), 'sijill-e2e-'));
     const { shell, child } = await launchWebShell(dataDir);
     this.current = { file, shell, child };
     return shell;
@@ -120,7 +181,12 @@ class ShellPerFile {
   }
 }
 
-export const test = base.extend<{ shell: WebShellProcess; shellLog: void }, { shells: ShellPerFile }>({
+export const test = base.extend<
+  { shell: WebShellProcess; shellLog: void },
+  { shells: ShellPerFile; demo: boolean }
+>({
+  // The shell of a file runs on the demo organisation (see demoDataDir).
+  demo: [false, { scope: 'worker', option: true }],
   shells: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -131,10 +197,10 @@ export const test = base.extend<{ shell: WebShellProcess; shellLog: void }, { sh
     { scope: 'worker', timeout: 150_000 },
   ],
   shell: [
-    async ({ shells }, use, testInfo) => {
-      await use(await shells.forFile(testInfo.file));
+    async ({ shells, demo }, use, testInfo) => {
+      await use(await shells.forFile(testInfo.file, demo));
     },
-    { timeout: 150_000 },
+    { timeout: 300_000 },
   ],
   shellLog: [
     async ({ shell }, use, testInfo) => {

@@ -33,7 +33,10 @@ describe('formatting', () => {
   });
 
   it('Arabic by default: Western digits with Arabic units, mm/dd/yy', () => {
-    expect(formatSize(2048, 'ar')).toBe('2 ك.ب');
+    // The units in words, as Arabic offices write them: not the abbreviations ك.ب and م.ب.
+    expect(formatSize(2048, 'ar')).toBe('2 كيلوبايت');
+    expect(formatSize(3.5 * 1024 * 1024, 'ar')).toBe('3.5 ميغابايت');
+    expect(formatSize(12, 'ar')).toBe('12 بايت');
     expect(formatDate('2026-11-24', 'ar')).toBe('11/24/26');
     expect(formatDateTime('2026-11-24T08:05:00', 'ar')).toBe('11/24/26 08:05');
     expect(formatNumber(7, 'ar')).toBe('7');
@@ -44,7 +47,7 @@ describe('formatting', () => {
   it('Arabic with Arabic-Indic digits chosen: every number, size and date in them', () => {
     setDigitStyle('arab');
     expect(formatNumber(1446, 'ar')).not.toMatch(/[0-9]/);
-    expect(formatSize(2048, 'ar')).toBe('٢ ك.ب');
+    expect(formatSize(2048, 'ar')).toBe('٢ كيلوبايت');
     expect(formatDate('2026-11-24', 'ar')).toBe('١١/٢٤/٢٦');
     expect(formatHijri(new Date('2026-11-24T12:00:00Z'), 'full')).not.toMatch(/[0-9]/);
     // English screens stay Western whatever the Arabic choice.

@@ -33,10 +33,21 @@ export interface DataTableColumn<T> {
   filter?: ColumnFilterSpec;
   /** Renders the cell; by default the row's `key` property as text. */
   render?: (row: T) => ReactNode;
-  width?: number | string;
+  /**
+   * The column's comfortable width: it has it when the window has room and gives way (its text wrapping,
+   * or cut with `ellipsis`) when not. Without one a column fits its content on one line (numbers, dates,
+   * tags, short words): see DataTable's layout.
+   */
+  width?: number;
   align?: 'start' | 'center' | 'end';
-  /** Keeps the cell on one line with an ellipsis. */
+  /** With a width: keeps the cell on one line, cut with an ellipsis, its full text as a tooltip. */
   ellipsis?: boolean;
+  /**
+   * The column that takes the room the others leave (the subject of a box, the name of a directory): one
+   * line, cut with an ellipsis at its end, never narrower than 8rem (data-table.css). One per table; the first
+   * column when none says so.
+   */
+  grow?: boolean;
   /** Not shown until the user picks it in the column chooser (what matters fits a 1280 px window). */
   hiddenByDefault?: boolean;
 }

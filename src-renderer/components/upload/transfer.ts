@@ -7,7 +7,7 @@
  */
 import type { Problem } from '../../../src-shared/api/envelope';
 import { getBridge } from '../../lib/bridge';
-import { ApiError, errorText } from '../../lib/http';
+import { ApiError, errorText, toastFailure } from '../../lib/http';
 import { i18n } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
 import { formatSize } from '../../lib/format';
@@ -118,9 +118,9 @@ export interface UploadOptions {
 
 function fail(status: number, body: unknown): never {
   const problem = (body && typeof body === 'object' ? body : {}) as Partial<Problem>;
-  const detail = errorText(status, problem);
-  if (status !== 401) toast({ severity: 'error', detail });
-  throw new ApiError(status, { ...problem, detail });
+  const error = new ApiError(status, { ...problem, detail: errorText(status, problem) });
+  if (status !== 401) toastFailure(error);
+  throw error;
 }
 
 /** Sends a File to an API path as multipart/form-data; answers the envelope's data, toasts its message. */

@@ -27,7 +27,7 @@ import { PERMISSIONS, type Permission } from '../../../src-shared/permissions';
 import { PAGE_ICONS, PageIcon } from '../../components/PageIcon';
 import { AdminScreen } from './AdminScreen';
 import { adminApi, adminKeys } from '../../lib/admin-api';
-import { applyServerErrors, zodRule } from '../../lib/forms';
+import { applyServerErrors, zodRule, useLocalisedForm } from '../../lib/forms';
 import { localName } from '../../lib/names';
 import { useCan } from '../../lib/usePermission';
 
@@ -60,7 +60,7 @@ export function PageFormModal({
   onDone: () => void;
 }) {
   const { t, i18n } = useTranslation('admin');
-  const [form] = Form.useForm<PageFormValues>();
+  const [form] = useLocalisedForm<PageFormValues>();
   const [saving, setSaving] = useState(false);
   const isSection =
     dialog?.mode === 'addSection' || (dialog?.mode === 'edit' && dialog.node.parentId === null);

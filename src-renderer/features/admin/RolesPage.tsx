@@ -20,7 +20,7 @@ import type { Permission } from '../../../src-shared/permissions';
 import { DataTable, formatDate, type DataTableColumn } from '../../components/DataTable';
 import { AdminScreen } from './AdminScreen';
 import { ENDPOINTS, adminApi, adminKeys } from '../../lib/admin-api';
-import { applyServerErrors, zodRule } from '../../lib/forms';
+import { applyServerErrors, zodRule, useLocalisedForm } from '../../lib/forms';
 import { localName } from '../../lib/names';
 import { PermissionMatrixModal } from './PermissionMatrix';
 import { useCan } from '../../lib/usePermission';
@@ -40,7 +40,7 @@ export function RoleFormModal({
   onDone: () => void;
 }) {
   const { t, i18n } = useTranslation('admin');
-  const [form] = Form.useForm<CreateRoleRequest>();
+  const [form] = useLocalisedForm<CreateRoleRequest>();
   const [saving, setSaving] = useState(false);
 
   useEffect(() => {
@@ -168,6 +168,8 @@ export function RolesPage({ permissions }: { permissions?: readonly Permission[]
       title: 'admin:fields.nameEn',
       sortable: true,
       filter: { type: 'text' },
+      ellipsis: true,
+      width: 240,
       render: (r) => <bdi dir="ltr">{r.nameEn}</bdi>,
     },
     {

@@ -15,7 +15,7 @@ import {
 import { PASSWORD_MIN } from '../../../src-shared/api/fields';
 import { LOCALES } from '../../../src-shared/locale';
 import { adminApi, adminKeys } from '../../lib/admin-api';
-import { applyServerErrors, confirmationRule, zodRule } from '../../lib/forms';
+import { applyServerErrors, confirmationRule, zodRule, useLocalisedForm } from '../../lib/forms';
 import { localName } from '../../lib/names';
 
 const fields = createUserRequestSchema.shape;
@@ -63,7 +63,7 @@ export function UserFormModal({
   onDone: () => void;
 }) {
   const { t } = useTranslation('admin');
-  const [form] = Form.useForm<UserFormValues>();
+  const [form] = useLocalisedForm<UserFormValues>();
   const [saving, setSaving] = useState(false);
   const editing = user !== null;
   const roles = useRoleOptions(user?.role);
@@ -239,7 +239,7 @@ export function UserFormModal({
 /** An administrator sets a user's password (PUT /auth/users/{id}/password); the user's sessions end. */
 export function UserPasswordModal({ user, onClose }: { user: User | null; onClose: () => void }) {
   const { t } = useTranslation('admin');
-  const [form] = Form.useForm<{ password: string; passwordConfirmation: string }>();
+  const [form] = useLocalisedForm<{ password: string; passwordConfirmation: string }>();
   const [saving, setSaving] = useState(false);
 
   useEffect(() => {

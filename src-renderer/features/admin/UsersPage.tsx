@@ -76,12 +76,20 @@ export function UsersPage({ permissions }: { permissions?: readonly Permission[]
       filter: { type: 'text' },
       render: (u) => <bdi dir="ltr">{u.username}</bdi>,
     },
-    { key: nameField, title: 'admin:users.columns.name', sortable: true, filter: { type: 'text' } },
+    {
+      key: nameField,
+      title: 'admin:users.columns.name',
+      sortable: true,
+      filter: { type: 'text' },
+      grow: true,
+    },
     {
       key: 'email',
       title: 'admin:users.columns.email',
       sortable: true,
       filter: { type: 'text' },
+      ellipsis: true,
+      width: 220,
       render: (u) => <bdi dir="ltr">{u.email}</bdi>,
     },
     {
@@ -92,6 +100,7 @@ export function UsersPage({ permissions }: { permissions?: readonly Permission[]
         field: 'roleId',
         options: (roles.data?.items ?? []).map((r) => ({ value: r.id, label: localName(r, i18n.language) })),
       },
+      width: 140,
       render: (u) => localName(u.role, i18n.language),
     },
     {
@@ -119,6 +128,7 @@ export function UsersPage({ permissions }: { permissions?: readonly Permission[]
     {
       key: 'clearance',
       title: 'admin:users.columns.clearance',
+      width: 140,
       render: (u) =>
         u.clearance ? (
           <Tag>{localName(u.clearance, i18n.language)}</Tag>

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { getBridge } from '../../lib/bridge';
 import { toast } from '../../lib/toast';
 import { refreshSession } from '../../app/session';
+import { useLocalisedForm } from '../../lib/forms';
 
 interface ConnectionValues {
   where: 'local' | 'server';
@@ -38,7 +39,7 @@ export function ConnectionSettings({
 }) {
   const { t } = useTranslation('auth');
   const { t: tc } = useTranslation();
-  const [form] = Form.useForm<ConnectionValues>();
+  const [form] = useLocalisedForm<ConnectionValues>();
   const [saving, setSaving] = useState(false);
   const [localAvailable, setLocalAvailable] = useState(true);
   const where = Form.useWatch('where', form);

@@ -5,7 +5,9 @@ import { Alert, Button, Flex, Form, Input, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MIN } from '../../lib/limits';
 import { sessionActions } from '../../app/session';
+import { useShownMessage } from '../../app/locale';
 import { followSignIn } from './signIn';
+import { useLocalisedForm } from '../../lib/forms';
 
 interface FirstRunValues {
   nameAr?: string;
@@ -20,13 +22,14 @@ export function FirstRunForm() {
   const { t } = useTranslation('auth');
   const { t: tc } = useTranslation();
   const navigate = useNavigate();
-  const [form] = Form.useForm<FirstRunValues>();
+  const [form] = useLocalisedForm<FirstRunValues>();
   const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useShownMessage();
   const required = { required: true, whitespace: true, message: tc('validation.required') };
 
   const submit = async (values: FirstRunValues) => {
     setBusy(true);
+    setProblem(null);
     try {
       const outcome = await sessionActions.createFirstAdministrator({
         username: values.username.trim(),
@@ -55,6 +58,7 @@ export function FirstRunForm() {
         layout="vertical"
         requiredMark={false}
         onFinish={(v) => void submit(v)}
+        onFinishFailed={() => setProblem(null)}
       >
         <Flex gap={12} wrap>
           <Form.Item name="nameAr" label={t('firstRun.nameAr')} className="grow">

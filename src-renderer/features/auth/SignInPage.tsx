@@ -11,9 +11,11 @@ import { useTranslation } from 'react-i18next';
 import { PASSWORD_MIN } from '../../lib/limits';
 import { getBridge } from '../../lib/bridge';
 import { sessionActions, useSession } from '../../app/session';
+import { useShownMessage } from '../../app/locale';
 import { ConnectionSettings } from './ConnectionSettings';
 import { FirstRunForm } from './FirstRunForm';
 import { followSignIn } from './signIn';
+import { useLocalisedForm } from '../../lib/forms';
 
 interface SignInValues {
   login: string;
@@ -29,10 +31,11 @@ export function Component() {
   const session = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [form] = Form.useForm<SignInValues>();
+  const [form] = useLocalisedForm<SignInValues>();
   const [busy, setBusy] = useState(false);
   const [connectionOpen, setConnectionOpen] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  // Why the last attempt failed, shown above the form until the next attempt (or a change of language).
+  const [problem, setProblem] = useShownMessage();
 
   const setup = useQuery({
     queryKey: SETUP_STATUS_KEY,
@@ -121,6 +124,8 @@ export function Component() {
         requiredMark={false}
         initialValues={{ rememberMe: session.rememberMe !== 'false' }}
         onFinish={(values) => void submit(values)}
+        // A new attempt stops showing the last one's reason, even when the form itself stops it.
+        onFinishFailed={() => setProblem(null)}
         data-testid="sign-in-form"
       >
         <Form.Item

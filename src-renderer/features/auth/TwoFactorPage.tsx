@@ -17,15 +17,19 @@ import { refreshSession, sessionActions, useSession } from '../../app/session';
 import { LOGIN_PATH } from '../../app/guard';
 import { RecoveryCodesDialog } from '../../components/RecoveryCodes';
 import { followSignIn } from './signIn';
+import { SAME_IN_EVERY_LANGUAGE } from '../../app/locale';
+import { useLocalisedForm } from '../../lib/forms';
 
 export function Component() {
   const { t } = useTranslation('auth');
   const { t: tc } = useTranslation();
   const session = useSession();
   const navigate = useNavigate();
-  const [form] = Form.useForm<{ code: string }>();
+  const [form] = useLocalisedForm<{ code: string }>();
   const [busy, setBusy] = useState<'verify' | 'skip' | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  // A refused code, said in place ('Invalid Code', 'Please enter a valid code') until the next attempt.
+  const [invalid, setInvalid] = useState(false);
   const step = session.twoFactor;
   const enrolling = step?.mode === 'setup';
 
@@ -34,6 +38,8 @@ export function Component() {
     enabled: enrolling,
     staleTime: Infinity,
     gcTime: 0,
+    // Asked again, the server would issue another key than the one the user may have scanned.
+    meta: SAME_IN_EVERY_LANGUAGE,
     queryFn: async () => {
       const result = await getBridge().sessionTwoFactorSetup();
       if (!result.ok) throw new Error(result.error.code);
@@ -44,6 +50,7 @@ export function Component() {
 
   const verify = async ({ code }: { code: string }) => {
     setBusy('verify');
+    setInvalid(false);
     try {
       const outcome = await sessionActions.verifyCode(code.replace(/\s+/g, ''));
       if (outcome.result === 'rejected' && outcome.status === 401) {
@@ -53,12 +60,7 @@ export function Component() {
         return;
       }
       if (outcome.result === 'rejected' && outcome.status < 500 && outcome.status !== 429) {
-        form.setFields([{ name: 'code', errors: [t('twoFactor.invalidDetail')] }]);
-        toast({
-          severity: 'error',
-          summary: t('twoFactor.invalidTitle'),
-          detail: t('twoFactor.invalidDetail'),
-        });
+        setInvalid(true);
         return;
       }
       if (outcome.result === 'signedIn' && outcome.recoveryCodes) {
@@ -122,7 +124,23 @@ export function Component() {
       ) : (
         <Typography.Paragraph>{t('twoFactor.intro')}</Typography.Paragraph>
       )}
-      <Form form={form} layout="vertical" requiredMark={false} onFinish={(v) => void verify(v)}>
+      {invalid && (
+        <Alert
+          type="error"
+          showIcon
+          title={t('twoFactor.invalidTitle')}
+          description={t('twoFactor.invalidDetail')}
+          role="alert"
+          data-testid="two-factor-problem"
+        />
+      )}
+      <Form
+        form={form}
+        layout="vertical"
+        requiredMark={false}
+        onFinish={(v) => void verify(v)}
+        onFinishFailed={() => setInvalid(false)}
+      >
         <Form.Item
           name="code"
           label={t('twoFactor.code')}

@@ -7,8 +7,9 @@ import { i18n } from '../../lib/i18n';
 import { toast } from '../../lib/toast';
 
 /**
- * Follows a sign-in outcome: goes on (answers null), or says why not — as a toast and as the answer, so
- * the form can show it in place too (a toast alone covers the logo for three seconds and is gone).
+ * Follows a sign-in outcome: goes on (answers null), or says why not. A screen with a form (`form`) shows
+ * the answer in place, and no toast repeats it (a toast over the logo would say the same thing twice);
+ * without one, the reason is a toast.
  */
 export function followSignIn(
   outcome: StepOutcome,
@@ -26,7 +27,7 @@ export function followSignIn(
   }
   if (outcome.result === 'failed') {
     const detail = i18n.t(outcome.error.code, { defaultValue: i18n.t('errors.unexpected') });
-    toast({ severity: 'error', detail });
+    if (!form) toast({ severity: 'error', detail });
     return detail;
   }
   const fields = Object.entries(outcome.errors ?? {})
@@ -34,6 +35,6 @@ export function followSignIn(
     .filter((f) => form && (form.getFieldInstance(f.name) !== undefined || fieldNames[f.name] !== undefined));
   if (form && fields.length > 0) form.setFields(fields);
   const detail = outcome.detail || i18n.t('errors.unexpected');
-  toast({ severity: 'error', detail });
+  if (!form) toast({ severity: 'error', detail });
   return detail;
 }

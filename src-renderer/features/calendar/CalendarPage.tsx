@@ -69,7 +69,8 @@ function EntryLine({ entry, compact }: { entry: CalendarEntry; compact?: boolean
       <Badge color={color} />
       <span className="cal-entry-text">
         {!compact && <Tag color={color}>{t(`kind.${entry.kind}`)}</Tag>}
-        {entry.subject}
+        {/* The subject in its own direction: an Arabic one in the English calendar is cut at its end. */}
+        <span className="cal-entry-subject one-line">{entry.subject}</span>
       </span>
       {!compact && entry.taskState && <Tag>{t(`state.${entry.taskState}`)}</Tag>}
       {!compact && entry.overdue && <Tag color="red">{t('overdue')}</Tag>}

@@ -20,6 +20,7 @@ import { DepartmentPicker } from '../../components/DepartmentPicker';
 import { EmployeePicker } from '../../components/EmployeePicker';
 import { directoryApi, directoryKeys, localName } from '../../lib/directory-api';
 import { applyServerErrors, directoryRule } from './forms';
+import { useLocalisedForm } from '../../lib/forms';
 
 const fields = createDepartmentRequestSchema.shape;
 
@@ -48,7 +49,7 @@ export function DepartmentFormModal({
   onDone: (saved: Department) => void;
 }) {
   const { t, i18n } = useTranslation('directory');
-  const [form] = Form.useForm<DepartmentValues>();
+  const [form] = useLocalisedForm<DepartmentValues>();
   const [saving, setSaving] = useState(false);
   const editId = mode?.kind === 'edit' ? mode.id : null;
   const existing = useQuery({
@@ -195,7 +196,7 @@ export function ConfigureDepartmentModal({
   onDone: () => void;
 }) {
   const { t, i18n } = useTranslation('directory');
-  const [form] = Form.useForm<ConfigureValues>();
+  const [form] = useLocalisedForm<ConfigureValues>();
   const [saving, setSaving] = useState(false);
   const current = useQuery({
     queryKey: directoryKeys.department(departmentId ?? 0),

@@ -22,6 +22,7 @@ import { useUploadLimit } from '../../lib/upload-limit';
 import { PdfPreview } from '../../components/pdf/PdfPreview';
 import { fileSource } from '../../lib/files';
 import { LoadFailed } from '../../components/LoadFailed';
+import { useShownMessage } from '../../app/locale';
 
 /** The attachments of one employee. */
 export function EmployeeAttachments({ employeeId, editable }: { employeeId: number; editable: boolean }) {
@@ -29,7 +30,7 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
   const uploadLimit = useUploadLimit();
   const { modal } = App.useApp();
   const queryClient = useQueryClient();
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useShownMessage();
   const [uploading, setUploading] = useState(false);
   const [preview, setPreview] = useState<EmployeeAttachment | null>(null);
   const list = useQuery({

@@ -40,12 +40,13 @@ import { PASSWORD_MIN } from '../../../src-shared/api/fields';
 import { DepartmentPicker } from '../../components/DepartmentPicker';
 import { isImageBytes, readBytes, formatSize } from '../../components/upload/transfer';
 import { http } from '../../lib/http';
-import { toast } from '../../lib/toast';
+import { toast, userAction } from '../../lib/toast';
 import { adminApi, adminKeys } from '../../lib/admin-api';
 import { PHOTO_MAX_BYTES, directoryApi, directoryKeys, localName } from '../../lib/directory-api';
 import { EmployeeAttachments } from './EmployeeAttachments';
 import { applyServerErrors, confirmationRule, directoryRule, requiredRule } from './forms';
 import { DATE_FORMAT } from '../../lib/format';
+import { useLocalisedForm } from '../../lib/forms';
 
 const fields = createEmployeeRequestSchema.shape;
 const userFields = newEmployeeUserSchema.shape;
@@ -118,12 +119,13 @@ export function EmployeeDrawer({
   onEdit: (id: number) => void;
 }) {
   const { t, i18n } = useTranslation('directory');
-  const [form] = Form.useForm<EmployeeValues>();
+  const [form] = useLocalisedForm<EmployeeValues>();
   const [tab, setTab] = useState('basic');
   const [saving, setSaving] = useState(false);
   const [failed, setFailed] = useState(false);
   const [photo, setPhoto] = useState<{ file: File; url: string } | null>(null);
-  const [photoError, setPhotoError] = useState<string | null>(null);
+  // Why a chosen photo was refused, worded when shown (it follows the language).
+  const [photoError, setPhotoError] = useState<'size' | 'type' | null>(null);
   const id = state && state.mode !== 'new' ? state.id : null;
   const readOnly = state?.mode === 'view';
   const rtl = i18n.language === 'ar';
@@ -187,17 +189,20 @@ export function EmployeeDrawer({
   const choosePhoto = async (file: File) => {
     setPhotoError(null);
     if (file.size > PHOTO_MAX_BYTES) {
-      setPhotoError(t('validation.fileSize', { maxSize: formatSize(PHOTO_MAX_BYTES) }));
+      setPhotoError('size');
       return;
     }
     if (!isImageBytes(await readBytes(file.slice(0, 12)))) {
-      setPhotoError(t('validation.imageOnly'));
+      setPhotoError('type');
       return;
     }
     setPhoto({ file, url: URL.createObjectURL(file) });
   };
 
-  const save = async () => {
+  // The employee and their photo are saved by one click: one toast.
+  const save = () => userAction(saveNow);
+
+  const saveNow = async () => {
     let values: EmployeeValues;
     try {
       values = await form.validateFields();
@@ -317,7 +322,9 @@ export function EmployeeDrawer({
           {photo && <Typography.Text type="secondary">{t('employees.fields.photoPending')}</Typography.Text>}
           {photoError && (
             <Typography.Text type="danger" data-testid="employee-photo-error">
-              {photoError}
+              {photoError === 'size'
+                ? t('validation.fileSize', { maxSize: formatSize(PHOTO_MAX_BYTES) })
+                : t('validation.imageOnly')}
             </Typography.Text>
           )}
         </Space>

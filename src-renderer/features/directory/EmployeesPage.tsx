@@ -34,6 +34,7 @@ import { formatNumber } from '../../lib/format';
  * "add" is clicked: loaded then, so the list — often the first page after sign-in — appears sooner.
  */
 import { LoadFailed } from '../../components/LoadFailed';
+import { Ltr } from '../../components/Bidi';
 
 const EmployeeDrawer = lazy(() => import('./EmployeeDrawer').then((m) => ({ default: m.EmployeeDrawer })));
 
@@ -55,7 +56,7 @@ function CountList({
     <ul className="directory-count-list" data-testid={testId}>
       {rows.slice(0, 6).map((r) => (
         <li key={r.key}>
-          <span className="directory-count-name">{r.name}</span>
+          <span className="directory-count-name one-line">{r.name}</span>
           <bdi className={dates ? 'directory-muted' : undefined}>
             {dates ? (dates[r.key] ? formatDate(dates[r.key]!) : '—') : formatNumber(r.count)}
           </bdi>
@@ -206,6 +207,8 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
         field: 'departmentId',
         options: departments.map((d) => ({ value: d.id, label: localName(d, lang) })),
       },
+      ellipsis: true,
+      width: 220,
       render: (e) => localName(e.department, lang),
     },
     {
@@ -216,6 +219,7 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
         field: 'jobId',
         options: (jobs.data ?? []).map((j) => ({ value: j.id, label: localName(j, lang) })),
       },
+      width: 160,
       render: (e) => (
         <>
           {localName(e.job, lang)} {e.job.isManager && <Tag color="gold">★</Tag>}
@@ -225,6 +229,8 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
     {
       key: 'employeeType',
       title: 'directory:employees.columns.type',
+      // Counted in the dashboard above, shown in the drawer and the column chooser.
+      hiddenByDefault: true,
       sortable: true,
       filter: {
         type: 'enum',
@@ -237,11 +243,13 @@ export function EmployeesPage({ permissions }: { permissions?: readonly Permissi
       title: 'directory:employees.columns.phone',
       filter: { type: 'text' },
       render: (e) =>
-        e.phoneNumber ? <bdi dir="ltr">{e.phoneNumber}</bdi> : <span className="directory-muted">—</span>,
+        e.phoneNumber ? <Ltr>{e.phoneNumber}</Ltr> : <span className="directory-muted">—</span>,
     },
     {
       key: 'hireDate',
       title: 'directory:employees.columns.hireDate',
+      // In the drawer and the column chooser: with the row actions, the list fits a 1280 px window.
+      hiddenByDefault: true,
       sortable: true,
       filter: { type: 'date' },
       render: (e) =>

@@ -20,6 +20,7 @@ import {
 import { DirectoryScreen } from './DirectoryScreen';
 import { applyServerErrors, directoryRule } from './forms';
 import { useDirectoryCan } from './usePermission';
+import { useLocalisedForm } from '../../lib/forms';
 
 const fields = createJobRequestSchema.shape;
 
@@ -60,6 +61,8 @@ export function JobsPage({ permissions }: { permissions?: readonly Permission[] 
     {
       key: i18n.language === 'en' ? 'nameAr' : 'nameEn',
       title: 'directory:jobs.columns.otherName',
+      ellipsis: true,
+      width: 240,
       render: (j) => {
         const other = otherName(j, i18n.language);
         return (
@@ -179,7 +182,7 @@ function JobFormModal({
   onDone: () => void;
 }) {
   const { t, i18n } = useTranslation('directory');
-  const [form] = Form.useForm<JobValues>();
+  const [form] = useLocalisedForm<JobValues>();
   const [saving, setSaving] = useState(false);
   const editing = job !== null && job !== 'new' ? job : null;
 

@@ -16,6 +16,7 @@ import { DIRECTORY_ENDPOINTS, directoryApi, directoryKeys, localName } from '../
 import { DirectoryScreen } from './DirectoryScreen';
 import { applyServerErrors, requiredRule } from './forms';
 import { useDirectoryCan } from './usePermission';
+import { useLocalisedForm } from '../../lib/forms';
 
 /** The secretary offices screen. `permissions` overrides the current page permissions (tests). */
 export function SecretaryOfficesPage({ permissions }: { permissions?: readonly Permission[] } = {}) {
@@ -38,6 +39,8 @@ export function SecretaryOfficesPage({ permissions }: { permissions?: readonly P
       title: 'directory:secretaryOffices.columns.secretary',
       sortable: true,
       filter: { type: 'text' },
+      ellipsis: true,
+      width: 240,
       render: (o) => localName(o.secretary, i18n.language),
     },
     {
@@ -127,7 +130,7 @@ function SecretaryOfficeModal({
   onDone: () => void;
 }) {
   const { t, i18n } = useTranslation('directory');
-  const [form] = Form.useForm<OfficeValues>();
+  const [form] = useLocalisedForm<OfficeValues>();
   const [saving, setSaving] = useState(false);
   const editing = office !== null && office !== 'new' ? office : null;
 

@@ -43,6 +43,7 @@ import { getBridge } from '../../lib/bridge';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { toast } from '../../lib/toast';
 import { useLocale } from '../../app/locale';
+import { Ltr } from '../../components/Bidi';
 
 const KEY = ['station', 'status'] as const;
 /** Files of the uploads under way listed by name (a batch carries up to 32): the rest are counted. */
@@ -178,11 +179,11 @@ export function StationCard() {
     >
       <Flex vertical gap={16}>
         <Typography.Paragraph type="secondary" className="station-intro">
-          {/* The folder names are names on disk, the same in every language: shown left to right. */}
+          {/* Folder and file names are names on disk, the same in every language: left to right, whole. */}
           <Trans
             t={t}
             i18nKey="intro"
-            components={{ folder: <bdi dir="ltr" className="station-path" /> }}
+            components={{ folder: <Ltr className="station-path" />, file: <Ltr /> }}
           />{' '}
           {t('perDesk')}
         </Typography.Paragraph>

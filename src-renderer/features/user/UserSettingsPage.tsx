@@ -41,6 +41,7 @@ import {
   type DigitStyle,
 } from '../../lib/format';
 import { DATE_FORMATS, type DateFormat } from '../../../src-shared/preferences';
+import { useLocalisedForm } from '../../lib/forms';
 
 /**
  * The user's own display settings, kept with their account (they follow the user to any desk): the date
@@ -218,7 +219,7 @@ interface PasswordValues {
 function PasswordCard() {
   const { t } = useTranslation('user');
   const { t: tc } = useTranslation();
-  const [form] = Form.useForm<PasswordValues>();
+  const [form] = useLocalisedForm<PasswordValues>();
   const [busy, setBusy] = useState(false);
   const required = { required: true, message: tc('validation.required') };
   const submit = async (values: PasswordValues) => {
@@ -330,7 +331,7 @@ function TwoFactorCard() {
 function EnableTwoFactor({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
   const { t } = useTranslation('user');
   const { t: tc } = useTranslation();
-  const [form] = Form.useForm<{ code: string }>();
+  const [form] = useLocalisedForm<{ code: string }>();
   const [material, setMaterial] = useState<TwoFactorSetup | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -430,7 +431,7 @@ function EnableTwoFactor({ onEnabled }: { onEnabled: (codes: string[]) => void }
 function ProofForm({ kind, onDone }: { kind: 'disable' | 'recovery'; onDone: (answer: unknown) => void }) {
   const { t } = useTranslation('user');
   const { t: tc } = useTranslation();
-  const [form] = Form.useForm<{ by: 'code' | 'password'; code?: string; password?: string }>();
+  const [form] = useLocalisedForm<{ by: 'code' | 'password'; code?: string; password?: string }>();
   const by = Form.useWatch('by', form) ?? 'code';
   const [busy, setBusy] = useState(false);
   const path = kind === 'disable' ? '/auth/two-factor/disable' : '/auth/two-factor/recovery-codes';

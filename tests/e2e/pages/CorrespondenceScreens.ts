@@ -66,7 +66,7 @@ export class CorrespondenceDocumentScreen {
   readonly distribution = () => this.page.getByTestId('distribution-panel');
   readonly tasks = () => this.page.getByTestId('tasks-panel');
 
-  /** Distributes to departments: each with Main (forAction) or Knowledge (forKnowledge) and notes. */
+  /** Distributes to departments: each for action (forAction) or for information (forKnowledge), with notes. */
   async distribute(rows: { department: string; type: 'forAction' | 'forKnowledge'; notes: string }[]) {
     await this.page.getByTestId('distribute').click();
     for (const [index, row] of rows.entries()) {

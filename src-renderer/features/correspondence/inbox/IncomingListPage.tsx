@@ -1,14 +1,15 @@
 /**
  * Inbox — incoming correspondence (/correspondence/inbox/incoming): the incoming box with its date range
  * on the registration date (last 30 days by default) beside the registration date's column, completed /
- * not completed views, the receiving department and how it received the letter (Main / Knowledge) — on
- * the archive's own rows, every department it went to — and distributed / completed states; a row opens
- * the document. The received date (what the letter's envelope says) is a column the user may show.
+ * not completed views, the receiving department and how it received the letter (for action or for
+ * information) — on the archive's own rows, every department it went to — and distributed / completed
+ * states; a row opens the document. The received date (what the letter's envelope says) is a column the
+ * user may show.
  */
 import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
 import { formatDate, type DataTableColumn } from '../../../components/DataTable';
-import { localName } from '../../../lib/names';
+import { localName, nameList } from '../../../lib/names';
 import {
   BoxListScreen,
   boxDateColumn,
@@ -61,7 +62,7 @@ export function Component() {
         const more = row.recipients.length - shown.length;
         return (
           <span title={names.join('\n')} data-testid="recipients">
-            {shown.join(i18n.language === 'ar' ? '، ' : ', ')}
+            {nameList(shown, i18n.language)}
             {more > 0 && <span className="corr-muted"> {t('recipientsMore', { count: more })}</span>}
           </span>
         );
@@ -71,6 +72,8 @@ export function Component() {
       key: 'completed',
       title: 'correspondence:fields.state',
       filter: { type: 'boolean' },
+      // Its two tags side by side when there is room, one above the other when not.
+      width: 180,
       render: (row) => <StateTags distributed={row.distributed} completed={row.completed} />,
     },
   ];

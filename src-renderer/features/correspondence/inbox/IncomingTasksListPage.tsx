@@ -46,6 +46,8 @@ export function Component() {
     {
       key: 'tasker',
       title: 'correspondence:fields.tasker',
+      ellipsis: true,
+      width: 160,
       render: (row) => (row.task ? localName(row.task.tasker, i18n.language) : null),
     },
   ];

@@ -20,12 +20,15 @@ export function Component() {
     {
       key: 'receivedBy',
       title: 'correspondence:fields.receivedBy',
+      ellipsis: true,
+      width: 180,
       render: (row) => (row.distribution ? localName(row.distribution.department, i18n.language) : '—'),
     },
     boxDateColumn('approved-memos'),
     {
       key: 'completed',
       title: 'correspondence:fields.state',
+      width: 180,
       render: (row) => <StateTags distributed={row.distributed} completed={row.completed} />,
     },
   ];

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { Permission } from '../../../../src-shared/permissions';
 import { DataTable, type DataTableColumn } from '../../../components/DataTable';
-import { applyServerErrors } from '../../../lib/forms';
+import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
 import { localName } from '../../../lib/names';
 import { useCan } from '../../../lib/usePermission';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
@@ -102,8 +102,23 @@ function renderCell(field: SettingsField, row: SettingsRow, t: TFunction, langua
       return localName(row.department, language);
     case 'ltrText':
       return <bdi dir="ltr">{String(row[field.name as keyof SettingsRow] ?? '')}</bdi>;
-    default:
-      return String(row[field.name as keyof SettingsRow] ?? '');
+    default: {
+      const text = String(row[field.name as keyof SettingsRow] ?? '');
+      // Each name is shown in its own language whatever the interface's (and marked so).
+      if (field.name === 'nameAr')
+        return (
+          <bdi lang="ar" dir="rtl">
+            {text}
+          </bdi>
+        );
+      if (field.name === 'nameEn')
+        return (
+          <bdi lang="en" dir="ltr">
+            {text}
+          </bdi>
+        );
+      return text;
+    }
   }
 }
 
@@ -122,7 +137,7 @@ function SettingsFormModal({
   onDone: () => void;
 }) {
   const { t } = useTranslation('correspondence');
-  const [form] = Form.useForm<Record<string, unknown>>();
+  const [form] = useLocalisedForm<Record<string, unknown>>();
   const [saving, setSaving] = useState(false);
   const listName = t(`settings.lists.${spec.key}.item`);
 
@@ -228,8 +243,10 @@ export function SettingsListScreen({
   };
 
   const columns: DataTableColumn<SettingsRow>[] = [
-    ...spec.fields.map((field): DataTableColumn<SettingsRow> => ({
+    ...spec.fields.map((field, index): DataTableColumn<SettingsRow> => ({
       key: field.kind === 'department' ? 'department' : field.name,
+      // The first field (the name, the department) takes the room; a second name is held to a width.
+      ...(index > 0 && field.kind === 'text' ? { ellipsis: true, width: 240 } : {}),
       title: `correspondence:settings.fields.${field.label}`,
       sortable: field.sortable ?? true,
       filter:

@@ -112,10 +112,11 @@ export function ApprovalPanel({ doc, onChanged }: { doc: Document; onChanged: ()
                     {t(`approval.decision.${m.decision}`)}
                   </Tag>
                 )}
+                {/* No version number: every answer of the circuit shown is on the text as it was sent
+                    (an edit starts the circuit again), and the timeline tells each sending. */}
                 {m.decidedAt && (
                   <Typography.Text type="secondary" className="corr-muted">
-                    <bdi>{formatDateTime(m.decidedAt)}</bdi> ·{' '}
-                    {t('approval.version', { version: m.decidedVersion })}
+                    <bdi>{formatDateTime(m.decidedAt)}</bdi>
                   </Typography.Text>
                 )}
                 {m.comment && <div className="corr-timeline-notes">{m.comment}</div>}

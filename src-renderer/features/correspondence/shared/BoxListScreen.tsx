@@ -52,8 +52,7 @@ export function commonColumns(t: (key: string) => string, language: string): Dat
       title: 'correspondence:fields.subject',
       sortable: true,
       filter: { type: 'text' },
-      ellipsis: true,
-      width: 220,
+      grow: true,
     },
     {
       key: 'sender',
@@ -232,7 +231,7 @@ export function StateTags({ distributed, completed }: { distributed: boolean; co
   );
 }
 
-/** A distribution type as the specification shows it: forAction → Main, forKnowledge → Knowledge. */
+/** A distribution's purpose: forAction → For action (للإجراء), forKnowledge → For information (للعلم). */
 export function DistributionTypeTag({ type }: { type: 'forAction' | 'forKnowledge' }) {
   const { t } = useTranslation('correspondence');
   return (

@@ -13,6 +13,8 @@ import type { Document } from '../../../../src-shared/api/correspondence';
 import { CircuitSteps, circuitValid, type CircuitStep } from '../../../components/circuit/CircuitSteps';
 import { ApiError } from '../../../lib/http';
 import { documentsApi } from './api';
+import { userAction } from '../../../lib/toast';
+import { useShownMessage } from '../../../app/locale';
 
 export function CircuitDialog({
   doc,
@@ -34,7 +36,7 @@ export function CircuitDialog({
   });
   const [steps, setSteps] = useState<CircuitStep[] | null>(null);
   const [sending, setSending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useShownMessage();
   useEffect(() => {
     if (proposal.data && steps === null) setSteps(proposal.data.steps.map((s) => s.members));
   }, [proposal.data, steps]);
@@ -46,10 +48,15 @@ export function CircuitDialog({
     setSending(true);
     setError(null);
     try {
-      const sent = await documentsApi.submit(doc.id, {
-        steps: steps.map((s) => ({ userIds: s.map((p) => p.userId) })),
-        version: doc.version,
-      });
+      // The page then says "sent for approval" itself, and a refusal is said in the dialog: no toast.
+      const sent = await userAction(
+        () =>
+          documentsApi.submit(doc.id, {
+            steps: steps.map((s) => ({ userIds: s.map((p) => p.userId) })),
+            version: doc.version,
+          }),
+        { outcomeShown: true, errorShown: true },
+      );
       onSubmitted(sent);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : t('circuit.failed'));

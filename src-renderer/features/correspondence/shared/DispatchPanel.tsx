@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
 import type { Document } from '../../../../src-shared/api/correspondence';
 import { DATE_FORMAT, formatDate, formatDateTime } from '../../../components/DataTable';
-import { applyServerErrors } from '../../../lib/forms';
+import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
 import { localName } from '../../../lib/names';
 import { documentsApi } from './api';
 import { SettingSelect } from './SettingSelect';
@@ -24,7 +24,7 @@ export function DispatchPanel({ doc, onChanged }: { doc: Document; onChanged: ()
   const { t, i18n } = useTranslation('correspondence');
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [form] = Form.useForm<DispatchValues>();
+  const [form] = useLocalisedForm<DispatchValues>();
   if (doc.direction !== 'out' || doc.state !== 'approved') return null;
   const d = doc.dispatch;
 
@@ -125,7 +125,7 @@ export function DispatchPanel({ doc, onChanged }: { doc: Document; onChanged: ()
         <Form form={form} layout="vertical">
           <Form.Item
             name="mediumId"
-            label={t('fields.medium')}
+            label={t('fields.mediumOut')}
             rules={[{ required: true, message: t('validation.required') }]}
           >
             <SettingSelect list="mediums" testId="dispatch-medium" />

@@ -59,8 +59,8 @@ import { DATE_FORMAT, formatDate, formatDateTime } from '../../../components/Dat
 import { formatSize, pdfFileProblem, saveDownloaded } from '../../../components/upload/transfer';
 import { useUploadLimit } from '../../../lib/upload-limit';
 import { useSession } from '../../../app/session';
-import { applyServerErrors } from '../../../lib/forms';
-import { localName } from '../../../lib/names';
+import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
+import { localName, nameList } from '../../../lib/names';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
 import { DistributionTypeTag, StateTags } from './BoxListScreen';
 import { DocumentTimeline } from './Timeline';
@@ -245,7 +245,7 @@ interface DistributeRow {
   notes?: string;
 }
 
-/** The distribute dialog: rows of department, Main/Knowledge and notes; main distribution adds rows. */
+/** The distribute dialog: rows of department, purpose (for action or for information) and notes; main distribution adds rows. */
 function DistributeModal({
   doc,
   open,
@@ -258,7 +258,7 @@ function DistributeModal({
   onDone: () => void;
 }) {
   const { t, i18n } = useTranslation('correspondence');
-  const [form] = Form.useForm<{ items: DistributeRow[] }>();
+  const [form] = useLocalisedForm<{ items: DistributeRow[] }>();
   const [saving, setSaving] = useState(false);
   const main = useQuery({
     queryKey: corrKeys.settingsOptions('main-distribution'),
@@ -481,7 +481,7 @@ function AssignTaskModal({
   onDone: () => void;
 }) {
   const { t, i18n } = useTranslation('correspondence');
-  const [form] = Form.useForm<{
+  const [form] = useLocalisedForm<{
     distributionId?: number;
     employeeId?: number | null;
     taskDate?: Dayjs | null;
@@ -987,7 +987,12 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
     {
       key: 'recipients',
       label: d.direction === 'out' ? t('fields.receivers') : t('fields.recipientDepartments'),
-      value: d.recipients.length ? d.recipients.map((r) => name(r)).join('، ') : '—',
+      value: d.recipients.length
+        ? nameList(
+            d.recipients.map((r) => name(r)),
+            i18n.language,
+          )
+        : '—',
       wide: true,
     },
     { key: 'createdBy', label: t('fields.author'), value: name(d.createdBy) },
@@ -1025,7 +1030,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
       title={
         <Space wrap>
           {d.docNumber && <bdi className="corr-number">{d.docNumber}</bdi>}
-          <span data-testid="doc-subject">{d.subject}</span>
+          <bdi data-testid="doc-subject">{d.subject}</bdi>
         </Space>
       }
       subtitle={<Link to={backTo}>{t('detail.back')}</Link>}
@@ -1055,7 +1060,8 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
               items={shown.map((f) => ({
                 key: f.key,
                 label: f.label,
-                children: f.value,
+                // A text value in its own direction (a reference number, an English name in Arabic).
+                children: typeof f.value === 'string' ? <bdi>{f.value}</bdi> : f.value,
                 span: f.wide ? 'filled' : 1,
               }))}
             />
@@ -1072,7 +1078,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
                 <List.Item>
                   <Link to={documentPath(r.direction, r.state, r.id)}>
                     {r.docNumber ? <bdi className="corr-number">{r.docNumber}</bdi> : t('document.noNumber')}{' '}
-                    — {r.subject}
+                    — <bdi>{r.subject}</bdi>
                   </Link>
                 </List.Item>
               )}

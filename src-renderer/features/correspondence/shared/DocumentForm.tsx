@@ -11,7 +11,6 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import {
-  App,
   Button,
   Card,
   DatePicker,
@@ -46,6 +45,7 @@ import type {
 } from '../../../../src-shared/api/correspondence';
 import type { LocalDraftDetail, LocalDraftFields } from '../../../../src-shared/ipc/contract';
 import { useSession } from '../../../app/session';
+import { SAME_IN_EVERY_LANGUAGE } from '../../../app/locale';
 import { localDrafts } from '../../../lib/local-drafts';
 import { formatDateTime } from '../../../lib/format';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
@@ -55,10 +55,11 @@ import { contentHash } from '../../../lib/content-hash';
 import { fileSource } from '../../../lib/files';
 import { DATE_FORMAT } from '../../../components/DataTable';
 import { formatSize, pdfFileProblem } from '../../../components/upload/transfer';
-import { applyServerErrors } from '../../../lib/forms';
+import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
 import { useCan } from '../../../lib/usePermission';
 import { useUploadLimit } from '../../../lib/upload-limit';
-import { toast } from '../../../lib/toast';
+import { toast, userAction } from '../../../lib/toast';
+import { nameList } from '../../../lib/names';
 import { CircuitDialog } from './CircuitDialog';
 import { corrKeys, documentsApi } from './api';
 import { FAMILIES, localDraftPath, type Family, type FormField } from './directions';
@@ -164,7 +165,6 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const uploadLimit = useUploadLimit();
   const spec = FAMILIES[family];
   const { t, i18n } = useTranslation('correspondence');
-  const { message } = App.useApp();
   const can = useCan();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -189,7 +189,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   /** The same, for what the list shows (a chosen file kept on this desk says so). */
   const [kept, setKept] = useState<ReadonlySet<File>>(new Set());
   const autosave = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const [form] = Form.useForm<DocumentFormValues>();
+  const [form] = useLocalisedForm<DocumentFormValues>();
   const finishing = useRef(false);
   const [busy, setBusy] = useState<'draft' | 'finish' | null>(null);
   const [pending, setPending] = useState<File[]>([]);
@@ -206,6 +206,8 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     queryKey: corrKeys.document(draftId ?? 0),
     queryFn: () => documentsApi.get(draftId!),
     enabled: draftId !== null,
+    // The form is seeded from it: a change of language does not read it again over the user's typing.
+    meta: SAME_IN_EVERY_LANGUAGE,
   });
   // A reply starts from the incoming letter: related to it, addressed to its sender.
   const original = useQuery({
@@ -227,6 +229,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     enabled: resumeId !== null,
     staleTime: Infinity,
     gcTime: 0,
+    meta: SAME_IN_EVERY_LANGUAGE,
   });
   // The desk's copy wins over the server's when it holds what the server has not had yet (changed here
   // since it was sent, never sent, refused, in conflict), and when the server cannot be read now.
@@ -311,13 +314,16 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       form.setFieldsValue(family === 'in' ? { receivedDate: dayjs() } : { documentDate: dayjs() });
     }
   }, [draftId, form, family]);
+  // Seeded once per letter replied to: a change of language (a new `t`) does not undo the user's typing.
+  const repliedTo = useRef<number | null>(null);
   useEffect(() => {
-    if (original.data && draftId === null)
-      form.setFieldsValue({
-        subject: t('reply.subject', { subject: original.data.subject }),
-        relatedIds: [original.data.id],
-        recipientIds: original.data.sender ? [original.data.sender.id] : [],
-      });
+    if (!original.data || draftId !== null || repliedTo.current === original.data.id) return;
+    repliedTo.current = original.data.id;
+    form.setFieldsValue({
+      subject: t('reply.subject', { subject: original.data.subject }),
+      relatedIds: [original.data.id],
+      recipientIds: original.data.sender ? [original.data.sender.id] : [],
+    });
   }, [original.data, draftId, form, t]);
 
   // Required always (subject) or only when finishing (the family's required fields).
@@ -342,7 +348,8 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const chooseFile = async (file: File) => {
     const problem = await pdfFileProblem(file, uploadLimit, i18n.language);
     if (problem) {
-      void message.error(problem);
+      // The page's one toast host (not antd's message, a second one that keeps none of its rules).
+      toast({ severity: 'error', detail: problem });
     } else {
       setPending((files) => [...files, file]);
       void findHolders(file);
@@ -379,7 +386,10 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     });
   };
   const documentList = (docs: readonly RelatedDocument[]) =>
-    docs.map((d) => d.docNumber ?? `#${d.id}`).join(i18n.language === 'ar' ? '، ' : ', ');
+    nameList(
+      docs.map((d) => d.docNumber ?? `#${d.id}`),
+      i18n.language,
+    );
 
   /** Saves the draft (creating it the first time) with its attachments; answers it. */
   const saveDraft = async (values: DocumentFormValues): Promise<Document> => {
@@ -451,7 +461,14 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     toast({ severity: 'info', detail: t('local.keptOffline') });
   };
 
-  const save = async (finish: boolean) => {
+  /**
+   * Saving is one user action however many calls it makes (the draft, its related documents, each file,
+   * the registration): one toast at most. Finishing shows its outcome itself (the "registered" heading,
+   * or the circuit dialog and then "sent for approval"), so only a failure or advice is toasted then.
+   */
+  const save = (finish: boolean) => userAction(() => saveNow(finish), { outcomeShown: finish });
+
+  const saveNow = async (finish: boolean) => {
     // This save writes what the form holds: a keep-on-the-desk still waiting for its moment would only
     // mark the draft as changed again after it has been sent (and a pass would send it twice).
     if (autosave.current) clearTimeout(autosave.current);
@@ -566,7 +583,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                   form.resetFields();
                 }}
               >
-                {t('add.another')}
+                {t(`add.another_${family}`)}
               </Button>,
             ]}
           />

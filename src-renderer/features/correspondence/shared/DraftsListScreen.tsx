@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { Box, BoxItem } from '../../../../src-shared/api/correspondence';
 import type { DataTableColumn } from '../../../components/DataTable';
-import { localName } from '../../../lib/names';
+import { localName, nameList } from '../../../lib/names';
 import { useCan } from '../../../lib/usePermission';
 import { BoxListScreen, boxDateColumn, commonColumns } from './BoxListScreen';
 import { corrKeys, documentsApi } from './api';
@@ -26,7 +26,11 @@ export function addresseesColumn(language: string): DataTableColumn<BoxItem> {
     title: 'correspondence:fields.addressees',
     ellipsis: true,
     width: 200,
-    render: (row) => row.addressees.map((a) => localName(a, language)).join('، '),
+    render: (row) =>
+      nameList(
+        row.addressees.map((a) => localName(a, language)),
+        language,
+      ),
   };
 }
 

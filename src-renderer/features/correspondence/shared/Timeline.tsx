@@ -1,12 +1,15 @@
 /**
  * A document's timeline (antd Timeline): every event in the interface language, with its specifics
- * (department and Main/Knowledge, tasker, number, file, the kind of an addition after approval; a link
- * made after approval says so), who did it and when.
+ * (department and purpose, tasker, number, file, the kind of an addition after approval; a link made
+ * after approval says so), who did it and when; a sending for approval says whether it is the first, and
+ * no internal version number is shown.
  */
 import { Tag, Timeline as AntTimeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TimelineEntry } from '../../../../src-shared/api/correspondence';
 import { formatDate, formatDateTime } from '../../../components/DataTable';
+import { Ltr, Sentence } from '../../../components/Bidi';
+import { formatNumber } from '../../../lib/format';
 import { localName } from '../../../lib/names';
 
 const COLORS: Partial<Record<TimelineEntry['event'], string>> = {
@@ -30,62 +33,95 @@ const COLORS: Partial<Record<TimelineEntry['event'], string>> = {
 
 const str = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
 
-/** The sentence of one event, in the interface language. */
-export function timelineText(
-  entry: TimelineEntry,
-  t: (key: string, values?: Record<string, unknown>) => string,
-  language: string,
-): string {
+/** The i18n key of an event: a sending for approval after the first says so, as does one that resumes. */
+function eventKey(entry: TimelineEntry, earlierSubmissions: number): string {
+  // A distribution says its purpose in the sentence: "distributed to Finance for action".
+  if (
+    entry.event === 'distributed' &&
+    (entry.details.type === 'forAction' || entry.details.type === 'forKnowledge')
+  )
+    return `timeline.distributed_${entry.details.type}`;
+  if (entry.event !== 'submitted') return `timeline.${entry.event}`;
+  if (entry.details.resumed === true) return 'timeline.resumed';
+  return earlierSubmissions > 0 ? 'timeline.resubmitted' : 'timeline.submitted';
+}
+
+/**
+ * The sentence of one event, in the interface language, each value isolated from its words (a number or
+ * a file name stays whole and left to right in an Arabic sentence, an Arabic name keeps its order in an
+ * English one). `earlierSubmissions`: how many times the document was sent for approval before it.
+ */
+export function TimelineText({
+  entry,
+  earlierSubmissions = 0,
+}: {
+  entry: TimelineEntry;
+  earlierSubmissions?: number;
+}) {
+  const { t, i18n } = useTranslation('correspondence');
+  const language = i18n.language;
   const d = entry.details;
   const named = (prefix: string) =>
     localName({ nameAr: str(d[`${prefix}NameAr`]), nameEn: str(d[`${prefix}NameEn`]) }, language);
-  return t(`timeline.${entry.event}`, {
-    department: named('department'),
-    employee: named('employee'),
-    type: d.type === 'forAction' || d.type === 'forKnowledge' ? t(`distributionType.${d.type}`) : '',
-    number: str(d.docNumber),
-    fileName: str(d.fileName),
-    date: formatDate(str(d.taskDate ?? d.dispatchDate)) || str(d.taskDate ?? d.dispatchDate),
-    version: str(d.version),
-    step: str(d.step),
-    count: typeof d.voided === 'number' ? d.voided : 0,
-    kind: typeof d.kind === 'string' ? t(`additions.kind.${d.kind}`) : '',
-  });
+  const date = formatDate(str(d.taskDate ?? d.dispatchDate)) || str(d.taskDate ?? d.dispatchDate);
+  return (
+    <Sentence
+      t={t}
+      i18nKey={eventKey(entry, earlierSubmissions)}
+      count={typeof d.voided === 'number' ? d.voided : 0}
+      values={{
+        department: named('department'),
+        employee: named('employee'),
+        number: <bdi className="corr-number">{str(d.docNumber)}</bdi>,
+        fileName: <Ltr>{str(d.fileName)}</Ltr>,
+        date: <Ltr>{date}</Ltr>,
+        step: <Ltr>{formatNumber(Number(d.step ?? 0))}</Ltr>,
+        kind: typeof d.kind === 'string' ? t(`additions.kind.${d.kind}`) : '',
+      }}
+    />
+  );
 }
 
 /** The timeline of a document, oldest first. */
 export function DocumentTimeline({ entries }: { entries: readonly TimelineEntry[] }) {
   const { t, i18n } = useTranslation('correspondence');
   if (entries.length === 0) return <Typography.Text type="secondary">{t('empty.timeline')}</Typography.Text>;
+  let submissions = 0;
   return (
     <AntTimeline
       data-testid="timeline"
-      items={entries.map((entry) => ({
-        key: entry.id,
-        color: COLORS[entry.event] ?? 'gray',
-        content: (
-          <div data-testid={`timeline-${entry.event}`}>
-            <span className="corr-timeline-text">{timelineText(entry, t, i18n.language)}</span>
-            {entry.details.afterApproval === true && (
-              <Tag color="purple" data-testid="timeline-after-approval">
-                {t('additions.title')}
-              </Tag>
-            )}
-            {typeof entry.details.notes === 'string' && entry.details.notes && (
-              <span className="corr-timeline-notes">{entry.details.notes}</span>
-            )}
-            {typeof entry.details.comment === 'string' && entry.details.comment && (
-              <span className="corr-timeline-notes" data-testid="timeline-comment">
-                {entry.details.comment}
+      items={entries.map((entry) => {
+        const earlier = submissions;
+        if (entry.event === 'submitted') submissions++;
+        return {
+          key: entry.id,
+          color: COLORS[entry.event] ?? 'gray',
+          content: (
+            <div data-testid={`timeline-${entry.event}`}>
+              <span className="corr-timeline-text">
+                <TimelineText entry={entry} earlierSubmissions={earlier} />
               </span>
-            )}
-            <span className="corr-timeline-meta">
-              {entry.actor ? localName(entry.actor, i18n.language) : t('timeline.system')} ·{' '}
-              <bdi>{formatDateTime(entry.at)}</bdi>
-            </span>
-          </div>
-        ),
-      }))}
+              {entry.details.afterApproval === true && (
+                <Tag color="purple" data-testid="timeline-after-approval">
+                  {t('additions.title')}
+                </Tag>
+              )}
+              {typeof entry.details.notes === 'string' && entry.details.notes && (
+                <span className="corr-timeline-notes">{entry.details.notes}</span>
+              )}
+              {typeof entry.details.comment === 'string' && entry.details.comment && (
+                <span className="corr-timeline-notes" data-testid="timeline-comment">
+                  {entry.details.comment}
+                </span>
+              )}
+              <span className="corr-timeline-meta">
+                {entry.actor ? localName(entry.actor, i18n.language) : t('timeline.system')} ·{' '}
+                <bdi>{formatDateTime(entry.at)}</bdi>
+              </span>
+            </div>
+          ),
+        };
+      })}
     />
   );
 }
