@@ -1,6 +1,8 @@
 /**
  * The inline PDF viewer (pdf.js's own viewer components: PDFViewer renders only the pages in view and
- * keeps a text layer for selection and find; PDFFindController finds and highlights in Arabic and English).
+ * keeps a text layer for selection and find). Find is ours (find.ts): it reads and normalises a page's
+ * text as the server's search does, so an Arabic word is found whatever its hamza, ta marbuta, alef
+ * maqsura or diacritics, in PDFs that store Arabic glyph by glyph too, and pdf.js's highlighter marks it.
  * A file is read from our file source a range at a time (never whole into memory) or from bytes the user
  * picked. Thumbnails render lazily as they scroll into view. Page number and count, zoom (fit width, fit
  * page, steps), rotate, find, print, download, and the shortcuts of ordinary PDF viewers: Ctrl+F find,
@@ -23,26 +25,16 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
+import type { PDFFindController } from 'pdfjs-dist/web/pdf_viewer.mjs';
 import { pdfjs, sharedWorker, viewerModule } from './pdfjs';
 import { Thumbnails } from './Thumbnails';
 import { printDocument } from './print';
+import { PageFinder, type FindCount } from './find';
 import { PDF_CHUNK, readRange, takePdfEnds, type PdfUrlSource } from './prefetch';
 import './pdf-viewer.css';
 
 /** Where the bytes come from: our file source (a URL read in ranges) or bytes already here. */
 export type PdfSource = PdfUrlSource | { data: Uint8Array };
-
-/**
- * What to look for: the words as typed, and for Arabic also in visual order. Many PDF producers (Chromium
- * and Word's "print to PDF" among them) store Arabic glyph by glyph from left to right, so a page's text
- * reads reversed; pdf.js folds the presentation forms back to letters, and the reversed query finds it.
- */
-export function findQueries(query: string): string | string[] {
-  const q = query.trim();
-  if (!/[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/.test(q)) return q;
-  const reversed = [...q].reverse().join('');
-  return reversed === q ? q : [q, reversed];
-}
 
 /**
  * pdf.js's range transport over the file source: the file's first and last pieces (prefetch.ts: asked
@@ -90,14 +82,14 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
   const [rotation, setRotation] = useState(0);
   const [thumbs, setThumbs] = useState(true);
   const [query, setQuery] = useState('');
-  const [matches, setMatches] = useState<{ current: number; total: number } | null>(null);
+  const [matches, setMatches] = useState<FindCount>(null);
   const [printing, setPrinting] = useState(false);
   // Thumbnails wait for the first page of the main view: they would otherwise compete with it for
   // pdf.js's worker and for the file's ranges (bench/pdf-viewer).
   const [firstDrawn, setFirstDrawn] = useState(false);
   const tools = useRef<{
     viewer: InstanceType<Awaited<typeof viewerModule>['PDFViewer']>;
-    eventBus: InstanceType<Awaited<typeof viewerModule>['EventBus']>;
+    finder: PageFinder;
   } | null>(null);
 
   // Open the document and the viewer once per source.
@@ -132,9 +124,10 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
     };
     let opened: PDFDocumentProxy | null = null;
     void (async () => {
-      const [{ EventBus, PDFLinkService, PDFFindController, PDFViewer: Viewer }, loading] = await Promise.all(
-        [viewerModule, open()],
-      );
+      const [{ EventBus, PDFLinkService, PDFViewer: Viewer }, loading] = await Promise.all([
+        viewerModule,
+        open(),
+      ]);
       if (!loading) return;
       try {
         opened = await loading.promise;
@@ -147,13 +140,21 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
       if (cancelled || !containerRef.current || !viewerRef.current) return;
       const eventBus = new EventBus();
       const linkService = new PDFLinkService({ eventBus });
-      const findController = new PDFFindController({ eventBus, linkService });
+      const container = containerRef.current;
+      const finder = new PageFinder({
+        eventBus,
+        container,
+        currentPage: () => linkService.page,
+        showPage: (n) => (linkService.page = n),
+        onCount: setMatches,
+      });
       const viewer = new Viewer({
-        container: containerRef.current,
+        container,
         viewer: viewerRef.current,
         eventBus,
         linkService,
-        findController,
+        // Ours in place of pdf.js's PDFFindController (find.ts): pdf.js's highlighter draws its matches.
+        findController: finder as unknown as PDFFindController,
         textLayerMode: 1,
         annotationMode: 0, // no forms or links that could act: an archive shows what was filed
         removePageBorders: false,
@@ -172,15 +173,9 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
       };
       eventBus.on('pagerendered', onFirstDrawn);
       eventBus.on('pagechanging', (e: { pageNumber: number }) => setPage(e.pageNumber));
-      eventBus.on('updatefindmatchescount', (e: { matchesCount: { current: number; total: number } }) =>
-        setMatches(e.matchesCount),
-      );
-      eventBus.on('updatefindcontrolstate', (e: { matchesCount?: { current: number; total: number } }) => {
-        if (e.matchesCount) setMatches(e.matchesCount);
-      });
       viewer.setDocument(opened);
       linkService.setDocument(opened, null);
-      tools.current = { viewer, eventBus };
+      tools.current = { viewer, finder };
       setDoc(opened);
     })();
     return () => {
@@ -221,31 +216,12 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
     tools.current.viewer.pagesRotation = next;
     setRotation(next);
   }, []);
-  const find = useCallback(
-    (again: boolean, previous = false) => {
-      tools.current?.eventBus.dispatch('find', {
-        source: null,
-        type: again ? 'again' : '',
-        query: findQueries(query),
-        caseSensitive: false,
-        entireWord: false,
-        highlightAll: true,
-        findPrevious: previous,
-        matchDiacritics: false,
-      });
-    },
-    [query],
-  );
+  // A new query is looked for a moment after the typing stops; an empty one ends the search at once.
   useEffect(() => {
     if (!doc) return;
-    if (!query) {
-      setMatches(null);
-      tools.current?.eventBus.dispatch('findbarclose', { source: null });
-      return;
-    }
-    const timer = setTimeout(() => find(false), 250);
+    const timer = setTimeout(() => void tools.current?.finder.find(query), query.trim() ? 250 : 0);
     return () => clearTimeout(timer);
-  }, [query, doc, find]);
+  }, [query, doc]);
 
   const print = async () => {
     if (!doc) return;
@@ -392,7 +368,7 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
           allowClear
           value={query}
           onChange={(e) => setQuery(e.target.value)}
-          onPressEnter={(e) => find(true, e.shiftKey)}
+          onPressEnter={(e) => tools.current?.finder.next(query, e.shiftKey)}
           placeholder={t('pdf.find')}
           aria-label={t('pdf.find')}
           className="pdfv-find"
