@@ -4,7 +4,8 @@
  * (pages drawn, thumbnails, page count), finds an Arabic word (highlighted, counted), rotates, and prints
  * to PDF (the print holds every page and nothing of the screen). Screenshots in both languages. Find
  * matches words as the server's search does (hamza, ta marbuta, alef maqsura, diacritics) and highlights
- * the glyphs of the word found.
+ * the glyphs of the word found; "fit width" fits the page to its pane when the viewer opens and whenever
+ * the pane changes size (thumbnails, window), at 1280 and 1920 pixels, in Arabic and in English.
  */
 import type { Page } from '@playwright/test';
 import { expect, test, type WebShellProcess } from './fixtures';
@@ -43,6 +44,12 @@ async function openDraftAsAdmin(page: Page, shell: WebShellProcess, id: number):
   await app.signIn(ADMIN.username, ADMIN.password);
   await app.goTo(shell.url, `${PAGES.inboxAdd}?draft=${id}`);
   return app;
+}
+
+/** The screen's language, switched to `lang` when it is the other one. */
+async function useLanguage(page: Page, app: AdminShell, lang: 'ar' | 'en') {
+  if ((await page.locator('html').getAttribute('lang')) !== lang) await app.switchLanguage();
+  await expect(page.locator('html')).toHaveAttribute('lang', lang);
 }
 
 /** A PDF of `pages` pages printed by Chromium from Arabic (and some English) text. */
@@ -334,4 +341,54 @@ test('find matches Arabic words in a PDF Chromium printed however they are typed
   await find.fill('مناقصة');
   await expect(viewer.getByTestId('pdf-matches')).toHaveText(/غير موجود|Not found/);
   await expect(viewer.locator('.textLayer .highlight')).toHaveCount(0);
+});
+
+test('the page fits the width of its pane when the viewer opens and whenever the pane changes size, in both languages', async ({
+  page,
+  shell,
+}) => {
+  test.setTimeout(300_000);
+  const api = await Api.administrator(shell.apiBaseUrl);
+  const id = await draftWith(api, shell.apiBaseUrl, await arabicPdf(page, 3, 'ملء العرض'), 'fit.pdf');
+  const app = await openDraftAsAdmin(page, shell, id);
+  const viewer = page.getByTestId('pdf-viewer');
+  /** How page 1 sits in its pane: no horizontal overflow, inside the pane, filling its width. */
+  const fits = () =>
+    viewer.getByTestId('pdf-pages').evaluate((pane) => {
+      const first = pane.querySelector('.page[data-page-number="1"]')!.getBoundingClientRect();
+      const box = pane.getBoundingClientRect();
+      const inside = first.left >= box.left - 1 && first.right <= box.left + pane.clientWidth + 1;
+      const fill = first.width / pane.clientWidth;
+      return pane.scrollWidth <= pane.clientWidth && inside && fill > 0.9 && fill <= 1
+        ? 'fits'
+        : `overflow ${pane.scrollWidth - pane.clientWidth}px, page ${Math.round(first.width)}px in ${pane.clientWidth}px`;
+    });
+  const sizes = [
+    { width: 1280, height: 800 },
+    { width: 1920, height: 1080 },
+  ];
+  for (const lang of ['ar', 'en'] as const)
+    for (const [i, size] of sizes.entries()) {
+      await page.setViewportSize(size);
+      await useLanguage(page, app, lang);
+      await page.getByTestId('attachment-open').first().click();
+      await expect(viewer.locator('.page[data-page-number="1"] canvas')).toBeVisible();
+      // On opening, with the thumbnails beside the page.
+      await expect(viewer.getByTestId('pdf-thumbnails').locator('canvas').first()).toBeVisible();
+      await expect.poll(fits, { message: `${lang} ${size.width}: on opening` }).toBe('fits');
+      if (size.width === 1280) await page.screenshot({ path: `${SCREENS}/pdf-viewer-fit-${lang}.png` });
+      // Thumbnails hidden (a wider pane), then shown again (a narrower one).
+      const thumbs = viewer.locator('button[aria-pressed]').first();
+      await thumbs.click();
+      await expect(viewer.getByTestId('pdf-thumbnails')).toHaveCount(0);
+      await expect.poll(fits, { message: `${lang} ${size.width}: thumbnails hidden` }).toBe('fits');
+      await thumbs.click();
+      await expect(viewer.getByTestId('pdf-thumbnails')).toBeVisible();
+      await expect.poll(fits, { message: `${lang} ${size.width}: thumbnails shown` }).toBe('fits');
+      // The window (and the dialog with it) resized to the other size.
+      await page.setViewportSize(sizes[1 - i]!);
+      await expect.poll(fits, { message: `${lang} ${size.width}: window resized` }).toBe('fits');
+      await page.locator('.ant-modal-close').click();
+      await expect(viewer).toHaveCount(0);
+    }
 });

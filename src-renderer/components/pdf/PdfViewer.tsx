@@ -5,7 +5,8 @@
  * maqsura or diacritics, in PDFs that store Arabic glyph by glyph too, and pdf.js's highlighter marks it.
  * A file is read from our file source a range at a time (never whole into memory) or from bytes the user
  * picked. Thumbnails render lazily as they scroll into view. Page number and count, zoom (fit width, fit
- * page, steps), rotate, find, print, download, and the shortcuts of ordinary PDF viewers: Ctrl+F find,
+ * page, steps; a fit is kept as the pane changes size: thumbnails shown or hidden, window or dialog
+ * resized), rotate, find, print, download, and the shortcuts of ordinary PDF viewers: Ctrl+F find,
  * Enter / Shift+Enter next / previous match, Ctrl + / - / 0 zoom, R / Shift+R rotate, N / J and P / K,
  * Home / End. The page area is always left-to-right, inside right-to-left screens too.
  */
@@ -123,6 +124,8 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
       return task;
     };
     let opened: PDFDocumentProxy | null = null;
+    let refit: ResizeObserver | null = null;
+    let frame = 0;
     void (async () => {
       const [{ EventBus, PDFLinkService, PDFViewer: Viewer }, loading] = await Promise.all([
         viewerModule,
@@ -165,6 +168,18 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
         performance.mark('pdf:pagesinit');
         viewer.currentScaleValue = 'page-width';
       });
+      // A fit (width, page) is kept whenever the pane changes size — thumbnails shown or hidden, the window
+      // or the dialog resized — as pdf.js's own viewer does on resize (web/app.js, onResize); a zoom the
+      // user chose stays as it is. The border box: a scrollbar coming or going is not a new size.
+      refit = new ResizeObserver(() => {
+        cancelAnimationFrame(frame);
+        frame = requestAnimationFrame(() => {
+          const value = viewer.currentScaleValue;
+          if (value === 'page-width' || value === 'page-fit' || value === 'auto')
+            viewer.currentScaleValue = value;
+        });
+      });
+      refit.observe(container, { box: 'border-box' });
       // The first page drawn (once: not a mark and a state change for every page scrolled to).
       const onFirstDrawn = () => {
         eventBus.off('pagerendered', onFirstDrawn);
@@ -180,6 +195,8 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
     })();
     return () => {
       cancelled = true;
+      refit?.disconnect();
+      cancelAnimationFrame(frame);
       tools.current?.viewer.setDocument(null as never);
       tools.current = null;
       void (task as ReturnType<typeof pdfjs.getDocument> | null)?.destroy();
@@ -403,9 +420,14 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
       </Flex>
       {/* The page area reads left to right whatever the screen's direction (pdf.js lays text out so). */}
       <div className="pdfv-body" dir="ltr" style={{ height }}>
-        {thumbs && doc && firstDrawn && (
-          <Thumbnails doc={doc} current={page} rotation={rotation} onPick={goTo} />
-        )}
+        {/* The pane is there from the start (empty until the first page is drawn), so the first fit is
+            made for the width the page keeps. */}
+        {thumbs &&
+          (doc && firstDrawn ? (
+            <Thumbnails doc={doc} current={page} rotation={rotation} onPick={goTo} />
+          ) : (
+            <div className="pdfv-thumbs" data-testid="pdf-thumbnails" />
+          ))}
         <div className="pdfv-stage">
           {!doc && <Spin className="pdfv-spin" />}
           <div ref={containerRef} className="pdfv-container" tabIndex={0} data-testid="pdf-pages">
