@@ -5,7 +5,8 @@
  * to PDF (the print holds every page and nothing of the screen). Screenshots in both languages. Find
  * matches words as the server's search does (hamza, ta marbuta, alef maqsura, diacritics) and highlights
  * the glyphs of the word found; "fit width" fits the page to its pane when the viewer opens and whenever
- * the pane changes size (thumbnails, window), at 1280 and 1920 pixels, in Arabic and in English.
+ * the pane changes size (thumbnails, window), at 1280 and 1920 pixels, in Arabic and in English, and
+ * the pages' landmarks are named in the screen's language.
  */
 import type { Page } from '@playwright/test';
 import { expect, test, type WebShellProcess } from './fixtures';
@@ -376,6 +377,11 @@ test('the page fits the width of its pane when the viewer opens and whenever the
       // On opening, with the thumbnails beside the page.
       await expect(viewer.getByTestId('pdf-thumbnails').locator('canvas').first()).toBeVisible();
       await expect.poll(fits, { message: `${lang} ${size.width}: on opening` }).toBe('fits');
+      // The pages' landmarks are named in the screen's language (not pdf.js's English).
+      await expect(viewer.locator('.page[data-page-number="2"]')).toHaveAttribute(
+        'aria-label',
+        lang === 'ar' ? 'الصفحة 2' : 'Page 2',
+      );
       if (size.width === 1280) await page.screenshot({ path: `${SCREENS}/pdf-viewer-fit-${lang}.png` });
       // Thumbnails hidden (a wider pane), then shown again (a narrower one).
       const thumbs = viewer.locator('button[aria-pressed]').first();

@@ -63,6 +63,23 @@ async function rangedSource(source: PdfUrlSource) {
 
 const ZOOMS = ['page-width', 'page-fit', '0.5', '0.75', '1', '1.25', '1.5', '2', '3'] as const;
 
+/**
+ * What pdf.js's viewer asks of its l10n. Its default (GenericL10n) parses a Fluent bundle and translates,
+ * in English, a landmark label on every page as the pages are added — on the way to the first page of a
+ * 300-page file. Ours answers the few strings it asks for with their fallback; the page landmarks are
+ * named in the app's language once the first page is drawn.
+ */
+const quietL10n = {
+  getLanguage: () => 'en-us',
+  getDirection: () => 'ltr',
+  get: async (_ids: unknown, _args: unknown, fallback?: string) => fallback ?? '',
+  translate: async () => undefined,
+  translateOnce: async () => undefined,
+  destroy: async () => undefined,
+  pause: () => undefined,
+  resume: () => undefined,
+};
+
 export interface PdfViewerProps {
   source: PdfSource;
   fileName: string;
@@ -159,8 +176,11 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
         // Ours in place of pdf.js's PDFFindController (find.ts): pdf.js's highlighter draws its matches.
         findController: finder as unknown as PDFFindController,
         textLayerMode: 1,
-        annotationMode: 0, // no forms or links that could act: an archive shows what was filed
+        // No forms or links that could act, and no editing: an archive shows what was filed.
+        annotationMode: 0,
+        annotationEditorMode: pdfjs.AnnotationEditorType.DISABLE,
         removePageBorders: false,
+        l10n: quietL10n as unknown as ConstructorParameters<typeof Viewer>[0]['l10n'],
       });
       linkService.setViewer(viewer);
       // Marks for bench/pdf-viewer (performance.getEntriesByType('mark')): where the first page's time goes.
@@ -184,7 +204,13 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
       const onFirstDrawn = () => {
         eventBus.off('pagerendered', onFirstDrawn);
         performance.mark('pdf:pagerendered');
-        setFirstDrawn(true);
+        // Once that page is on the screen (the frame after it was drawn), not before: the thumbnails' list
+        // and the pages' landmarks would hold up its painting.
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            if (!cancelled) setFirstDrawn(true);
+          }),
+        );
       };
       eventBus.on('pagerendered', onFirstDrawn);
       eventBus.on('pagechanging', (e: { pageNumber: number }) => setPage(e.pageNumber));
@@ -203,6 +229,14 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
       void opened?.destroy();
     };
   }, [source]);
+
+  // The pages' landmarks, named in the app's language (pdf.js leaves them to its l10n) once the first page
+  // is drawn, and named again when the language changes.
+  useEffect(() => {
+    if (!firstDrawn) return;
+    for (const div of viewerRef.current?.querySelectorAll<HTMLElement>('.page[data-page-number]') ?? [])
+      div.setAttribute('aria-label', t('pdf.pageLandmark', { page: div.dataset.pageNumber }));
+  }, [firstDrawn, t]);
 
   const goTo = useCallback(
     (n: number) => {
@@ -429,7 +463,8 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
             <div className="pdfv-thumbs" data-testid="pdf-thumbnails" />
           ))}
         <div className="pdfv-stage">
-          {!doc && <Spin className="pdfv-spin" />}
+          {/* Only when the file is slow to come: an animation costs frames on the way to the first page. */}
+          {!doc && <Spin className="pdfv-spin" delay={400} />}
           <div ref={containerRef} className="pdfv-container" tabIndex={0} data-testid="pdf-pages">
             <div ref={viewerRef} className="pdfViewer" />
           </div>
