@@ -2,19 +2,56 @@
  * The inline PDF viewer, in Chromium, on PDFs Chromium itself printed (real fonts, a real Arabic text
  * layer): a clerk drops two PDFs on the add form, registers the letter, opens an attachment in the viewer
  * (pages drawn, thumbnails, page count), finds an Arabic word (highlighted, counted), rotates, and prints
- * to PDF (the print holds every page and nothing of the screen). Screenshots in both languages.
+ * to PDF (the print holds every page and nothing of the screen). Screenshots in both languages. Find
+ * matches words as the server's search does (hamza, ta marbuta, alef maqsura, diacritics) and highlights
+ * the glyphs of the word found; "fit width" fits the page to its pane when the viewer opens and whenever
+ * the pane changes size (thumbnails, window), at 1280 and 1920 pixels, in Arabic and in English, and
+ * the pages' landmarks are named in the screen's language.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { expect, test, type WebShellProcess } from './fixtures';
 import { ADMIN, Api, seedArchiveOffice } from './support/api';
 import { chooseOption } from './support/select';
 import { dropFiles } from './support/pdf';
 import { AdminShell } from './pages/AdminScreens';
 import { LoginPage } from './pages/LoginPage';
 import { PAGES } from '../../src-shared/pages';
+import type { SearchPage } from '../../src-shared/api/search';
 
 const SCREENS = 'test-results/screens';
 const PASSWORD = 'View#2025';
+
+/** Attaches `pdf` to a new incoming draft, through the API as the administrator; answers the draft's id. */
+async function draftWith(api: Api, apiBaseUrl: string, pdf: Buffer, name: string): Promise<number> {
+  const draft = await api.ok<{ id: number }>('POST', '/correspondence/documents', {
+    direction: 'in',
+    subject: `مرفق ${name}`,
+  });
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), name);
+  const uploaded = await fetch(`${apiBaseUrl}/correspondence/documents/${draft.id}/attachments`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${api.accessToken}` },
+    body: form,
+  });
+  expect(uploaded.status).toBe(201);
+  return draft.id;
+}
+
+/** Signs in as the administrator (whoever the file's shell had signed in) and opens a draft's form. */
+async function openDraftAsAdmin(page: Page, shell: WebShellProcess, id: number): Promise<AdminShell> {
+  await new LoginPage(page).openSignedOut(shell);
+  const app = new AdminShell(page);
+  await app.signIn(ADMIN.username, ADMIN.password);
+  await app.goTo(shell.url, `${PAGES.inboxAdd}?draft=${id}`);
+  return app;
+}
+
+/** The screen's language, switched to `lang` when it is the other one. */
+async function useLanguage(page: Page, app: AdminShell, lang: 'ar' | 'en') {
+  if ((await page.locator('html').getAttribute('lang')) !== lang) await app.switchLanguage();
+  await expect(page.locator('html')).toHaveAttribute('lang', lang);
+}
 
 /** A PDF of `pages` pages printed by Chromium from Arabic (and some English) text. */
 async function arabicPdf(page: Page, pages: number, title: string): Promise<Buffer> {
@@ -221,4 +258,143 @@ test('a long scanned PDF opens at its first page without the whole file crossing
   await expect(viewer.locator('.page[data-page-number="1"] canvas')).toBeVisible();
   expect(received).toBeGreaterThan(0);
   expect(received).toBeLessThan(pdf.length / 2);
+});
+
+/** Lines of a letter in which each word searched for is written one way, and typed another. */
+const FIND_LETTER = [
+  'أعلنت الإدارة العامة للشؤون المالية عن مسؤولية المستشفى',
+  'مُحَمَّدٌ يُدِيرُ الاجتماعَ في القاعة الكبرى',
+  'تقرير الإدارة المالية إلى المستشفى الجامعي',
+  'Budget review for the hospital',
+];
+
+/** What is typed, the word as the letter writes it (where the first match is), and how many there are. */
+const FIND_CASES = [
+  { query: 'الادارة', word: 'الإدارة', count: 2 }, // hamza under the alef, typed without
+  { query: 'الاداره', word: 'الإدارة', count: 2 }, // and ta marbuta typed as ha
+  { query: 'مسئولية', word: 'مسؤولية', count: 1 }, // hamza on ya for hamza on waw
+  { query: 'المستشفي', word: 'المستشفى', count: 2 }, // ya for alef maqsura
+  { query: 'محمد', word: 'مُحَمَّدٌ', count: 1 }, // the letter's diacritics
+  { query: 'الاجْتِمَاع', word: 'الاجتماعَ', count: 1 }, // the query's diacritics
+  { query: 'المالية', word: 'المالية', count: 2 }, // after a word whose last letters share a glyph run
+  { query: 'BUDGET', word: 'Budget', count: 1 },
+];
+
+/** The letters of a text, whatever their form, order and marks: what a highlight covers, compared. */
+const letters = (text: string) =>
+  [
+    ...text
+      .normalize('NFKC')
+      .replace(/[\s\p{Cc}\p{Mn}]/gu, '')
+      .toLowerCase(),
+  ]
+    .sort()
+    .join('');
+
+test('find matches Arabic words in a PDF Chromium printed however they are typed, as server search does, and highlights the word', async ({
+  page,
+  shell,
+}) => {
+  test.setTimeout(240_000);
+  const scratch = await page.context().newPage();
+  await scratch.setContent(
+    `<html dir="rtl" lang="ar"><body style="font-family: 'DejaVu Sans'; font-size: 20px; padding: 40px">${FIND_LETTER.map(
+      (line) => `<p dir="auto">${line}</p>`,
+    ).join('')}</body></html>`,
+  );
+  const pdf = await scratch.pdf({ format: 'A4' });
+  await scratch.close();
+  const api = await Api.administrator(shell.apiBaseUrl);
+  const id = await draftWith(api, shell.apiBaseUrl, pdf, 'find.pdf');
+
+  // The server's search finds the letter by each of these queries once it has read the file.
+  for (const { query } of FIND_CASES)
+    await expect
+      .poll(
+        async () =>
+          (await api.ok<SearchPage>('GET', `/search?q=${encodeURIComponent(query)}`)).items.some(
+            (hit) => hit.documentId === id,
+          ),
+        { timeout: 120_000, message: `server search for ${query}` },
+      )
+      .toBe(true);
+
+  await openDraftAsAdmin(page, shell, id);
+  await page.getByTestId('attachment-open').first().click();
+  const viewer = page.getByTestId('pdf-viewer');
+  await expect(viewer.locator('.page[data-page-number="1"] canvas')).toBeVisible();
+  const find = viewer.locator('input[data-testid="pdf-find"], [data-testid="pdf-find"] input').first();
+  const selected = async () =>
+    letters((await viewer.locator('.textLayer .highlight.selected').allTextContents()).join(''));
+  for (const { query, word, count } of FIND_CASES) {
+    await find.fill(query);
+    await expect(viewer.getByTestId('pdf-matches'), query).toHaveText(new RegExp(`^1 (من|of) ${count}$`));
+    // The current match is the word's glyphs, all of them and nothing of its neighbours.
+    await expect.poll(selected, { message: `highlight of ${query}` }).toBe(letters(word));
+    if (count > 1) {
+      await find.press('Enter');
+      await expect(viewer.getByTestId('pdf-matches'), query).toHaveText(new RegExp(`^2 (من|of) ${count}$`));
+      await expect.poll(selected, { message: `second highlight of ${query}` }).toBe(letters(word));
+    }
+  }
+  await expect(viewer.locator('.textLayer .highlight')).not.toHaveCount(0);
+  await page.screenshot({ path: `${SCREENS}/pdf-viewer-find-variants.png` });
+  await find.fill('مناقصة');
+  await expect(viewer.getByTestId('pdf-matches')).toHaveText(/غير موجود|Not found/);
+  await expect(viewer.locator('.textLayer .highlight')).toHaveCount(0);
+});
+
+test('the page fits the width of its pane when the viewer opens and whenever the pane changes size, in both languages', async ({
+  page,
+  shell,
+}) => {
+  test.setTimeout(300_000);
+  const api = await Api.administrator(shell.apiBaseUrl);
+  const id = await draftWith(api, shell.apiBaseUrl, await arabicPdf(page, 3, 'ملء العرض'), 'fit.pdf');
+  const app = await openDraftAsAdmin(page, shell, id);
+  const viewer = page.getByTestId('pdf-viewer');
+  /** How page 1 sits in its pane: no horizontal overflow, inside the pane, filling its width. */
+  const fits = () =>
+    viewer.getByTestId('pdf-pages').evaluate((pane) => {
+      const first = pane.querySelector('.page[data-page-number="1"]')!.getBoundingClientRect();
+      const box = pane.getBoundingClientRect();
+      const inside = first.left >= box.left - 1 && first.right <= box.left + pane.clientWidth + 1;
+      const fill = first.width / pane.clientWidth;
+      return pane.scrollWidth <= pane.clientWidth && inside && fill > 0.9 && fill <= 1
+        ? 'fits'
+        : `overflow ${pane.scrollWidth - pane.clientWidth}px, page ${Math.round(first.width)}px in ${pane.clientWidth}px`;
+    });
+  const sizes = [
+    { width: 1280, height: 800 },
+    { width: 1920, height: 1080 },
+  ];
+  for (const lang of ['ar', 'en'] as const)
+    for (const [i, size] of sizes.entries()) {
+      await page.setViewportSize(size);
+      await useLanguage(page, app, lang);
+      await page.getByTestId('attachment-open').first().click();
+      await expect(viewer.locator('.page[data-page-number="1"] canvas')).toBeVisible();
+      // On opening, with the thumbnails beside the page.
+      await expect(viewer.getByTestId('pdf-thumbnails').locator('canvas').first()).toBeVisible();
+      await expect.poll(fits, { message: `${lang} ${size.width}: on opening` }).toBe('fits');
+      // The pages' landmarks are named in the screen's language (not pdf.js's English).
+      await expect(viewer.locator('.page[data-page-number="2"]')).toHaveAttribute(
+        'aria-label',
+        lang === 'ar' ? 'الصفحة 2' : 'Page 2',
+      );
+      if (size.width === 1280) await page.screenshot({ path: `${SCREENS}/pdf-viewer-fit-${lang}.png` });
+      // Thumbnails hidden (a wider pane), then shown again (a narrower one).
+      const thumbs = viewer.locator('button[aria-pressed]').first();
+      await thumbs.click();
+      await expect(viewer.getByTestId('pdf-thumbnails')).toHaveCount(0);
+      await expect.poll(fits, { message: `${lang} ${size.width}: thumbnails hidden` }).toBe('fits');
+      await thumbs.click();
+      await expect(viewer.getByTestId('pdf-thumbnails')).toBeVisible();
+      await expect.poll(fits, { message: `${lang} ${size.width}: thumbnails shown` }).toBe('fits');
+      // The window (and the dialog with it) resized to the other size.
+      await page.setViewportSize(sizes[1 - i]!);
+      await expect.poll(fits, { message: `${lang} ${size.width}: window resized` }).toBe('fits');
+      await page.locator('.ant-modal-close').click();
+      await expect(viewer).toHaveCount(0);
+    }
 });

@@ -23,7 +23,9 @@ import {
   type UtilityProcessLike,
 } from '../../src-server/modules/search/ocr-process';
 import { loadPdfJs } from '../../src-server/pdfjs';
-import { layoutPageText, type PositionedText } from '../../src-server/modules/search/text-layout';
+import { layoutPageText, layoutPageTextMapped, type PositionedText } from '../../src-shared/text-layout';
+
+const normalizeNFKC = (ch: string) => ch.normalize('NFKC');
 import {
   canMakePdfs,
   makeBornDigitalPdf,
@@ -401,5 +403,33 @@ describe('layoutPageText', () => {
   it('ignores a missing text layer', () => {
     expect(layoutPageText([])).toBe('');
     expect(layoutPageText([item(' ', 72, 700, 0), item('\u0000', 80, 700, 5)])).toBe('');
+  });
+  it('says which character of which item each character of the text came from (find highlights by it)', () => {
+    // An Arabic line drawn glyph by glyph from the left, in presentation forms, a mark as its own item, a
+    // bracket drawn mirrored, and a second line with a gap for a space.
+    const items = [
+      item('(', 60, 700, 4),
+      item('٥', 64, 700, 6),
+      item(')', 70, 700, 4),
+      item('ﺪ', 80, 700, 6),
+      item('\u064f', 85, 700, 0),
+      item('ﻤ', 86, 700, 6),
+      item('ﺤ', 92, 700, 6),
+      item('ﻣ', 98, 700, 6),
+      item('second', 72, 680, 40),
+      item('line', 120, 680, 24),
+    ];
+    const joined = items.map((i) => i.str).join('');
+    const { text, src } = layoutPageTextMapped(items);
+    expect(text).toBe(layoutPageText(items));
+    expect(text).toBe('محمُد (٥)\nsecond line');
+    expect(src).toHaveLength(text.length);
+    const mirror: Record<string, string> = { '(': ')', ')': '(' };
+    [...text].forEach((ch, i) => {
+      if (src[i] === -1) expect(/\s/.test(ch), `unit ${i}`).toBe(true);
+      else expect(normalizeNFKC(mirror[joined[src[i]!]!] ?? joined[src[i]!]!), `unit ${i}`).toBe(ch);
+    });
+    // The gaps the layout turned into spaces and the line break come from no item.
+    expect(src.filter((s) => s === -1)).toHaveLength(3);
   });
 });

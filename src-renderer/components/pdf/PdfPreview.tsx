@@ -1,7 +1,18 @@
 /**
- * A PDF shown in a dialog with the viewer (loaded on demand: pdf.js stays out of the first screens).
+ * A PDF shown in a dialog with the viewer (loaded on demand: pdf.js stays out of the first screens), and
+ * `usePdfPreview`, how a screen opens it: the dialog keeps its own open state, so opening a file draws the
+ * dialog and not the screen around it again.
  */
-import { lazy, Suspense, useRef } from 'react';
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactElement,
+} from 'react';
 import { Modal, Spin } from 'antd';
 import type { PdfSource } from './PdfViewer';
 import { prefetchPdf } from './prefetch';
@@ -14,6 +25,39 @@ const PdfViewer = lazy(async () => ({ default: (await import('./PdfViewer')).Pdf
  */
 export function warmPdfViewer(): void {
   void import('./PdfViewer').then(async () => (await import('./pdfjs')).sharedWorker());
+}
+
+/** A file to show: where its bytes come from, its name, and how to download it (when it can be). */
+export interface PreviewedFile {
+  source: PdfSource;
+  fileName: string;
+  onDownload?: () => void;
+}
+
+/**
+ * The PDF dialog of a screen. `show` opens it on a file; `dialog` goes where the screen renders its
+ * dialogs. The open file is state of the dialog alone: a screen that kept it (a form of many fields, a
+ * document's page) would be drawn again on every opening and closing, on the way to the first page.
+ */
+export function usePdfPreview(): { show: (file: PreviewedFile) => void; dialog: ReactElement } {
+  const setter = useRef<(file: PreviewedFile | null) => void>(() => undefined);
+  const show = useCallback((file: PreviewedFile) => setter.current(file), []);
+  const dialog = useMemo(() => <PreviewDialog bind={(set) => (setter.current = set)} />, []);
+  return { show, dialog };
+}
+
+function PreviewDialog({ bind }: { bind: (set: (file: PreviewedFile | null) => void) => void }) {
+  const [file, setFile] = useState<PreviewedFile | null>(null);
+  useLayoutEffect(() => bind(setFile), [bind]);
+  return (
+    <PdfPreview
+      open={file !== null}
+      source={file?.source ?? null}
+      fileName={file?.fileName ?? ''}
+      onClose={() => setFile(null)}
+      onDownload={file?.onDownload}
+    />
+  );
 }
 
 export function PdfPreview({
@@ -45,9 +89,13 @@ export function PdfPreview({
       style={{ top: 24 }}
       onCancel={onClose}
       destroyOnHidden
+      // Shown at once, without the zoom and fade: on two cores those frames are drawn at the cost of the
+      // first page's (bench/pdf-viewer).
+      transitionName=""
+      maskTransitionName=""
       data-testid="pdf-preview"
     >
-      <Suspense fallback={<Spin />}>
+      <Suspense fallback={<Spin delay={400} />}>
         {source && <PdfViewer source={source} fileName={fileName} onDownload={onDownload} height="78vh" />}
       </Suspense>
     </Modal>

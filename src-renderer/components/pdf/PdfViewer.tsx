@@ -1,9 +1,12 @@
 /**
  * The inline PDF viewer (pdf.js's own viewer components: PDFViewer renders only the pages in view and
- * keeps a text layer for selection and find; PDFFindController finds and highlights in Arabic and English).
+ * keeps a text layer for selection and find). Find is ours (find.ts): it reads and normalises a page's
+ * text as the server's search does, so an Arabic word is found whatever its hamza, ta marbuta, alef
+ * maqsura or diacritics, in PDFs that store Arabic glyph by glyph too, and pdf.js's highlighter marks it.
  * A file is read from our file source a range at a time (never whole into memory) or from bytes the user
  * picked. Thumbnails render lazily as they scroll into view. Page number and count, zoom (fit width, fit
- * page, steps), rotate, find, print, download, and the shortcuts of ordinary PDF viewers: Ctrl+F find,
+ * page, steps; a fit is kept as the pane changes size: thumbnails shown or hidden, window or dialog
+ * resized), rotate, find, print, download, and the shortcuts of ordinary PDF viewers: Ctrl+F find,
  * Enter / Shift+Enter next / previous match, Ctrl + / - / 0 zoom, R / Shift+R rotate, N / J and P / K,
  * Home / End. The page area is always left-to-right, inside right-to-left screens too.
  */
@@ -23,26 +26,16 @@ import {
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
+import type { PDFFindController } from 'pdfjs-dist/web/pdf_viewer.mjs';
 import { pdfjs, sharedWorker, viewerModule } from './pdfjs';
 import { Thumbnails } from './Thumbnails';
 import { printDocument } from './print';
+import { PageFinder, type FindCount } from './find';
 import { PDF_CHUNK, readRange, takePdfEnds, type PdfUrlSource } from './prefetch';
 import './pdf-viewer.css';
 
 /** Where the bytes come from: our file source (a URL read in ranges) or bytes already here. */
 export type PdfSource = PdfUrlSource | { data: Uint8Array };
-
-/**
- * What to look for: the words as typed, and for Arabic also in visual order. Many PDF producers (Chromium
- * and Word's "print to PDF" among them) store Arabic glyph by glyph from left to right, so a page's text
- * reads reversed; pdf.js folds the presentation forms back to letters, and the reversed query finds it.
- */
-export function findQueries(query: string): string | string[] {
-  const q = query.trim();
-  if (!/[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/.test(q)) return q;
-  const reversed = [...q].reverse().join('');
-  return reversed === q ? q : [q, reversed];
-}
 
 /**
  * pdf.js's range transport over the file source: the file's first and last pieces (prefetch.ts: asked
@@ -70,6 +63,23 @@ async function rangedSource(source: PdfUrlSource) {
 
 const ZOOMS = ['page-width', 'page-fit', '0.5', '0.75', '1', '1.25', '1.5', '2', '3'] as const;
 
+/**
+ * What pdf.js's viewer asks of its l10n. Its default (GenericL10n) parses a Fluent bundle and translates,
+ * in English, a landmark label on every page as the pages are added — on the way to the first page of a
+ * 300-page file. Ours answers the few strings it asks for with their fallback; the page landmarks are
+ * named in the app's language once the first page is drawn.
+ */
+const quietL10n = {
+  getLanguage: () => 'en-us',
+  getDirection: () => 'ltr',
+  get: async (_ids: unknown, _args: unknown, fallback?: string) => fallback ?? '',
+  translate: async () => undefined,
+  translateOnce: async () => undefined,
+  destroy: async () => undefined,
+  pause: () => undefined,
+  resume: () => undefined,
+};
+
 export interface PdfViewerProps {
   source: PdfSource;
   fileName: string;
@@ -90,14 +100,14 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
   const [rotation, setRotation] = useState(0);
   const [thumbs, setThumbs] = useState(true);
   const [query, setQuery] = useState('');
-  const [matches, setMatches] = useState<{ current: number; total: number } | null>(null);
+  const [matches, setMatches] = useState<FindCount>(null);
   const [printing, setPrinting] = useState(false);
   // Thumbnails wait for the first page of the main view: they would otherwise compete with it for
   // pdf.js's worker and for the file's ranges (bench/pdf-viewer).
   const [firstDrawn, setFirstDrawn] = useState(false);
   const tools = useRef<{
     viewer: InstanceType<Awaited<typeof viewerModule>['PDFViewer']>;
-    eventBus: InstanceType<Awaited<typeof viewerModule>['EventBus']>;
+    finder: PageFinder;
   } | null>(null);
 
   // Open the document and the viewer once per source.
@@ -131,10 +141,13 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
       return task;
     };
     let opened: PDFDocumentProxy | null = null;
+    let refit: ResizeObserver | null = null;
+    let frame = 0;
     void (async () => {
-      const [{ EventBus, PDFLinkService, PDFFindController, PDFViewer: Viewer }, loading] = await Promise.all(
-        [viewerModule, open()],
-      );
+      const [{ EventBus, PDFLinkService, PDFViewer: Viewer }, loading] = await Promise.all([
+        viewerModule,
+        open(),
+      ]);
       if (!loading) return;
       try {
         opened = await loading.promise;
@@ -147,16 +160,27 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
       if (cancelled || !containerRef.current || !viewerRef.current) return;
       const eventBus = new EventBus();
       const linkService = new PDFLinkService({ eventBus });
-      const findController = new PDFFindController({ eventBus, linkService });
+      const container = containerRef.current;
+      const finder = new PageFinder({
+        eventBus,
+        container,
+        currentPage: () => linkService.page,
+        showPage: (n) => (linkService.page = n),
+        onCount: setMatches,
+      });
       const viewer = new Viewer({
-        container: containerRef.current,
+        container,
         viewer: viewerRef.current,
         eventBus,
         linkService,
-        findController,
+        // Ours in place of pdf.js's PDFFindController (find.ts): pdf.js's highlighter draws its matches.
+        findController: finder as unknown as PDFFindController,
         textLayerMode: 1,
-        annotationMode: 0, // no forms or links that could act: an archive shows what was filed
+        // No forms or links that could act, and no editing: an archive shows what was filed.
+        annotationMode: 0,
+        annotationEditorMode: pdfjs.AnnotationEditorType.DISABLE,
         removePageBorders: false,
+        l10n: quietL10n as unknown as ConstructorParameters<typeof Viewer>[0]['l10n'],
       });
       linkService.setViewer(viewer);
       // Marks for bench/pdf-viewer (performance.getEntriesByType('mark')): where the first page's time goes.
@@ -164,33 +188,55 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
         performance.mark('pdf:pagesinit');
         viewer.currentScaleValue = 'page-width';
       });
+      // A fit (width, page) is kept whenever the pane changes size — thumbnails shown or hidden, the window
+      // or the dialog resized — as pdf.js's own viewer does on resize (web/app.js, onResize); a zoom the
+      // user chose stays as it is. The border box: a scrollbar coming or going is not a new size.
+      refit = new ResizeObserver(() => {
+        cancelAnimationFrame(frame);
+        frame = requestAnimationFrame(() => {
+          const value = viewer.currentScaleValue;
+          if (value === 'page-width' || value === 'page-fit' || value === 'auto')
+            viewer.currentScaleValue = value;
+        });
+      });
+      refit.observe(container, { box: 'border-box' });
       // The first page drawn (once: not a mark and a state change for every page scrolled to).
       const onFirstDrawn = () => {
         eventBus.off('pagerendered', onFirstDrawn);
         performance.mark('pdf:pagerendered');
-        setFirstDrawn(true);
+        // Once that page is on the screen (the frame after it was drawn), not before: the thumbnails' list
+        // and the pages' landmarks would hold up its painting.
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            if (!cancelled) setFirstDrawn(true);
+          }),
+        );
       };
       eventBus.on('pagerendered', onFirstDrawn);
       eventBus.on('pagechanging', (e: { pageNumber: number }) => setPage(e.pageNumber));
-      eventBus.on('updatefindmatchescount', (e: { matchesCount: { current: number; total: number } }) =>
-        setMatches(e.matchesCount),
-      );
-      eventBus.on('updatefindcontrolstate', (e: { matchesCount?: { current: number; total: number } }) => {
-        if (e.matchesCount) setMatches(e.matchesCount);
-      });
       viewer.setDocument(opened);
       linkService.setDocument(opened, null);
-      tools.current = { viewer, eventBus };
+      tools.current = { viewer, finder };
       setDoc(opened);
     })();
     return () => {
       cancelled = true;
+      refit?.disconnect();
+      cancelAnimationFrame(frame);
       tools.current?.viewer.setDocument(null as never);
       tools.current = null;
       void (task as ReturnType<typeof pdfjs.getDocument> | null)?.destroy();
       void opened?.destroy();
     };
   }, [source]);
+
+  // The pages' landmarks, named in the app's language (pdf.js leaves them to its l10n) once the first page
+  // is drawn, and named again when the language changes.
+  useEffect(() => {
+    if (!firstDrawn) return;
+    for (const div of viewerRef.current?.querySelectorAll<HTMLElement>('.page[data-page-number]') ?? [])
+      div.setAttribute('aria-label', t('pdf.pageLandmark', { page: div.dataset.pageNumber }));
+  }, [firstDrawn, t]);
 
   const goTo = useCallback(
     (n: number) => {
@@ -221,31 +267,12 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
     tools.current.viewer.pagesRotation = next;
     setRotation(next);
   }, []);
-  const find = useCallback(
-    (again: boolean, previous = false) => {
-      tools.current?.eventBus.dispatch('find', {
-        source: null,
-        type: again ? 'again' : '',
-        query: findQueries(query),
-        caseSensitive: false,
-        entireWord: false,
-        highlightAll: true,
-        findPrevious: previous,
-        matchDiacritics: false,
-      });
-    },
-    [query],
-  );
+  // A new query is looked for a moment after the typing stops; an empty one ends the search at once.
   useEffect(() => {
     if (!doc) return;
-    if (!query) {
-      setMatches(null);
-      tools.current?.eventBus.dispatch('findbarclose', { source: null });
-      return;
-    }
-    const timer = setTimeout(() => find(false), 250);
+    const timer = setTimeout(() => void tools.current?.finder.find(query), query.trim() ? 250 : 0);
     return () => clearTimeout(timer);
-  }, [query, doc, find]);
+  }, [query, doc]);
 
   const print = async () => {
     if (!doc) return;
@@ -392,7 +419,7 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
           allowClear
           value={query}
           onChange={(e) => setQuery(e.target.value)}
-          onPressEnter={(e) => find(true, e.shiftKey)}
+          onPressEnter={(e) => tools.current?.finder.next(query, e.shiftKey)}
           placeholder={t('pdf.find')}
           aria-label={t('pdf.find')}
           className="pdfv-find"
@@ -427,11 +454,17 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
       </Flex>
       {/* The page area reads left to right whatever the screen's direction (pdf.js lays text out so). */}
       <div className="pdfv-body" dir="ltr" style={{ height }}>
-        {thumbs && doc && firstDrawn && (
-          <Thumbnails doc={doc} current={page} rotation={rotation} onPick={goTo} />
-        )}
+        {/* The pane is there from the start (empty until the first page is drawn), so the first fit is
+            made for the width the page keeps. */}
+        {thumbs &&
+          (doc && firstDrawn ? (
+            <Thumbnails doc={doc} current={page} rotation={rotation} onPick={goTo} />
+          ) : (
+            <div className="pdfv-thumbs" data-testid="pdf-thumbnails" />
+          ))}
         <div className="pdfv-stage">
-          {!doc && <Spin className="pdfv-spin" />}
+          {/* Only when the file is slow to come: an animation costs frames on the way to the first page. */}
+          {!doc && <Spin className="pdfv-spin" delay={400} />}
           <div ref={containerRef} className="pdfv-container" tabIndex={0} data-testid="pdf-pages">
             <div ref={viewerRef} className="pdfViewer" />
           </div>

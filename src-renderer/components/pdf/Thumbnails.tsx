@@ -8,9 +8,11 @@ import type { PDFDocumentProxy } from 'pdfjs-dist';
 
 const WIDTH = 96;
 
+/** One page's thumbnail (its label from the list: a 300-page file would otherwise hook i18n 300 times). */
 function Thumbnail({
   doc,
   n,
+  label,
   rotation,
   current,
   observer,
@@ -18,12 +20,12 @@ function Thumbnail({
 }: {
   doc: PDFDocumentProxy;
   n: number;
+  label: string;
   rotation: number;
   current: boolean;
   observer: IntersectionObserver | null;
   onPick: (n: number) => void;
 }) {
-  const { t } = useTranslation('common');
   const ref = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     const el = ref.current;
@@ -43,7 +45,7 @@ function Thumbnail({
       data-rotation={rotation}
       data-doc={doc.fingerprints[0]}
       onClick={() => onPick(n)}
-      aria-label={t('pdf.goToPage', { page: n })}
+      aria-label={label}
       aria-current={current ? 'page' : undefined}
     >
       <span className="pdfv-thumb-image" />
@@ -63,6 +65,7 @@ export function Thumbnails({
   rotation: number;
   onPick: (n: number) => void;
 }) {
+  const { t } = useTranslation('common');
   const listRef = useRef<HTMLDivElement>(null);
   const observerRef = useRef<IntersectionObserver | null>(null);
   const drawn = useRef(new Map<number, number>());
@@ -131,6 +134,7 @@ export function Thumbnails({
           key={i + 1}
           doc={doc}
           n={i + 1}
+          label={t('pdf.goToPage', { page: i + 1 })}
           rotation={rotation}
           current={current === i + 1}
           observer={observerRef.current}

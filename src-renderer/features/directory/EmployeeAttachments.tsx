@@ -19,7 +19,7 @@ import { formatDateTime } from '../../components/DataTable';
 import { formatSize, pdfFileProblem, saveDownloaded } from '../../components/upload/transfer';
 import { directoryApi, directoryKeys } from '../../lib/directory-api';
 import { useUploadLimit } from '../../lib/upload-limit';
-import { PdfPreview } from '../../components/pdf/PdfPreview';
+import { usePdfPreview } from '../../components/pdf/PdfPreview';
 import { fileSource } from '../../lib/files';
 import { LoadFailed } from '../../components/LoadFailed';
 import { useShownMessage } from '../../app/locale';
@@ -32,7 +32,7 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
   const queryClient = useQueryClient();
   const [problem, setProblem] = useShownMessage();
   const [uploading, setUploading] = useState(false);
-  const [preview, setPreview] = useState<EmployeeAttachment | null>(null);
+  const preview = usePdfPreview();
   const list = useQuery({
     queryKey: directoryKeys.attachments(employeeId),
     queryFn: () => directoryApi.attachments(employeeId),
@@ -58,7 +58,13 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
   };
 
   const open = async (row: EmployeeAttachment, save: boolean) => {
-    if (!save) return setPreview(row);
+    if (!save)
+      // The viewer reads the file from our file source, a range at a time.
+      return preview.show({
+        source: fileSource(`/ec/employees/${employeeId}/attachments/${row.id}`),
+        fileName: row.fileName,
+        onDownload: () => void open(row, true).catch(() => undefined),
+      });
     const file = await directoryApi.downloadAttachment(employeeId, row.id);
     saveDownloaded({ ...file, fileName: file.fileName === 'file' ? row.fileName : file.fileName });
   };
@@ -182,14 +188,7 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
           },
         ]}
       />
-      {/* The viewer reads the file from our file source, a range at a time. */}
-      <PdfPreview
-        open={preview !== null}
-        source={preview ? fileSource(`/ec/employees/${employeeId}/attachments/${preview.id}`) : null}
-        fileName={preview?.fileName ?? ''}
-        onClose={() => setPreview(null)}
-        onDownload={preview ? () => void open(preview, true).catch(() => undefined) : undefined}
-      />
+      {preview.dialog}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 /**
  * Text extraction from PDF files for the search index: the text layer of born-digital pages (pdf.js, put
- * back in logical order: see text-layout.ts) and OCR of pages that have none (scans, read by Tesseract).
+ * back in logical order: see src-shared/text-layout.ts) and OCR of pages that have none (scans, read by Tesseract).
  * Both are done in the low-priority child process (ocr-process.ts, ocr-child.ts), one page a request:
  * this module, on the server's thread, only checks that the file exists and looks like a PDF, asks the
  * child page by page, decides which pages need OCR, and maps failures to PdfExtractionError. It never
@@ -14,7 +14,7 @@
 import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { ChildRequestError, ocrService, type TextPageResult } from './ocr-process';
-import { stripBidiControls } from './text-layout';
+import { stripBidiControls } from '../../../src-shared/text-layout';
 
 /** The text of one page, and how it was obtained. */
 export interface PageText {

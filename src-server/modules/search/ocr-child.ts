@@ -2,8 +2,8 @@
  * The OCR child process: does the server's work on PDF files, one request at a time, at a lowered CPU
  * priority, so that it never competes on equal terms with the API server that started it (see
  * ocr-process.ts). It reads the text layer of a page (pdf.js `getTextContent`, laid out in logical order
- * by text-layout.ts), or renders a page (pdf.js on @napi-rs/canvas) to a grayscale image and reads it with
- * Tesseract (tesseract.js, one worker).
+ * by src-shared/text-layout.ts), or renders a page (pdf.js on @napi-rs/canvas) to a grayscale image and
+ * reads it with Tesseract (tesseract.js, one worker).
  *
  * The document last asked for stays open while the requests that follow are for the same file (the
  * server asks page after page): it is closed when another file is asked for, when the file has changed on
@@ -31,7 +31,7 @@ import {
   type ToOcrChild,
 } from './ocr-protocol';
 import { openPdfFile, type PdfLoadingTask } from '../../pdfjs';
-import { layoutPageText, unmappedShare, type PositionedText } from './text-layout';
+import { layoutPageText, unmappedShare, type PositionedText } from '../../../src-shared/text-layout';
 
 /** The nice value of this process's threads (the lowest: see OCR_CHILD_NICE). */
 const NICE = OCR_CHILD_NICE;

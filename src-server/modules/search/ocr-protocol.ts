@@ -19,7 +19,7 @@ export interface OcrRequest {
 }
 
 /**
- * Asks the child for the text layer of one page of a PDF file, laid out in logical order (text-layout.ts).
+ * Asks the child for the text layer of one page of a PDF file, laid out in logical order (src-shared/text-layout.ts).
  * A page past the end of the document is answered with the document's page count and no text (a document
  * may have no pages at all).
  */

@@ -69,7 +69,7 @@ import { corrKeys, documentsApi, settingsApi } from './api';
 import { DepartmentSelect, EmployeePicker } from './pickers';
 import { PAGES } from '../../../../src-shared/pages';
 import { useCanOn } from '../../../app/permissions';
-import { PdfPreview, warmPdfViewer } from '../../../components/pdf/PdfPreview';
+import { usePdfPreview, warmPdfViewer } from '../../../components/pdf/PdfPreview';
 import { fileSource } from '../../../lib/files';
 import { ApprovalPanel } from './ApprovalPanel';
 import { ApprovalStatusTag } from './CircuitListScreens';
@@ -160,14 +160,14 @@ function AddAfterApproval({ doc, onAdded }: { doc: Document; onAdded: () => void
  */
 function Attachments({ doc, onChanged }: { doc: Document; onChanged: () => void }) {
   const { t, i18n } = useTranslation('correspondence');
-  const [preview, setPreview] = useState<Attachment | null>(null);
+  const preview = usePdfPreview();
   // The viewer reads the file from our file source, a range at a time.
-  const source = useMemo(
-    () =>
-      preview ? fileSource(`/correspondence/documents/${doc.id}/attachments/${preview.id}/content`) : null,
-    [doc.id, preview],
-  );
-  const open = (a: Attachment) => setPreview(a);
+  const open = (a: Attachment) =>
+    preview.show({
+      source: fileSource(`/correspondence/documents/${doc.id}/attachments/${a.id}/content`),
+      fileName: a.fileName,
+      onDownload: () => void save(a),
+    });
   const hasFiles = doc.attachments.length > 0;
   useEffect(() => {
     if (hasFiles) warmPdfViewer();
@@ -228,13 +228,7 @@ function Attachments({ doc, onChanged }: { doc: Document; onChanged: () => void 
           {doc.abilities.addAfterApproval && <AddAfterApproval doc={doc} onAdded={onChanged} />}
         </div>
       )}
-      <PdfPreview
-        open={preview !== null}
-        source={source}
-        fileName={preview?.fileName ?? ''}
-        onClose={() => setPreview(null)}
-        onDownload={preview ? () => void save(preview) : undefined}
-      />
+      {preview.dialog}
     </>
   );
 }

@@ -49,8 +49,7 @@ import { SAME_IN_EVERY_LANGUAGE } from '../../../app/locale';
 import { localDrafts } from '../../../lib/local-drafts';
 import { formatDateTime } from '../../../lib/format';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
-import { PdfPreview, warmPdfViewer } from '../../../components/pdf/PdfPreview';
-import type { PdfSource } from '../../../components/pdf/PdfViewer';
+import { usePdfPreview, warmPdfViewer } from '../../../components/pdf/PdfPreview';
 import { contentHash } from '../../../lib/content-hash';
 import { fileSource } from '../../../lib/files';
 import { DATE_FORMAT } from '../../../components/DataTable';
@@ -200,7 +199,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const [progress, setProgress] = useState<Map<File, number>>(new Map());
   const [finished, setFinished] = useState<Document | null>(null);
   const [circuitFor, setCircuitFor] = useState<Document | null>(null);
-  const [viewing, setViewing] = useState<{ name: string; source: PdfSource } | null>(null);
+  const preview = usePdfPreview();
 
   const draft = useQuery({
     queryKey: corrKeys.document(draftId ?? 0),
@@ -596,13 +595,14 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   /** Opens an attachment in the viewer: a saved one from the file source, a chosen one from its bytes. */
   const show = async (row: { key: string; name: string; saved: number | null }) => {
     if (row.saved !== null && draftId)
-      setViewing({
-        name: row.name,
+      preview.show({
+        fileName: row.name,
         source: fileSource(`/correspondence/documents/${draftId}/attachments/${row.saved}/content`),
       });
     else {
       const file = pending[Number(row.key.slice(1))];
-      if (file) setViewing({ name: row.name, source: { data: new Uint8Array(await file.arrayBuffer()) } });
+      if (file)
+        preview.show({ fileName: row.name, source: { data: new Uint8Array(await file.arrayBuffer()) } });
     }
   };
   const returned = draft.data?.approval?.steps
@@ -974,12 +974,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
           )}
         </Space>
       </Form>
-      <PdfPreview
-        open={viewing !== null}
-        source={viewing?.source ?? null}
-        fileName={viewing?.name ?? ''}
-        onClose={() => setViewing(null)}
-      />
+      {preview.dialog}
       {circuitFor && (
         <CircuitDialog
           doc={circuitFor}

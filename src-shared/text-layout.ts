@@ -7,7 +7,12 @@
  * order by the reordering step of the Unicode bidirectional algorithm (rule L2, which undoes itself),
  * run over whole items so that a Latin word or a number keeps its own left-to-right order inside an Arabic
  * line. Presentation forms are mapped to the letters they show; no search normalisation is applied here.
+ *
+ * The server reads attachments' text with it (src-server/modules/search), and the PDF viewer finds words
+ * in a page with it (`layoutPageTextMapped` also says which character of which item each character of
+ * the text came from, so that a match is highlighted on the glyphs it was read from).
  */
+import { foldPresentationForm } from './arabic';
 
 /** The part of a pdf.js text item this module reads. */
 export interface PositionedText {
@@ -20,6 +25,11 @@ export interface PositionedText {
 
 /** Bidi marks and embedding controls: U+200E/F, U+202A–202E, U+2066–2069 (and U+061C, Arabic letter mark). */
 const BIDI_CONTROLS = /[\u200e\u200f\u202a-\u202e\u2066-\u2069\u061c]/g;
+/** A glyph without a Unicode mapping: NUL or U+FFFD. */
+const UNMAPPED = new Set(['\u0000', '\ufffd']);
+const BIDI_CONTROL = new RegExp(BIDI_CONTROLS.source);
+/** What a text item's string holds that is not text: bidi controls and unmapped glyphs. */
+const isNotText = (ch: string) => UNMAPPED.has(ch) || BIDI_CONTROL.test(ch);
 
 /** Strong right-to-left letters: Hebrew, Arabic (with its supplements and presentation forms), Syriac, Thaana, N'Ko. */
 const RTL_LETTER =
@@ -30,8 +40,6 @@ const LTR_LETTER = /\p{L}/u;
 const DIGIT = /\p{Nd}/u;
 /** Combining marks only (harakat and the like, drawn as their own zero-width items by some producers). */
 const MARKS_ONLY = /^\p{M}+$/u;
-/** Arabic presentation forms A and B: glyph-shaped code points that stand for ordinary letters. */
-const PRESENTATION_FORMS = /[\ufb50-\ufdff\ufe70-\ufeff]+/g;
 
 /** Removes the bidi control marks (they carry no text and break exact matching). */
 export function stripBidiControls(text: string): string {
@@ -39,21 +47,28 @@ export function stripBidiControls(text: string): string {
 }
 
 /**
- * Maps Arabic presentation forms to the letters they show (`ﻢ` → `م`, `ﻻ` → `لا`): compatibility
- * decomposition limited to those two blocks. The isolated harakat forms (U+FE70–FE7F) decompose to a
- * space and the mark; the space is dropped so the mark stays on its letter.
+ * Text with, for each of its UTF-16 units, the position it came from in the page's items (the offset in
+ * their strings joined, as pdf.js's text layer and find count them), or -1 for a unit the layout added (a
+ * space standing for a gap, a line break).
  */
-export function unshapeArabic(text: string): string {
-  return text.replace(PRESENTATION_FORMS, (run) =>
-    [...run].map((ch) => ch.normalize('NFKC').replace(/^ (?=\p{M})/u, '')).join(''),
-  );
+export interface SourcedText {
+  text: string;
+  src: number[];
 }
+
+/** `text` taken apart at `[start, end)` with its sources. */
+const slice = (t: SourcedText, start: number, end?: number): SourcedText => ({
+  text: t.text.slice(start, end),
+  src: t.src.slice(start, end),
+});
 
 type BidiClass = 'R' | 'L' | 'D' | 'CS' | 'ET' | 'N';
 
 /** One item on a line, in the line's own coordinates (x along the baseline, y across it). */
 interface LineUnit {
   text: string;
+  /** Where each unit of `text` came from (SourcedText). */
+  src: number[];
   x: number;
   end: number;
   y: number;
@@ -257,7 +272,7 @@ function groupLines(units: LineUnit[]): LineUnit[][] {
  */
 function attachMarks(visual: LineUnit[]): LineUnit[] {
   const bases = visual.filter((u) => !MARKS_ONLY.test(u.text));
-  const extra = new Map<LineUnit, string>();
+  const extra = new Map<LineUnit, SourcedText>();
   for (const mark of visual) {
     if (!MARKS_ONLY.test(mark.text)) continue;
     const at = mark.x + 0.12 * mark.size;
@@ -273,15 +288,21 @@ function attachMarks(visual: LineUnit[]): LineUnit[] {
     }
     // A mark with no letter near it (more than an em away) is kept where it stands.
     if (!host || best > mark.size) bases.push(mark);
-    else extra.set(host, (extra.get(host) ?? '') + mark.text);
+    else {
+      const marks = extra.get(host) ?? { text: '', src: [] };
+      extra.set(host, { text: marks.text + mark.text, src: [...marks.src, ...mark.src] });
+    }
   }
   return bases
-    .map((u) => (extra.has(u) ? { ...u, text: u.text + extra.get(u)! } : u))
+    .map((u) => {
+      const marks = extra.get(u);
+      return marks ? { ...u, text: u.text + marks.text, src: [...u.src, ...marks.src] } : u;
+    })
     .sort((a, b) => a.x - b.x || a.order - b.order);
 }
 
 /** Joins the logically ordered units of a line, with a space where a gap stands for one. */
-function joinLine(visual: LineUnit[], fallbackRtl: boolean): string {
+function joinLine(visual: LineUnit[], fallbackRtl: boolean): SourcedText {
   const logical = logicalOrder(visual, fallbackRtl);
   // Gaps are measured in visual order, between neighbours on the page.
   const gapBetween = new Set<string>();
@@ -294,22 +315,41 @@ function joinLine(visual: LineUnit[], fallbackRtl: boolean): string {
       gapBetween.add(`${right.order}:${left.order}`);
     }
   }
-  let text = '';
+  // Presentation forms become the letters they show; whitespace runs become one space, none at the ends.
+  const out: SourcedText = { text: '', src: [] };
+  let space: number | null = null;
+  const append = (ch: string, from: number) => {
+    for (const letter of foldPresentationForm(ch)) {
+      if (/\s/.test(letter)) {
+        if (out.text.length > 0 && space === null) space = from;
+        continue;
+      }
+      if (space !== null) {
+        out.text += ' ';
+        out.src.push(space);
+        space = null;
+      }
+      out.text += letter;
+      for (let k = 0; k < letter.length; k += 1) out.src.push(from);
+    }
+  };
   for (let i = 0; i < logical.length; i += 1) {
     const { unit, mirrored } = logical[i]!;
     const prev = logical[i - 1]?.unit;
-    if (prev && gapBetween.has(`${prev.order}:${unit.order}`) && !/\s$/.test(text) && !/^\s/.test(unit.text))
-      text += ' ';
+    if (prev && gapBetween.has(`${prev.order}:${unit.order}`)) append(' ', -1);
+    // Code points with where each came from, in the order they are read.
+    const chars: { ch: string; from: number }[] = [];
+    let at = 0;
+    for (const ch of unit.text) {
+      chars.push({ ch, from: unit.src[at]! });
+      at += ch.length;
+    }
     // Neutrals at an odd level were drawn right to left: an item of several (".%") is reversed too, and
     // brackets are mirrored back.
-    text += mirrored
-      ? [...unit.text]
-          .reverse()
-          .map((ch) => MIRRORED[ch] ?? ch)
-          .join('')
-      : unit.text;
+    if (mirrored) for (const c of chars.reverse()) append(MIRRORED[c.ch] ?? c.ch, c.from);
+    else for (const c of chars) append(c.ch, c.from);
   }
-  return unshapeArabic(text).replace(/\s+/g, ' ').trim();
+  return out;
 }
 
 /**
@@ -327,11 +367,13 @@ function splitUnit(unit: LineUnit): LineUnit[] {
   const perChar = (unit.end - unit.x) / total;
   const parts: LineUnit[] = [];
   let at = 0;
+  let offset = 0;
   for (const token of tokens) {
     const length = [...token].length;
     const x = unit.x + at * perChar;
-    parts.push({ ...unit, text: token, x, end: x + length * perChar });
+    parts.push({ ...unit, ...slice(unit, offset, offset + token.length), x, end: x + length * perChar });
     at += length;
+    offset += token.length;
   }
   return parts;
 }
@@ -342,17 +384,36 @@ function splitUnit(unit: LineUnit): LineUnit[] {
  * room (pdf.js adds them where glyphs jump; real gaps are measured instead) and bidi marks are dropped.
  */
 export function layoutPageText(items: readonly PositionedText[]): string {
+  return layoutPageTextMapped(items).text;
+}
+
+/**
+ * `layoutPageText`, with where each character of the text came from: its offset in the items' strings
+ * joined (item after item, nothing between them: how pdf.js's text layer and find count), or -1 for a
+ * space or line break the layout added.
+ */
+export function layoutPageTextMapped(items: readonly PositionedText[]): SourcedText {
   const byAngle = new Map<number, LineUnit[]>();
   let rtlLetters = 0;
   let ltrLetters = 0;
+  let offset = 0;
   items.forEach((item, order) => {
-    const text = stripBidiControls(item.str).replaceAll('\u0000', '').replaceAll('\ufffd', '');
+    const start = offset;
+    offset += item.str.length;
+    const cleaned: SourcedText = { text: '', src: [] };
+    for (let k = 0; k < item.str.length; k += 1) {
+      if (isNotText(item.str[k]!)) continue;
+      cleaned.text += item.str[k];
+      cleaned.src.push(start + k);
+    }
+    const text = cleaned.text;
     const t = item.transform;
     const size = Math.hypot(t[2] ?? 0, t[3] ?? 0) || Math.hypot(t[0] ?? 0, t[1] ?? 0) || 1;
     const width = Math.max(0, item.width);
     if (text.trim().length === 0 && width < 0.05 * size) return;
     // A mark that came with a space of no width (" ً") is the mark alone.
-    const unitText = /^\s+\p{M}+$/u.test(text) ? text.trim() : text;
+    const unit = /^\s+\p{M}+$/u.test(text) ? slice(cleaned, text.length - text.trimStart().length) : cleaned;
+    const unitText = unit.text;
     for (const ch of unitText) {
       if (RTL_LETTER.test(ch)) rtlLetters += 1;
       else if (LTR_LETTER.test(ch)) ltrLetters += 1;
@@ -368,10 +429,10 @@ export function layoutPageText(items: readonly PositionedText[]): string {
     const y = -e * sin + f * cos;
     let list = byAngle.get(angle);
     if (!list) byAngle.set(angle, (list = []));
-    list.push(...splitUnit({ text: unitText, x, end: x + width, y, size, order }));
+    list.push(...splitUnit({ ...unit, x, end: x + width, y, size, order }));
   });
   const pageRtl = rtlLetters >= ltrLetters;
-  const lines: string[] = [];
+  const page: SourcedText = { text: '', src: [] };
   // Upright text first, then the rest by angle.
   const angles = [...byAngle.keys()].sort((a, b) => Math.abs(a) - Math.abs(b) || a - b);
   for (const angle of angles) {
@@ -385,11 +446,17 @@ export function layoutPageText(items: readonly PositionedText[]): string {
       const tolerance = Math.max(2 * size, 0.03 * (right - left));
       const flushLeft = visual[0]!.x - left <= tolerance;
       const flushRight = right - visual.at(-1)!.end <= tolerance;
-      const text = joinLine(visual, flushLeft !== flushRight ? flushRight : pageRtl);
-      if (text.length > 0) lines.push(text);
+      const joined = joinLine(visual, flushLeft !== flushRight ? flushRight : pageRtl);
+      if (joined.text.length === 0) continue;
+      if (page.text.length > 0) {
+        page.text += '\n';
+        page.src.push(-1);
+      }
+      page.text += joined.text;
+      page.src.push(...joined.src);
     }
   }
-  return lines.join('\n');
+  return page;
 }
 
 /**
