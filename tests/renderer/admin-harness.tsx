@@ -1,6 +1,6 @@
 /**
  * Shared harness of the administration component tests: the providers a screen needs (antd App for
- * confirm dialogs, react-query) and a fake of the http helpers that answers by method and path, so a
+ * confirm dialogs, react-query, the interface language's provider in i18next's current language) and a fake of the http helpers that answers by method and path, so a
  * test declares the server it talks to and reads back the calls made.
  */
 import type { ReactNode } from 'react';
@@ -8,6 +8,8 @@ import { App as AntApp, ConfigProvider } from 'antd';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { vi } from 'vitest';
+import { LocaleProvider } from '../../src-renderer/app/locale';
+import { i18n } from '../../src-renderer/lib/i18n';
 
 export type Handler = (body: unknown, query: unknown) => unknown;
 export type Routes = Record<string, Handler>;
@@ -61,11 +63,13 @@ export function apiError(status: number, fieldErrors: Record<string, string[]>) 
 export function renderScreen(node: ReactNode) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
-    <ConfigProvider>
-      <AntApp>
-        <QueryClientProvider client={client}>{node}</QueryClientProvider>
-      </AntApp>
-    </ConfigProvider>,
+    <LocaleProvider initial={i18n.language === 'en' ? 'en' : 'ar'}>
+      <ConfigProvider>
+        <AntApp>
+          <QueryClientProvider client={client}>{node}</QueryClientProvider>
+        </AntApp>
+      </ConfigProvider>
+    </LocaleProvider>,
   );
 }
 
