@@ -141,8 +141,14 @@ function childrenOf(pid: number): number[] {
 const EPOLL_WAITS: Partial<Record<string, number[]>> = { x64: [232, 281, 441], arm64: [22, 441] };
 
 /**
- * The threads of process `pid`, other than its main thread, that are Node's (named `node`, not a native
- * library's) and sit waiting on an event loop: the Node platform's own (one in Node 20) and one for
+ * The names Node gives its own threads that run an event loop: `node` up to Node 22, `WorkerThread` for a
+ * Worker from Node 24 (which names its main thread `MainThread` and V8's helpers `V8Worker`).
+ */
+const LOOP_THREAD_NAMES = ['node', 'WorkerThread'];
+
+/**
+ * The threads of process `pid`, other than its main thread, that are Node's (LOOP_THREAD_NAMES, not a
+ * native library's) and sit waiting on an event loop: the Node platform's own (one in Node 20) and one for
  * each Worker thread. null where this cannot be read.
  */
 function loopThreads(pid: number): number | null {
@@ -152,7 +158,7 @@ function loopThreads(pid: number): number | null {
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     if (Number(tid) === pid) continue;
     try {
-      if (readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim() !== 'node') continue;
+      if (!LOOP_THREAD_NAMES.includes(readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim())) continue;
       const call = Number(readFileSync(`/proc/${pid}/task/${tid}/syscall`, 'utf8').split(' ')[0]);
       if (waits.includes(call)) count++;
     } catch (error) {
@@ -386,11 +392,12 @@ describe('the bundled server (npm run server)', () => {
         '-e',
         `const { readFileSync: r, readdirSync: d } = require('node:fs');
          const waits = ${JSON.stringify(EPOLL_WAITS[process.arch] ?? [])};
+         const names = ${JSON.stringify(LOOP_THREAD_NAMES)};
          setTimeout(() => {
            let n = 0;
            for (const t of d('/proc/self/task')) {
              if (Number(t) === process.pid) continue;
-             if (r('/proc/self/task/' + t + '/comm', 'utf8').trim() !== 'node') continue;
+             if (!names.includes(r('/proc/self/task/' + t + '/comm', 'utf8').trim())) continue;
              if (waits.includes(Number(r('/proc/self/task/' + t + '/syscall', 'utf8').split(' ')[0]))) n++;
            }
            console.log(n);
