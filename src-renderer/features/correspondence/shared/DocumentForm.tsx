@@ -274,6 +274,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   };
   /** Puts the local draft's id in the address (replacing it: Back still leaves the form). */
   const nameLocalDraft = (id: string) =>
+    mounted.current &&
     setParams(
       (current) => {
         const next = new URLSearchParams(current);
@@ -285,6 +286,18 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   /** A server draft's address, still naming the local draft that keeps its changes on this desk. */
   const draftAddress = (id: number) =>
     localId.current ? localDraftPath(spec, localId.current, id) : spec.draftPath(id);
+  /**
+   * Whether the form is still on screen. A save outlives the form when the clerk leaves while it is on
+   * its way; the address it then writes (the local draft's id, the server draft's) would take them back
+   * to the form they left, so it is written only while the form is here.
+   */
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
   /** As the clerk types: saved a moment after the last keystroke (never on every key). */
   const onValuesChange = () => {
     if (autosave.current) clearTimeout(autosave.current);
@@ -498,7 +511,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
           setLocalFiles([]);
           setPending((files) => files.filter((f) => !keptFiles.current.has(f)));
           keptFiles.current.clear();
-          void navigate(draftAddress(sent.serverId), { replace: true });
+          if (mounted.current) void navigate(draftAddress(sent.serverId), { replace: true });
         } else {
           toast({ severity: 'warn', detail: sent.error ?? t('local.notSentYet') });
         }
@@ -515,7 +528,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       } else if (finish) {
         setCircuitFor(doc);
       }
-      if (!draftId && !finished) {
+      if (!draftId && !finished && mounted.current) {
         if (family === 'in')
           setParams(
             { draft: String(doc.id), ...(localId.current ? { local: localId.current } : {}) },
