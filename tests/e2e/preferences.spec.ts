@@ -77,7 +77,7 @@ test('a clerk chooses a date format and a home page, signs out and in, and lands
   await expect(table).toContainText(arabicDigits(`${day}/${month}/${year}`));
   await expect(table).not.toContainText(`${month}/${day}/${String(year).slice(2)}`);
   // The date range's pickers read the same format.
-  const range = page.getByRole('textbox', { name: 'الفترة' });
+  const range = page.getByRole('textbox', { name: 'تاريخ التسجيل بين' });
   await expect(range.first()).toHaveValue(/^\d{2}\/\d{2}\/\d{4}$/);
   await expect(range.last()).toHaveValue(`${day}/${month}/${year}`);
 
