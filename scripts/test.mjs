@@ -1,11 +1,18 @@
 #!/usr/bin/env node
-// `npm test`: every suite, one summary. Runs vitest (unit, api on PGlite, renderer), the api suite
-// again on PostgreSQL when SIJILL_TEST_DATABASE_URL is set, builds the renderer, runs the end-to-end
-// suite in Chromium through the web shell and the Electron suite (which skips where no binary exists),
-// then prints one closing line `N passed, N failed, N skipped` over all of them.
-import { spawnSync } from 'node:child_process';
+// `npm test`: every suite, one summary. Two lanes run side by side, since neither keeps a machine's cores
+// busy alone (the end-to-end suite mostly waits on a browser and its server; the vitest suites on timers,
+// child processes and the database):
+// - vitest (unit, api on PGlite, renderer), then the api suite again on PostgreSQL when
+//   SIJILL_TEST_DATABASE_URL is set;
+// - the renderer's build, the end-to-end suite in Chromium through the web shell, then the Electron suite
+//   (which skips where no binary exists).
+// Each lane's lines are prefixed with its name. The last line is `N passed, N failed, N skipped` over all
+// of them. `npm test -- vitest|e2e|electron …` runs only those parts; SIJILL_TEST_LANES=1 runs the lanes
+// one after the other.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 
 const root = resolve(import.meta.dirname, '..');
 process.chdir(root);
@@ -14,15 +21,34 @@ mkdirSync('test-results', { recursive: true });
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];
 
-function run(label, command, args, env = {}) {
-  console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  return result.status ?? 1;
+/** Runs a command with its output's lines prefixed by the lane's name; resolves with its exit status. */
+function run(lane, label, command, args, env = {}) {
+  console.log(`[${lane}] === ${label}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  return new Promise((done) => {
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: '0', ...env },
+    });
+    for (const stream of [child.stdout, child.stderr])
+      createInterface({ input: stream }).on('line', (line) => console.log(`[${lane}] ${line}`));
+    child.on('close', (code) => {
+      console.log(
+        `[${lane}] === ${label}: exit ${code ?? 1} after ${Math.round((Date.now() - started) / 1000)} s`,
+      );
+      done(code ?? 1);
+    });
+    child.on('error', (error) => {
+      console.log(`[${lane}] ${label}: ${error.message}`);
+      done(1);
+    });
+  });
 }
 
-function vitest(label, args, outputFile, env = {}) {
+async function vitest(lane, label, args, outputFile, env = {}) {
   rmSync(outputFile, { force: true });
-  const status = run(
+  const status = await run(
+    lane,
     label,
     'npx',
     ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`],
@@ -48,9 +74,9 @@ function vitest(label, args, outputFile, env = {}) {
   }
 }
 
-function playwright(label, args, outputFile) {
+async function playwright(lane, label, args, outputFile) {
   rmSync(outputFile, { force: true });
-  const status = run(label, 'npx', ['playwright', 'test', ...args], {
+  const status = await run(lane, label, 'npx', ['playwright', 'test', ...args], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
   });
   if (!existsSync(outputFile)) {
@@ -71,32 +97,52 @@ function playwright(label, args, outputFile) {
 const only = process.argv.slice(2);
 const want = (name) => only.length === 0 || only.includes(name);
 
-if (want('vitest'))
-  vitest('vitest (unit, api on PGlite, renderer)', [], 'test-results/vitest.json', {
+async function vitestLane() {
+  if (!want('vitest')) return;
+  await vitest('vitest', 'vitest (unit, api on PGlite, renderer)', [], 'test-results/vitest.json', {
     SIJILL_TEST_DATABASE_URL: '',
   });
-if (want('vitest') && process.env.SIJILL_TEST_DATABASE_URL) {
-  vitest('vitest api on PostgreSQL', ['--project', 'api'], 'test-results/vitest-postgres.json');
+  if (process.env.SIJILL_TEST_DATABASE_URL)
+    await vitest(
+      'vitest-pg',
+      'vitest api on PostgreSQL',
+      ['--project', 'api'],
+      'test-results/vitest-postgres.json',
+    );
 }
-if (want('e2e')) {
-  if (
-    run('build the renderer', 'npx', [
+
+async function browserLane() {
+  if (want('e2e')) {
+    const built = await run('e2e', 'build the renderer', 'npx', [
       'vite',
       'build',
       '--config',
       'vite.renderer.config.ts',
       '--logLevel',
       'warn',
-    ]) !== 0
-  ) {
-    problems.push('renderer build failed');
-    totals.failed += 1;
-  } else {
-    playwright('end-to-end in Chromium', [], 'test-results/e2e.json');
+    ]);
+    if (built !== 0) {
+      problems.push('renderer build failed');
+      totals.failed += 1;
+    } else {
+      await playwright('e2e', 'end-to-end in Chromium', [], 'test-results/e2e.json');
+    }
   }
+  if (want('electron'))
+    await playwright(
+      'electron',
+      'Electron',
+      ['-c', 'playwright.electron.config.ts'],
+      'test-results/electron.json',
+    );
 }
-if (want('electron'))
-  playwright('Electron', ['-c', 'playwright.electron.config.ts'], 'test-results/electron.json');
+
+if (process.env.SIJILL_TEST_LANES === '1') {
+  await vitestLane();
+  await browserLane();
+} else {
+  await Promise.all([vitestLane(), browserLane()]);
+}
 
 console.log('');
 for (const p of problems) console.log(`problem: ${p}`);
