@@ -28,7 +28,7 @@ function run(lane, label, command, args, env = {}) {
   return new Promise((done) => {
     const child = spawn(command, args, {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: '0', ...env },
+      env: { ...process.env, NO_COLOR: '1', ...env },
     });
     for (const stream of [child.stdout, child.stderr])
       createInterface({ input: stream }).on('line', (line) => console.log(`[${lane}] ${line}`));
