@@ -94,6 +94,9 @@ test('a clerk chooses a date format and a home page, signs out and in, and lands
 
   // Back to the first page of the menu: `/` leads there again.
   await chooseOption(page, card.getByTestId('home-page'), 'The first page of the menu', { type: false });
-  await app.goTo(shell.url, '/');
-  await expect(page).toHaveURL(new RegExp(`#${PAGES.employees}$`));
+  // Saved with the account by a request on its way: `/` leads to the first page once it has arrived.
+  await expect(async () => {
+    await app.goTo(shell.url, '/');
+    await expect(page).toHaveURL(new RegExp(`#${PAGES.employees}$`), { timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
 });
