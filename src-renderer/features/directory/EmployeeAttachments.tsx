@@ -4,7 +4,7 @@
  * preview in a dialog, download, and delete. Read-only without the page's `edit`.
  */
 import { useState } from 'react';
-import { Alert, App, Button, Flex, Table, Tooltip, Upload, Typography } from 'antd';
+import { Alert, App, Button, Flex, Table, Tooltip, Typography } from 'antd';
 import {
   DeleteOutlined,
   DownloadOutlined,
@@ -19,6 +19,7 @@ import { formatDateTime } from '../../components/DataTable';
 import { formatSize, pdfFileProblem, saveDownloaded } from '../../components/upload/transfer';
 import { directoryApi, directoryKeys } from '../../lib/directory-api';
 import { useUploadLimit } from '../../lib/upload-limit';
+import { PdfPickButton } from '../../components/upload/PdfPickButton';
 import { usePdfPreview } from '../../components/pdf/PdfPreview';
 import { fileSource } from '../../lib/files';
 import { LoadFailed } from '../../components/LoadFailed';
@@ -86,18 +87,14 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
     <div data-testid="employee-attachments">
       {editable && (
         <Flex gap={12} align="center" wrap style={{ marginBlockEnd: 12 }}>
-          <Upload
-            accept="application/pdf,.pdf"
-            showUploadList={false}
-            beforeUpload={(file) => {
-              void upload(file);
-              return false;
-            }}
+          <PdfPickButton
+            onFile={(file) => void upload(file)}
+            icon={<UploadOutlined />}
+            loading={uploading}
+            testId="attachment-upload"
           >
-            <Button icon={<UploadOutlined />} loading={uploading} data-testid="attachment-upload">
-              {t('attachments.upload')}
-            </Button>
-          </Upload>
+            {t('attachments.upload')}
+          </PdfPickButton>
           <Typography.Text type="secondary">
             {t('attachments.hint', { maxSize: formatSize(uploadLimit) })}
           </Typography.Text>

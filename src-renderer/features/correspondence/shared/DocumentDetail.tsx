@@ -27,7 +27,6 @@ import {
   Spin,
   Tag,
   Typography,
-  Upload,
 } from 'antd';
 import {
   DownloadOutlined,
@@ -70,6 +69,7 @@ import { DepartmentSelect, EmployeePicker } from './pickers';
 import { PAGES } from '../../../../src-shared/pages';
 import { useCanOn } from '../../../app/permissions';
 import { usePdfPreview, warmPdfViewer } from '../../../components/pdf/PdfPreview';
+import { PdfPickButton } from '../../../components/upload/PdfPickButton';
 import { fileSource } from '../../../lib/files';
 import { ApprovalPanel } from './ApprovalPanel';
 import { ApprovalStatusTag } from './CircuitListScreens';
@@ -126,18 +126,14 @@ function AddAfterApproval({ doc, onAdded }: { doc: Document; onAdded: () => void
           className="corr-additions-kind"
           data-testid="addition-kind"
         />
-        <Upload
-          accept="application/pdf,.pdf"
-          showUploadList={false}
-          beforeUpload={(file) => {
-            void send(file);
-            return false;
-          }}
+        <PdfPickButton
+          onFile={(file) => void send(file)}
+          icon={<PlusOutlined />}
+          loading={sending}
+          testId="addition-upload"
         >
-          <Button icon={<PlusOutlined />} loading={sending} data-testid="addition-upload">
-            {t('additions.add')}
-          </Button>
-        </Upload>
+          {t('additions.add')}
+        </PdfPickButton>
       </Flex>
       {problem && (
         <Alert
