@@ -1,9 +1,11 @@
 /**
  * A required settings select with exactly one possible item chooses it by itself (one incoming
- * codification needs no asking); with several, or when not required, it waits for the user.
+ * codification needs no asking); with several, or when not required, it waits for the user. In a form
+ * the choice is the field's default, not an edit: a draft form that saves as the user types sees none.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { waitFor } from '@testing-library/react';
+import { Form } from 'antd';
 import { initI18n } from '../../src-renderer/lib/i18n';
 import { SettingSelect } from '../../src-renderer/features/correspondence/shared/SettingSelect';
 import { fakeHttp, renderScreen } from './admin-harness';
@@ -60,5 +62,26 @@ describe('SettingSelect', () => {
     await new Promise((r) => setTimeout(r, 200));
     expect(several).not.toHaveBeenCalled();
     expect(optional).not.toHaveBeenCalled();
+  });
+
+  it('in a form, sets the field as a default: no change the form reports (a draft opened is not edited)', async () => {
+    serve([cod(1, 'in')]);
+    const changes = vi.fn();
+    let values: () => unknown = () => undefined;
+    function Harness() {
+      const [form] = Form.useForm();
+      values = () => form.getFieldValue('codificationId');
+      return (
+        <Form form={form} onValuesChange={changes}>
+          <Form.Item name="codificationId">
+            <SettingSelect list="codifications" direction="in" name="codificationId" required />
+          </Form.Item>
+        </Form>
+      );
+    }
+    renderScreen(<Harness />);
+    await waitFor(() => expect(values()).toBe(1));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(changes).not.toHaveBeenCalled();
   });
 });

@@ -746,6 +746,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                 list="codifications"
                 direction={spec.direction}
                 testId="field-codification"
+                name="codificationId"
                 required
               />
             </Form.Item>

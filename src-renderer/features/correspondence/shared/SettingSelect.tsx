@@ -3,7 +3,7 @@
  * names in the interface language; codifications may be narrowed to one direction.
  */
 import { useEffect } from 'react';
-import { Select } from 'antd';
+import { Form, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Direction, SettingsList } from '../../../../src-shared/api/correspondence';
@@ -13,6 +13,10 @@ import { corrKeys, settingsApi } from './api';
 /**
  * A form control choosing one item of a settings list (value: its id). A required field with exactly one
  * possible item (one incoming codification, say) chooses it by itself: there is nothing to ask.
+ *
+ * In a form, pass the field's `name`: the only item is then the field's value as a default is (set on the
+ * form, not through `onChange`), so a form that saves as the user types (a draft) sees no edit, and a form
+ * merely opened leaves nothing behind.
  */
 export function SettingSelect({
   list,
@@ -23,6 +27,7 @@ export function SettingSelect({
   testId,
   required = false,
   placeholder,
+  name,
 }: {
   list: SettingsList;
   direction?: Direction;
@@ -33,6 +38,8 @@ export function SettingSelect({
   required?: boolean;
   /** Shown while nothing is chosen (default: "Choose"). */
   placeholder?: string;
+  /** The form field this select fills (see above). */
+  name?: string;
 }) {
   const { t, i18n } = useTranslation('correspondence');
   const options = useQuery({
@@ -41,9 +48,12 @@ export function SettingSelect({
   });
   const candidates = (options.data ?? []).filter((o) => !direction || o.direction === direction);
   const only = required && candidates.length === 1 ? candidates[0]!.id : null;
+  const form = Form.useFormInstance() as ReturnType<typeof Form.useFormInstance> | undefined;
   useEffect(() => {
-    if (only !== null && (value === undefined || value === null)) onChange?.(only);
-  }, [only, value, onChange]);
+    if (only === null || (value !== undefined && value !== null)) return;
+    if (name !== undefined && form) form.setFieldValue(name, only);
+    else onChange?.(only);
+  }, [only, value, onChange, name, form]);
   return (
     <Select<number>
       id={id}
