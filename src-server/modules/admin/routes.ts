@@ -28,7 +28,7 @@ import {
 } from '../../../src-shared/api/admin';
 import type { Permission } from '../../../src-shared/permissions';
 import { PAGES } from '../../../src-shared/pages';
-import type { App } from '../../app';
+import type { App, AppModule } from '../../app-type';
 import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
@@ -414,3 +414,10 @@ export function adminRoutes(ctx: ServerContext) {
     );
   };
 }
+
+/** Not yet declared in src-shared/api: its routes carry their full paths (prefix ''). */
+export const adminModule: AppModule = {
+  name: 'admin',
+  prefix: '',
+  routes: (app, ctx) => adminRoutes(ctx)(app),
+};

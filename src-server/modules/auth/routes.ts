@@ -24,7 +24,7 @@ import {
   twoFactorVerifyResponseSchema,
   userPagesTreeSchema,
 } from '../../../src-shared/api/auth';
-import type { App } from '../../app';
+import type { App, AppModule } from '../../app-type';
 import type { ServerContext } from '../../context';
 import { bearerToken, callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
@@ -312,3 +312,6 @@ export function authRoutes(ctx: ServerContext) {
     );
   };
 }
+
+/** Not yet declared in src-shared/api: its routes carry their full paths (prefix ''). */
+export const authModule: AppModule = { name: 'auth', prefix: '', routes: (app, ctx) => authRoutes(ctx)(app) };

@@ -22,7 +22,7 @@ import {
   type SettingUpdate,
 } from '../../../src-shared/api/correspondence';
 import type { Permission } from '../../../src-shared/permissions';
-import type { App } from '../../app';
+import type { App, AppModule } from '../../app-type';
 import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
@@ -184,3 +184,10 @@ export function settingsRoutes(ctx: ServerContext) {
     );
   };
 }
+
+/** Not yet declared in src-shared/api: its routes carry their full paths (prefix ''). */
+export const settingsModule: AppModule = {
+  name: 'settings',
+  prefix: '',
+  routes: (app, ctx) => settingsRoutes(ctx)(app),
+};
