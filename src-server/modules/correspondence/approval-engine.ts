@@ -220,11 +220,9 @@ export function answerRefusal(c: Circuit, e: Extract<CircuitEvent, { type: 'answ
   if (needsComment(e.action) && !e.comment) return 'commentRequired';
   const mine = c.members.filter((m) => m.userId === e.by);
   if (!mine.length) return 'notInCircuit';
-  if (c.status !== APPROVING || !mine.some((m) => m.pending))
+  if (!running(c.status) || !mine.some((m) => m.pending))
     // They answered already (a second click, another desk) or the circuit moved on: stale, not forbidden.
-    return c.status !== APPROVING || mine.some((m) => m.decision !== null)
-      ? 'alreadyAnswered'
-      : 'notYourTurn';
+    return !running(c.status) || mine.some((m) => m.decision !== null) ? 'alreadyAnswered' : 'notYourTurn';
   if (e.version !== c.version) return 'versionChanged';
   return null;
 }
