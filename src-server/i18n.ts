@@ -9,12 +9,6 @@ import type { Locale } from '../src-shared/locale';
 type Tree = { [key: string]: string | Tree };
 const catalogues: Record<Locale, Tree> = { ar: ar as Tree, en: en as Tree };
 
-/** Adds a module's texts (e.g. `auth`) under a top-level key in both languages. */
-export function registerTexts(key: string, texts: Record<Locale, Tree>): void {
-  catalogues.ar[key] = texts.ar;
-  catalogues.en[key] = texts.en;
-}
-
 function lookup(tree: Tree, key: string): string | undefined {
   let node: string | Tree | undefined = tree;
   for (const part of key.split('.')) {

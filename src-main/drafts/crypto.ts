@@ -9,7 +9,7 @@
  * streams (a 200 MB scan is never whole in memory); the tag is checked when the stream ends.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream, readFileSync, renameSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync, renameSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Readable } from 'node:stream';
@@ -116,11 +116,6 @@ export async function sealFile(
   out.end(cipher.getAuthTag());
   await once(out, 'finish');
   renameSync(temp, path);
-}
-
-/** The plain size of a sealed file. */
-export function sealedFileSize(path: string): number {
-  return statSync(path).size - 1 - IV - TAG;
 }
 
 /**

@@ -1,22 +1,7 @@
 /**
- * LocalDrafts (issue 14): drafts composed on this desk, kept in the client's SQLite (sealed with the
- * desk's key) and their files in the user-data folder (sealed too), whether the server is there or not,
- * then sent to the server when it is.
- *
- * - A draft belongs to the user who wrote it and to the server it was written for: another user of the
- *   desk, or the same user on another server, never sees it; signed out, nothing is listed or sent,
- *   and nothing is lost.
- * - Sending, in the order the drafts were made: a draft the server never had is created with its own
- *   Idempotency-Key (a retry after a lost answer finds the same server draft). The server takes a key
- *   again only with the body it first came with (else 422), so the create request is kept (sealed) as
- *   first sent and sent again as it was; a draft edited since is then updated to what it says now. One it
- *   has is updated
- *   with If-Match (the version this desk started from): a change made elsewhere meanwhile is a
- *   conflict, kept with the server's version for the clerk to compare and choose — never overwritten.
- *   Files upload through the streamed transfer, each once: a file the server already holds (by its
- *   SHA-256) is not sent again. The local copy then records the server's id and version.
- * - The server away: the pass stops at once and everything waits; the connection watch starts a pass
- *   when the server is back, and a pass runs every half minute meanwhile.
+ * LocalDrafts (issue 14): drafts composed on this desk, sealed in the client's SQLite and the user-data
+ * folder, sent to the server when it is there. Ownership, order, idempotency and conflicts:
+ * docs/architecture.md, "Local drafts".
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';

@@ -1,27 +1,18 @@
 /**
- * The Electron main process: the entry point of the desktop app (built to out/main/index.js).
- *
- * Start-up: one instance only; the `app://` scheme declared before ready; then the local database, the
- * API (this computer's embedded server in standalone mode, or the organisation's server when one is
- * configured), the token vault, the API client, the IPC contract's handlers, the renderer's protocol,
- * and the window. On quit the server and the database are closed so PGlite and SQLite flush cleanly.
+ * The Electron main process (built to out/main/index.js): one instance, the local database, the embedded
+ * or the organisation's API, the services of ../setup.ts, the `app://` protocol and the window; on quit
+ * the services, the server and the database close in that order so PGlite and SQLite flush cleanly.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, dialog, utilityProcess, type BrowserWindow } from 'electron';
-import type { AppInfo } from '../../src-shared/ipc/contract';
 import { startEmbeddedServer, type EmbeddedServer } from '../embedded/launcher';
-import { createDispatch } from '../ipc/dispatch';
-import { createHandlers } from '../ipc/handlers';
-import { StationHost } from '../station/host';
-import { ApiClient } from '../services/api-client';
 import { LocalStore, NewerDatabaseError } from '../services/local-store';
+import { createMainServices, type MainServicesHandle } from '../setup';
 import { pushEvent, registerIpc } from './ipc';
 import { APP_START_URL, isAppUrl, registerAppScheme, serveRenderer } from './protocol';
 import { SafeStorageVault, safeStorageKeyProtector } from './safe-storage-vault';
-import { LocalDrafts, routeUploads, sessionOwner } from '../drafts/drafts';
-import { loadDraftKey } from '../drafts/crypto';
 import { trustedSender } from './sender-check';
 import { createMainWindow, installAppGuards } from './window';
 
@@ -49,7 +40,8 @@ function isOwnUrl(url: string): boolean {
 let window: BrowserWindow | null = null;
 let store: LocalStore | null = null;
 let embedded: EmbeddedServer | null = null;
-const cleanups: Array<() => void> = [];
+let services: MainServicesHandle | null = null;
+let unregisterIpc: (() => void) | null = null;
 
 async function start(): Promise<void> {
   const userData = app.getPath('userData');
@@ -78,66 +70,38 @@ async function start(): Promise<void> {
   }
   const apiBaseUrl = serverUrl ?? embedded!.url;
 
-  const vault = new SafeStorageVault(join(userData, 'session.bin'));
-  // connection:set may change the server while running; this computer's server is the fallback when it runs.
-  const currentApiUrl = () => localStore.getServerUrl() ?? embedded?.url ?? apiBaseUrl;
-  const api = new ApiClient({ baseUrl: currentApiUrl, vault, store: localStore });
-  const info = (): AppInfo => ({
-    name: app.getName(),
-    version: app.getVersion(),
-    host: 'electron',
-    platform: process.platform,
-    mode: localStore.getServerUrl() ? 'connected' : 'standalone',
-    apiBaseUrl: currentApiUrl(),
-  });
-  const station = new StationHost({ store: localStore, api, vault, dataDir: userData, log: console.log });
-  cleanups.push(() => void station.close());
-  const drafts = new LocalDrafts({
-    store: localStore,
-    api,
-    key: loadDraftKey(join(userData, 'drafts.key'), safeStorageKeyProtector()),
-    dir: join(userData, 'drafts'),
-    owner: sessionOwner(localStore, vault, api),
-    log: console.log,
-  });
-  cleanups.push(drafts.startAutoSync());
-  const handlers = createHandlers({
-    store: localStore,
-    api,
-    vault,
-    localServerUrl: () => embedded?.url ?? null,
-    info,
-    station,
-    drafts,
-    chooseFolder: async () => {
-      const options: Electron.OpenDialogOptions = {
-        properties: ['openDirectory', 'createDirectory', 'dontAddToRecent'],
-      };
-      const chosen = window
-        ? await dialog.showOpenDialog(window, options)
-        : await dialog.showOpenDialog(options);
-      return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+  services = createMainServices(
+    {
+      dataDir: userData,
+      store: localStore,
+      vault: new SafeStorageVault(join(userData, 'session.bin')),
+      keyProtector: safeStorageKeyProtector(),
+      apiBaseUrl,
+      localServerUrl: embedded?.url ?? null,
+      startedConnected: false,
+      app: { name: app.getName(), version: app.getVersion(), host: 'electron' },
+      chooseFolder: async () => {
+        const options: Electron.OpenDialogOptions = {
+          properties: ['openDirectory', 'createDirectory', 'dontAddToRecent'],
+        };
+        const chosen = window
+          ? await dialog.showOpenDialog(window, options)
+          : await dialog.showOpenDialog(options);
+        return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
+      },
+      log: console.log,
+      logError: console.error,
     },
-  });
-  const dispatch = createDispatch(handlers, {
-    // The channel and the stack only: inputs may carry personal data, and error objects of HTTP
-    // libraries can carry request headers (the token). Secrets are logged as [hidden] or not at all.
-    onError: (channel, error) =>
-      console.error(`ipc ${channel} failed: ${error instanceof Error ? error.stack : String(error)}`),
-  });
+    (event, payload) => pushEvent(window, event, payload),
+  );
+  const { api, dispatch, sendFile } = services;
 
   installAppGuards(isOwnUrl);
-  serveRenderer(RENDERER_DIR, (path, forward) => api.openFile(path, forward), routeUploads(drafts, api));
-  cleanups.push(
-    registerIpc(
-      dispatch,
-      trustedSender(() => window, isOwnUrl),
-    ),
+  serveRenderer(RENDERER_DIR, (path, forward) => api.openFile(path, forward), sendFile);
+  unregisterIpc = registerIpc(
+    dispatch,
+    trustedSender(() => window, isOwnUrl),
   );
-  cleanups.push(api.onSessionExpired((payload) => pushEvent(window, 'session:expired', payload)));
-  cleanups.push(api.connection.onChange((online) => pushEvent(window, 'connection:changed', { online })));
-  cleanups.push(() => api.connection.close());
-  cleanups.push(drafts.onChange((counts) => pushEvent(window, 'drafts:changed', counts)));
 
   openWindow();
   app.on('window-all-closed', () => app.quit());
@@ -158,7 +122,13 @@ function openWindow(): void {
 let shutDown = false;
 /** Closes the server and the database once, before Electron exits. */
 async function shutdown(): Promise<void> {
-  for (const cleanup of cleanups.splice(0)) cleanup();
+  unregisterIpc?.();
+  unregisterIpc = null;
+  try {
+    await services?.close();
+  } catch (error) {
+    console.error('services did not close cleanly:', error);
+  }
   try {
     await embedded?.close();
   } catch (error) {

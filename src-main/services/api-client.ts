@@ -1,15 +1,8 @@
 /**
- * ApiClient: main's one way to our REST API (axios under Node). It is what the `api:request` channel
- * runs, and it is where the specification's request rules live: `Accept: application/json`, a Bearer
- * token when one is stored (from the SessionVault, never from the renderer), `Accept-Language` from the
- * selected locale (Arabic by default), and on a 401 the session is cleared and `session:expired` pushed.
- *
- * HTTP statuses are answers, not errors: the renderer gets `{ status, body }` and shows the problem
- * details itself. Only an unreachable server becomes an IpcFailure.
- *
- * Files (`api:upload`, `api:download`) go the same way with the same headers: an upload is sent as
- * multipart/form-data built here from the bytes the renderer read, a download comes back as base64,
- * because the renderer may not touch the file system and the web shell's bridge carries JSON only.
+ * ApiClient: main's one way to our REST API (Node's fetch), with the specification's request rules: the
+ * token from the vault (never the renderer's), `Accept-Language` from the selected locale, and on a 401 the
+ * session cleared and `session:expired` pushed. Statuses are answers; only an unreachable server is an
+ * IpcFailure. Files cross IPC as base64 (docs/architecture.md, "src-main"; docs/decisions.md: fetch).
  */
 import {
   FILE_REQUEST_HEADERS,
@@ -17,7 +10,6 @@ import {
   isFilePath,
   isUploadPath,
 } from '../../src-shared/files';
-import axios, { type AxiosInstance, type AxiosRequestConfig, type AxiosResponse } from 'axios';
 import type {
   ApiDownload,
   ApiDownloadResult,
@@ -50,25 +42,31 @@ export interface ApiClientOptions {
 export type SessionExpiredListener = (payload: EventPayload<'session:expired'>) => void;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const PROBE_TIMEOUT_MS = 5000;
+
+/** One exchange with the API: its status, headers and whole body. */
+interface Answer {
+  status: number;
+  headers: Headers;
+  bytes: Buffer;
+}
+
+interface SendInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | ReadableStream<Uint8Array>;
+  /** A body larger than this is refused (downloads). */
+  maxBytes?: number;
+}
 
 /** Calls our REST API on behalf of the renderer. */
 export class ApiClient {
-  private readonly http: AxiosInstance;
   private readonly listeners = new Set<SessionExpiredListener>();
   /** Whether the server answers: every exchange reports to it; while away it asks /health by itself. */
   readonly connection: ConnectionWatch;
 
   constructor(private readonly options: ApiClientOptions) {
     this.connection = new ConnectionWatch({ ...options.connection, probe: () => this.probeHealth() });
-    this.http = axios.create({
-      timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      // Every status is an answer for the renderer to read; only transport failures throw.
-      validateStatus: () => true,
-      // A redirect could carry the request (and its token) to another origin: never follow one.
-      maxRedirects: 0,
-      responseType: 'json',
-    });
   }
 
   /** The API base URL in effect now. */
@@ -82,13 +80,21 @@ export class ApiClient {
    */
   async request(req: ApiRequest, extraHeaders: Record<string, string> = {}): Promise<ApiResponse> {
     const url = resolveApiUrl(this.options.baseUrl(), req.path, req.query);
-    const response = await this.send<unknown>(url, {
+    const headers = { ...this.headers(), ...extraHeaders };
+    // An object or array goes as JSON; a string as it is.
+    let body: string | undefined;
+    if (req.body !== undefined && req.body !== null && req.method !== 'GET') {
+      if (typeof req.body === 'object') {
+        headers['Content-Type'] ??= 'application/json';
+        body = JSON.stringify(req.body);
+      } else body = String(req.body);
+    }
+    const answer = await this.send(url, {
       method: req.method,
-      headers: { ...this.headers(), ...extraHeaders },
-      ...(req.body !== undefined && req.method !== 'GET' ? { data: req.body } : {}),
+      headers,
+      ...(body !== undefined ? { body } : {}),
     });
-    const body: unknown = response.data === '' || response.data === undefined ? null : response.data;
-    return { status: response.status, body };
+    return { status: answer.status, body: jsonOrText(answer.bytes) };
   }
 
   /** Sends one file as multipart/form-data (the file under `field`, plus plain fields); answers like request. */
@@ -102,14 +108,14 @@ export class ApiClient {
     // Plain fields first: a streaming multipart parser on the server sees them before the file.
     for (const [name, value] of Object.entries(req.fields ?? {})) form.append(name, value);
     form.append(req.field, new Blob([bytes], { type: req.mime }), req.fileName);
-    const response = await this.send<unknown>(url, {
+    // Encoded by fetch's own FormData support, then streamed so the idle timer sees it being sent.
+    const encoded = new Response(form);
+    const answer = await this.send(url, {
       method: req.method ?? 'POST',
-      headers: this.headers(),
-      data: form,
-      maxBodyLength: FILE_TRANSFER_MAX_BYTES + 1024 * 1024,
+      headers: { ...this.headers(), 'Content-Type': encoded.headers.get('content-type')! },
+      body: encoded.body!,
     });
-    const body: unknown = response.data === '' || response.data === undefined ? null : response.data;
-    return { status: response.status, body };
+    return { status: answer.status, body: jsonOrText(answer.bytes) };
   }
 
   /**
@@ -119,14 +125,9 @@ export class ApiClient {
   async download(req: ApiDownload): Promise<ApiDownloadResult> {
     const url = resolveApiUrl(this.options.baseUrl(), req.path);
     const headers = { ...this.headers(), Accept: '*/*' };
-    const response = await this.send<ArrayBuffer>(url, {
-      method: 'GET',
-      headers,
-      responseType: 'arraybuffer',
-      maxContentLength: FILE_TRANSFER_MAX_BYTES,
-    });
-    const bytes = Buffer.from(response.data ?? new ArrayBuffer(0));
-    const type = String(response.headers['content-type'] ?? 'application/octet-stream');
+    const response = await this.send(url, { method: 'GET', headers, maxBytes: FILE_TRANSFER_MAX_BYTES });
+    const { bytes } = response;
+    const type = response.headers.get('content-type') ?? 'application/octet-stream';
     if (response.status < 200 || response.status >= 300) {
       let body: unknown = null;
       if (bytes.byteLength > 0) {
@@ -142,7 +143,7 @@ export class ApiClient {
       status: response.status,
       body: null,
       file: {
-        fileName: fileNameFromDisposition(String(response.headers['content-disposition'] ?? '')) ?? 'file',
+        fileName: fileNameFromDisposition(response.headers.get('content-disposition') ?? '') ?? 'file',
         mime: type.split(';')[0]!.trim(),
         size: bytes.byteLength,
         base64: bytes.toString('base64'),
@@ -223,33 +224,39 @@ export class ApiClient {
     return headers;
   }
 
-  /** Sends through axios; an unreachable server becomes an IpcFailure, a 401 ends the session. */
-  private async send<T>(url: URL, config: AxiosRequestConfig): Promise<AxiosResponse<T>> {
-    let response: AxiosResponse<T>;
+  /**
+   * Sends one request and reads its whole answer. The time limit is one of silence (nothing sent or
+   * received for timeoutMs), so a large file on a slow network is not cut off while it moves. A redirect
+   * is answered as it is, never followed: it could carry the token to another origin. An unreachable
+   * server becomes an IpcFailure; a 401 ends the session.
+   */
+  private async send(url: URL, init: SendInit): Promise<Answer> {
+    const idle = idleTimer(this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     try {
-      response = await this.http.request<T>({
-        ...config,
-        url: url.href,
-        // Proxies from the environment are for the outside world; our own loopback server is never behind one.
-        ...(LOOPBACK.has(url.hostname) ? { proxy: false as const } : {}),
-      });
+      const body = typeof init.body === 'object' ? init.body.pipeThrough(idle.tap()) : init.body;
+      const response = await fetch(url, {
+        method: init.method,
+        headers: init.headers,
+        redirect: 'manual',
+        signal: idle.signal,
+        ...(body !== undefined ? { body } : {}),
+        ...(typeof body === 'object' ? { duplex: 'half' } : {}),
+      } as RequestInit);
+      const bytes = await readAll(response, idle, init.maxBytes);
+      this.connection.report(true);
+      if (response.status === 401) this.expireSession();
+      return { status: response.status, headers: response.headers, bytes };
     } catch (error) {
-      if (axios.isAxiosError(error)) {
-        if (!error.response) {
-          if (error.code === 'ERR_BAD_RESPONSE' || /maxContentLength/i.test(error.message)) {
-            throw new IpcFailure(IPC_ERRORS.invalidInput, 'The file is too large to receive');
-          }
-          this.connection.report(false);
-          throw new IpcFailure(IPC_ERRORS.serverUnreachable);
-        }
-        // Never pass an AxiosError on: its config holds the request headers, Authorization included.
-        throw new Error(`API request failed: ${error.message}`);
+      if (error instanceof IpcFailure) throw error;
+      if (isUnreachable(error)) {
+        this.connection.report(false);
+        throw new IpcFailure(IPC_ERRORS.serverUnreachable);
       }
-      throw error;
+      // Never pass the error on: a refused header value is quoted in its message, the token included.
+      throw new Error(`API request failed (${error instanceof Error ? error.name : 'unknown'})`);
+    } finally {
+      idle.clear();
     }
-    this.connection.report(true);
-    if (response.status === 401) this.expireSession();
-    return response;
   }
 
   /** Whether the server answers GET /health at all (any status), within a few seconds. */
@@ -260,16 +267,15 @@ export class ApiClient {
     } catch {
       return false;
     }
+    const idle = idleTimer(PROBE_TIMEOUT_MS);
     try {
-      await this.http.request({
-        url: url.href,
-        method: 'GET',
-        timeout: 5000,
-        ...(LOOPBACK.has(url.hostname) ? { proxy: false as const } : {}),
-      });
+      const response = await fetch(url, { redirect: 'manual', signal: idle.signal });
+      await response.body?.cancel();
       return true;
     } catch {
       return false;
+    } finally {
+      idle.clear();
     }
   }
 
@@ -369,4 +375,74 @@ export function fileNameFromDisposition(header: string): string | null {
   if (!name) return null;
   const base = name.trim().split(/[\\/]/).pop() ?? '';
   return base === '' ? null : base;
+}
+
+/** The body as JSON, or as text when it is not JSON, or null when empty. */
+function jsonOrText(bytes: Buffer): unknown {
+  if (bytes.byteLength === 0) return null;
+  const text = new TextDecoder().decode(bytes);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** A time limit of silence: `touch` when something moves; it aborts `signal` after `ms` without one. */
+function idleTimer(ms: number) {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new DOMException('No answer in time', 'TimeoutError')), ms);
+  };
+  touch();
+  return {
+    signal: controller.signal,
+    touch,
+    clear: () => clearTimeout(timer),
+    /** Passes a request body through, touching the timer as each piece is taken to be sent. */
+    tap: () =>
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, out) {
+          touch();
+          out.enqueue(chunk);
+        },
+      }),
+  };
+}
+
+/** Reads a whole answer, touching the timer as it arrives; refuses one larger than `maxBytes`. */
+async function readAll(
+  response: Response,
+  idle: { touch(): void },
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<Buffer> {
+  if (!response.body) return Buffer.alloc(0);
+  const declared = Number(response.headers.get('content-length') ?? 0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  if (declared > maxBytes) {
+    await reader.cancel();
+    throw new IpcFailure(IPC_ERRORS.invalidInput, 'The file is too large to receive');
+  }
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    idle.touch();
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new IpcFailure(IPC_ERRORS.invalidInput, 'The file is too large to receive');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Whether fetch failed for want of the server: refused, reset, timed out, or cut off mid-answer. */
+function isUnreachable(error: unknown): boolean {
+  if (error instanceof DOMException) return error.name === 'TimeoutError' || error.name === 'AbortError';
+  return error instanceof TypeError && (error.message === 'fetch failed' || error.message === 'terminated');
 }

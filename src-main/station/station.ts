@@ -1,26 +1,7 @@
 /**
- * The scanning station: watches folders for PDFs and hands each to the server exactly once. The same
- * service runs inside the desktop client (station mode in the settings) and headless
- * (`npm run station`). How it copes with the ways consume folders fail elsewhere:
- * - Change events are a hint, never the truth: every folder is rescanned every `scanIntervalMs`
- *   (events do not arrive from network shares, and bulk copies over SMB lose them). The system's own
- *   change notification (fs.watch: inotify, ReadDirectoryChangesW, FSEvents) only makes the next scan
- *   come sooner; with `polling` there is none and the rescans are the watch. (chokidar was used here:
- *   it lists the whole folder again on every event, a thousand stats per file in a folder of a thousand,
- *   which made the station's own cost grow with the square of a burst — bench/station.)
- * - A file is taken only once its size and modification time have stayed the same for `stableMs`
- *   (scanners create the file before they finish writing it).
- * - System and temporary files are ignored (files.ts); `processed/` and `rejected/` live inside each
- *   watched folder and are not watched.
- * - Every step is written to the queue before its effect (queue.ts): a kill -9 at any moment loses no
- *   file and registers none twice (the upload's key makes a retry safe on the server).
- * - A server that is down, busy or refuses for a reason that may pass is retried with back-off; a file
- *   the server will never take (not a PDF, damaged, locked by a password, too large, active content,
- *   already archived, unknown number, refused otherwise) is moved to `rejected/` with a note saying what
- *   happened to it and what to do, in Arabic and in English — each half in its own language: the
- *   server's refusal is mapped to the station's own reasons, or its message rendered in each language
- *   from its code, and words the server gave in one language only are quoted in that half only.
- * - Every file that is not a system or temporary one is taken or rejected, judged by its bytes (files.ts).
+ * The scanning station: watches folders for PDFs and hands each to the server exactly once, in the
+ * desktop (station mode) or headless (`npm run station`). How it copes with failing consume folders:
+ * docs/architecture.md, "The scanning station".
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, stat } from 'node:fs/promises';

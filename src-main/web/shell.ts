@@ -1,8 +1,7 @@
 /**
- * The web shell: the same client as the desktop, in a browser. It starts the API server (PGlite in the
- * data folder, unless an organisation's server URL is given), hosts the main-process services under
- * plain Node, bridges the IPC contract over a WebSocket on 127.0.0.1 guarded by a per-launch secret and
- * an origin check, and serves the built renderer with the same strict CSP as the desktop window.
+ * The web shell: the desktop client in a browser (docs/architecture.md, "Hosts"). The API server, the
+ * services of ../setup.ts under plain Node, the IPC contract over a WebSocket on 127.0.0.1 (a per-launch
+ * secret and an origin check), and the built renderer with the desktop's strict CSP.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -13,13 +12,7 @@ import Fastify from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
-import {
-  EVENTS,
-  BASE64_MAX_CHARS,
-  type AppInfo,
-  type EventName,
-  type EventPayload,
-} from '../../src-shared/ipc/contract';
+import { BASE64_MAX_CHARS } from '../../src-shared/ipc/contract';
 import {
   WEB_SHELL_BRIDGE_PATH,
   WEB_SHELL_KEY_PARAM,
@@ -32,15 +25,11 @@ import {
   FILE_SOURCE_KEY_HEADER,
   FILE_SOURCE_PREFIX,
 } from '../../src-shared/files';
-import { createDispatch } from '../ipc/dispatch';
-import { createHandlers } from '../ipc/handlers';
-import { StationHost } from '../station/host';
-import { ApiClient } from '../services/api-client';
 import { LocalStore } from '../services/local-store';
 import { FileVault } from '../services/session-vault';
-import { LocalDrafts, routeUploads, sessionOwner } from '../drafts/drafts';
-import { fileProtector, loadDraftKey } from '../drafts/crypto';
+import { fileProtector } from '../drafts/crypto';
 import { startEmbeddedServer } from '../embedded/launcher';
+import { createMainServices } from '../setup';
 import pkg from '../../package.json';
 
 export interface WebShellOptions {
@@ -104,55 +93,27 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
   const apiBaseUrl = options.serverUrl ?? embedded!.url;
 
   const store = LocalStore.open(join(dataDir, 'client.sqlite'));
-  const vault = new FileVault(join(dataDir, 'session.token'));
-  // An organisation server chosen on the login screen (connection:set) wins; the shell's own stays the fallback.
-  const currentApiUrl = () => store.getServerUrl() ?? apiBaseUrl;
-  const api = new ApiClient({ baseUrl: currentApiUrl, vault, store });
-  const info = (): AppInfo => ({
-    name: pkg.productName ?? pkg.name,
-    version: pkg.version,
-    host: 'web',
-    platform: process.platform,
-    mode: options.serverUrl || store.getServerUrl() ? 'connected' : 'standalone',
-    apiBaseUrl: currentApiUrl(),
-  });
-  const station = new StationHost({ store, api, vault, dataDir, log: options.log });
-  // Local drafts: the key kept like the shell's token (a file only its owner reads).
-  const drafts = new LocalDrafts({
-    store,
-    api,
-    key: loadDraftKey(join(dataDir, 'drafts.key'), fileProtector),
-    dir: join(dataDir, 'drafts'),
-    owner: sessionOwner(store, vault, api),
-    ...(options.log ? { log: options.log } : {}),
-  });
-  const stopDraftSync = drafts.startAutoSync();
-  const sendFile = routeUploads(drafts, api);
-  const dispatch = createDispatch(
-    createHandlers({ store, api, vault, localServerUrl: () => apiBaseUrl, info, station, drafts }),
+  const sockets = new Set<WebSocket>();
+  const services = createMainServices(
     {
-      onError: (channel, error) =>
-        options.log?.(`ipc ${channel} failed: ${(error as Error)?.stack ?? String(error)}`),
+      dataDir,
+      store,
+      vault: new FileVault(join(dataDir, 'session.token')),
+      // Local drafts: the key kept like the shell's token (a file only its owner reads).
+      keyProtector: fileProtector,
+      apiBaseUrl,
+      localServerUrl: apiBaseUrl,
+      startedConnected: Boolean(options.serverUrl),
+      app: { name: pkg.productName ?? pkg.name, version: pkg.version, host: 'web' },
+      ...(options.log ? { log: options.log } : {}),
+    },
+    (event, payload) => {
+      const frame: WireEvent = { event, payload };
+      for (const socket of sockets) socket.send(JSON.stringify(frame));
     },
   );
-
+  const { api, dispatch, sendFile } = services;
   const secret = randomBytes(24).toString('base64url');
-  const sockets = new Set<WebSocket>();
-  const push = <E extends EventName>(event: E, payload: EventPayload<E>) => {
-    const frame: WireEvent = { event, payload };
-    for (const socket of sockets) socket.send(JSON.stringify(frame));
-  };
-  const unsubscribeExpiry = api.onSessionExpired((payload) => push('session:expired', payload));
-  const unsubscribeConnection = api.connection.onChange((online) => push('connection:changed', { online }));
-  const unsubscribeDrafts = drafts.onChange((counts) => push('drafts:changed', counts));
-  const unsubscribe = () => {
-    unsubscribeExpiry();
-    unsubscribeConnection();
-    unsubscribeDrafts();
-    stopDraftSync();
-    api.connection.close();
-  };
-  void EVENTS;
 
   const app = Fastify({ logger: false });
   let origin = '';
@@ -249,10 +210,10 @@ export async function startWebShell(options: WebShellOptions): Promise<WebShell>
     url: `${origin}/?${WEB_SHELL_KEY_PARAM}=${secret}`,
     apiBaseUrl,
     close: async () => {
-      unsubscribe();
+      services.stop();
       for (const socket of sockets) socket.close();
       await app.close();
-      await station.close();
+      await services.close();
       store.close();
       await embedded?.close();
     },

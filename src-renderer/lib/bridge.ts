@@ -124,8 +124,3 @@ export function getBridge(): SijillBridge {
   );
   return instance;
 }
-
-/** Replaces the bridge (component tests use an in-process one). */
-export function setBridge(bridge: SijillBridge | null): void {
-  instance = bridge;
-}

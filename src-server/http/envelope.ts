@@ -2,7 +2,7 @@
  * The success envelope of docs/api.md: `{ data, returnMessage }`. Every non-GET success carries a localised
  * returnMessage (the client toasts it), so `reply.envelope` requires one for those methods.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { hasText, translate } from '../i18n';
 import type { Locale } from '../../src-shared/locale';
 
@@ -24,16 +24,4 @@ export function envelope<T>(
   // A key missing from the catalogue must never reach the user as itself: say the general sentence.
   const key = wanted && !hasText(request.locale, wanted) ? 'messages.saved' : wanted;
   return key ? { data, returnMessage: translate(request.locale, key, params) } : { data };
-}
-
-/** Sends the envelope with a status (200 unless told). */
-export function sendEnvelope<T>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  data: T,
-  options: { status?: number; messageKey?: string; params?: Record<string, unknown> } = {},
-) {
-  return reply
-    .status(options.status ?? 200)
-    .send(envelope(request, data, options.messageKey, options.params));
 }

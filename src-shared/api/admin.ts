@@ -62,18 +62,6 @@ export const clearanceOptionSchema = z.object({
 });
 export type ClearanceOption = z.infer<typeof clearanceOptionSchema>;
 
-/** Sortable and filterable fields of GET /auth/users. */
-export const USER_LIST_FIELDS = [
-  'id',
-  'username',
-  'email',
-  'nameAr',
-  'nameEn',
-  'active',
-  'roleId',
-  'createdAt',
-] as const;
-
 const passwordPair = {
   password: passwordField,
   passwordConfirmation: z.string().min(1).max(128),
@@ -142,15 +130,6 @@ export const roleSchema = z.object({
   updatedAt: z.string(),
 });
 export type Role = z.infer<typeof roleSchema>;
-
-export const ROLE_LIST_FIELDS = [
-  'id',
-  'nameAr',
-  'nameEn',
-  'active',
-  'requireTwoFactor',
-  'createdAt',
-] as const;
 
 /** POST /auth/roles. */
 export const createRoleRequestSchema = z
@@ -268,8 +247,6 @@ export const auditEntrySchema = z.object({
   ip: z.string().nullable(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
-
-export const AUDIT_LIST_FIELDS = ['id', 'at', 'action', 'actorId', 'targetType', 'targetId', 'ip'] as const;
 
 // ---------------------------------------------------------------- role options
 

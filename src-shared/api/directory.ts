@@ -61,9 +61,6 @@ export const jobSchema = z.object({
 });
 export type Job = z.infer<typeof jobSchema>;
 
-/** Sortable and filterable fields of GET /ec/jobs. */
-export const JOB_LIST_FIELDS = ['id', 'nameAr', 'nameEn', 'isManager', 'active', 'createdAt'] as const;
-
 /** POST /ec/jobs. Names are unique in each language (409 with a field error). */
 export const createJobRequestSchema = z
   .object({
@@ -126,19 +123,6 @@ export const departmentSchema = z.object({
   updatedAt: z.string(),
 });
 export type Department = z.infer<typeof departmentSchema>;
-
-/** Sortable and filterable fields of GET /ec/departments. */
-export const DEPARTMENT_LIST_FIELDS = [
-  'id',
-  'nameAr',
-  'nameEn',
-  'parentId',
-  'type',
-  'isEntity',
-  'archiveType',
-  'active',
-  'createdAt',
-] as const;
 
 /** One node of GET /ec/departments/tree. */
 export interface DepartmentTreeNode {
@@ -310,28 +294,6 @@ export const employeeSchema = employeeListItemSchema.extend({
 });
 export type Employee = z.infer<typeof employeeSchema>;
 
-/**
- * Sortable and filterable fields of GET /ec/employees. `name` is the normalised full name in both
- * scripts (contains/startsWith… ignore tashkeel and hamza forms); `hasUser` is a boolean.
- */
-export const EMPLOYEE_LIST_FIELDS = [
-  'id',
-  'name',
-  'firstNameAr',
-  'lastNameAr',
-  'firstNameEn',
-  'lastNameEn',
-  'phoneNumber',
-  'departmentId',
-  'jobId',
-  'employeeType',
-  'hireDate',
-  'dateOfBirth',
-  'hasUser',
-  'active',
-  'createdAt',
-] as const;
-
 /** A new user account created with the employee (same transaction); its names are the employee's. */
 export const newEmployeeUserSchema = z
   .object({
@@ -491,16 +453,6 @@ export const secretaryOfficeSchema = z.object({
   updatedAt: z.string(),
 });
 export type SecretaryOffice = z.infer<typeof secretaryOfficeSchema>;
-
-export const SECRETARY_OFFICE_LIST_FIELDS = [
-  'id',
-  'departmentId',
-  'secretaryEmployeeId',
-  'department',
-  'secretary',
-  'active',
-  'createdAt',
-] as const;
 
 /** POST /ec/secretary-offices. */
 export const createSecretaryOfficeRequestSchema = z

@@ -2,7 +2,7 @@
  * The web shell's WebSocket framing of the IPC contract: the same channels and events as Electron's
  * ipcRenderer/ipcMain, carried as JSON frames on ws://127.0.0.1:<port>/bridge?key=<secret>.
  */
-import type { IpcResult } from './contract';
+import type { IpcResult } from './common';
 
 /** Renderer → shell: call a channel. */
 export type WireRequest = { id: number; channel: string; input?: unknown };

@@ -348,7 +348,7 @@ export async function saveTemplate(
   v: {
     departmentId: number;
     direction: string;
-    steps: { kind: string; userIds: number[] }[];
+    steps: readonly { kind: string; userIds: readonly number[] }[];
     userId: number;
   },
 ) {

@@ -15,11 +15,10 @@
  *   from its first step (the timeline keeps who approved which version). A rejected document restarts.
  * - Someone acting out of turn: 403 when they may see the document (404 when not); acting again on a step
  *   they already answered, or on a version that changed, is 409.
+ * The circuit's transitions are the engine's (approval-engine.ts): here they are loaded, checked against
+ * the database (accounts, clearance, signing authority) and applied in one transaction.
  */
 import {
-  AUTHOR_STATES,
-  type Approval,
-  type ApprovalAction,
   type ApprovalRequest,
   type ApproverOption,
   type BoxCounts,
@@ -36,92 +35,59 @@ import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem, type FieldMessage } from '../../http/problem';
 import type { Tx } from '../auth/queries';
-import * as aq from './approval-queries';
 import {
-  badField,
-  holds,
-  mayOnDirection,
-  notFound,
-  requireOnDirection,
-  rule,
-  scope,
-  visibleDocument,
-} from './common';
+  CIRCUIT_DIRECTIONS,
+  memberOf,
+  needsComment,
+  shapeCircuit,
+  stepsOf,
+  submitRefusal,
+  transition,
+  type Effect,
+  type LogEntry,
+  type Outcome,
+  type Refusal,
+  type ShapeRefusal,
+} from './approval-engine';
+import * as aq from './approval-queries';
+import { approvalOf, circuitOf } from './approval-view';
+import { badField, holds, notFound, requireOnDirection, rule, scope, visibleDocument } from './common';
 import { getDocument } from './documents';
 import * as q from './queries';
 import { approverOut, requireSigningAuthority, signatoriesFor } from './signing';
 import type { Scope } from './visibility';
-
-/** Directions that pass an approval circuit. */
-export const CIRCUIT_DIRECTIONS: readonly string[] = ['out', 'memo', 'internal'];
 
 const conflict = (key: string) =>
   new HttpProblem('conflict', { detailKey: `correspondence.${key}`, code: `correspondence.${key}` });
 const forbidden = (key: string) =>
   new HttpProblem('forbidden', { detailKey: `correspondence.${key}`, code: `correspondence.${key}` });
 
-const DECISION_OF: Record<ApprovalAction, 'approved' | 'rejected' | 'changesRequested'> = {
-  approve: 'approved',
-  reject: 'rejected',
-  requestChanges: 'changesRequested',
+/** The problem answering each refusal of the engine. */
+const REFUSED: Record<Refusal, () => HttpProblem> = {
+  notWithAuthor: () => conflict('documentChanged'),
+  versionChanged: () => conflict('documentChanged'),
+  commentRequired: () =>
+    new HttpProblem('badRequest', { fields: { comment: [{ key: 'validation.required' }] } }),
+  notInCircuit: () => forbidden('notYourTurn'),
+  notYourTurn: () => forbidden('notYourTurn'),
+  alreadyAnswered: () => conflict('approvalChanged'),
 };
 
+/** The problem answering each refusal of a chosen circuit's shape. */
+const SHAPE_REFUSED: Record<ShapeRefusal, () => HttpProblem> = {
+  noApprovers: () => rule('noApprovers', { steps: [{ key: 'correspondence.noApprovers' }] }),
+  duplicateApprover: () => badField('steps', 'validation.duplicate'),
+  oneSignatory: () => rule('oneSignatory', { steps: [{ key: 'correspondence.oneSignatory' }] }),
+  authorInCircuit: () => rule('authorInCircuit', { steps: [{ key: 'correspondence.authorInCircuit' }] }),
+};
+
+/** The effects of an outcome, or its refusal's problem. */
+function effectsOf(outcome: Outcome): readonly Effect[] {
+  if (!outcome.ok) throw REFUSED[outcome.refusal]();
+  return outcome.effects;
+}
+
 const optionOut = approverOut;
-
-/** The circuit as the document shows it. */
-export async function approvalOf(db: Tx, row: q.DocumentRow): Promise<Approval | null> {
-  if (!CIRCUIT_DIRECTIONS.includes(row.direction)) return null;
-  const members = await aq.membersOf(db, Number(row.id));
-  // Whether the signatory holds signing authority now (until the document is approved with their signature).
-  const signing =
-    row.state !== 'approved' && members.some((m) => m.kind === 'sign')
-      ? new Set((await signatoriesFor(db, row.department_id)).signatories.map((p) => p.userId))
-      : null;
-  const steps: Approval['steps'] = [];
-  for (const m of members) {
-    let step = steps.find((s) => s.position === Number(m.position));
-    if (!step) {
-      step = { position: Number(m.position), kind: m.kind, members: [] };
-      steps.push(step);
-    }
-    step.members.push({
-      userId: Number(m.user_id),
-      nameAr: m.name_ar,
-      nameEn: m.name_en,
-      department:
-        m.department_id === null
-          ? null
-          : { id: Number(m.department_id), nameAr: m.department_ar ?? '', nameEn: m.department_en ?? '' },
-      pending: !!m.pending,
-      decision: m.decision ?? null,
-      comment: m.comment,
-      decidedAt: m.decided_at,
-      decidedVersion: m.decided_version === null ? null : Number(m.decided_version),
-      signingAuthority: signing && m.kind === 'sign' ? signing.has(Number(m.user_id)) : null,
-    });
-  }
-  const status: Approval['status'] =
-    row.state === 'draft'
-      ? 'new'
-      : row.state === 'registered'
-        ? 'approved'
-        : (row.state as Approval['status']);
-  return {
-    status,
-    currentStep: row.state === 'approving' && row.current_step !== null ? Number(row.current_step) : null,
-    submittedAt: row.submitted_at,
-    approvedAt: row.approved_at,
-    steps,
-  };
-}
-
-/** Whether it is the caller's turn on the document (and their role lets them answer). */
-export async function isCallersTurn(db: Tx, caller: AuthContext, s: Scope, row: q.DocumentRow) {
-  if (row.state !== 'approving') return false;
-  const members = await aq.membersOf(db, Number(row.id));
-  const mine = members.some((m) => Number(m.user_id) === s.userId && m.pending);
-  return mine && (await mayOnDirection(db, caller, row.direction, 'decide'));
-}
 
 // ---------------------------------------------------------------- proposal
 
@@ -247,14 +213,10 @@ export async function approverOptions(
  * in no opinion step, and a signatory who holds signing authority for the document's entity (signing.ts).
  */
 async function checkedCircuit(tx: Tx, s: Scope, doc: q.DocumentRow, steps: { userIds: number[] }[]) {
+  const shaped = shapeCircuit(steps, s.userId);
+  if (!shaped.ok) throw SHAPE_REFUSED[shaped.refusal]();
   const all = steps.flatMap((st) => st.userIds);
-  if (new Set(all).size !== all.length) throw badField('steps', 'validation.duplicate');
   const last = steps.at(-1)!;
-  if (last.userIds.length !== 1)
-    throw rule('oneSignatory', { steps: [{ key: 'correspondence.oneSignatory' }] });
-  const opinions = steps.slice(0, -1).flatMap((st) => st.userIds);
-  if (opinions.includes(s.userId))
-    throw rule('authorInCircuit', { steps: [{ key: 'correspondence.authorInCircuit' }] });
   const accounts = new Map((await aq.accountsOf(tx, all)).map((a) => [Number(a.id), Number(a.clearance)]));
   for (const id of all) {
     if (!accounts.has(id)) throw badField('steps');
@@ -262,7 +224,7 @@ async function checkedCircuit(tx: Tx, s: Scope, doc: q.DocumentRow, steps: { use
       throw rule('approverCannotSee', { steps: [{ key: 'correspondence.approverCannotSee' }] });
   }
   await requireSigningAuthority(tx, doc.department_id, last.userIds[0]!, 'circuit');
-  return steps.map((st, i) => ({ kind: i === steps.length - 1 ? 'sign' : 'opinion', userIds: st.userIds }));
+  return shaped.steps;
 }
 
 function requireComplete(doc: q.DocumentRow, recipients: number) {
@@ -291,14 +253,13 @@ export async function submitDocument(
     if (!CIRCUIT_DIRECTIONS.includes(doc.direction)) throw rule('noCircuit');
     if (Number(doc.created_by) !== s.userId) throw forbidden('notAuthor');
     await requireOnDirection(tx, caller, doc.direction, 'editDraft');
-    if (!(AUTHOR_STATES as readonly string[]).includes(doc.state)) throw conflict('documentChanged');
-    if (input.version !== Number(doc.version)) throw conflict('documentChanged');
+    const members = await aq.membersOf(tx, id);
+    const circuit = circuitOf(doc, members);
+    const refused = submitRefusal(circuit, input.version);
+    if (refused) throw REFUSED[refused]();
     requireComplete(doc, (await q.recipientsListOf(tx, [id])).length);
 
-    const current = await aq.membersOf(tx, id);
-    const currentSteps = [...new Set(current.map((m) => Number(m.position)))].map((p) => ({
-      userIds: current.filter((m) => Number(m.position) === p).map((m) => Number(m.user_id)),
-    }));
+    const currentSteps = stepsOf(circuit).map((userIds) => ({ userIds }));
     let wanted = input.steps;
     if (!wanted) {
       if (doc.state !== 'draft' && currentSteps.length) wanted = currentSteps;
@@ -307,28 +268,9 @@ export async function submitDocument(
         wanted = proposal.steps.map((st) => ({ userIds: st.members.map((m) => m.userId) }));
       }
     }
-    if (!wanted.length) throw rule('noApprovers', { steps: [{ key: 'correspondence.noApprovers' }] });
     const steps = await checkedCircuit(tx, s, doc, wanted);
-    const sameCircuit =
-      JSON.stringify(steps.map((st) => st.userIds)) === JSON.stringify(currentSteps.map((st) => st.userIds));
-    const unchanged = doc.submitted_version !== null && Number(doc.submitted_version) === Number(doc.version);
-    const resume = doc.state === 'changesRequested' && sameCircuit && unchanged && doc.current_step !== null;
-    if (resume) {
-      await aq.activateStep(tx, id, Number(doc.current_step));
-      await aq.setCircuitState(tx, id, { state: 'approving', submitted: true });
-    } else {
-      const voided = current.filter((m) => m.decision === 'approved').length;
-      await aq.replaceCircuit(tx, doc, steps);
-      await aq.activateStep(tx, id, 1);
-      await aq.setCircuitState(tx, id, { state: 'approving', currentStep: 1, submitted: true });
-      if (voided)
-        await q.appendEvent(tx, id, 'circuitRestarted', s.userId, { voided, version: Number(doc.version) });
-    }
-    await q.appendEvent(tx, id, 'submitted', s.userId, {
-      version: Number(doc.version),
-      resumed: resume,
-      step: resume ? Number(doc.current_step) : 1,
-    });
+    const outcome = transition(circuit, { type: 'submit', version: input.version, steps });
+    await applyEffects(tx, s, doc, members, effectsOf(outcome));
   });
   return getDocument(ctx, caller, id, s);
 }
@@ -350,25 +292,99 @@ async function numberLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
     archiveDepartmentId: archive,
   });
   await q.appendEvent(tx, doc.id, 'numbered', s.userId, { docNumber });
-  // A memo reaches its recipient departments for action as soon as it is approved.
-  if (doc.direction !== 'out')
-    for (const r of await q.recipientsListOf(tx, [doc.id])) {
-      const distributionId = await q.insertDistribution(tx, {
-        documentId: doc.id,
+}
+
+/** An approved memo reaches its recipient departments for action. */
+async function distributeLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
+  for (const r of await q.recipientsListOf(tx, [doc.id])) {
+    const distributionId = await q.insertDistribution(tx, {
+      documentId: doc.id,
+      departmentId: Number(r.id),
+      type: 'forAction',
+      notes: null,
+      userId: s.userId,
+    });
+    if (distributionId !== null)
+      await q.appendEvent(tx, doc.id, 'distributed', s.userId, {
+        distributionId,
         departmentId: Number(r.id),
+        departmentNameAr: r.name_ar,
+        departmentNameEn: r.name_en,
         type: 'forAction',
         notes: null,
-        userId: s.userId,
       });
-      if (distributionId !== null)
-        await q.appendEvent(tx, doc.id, 'distributed', s.userId, {
-          distributionId,
-          departmentId: Number(r.id),
-          departmentNameAr: r.name_ar,
-          departmentNameEn: r.name_en,
-          type: 'forAction',
-          notes: null,
+  }
+}
+
+/** The timeline details of an entry the engine logs. */
+function detailsOf(entry: LogEntry): Record<string, unknown> {
+  switch (entry.event) {
+    case 'circuitRestarted':
+      return { voided: entry.voided, version: entry.version };
+    case 'submitted':
+      return { version: entry.version, resumed: entry.resumed, step: entry.step };
+    default:
+      return {
+        version: entry.version,
+        step: entry.step,
+        kind: entry.kind,
+        ...(entry.comment ? { comment: entry.comment } : {}),
+      };
+  }
+}
+
+/**
+ * Applies the engine's effects to a document locked in `tx`, in their order; `members` are its circuit's
+ * rows as the engine read them.
+ */
+async function applyEffects(
+  tx: Tx,
+  s: Scope,
+  doc: q.DocumentRow,
+  members: readonly aq.MemberRow[],
+  effects: readonly Effect[],
+) {
+  const id = doc.id;
+  for (const e of effects)
+    switch (e.type) {
+      case 'replaceCircuit':
+        await aq.replaceCircuit(tx, doc, e.steps);
+        break;
+      case 'openStep':
+        await aq.activateStep(tx, id, e.position);
+        break;
+      case 'closeTurns':
+        await aq.clearPending(tx, id);
+        break;
+      case 'setStatus':
+        await aq.setCircuitState(tx, id, {
+          state: e.status,
+          currentStep: e.currentStep,
+          submitted: e.submitted,
         });
+        break;
+      case 'confirmSignature':
+        // Authority granted at submission may have been revoked since.
+        await requireSigningAuthority(tx, doc.department_id, e.userId, 'approval');
+        break;
+      case 'recordAnswer': {
+        const row = members.find((m) => Number(m.user_id) === e.userId && Number(m.position) === e.position);
+        const v = { decision: e.decision, comment: e.comment, version: e.version };
+        if (!row || !(await aq.decide(tx, Number(row.id), v))) throw conflict('approvalChanged');
+        break;
+      }
+      case 'assignNumber':
+        await numberLocked(tx, s, doc);
+        break;
+      case 'distribute':
+        await distributeLocked(tx, s, doc);
+        break;
+      case 'raiseVersion':
+        await q.bumpVersion(tx, id);
+        break;
+      case 'log':
+        await q.appendEvent(tx, id, e.entry.event, s.userId, detailsOf(e.entry));
+        break;
     }
 }
 
@@ -381,46 +397,22 @@ export async function decideDocument(
 ): Promise<Document> {
   const s = await scope(ctx, caller);
   const comment = input.comment?.trim() ? input.comment.trim() : null;
-  if (input.action !== 'approve' && !comment)
-    throw new HttpProblem('badRequest', { fields: { comment: [{ key: 'validation.required' }] } });
+  if (needsComment(input.action) && !comment) throw REFUSED.commentRequired();
   await ctx.db.transaction(async (tx) => {
     const doc = await visibleDocument(tx, s, id, true);
     if (!CIRCUIT_DIRECTIONS.includes(doc.direction)) throw rule('noCircuit');
     const members = await aq.membersOf(tx, id);
-    const mine = members.filter((m) => Number(m.user_id) === s.userId);
-    if (!mine.length) throw forbidden('notYourTurn');
+    const circuit = circuitOf(doc, members);
+    if (!memberOf(circuit, s.userId)) throw REFUSED.notInCircuit();
     await requireOnDirection(tx, caller, doc.direction, 'decide');
-    const turn = mine.find((m) => m.pending);
-    if (!turn || doc.state !== 'approving') {
-      // They answered already (a second click, another desk) or the circuit moved on: stale, not forbidden.
-      const answered = mine.some((m) => m.decision !== null) || doc.state !== 'approving';
-      throw answered ? conflict('approvalChanged') : forbidden('notYourTurn');
-    }
-    if (input.version !== Number(doc.version)) throw conflict('documentChanged');
-    const decision = DECISION_OF[input.action];
-    // The signature is checked again: authority granted at submission may have been revoked since.
-    if (decision === 'approved' && turn.kind === 'sign')
-      await requireSigningAuthority(tx, doc.department_id, s.userId, 'approval');
-    if (!(await aq.decide(tx, Number(turn.id), { decision, comment, version: Number(doc.version) })))
-      throw conflict('approvalChanged');
-    const position = Number(turn.position);
-    await q.appendEvent(tx, id, decision, s.userId, {
-      version: Number(doc.version),
-      step: position,
-      kind: turn.kind,
-      ...(comment ? { comment } : {}),
-    });
-    if (decision !== 'approved') {
-      await aq.clearPending(tx, id);
-      await aq.setCircuitState(tx, id, { state: decision });
-      return;
-    }
-    if (!(await aq.stepApproved(tx, id, position))) return; // others of this step still to answer
-    const next = await aq.nextStep(tx, id, position);
-    if (next !== null) {
-      await aq.activateStep(tx, id, next);
-      await aq.setCircuitState(tx, id, { state: 'approving', currentStep: next });
-    } else await numberLocked(tx, s, doc);
+    const event = {
+      type: 'answer',
+      by: s.userId,
+      action: input.action,
+      comment,
+      version: input.version,
+    } as const;
+    await applyEffects(tx, s, doc, members, effectsOf(transition(circuit, event)));
   });
   return getDocument(ctx, caller, id, s);
 }
@@ -484,18 +476,14 @@ export async function saveTemplate(
 ): Promise<CircuitTemplate> {
   if (!(await q.departmentOf(ctx.db, departmentId))) throw notFound();
   const all = input.steps.flatMap((st) => st.userIds);
-  if (new Set(all).size !== all.length) throw badField('steps', 'validation.duplicate');
-  if (input.steps.at(-1)!.userIds.length !== 1)
-    throw rule('oneSignatory', { steps: [{ key: 'correspondence.oneSignatory' }] });
+  const shaped = shapeCircuit(input.steps);
+  if (!shaped.ok) throw SHAPE_REFUSED[shaped.refusal]();
   if ((await aq.accountsOf(ctx.db, all)).length !== all.length) throw badField('steps');
   await requireSigningAuthority(ctx.db, departmentId, input.steps.at(-1)!.userIds[0]!, 'circuit');
   await aq.saveTemplate(ctx.db, {
     departmentId,
     direction,
-    steps: input.steps.map((st, i) => ({
-      kind: i === input.steps.length - 1 ? 'sign' : 'opinion',
-      userIds: st.userIds,
-    })),
+    steps: shaped.steps,
     userId: caller.userId,
   });
   return getTemplate(ctx, departmentId, direction);

@@ -47,7 +47,8 @@ import { lookup as q_lookup } from './queries';
 import { normalizeArabic } from '../../../src-shared/arabic';
 import { type Scope } from './visibility';
 
-import { CIRCUIT_DIRECTIONS, approvalOf, isCallersTurn } from './approvals';
+import { CIRCUIT_DIRECTIONS } from './approval-engine';
+import { approvalOf, isCallersTurn } from './approval-view';
 import { contentRule, type ContentChange, type ContentVerdict } from './content';
 import {
   type DocumentAction,

@@ -1,11 +1,10 @@
 /**
- * One incoming document (incoming/{id}, follow-ups/{id}, incoming-tasks/{id}): every field, its
- * attachments (opened or saved through `api:download` as a Blob URL; on an approved letter or memo, what
- * was added after approval shown apart, and added by its archive office), related documents, the
- * distribution panel (for action — Main — or for knowledge — Knowledge — with notes, from the main
- * distribution list or the picker), the tasks panel (the manager or secretary assigns; the tasker starts
- * and completes), follow / unfollow, and the timeline. The server decides who may do what; the screen
- * offers an action where the page permissions and the user's part allow it.
+ * One document of any family (incoming, outgoing, memo) for the ten detail screens named by
+ * `DetailContext` (incoming, follow-ups, incoming tasks, outgoing, the outbox and memo approval boxes,
+ * approved memos, search): the family's fields, attachments and additions after approval, related
+ * documents, the approval panel (not on incoming mail), dispatch, distribution and tasks (once filed, not
+ * on outgoing mail), follow / unfollow and the timeline. The context only picks the way back; the server
+ * decides who may do what, and an action shows where the page permissions and the user's part allow it.
  */
 import { useEffect, useMemo, useState } from 'react';
 import {

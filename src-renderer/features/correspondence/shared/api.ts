@@ -139,9 +139,3 @@ export const approvalsApi = {
     http.get<ApproverOption[]>('/correspondence/approvers', { query: q ? { q } : {} }),
   counts: () => http.get<BoxCounts>('/correspondence/boxes/counts'),
 };
-
-/** Unwraps a list answer that may come as an array or as a page. */
-export function itemsOf<T>(answer: T[] | { items: T[] } | null | undefined): T[] {
-  if (!answer) return [];
-  return Array.isArray(answer) ? answer : answer.items;
-}

@@ -1,0 +1,81 @@
+/**
+ * A document's circuit as the engine reads it (approval-engine.ts) and as the document shows it. Apart from
+ * approvals.ts so that documents.ts, which shows it, and approvals.ts, which answers documents, do not
+ * import each other.
+ */
+import type { Approval } from '../../../src-shared/api/correspondence';
+import type { AuthContext } from '../../http/access';
+import type { Tx } from '../auth/queries';
+import * as aq from './approval-queries';
+import { CIRCUIT_DIRECTIONS, approvalStatusOf, isTurnOf, running, type Circuit } from './approval-engine';
+import { mayOnDirection } from './common';
+import type * as q from './queries';
+import { signatoriesFor } from './signing';
+import type { Scope } from './visibility';
+
+/** The circuit of a document from its row and its circuit's rows. */
+export function circuitOf(row: q.DocumentRow, members: readonly aq.MemberRow[]): Circuit {
+  return {
+    direction: row.direction,
+    status: row.state,
+    version: Number(row.version),
+    submittedVersion: row.submitted_version === null ? null : Number(row.submitted_version),
+    currentStep: row.current_step === null ? null : Number(row.current_step),
+    numbered: row.doc_number !== null,
+    members: members.map((m) => ({
+      userId: Number(m.user_id),
+      position: Number(m.position),
+      kind: m.kind,
+      pending: !!m.pending,
+      decision: m.decision ?? null,
+    })),
+  };
+}
+
+/** The circuit as the document shows it. */
+export async function approvalOf(db: Tx, row: q.DocumentRow): Promise<Approval | null> {
+  if (!CIRCUIT_DIRECTIONS.includes(row.direction)) return null;
+  const members = await aq.membersOf(db, Number(row.id));
+  // Whether the signatory holds signing authority now (until the document is approved with their signature).
+  const signing =
+    row.state !== 'approved' && members.some((m) => m.kind === 'sign')
+      ? new Set((await signatoriesFor(db, row.department_id)).signatories.map((p) => p.userId))
+      : null;
+  const steps: Approval['steps'] = [];
+  for (const m of members) {
+    let step = steps.find((s) => s.position === Number(m.position));
+    if (!step) {
+      step = { position: Number(m.position), kind: m.kind, members: [] };
+      steps.push(step);
+    }
+    step.members.push({
+      userId: Number(m.user_id),
+      nameAr: m.name_ar,
+      nameEn: m.name_en,
+      department:
+        m.department_id === null
+          ? null
+          : { id: Number(m.department_id), nameAr: m.department_ar ?? '', nameEn: m.department_en ?? '' },
+      pending: !!m.pending,
+      decision: m.decision ?? null,
+      comment: m.comment,
+      decidedAt: m.decided_at,
+      decidedVersion: m.decided_version === null ? null : Number(m.decided_version),
+      signingAuthority: signing && m.kind === 'sign' ? signing.has(Number(m.user_id)) : null,
+    });
+  }
+  return {
+    status: approvalStatusOf(row.state),
+    currentStep: running(row.state) && row.current_step !== null ? Number(row.current_step) : null,
+    submittedAt: row.submitted_at,
+    approvedAt: row.approved_at,
+    steps,
+  };
+}
+
+/** Whether it is the caller's turn on the document (and their role lets them answer). */
+export async function isCallersTurn(db: Tx, caller: AuthContext, s: Scope, row: q.DocumentRow) {
+  if (!running(row.state)) return false;
+  const circuit = circuitOf(row, await aq.membersOf(db, Number(row.id)));
+  return isTurnOf(circuit, s.userId) && (await mayOnDirection(db, caller, row.direction, 'decide'));
+}
