@@ -1,16 +1,10 @@
 /**
  * Builds the Fastify application: zod validation and serialisation, helmet, the OpenAPI document at
  * `/docs/json` (UI at `/docs`), the caller's locale, and one error handler that turns every failure into
- * localised problem details. Feature modules register themselves through `modules`.
+ * localised problem details. Feature modules are plugins under their URL prefix (MODULES); their
+ * background work is registered from jobs/registrations.ts.
  */
-import Fastify, {
-  type FastifySchema,
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify, { type FastifySchema } from 'fastify';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
@@ -26,6 +20,7 @@ import {
 import { pickLocale } from '../src-shared/locale';
 import { healthSchema, envelopeOf } from '../src-shared/api/envelope';
 import type { ServerConfig } from './config';
+import type { App, AppModule } from './app-type';
 import type { ServerContext } from './context';
 import type { Database } from './db/open';
 import { installAccessControl } from './http/access';
@@ -38,27 +33,31 @@ import { installRequestActivity } from './http/activity';
 import { sqlState } from './db/errors';
 import { createPasswordHasher, type PasswordHasher } from './security/passwords';
 import { authenticator } from './modules/auth/service';
-import { authRoutes } from './modules/auth/routes';
-import { adminRoutes } from './modules/admin/routes';
+import { authModule } from './modules/auth/routes';
+import { adminModule } from './modules/admin/routes';
 import { HttpProblem, fieldsOf, renderProblem } from './http/problem';
 import type { FileStore } from './storage/files';
 import { createFileStore } from './storage/index';
 import { formatMaxSize } from './storage/validate';
 import { warmPdfCheckWorkers } from './storage/pdf-check-pool';
-import { directoryRoutes } from './modules/directory/routes';
-import { settingsRoutes } from './modules/settings/routes';
-import { correspondenceRoutes } from './modules/correspondence/routes';
-import { searchRoutes } from './modules/search/routes';
+import { directoryModule } from './modules/directory/routes';
+import { settingsModule } from './modules/settings/routes';
+import { correspondenceModule } from './modules/correspondence/routes';
+import { searchModule } from './modules/search/routes';
+import { JOB_REGISTRATIONS } from './jobs/registrations';
 import { VERSION } from './version';
 
-/** The app with the zod type provider, as every module sees it. */
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
+export type { App, AppModule } from './app-type';
+
+/** The feature modules, each a plugin under its URL prefix, registered in this order after the plumbing. */
+const MODULES: readonly AppModule[] = [
+  authModule,
+  adminModule,
+  directoryModule,
+  settingsModule,
+  correspondenceModule,
+  searchModule,
+];
 
 /** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */
 function isDataError(error: unknown): boolean {
@@ -83,9 +82,6 @@ export function jobLiveness(database: Database): WorkerLiveness | undefined {
   return database.holdLock ? { holdLock: (name) => database.holdLock!(name) } : undefined;
 }
 
-/** A feature module: registers its routes on the app (with the server context: database, config). */
-export type AppModule = (app: App, ctx: ServerContext) => Promise<void> | void;
-
 export interface BuildAppOptions {
   config: ServerConfig;
   /** The opened (and migrated) database; the caller owns it and closes it. */
@@ -99,7 +95,7 @@ export interface BuildAppOptions {
    * (unless JOBS_WORKER=0) and stops it when it closes.
    */
   jobs?: JobQueue;
-  /** Feature modules, registered after the plumbing. */
+  /** More feature modules, registered after the app's own (MODULES). */
   modules?: AppModule[];
   logger?: boolean;
 }
@@ -273,12 +269,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     }),
   );
 
-  await authRoutes(ctx)(app);
-  await adminRoutes(ctx)(app);
-  await directoryRoutes(ctx)(app);
-  await settingsRoutes(ctx)(app);
-  await correspondenceRoutes(ctx)(app);
-  await searchRoutes(ctx)(app);
-  for (const register of options.modules ?? []) await register(app, ctx);
+  for (const module of [...MODULES, ...(options.modules ?? [])]) {
+    await app.register(async (scope) => module.routes(scope as App, ctx), { prefix: module.prefix });
+  }
+  // Background work after the modules, on the root: its hooks run after the worker's own (started
+  // first, stopped first).
+  for (const register of JOB_REGISTRATIONS) register(app, ctx);
   return app;
 }

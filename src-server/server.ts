@@ -4,7 +4,8 @@
  * listens; `close()` stops accepting requests, lets the ones under way finish, stops the background job
  * worker (waiting for the jobs under way), then closes the database.
  */
-import { buildApp, type App } from './app';
+import { buildApp } from './app';
+import type { App } from './app-type';
 import type { ServerConfig } from './config';
 import { openDatabase, type Database } from './db/open';
 

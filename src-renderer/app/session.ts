@@ -4,11 +4,11 @@
  * layouts read it with `useSession()`; sign-in screens call the actions below.
  */
 import { useSyncExternalStore } from 'react';
-import type { PreferencesRequest, Profile } from '../../src-shared/api/auth';
+import { authEndpoints, type PreferencesRequest } from '../../src-shared/api/auth';
 import type { IpcError, SessionState, SignInResult } from '../../src-shared/ipc/contract';
 import { getBridge } from '../lib/bridge';
 import { applyPreferences } from '../lib/format';
-import { http } from '../lib/http';
+import { call } from '../lib/call';
 
 export interface ClientSession extends SessionState {
   /** The page tree is being loaded, or failed to load (unreachable with nothing cached). */
@@ -149,7 +149,7 @@ async function step(
  * (after the error toast) when the server refuses or cannot be reached; nothing changes then.
  */
 export async function savePreferences(change: PreferencesRequest): Promise<void> {
-  await http.put<Profile>('/auth/profile/preferences', change, { suppressSuccessToast: true });
+  await call(authEndpoints.preferences, { body: change }, { suppressSuccessToast: true });
   await getBridge().sessionProfile();
   await refreshSession();
 }

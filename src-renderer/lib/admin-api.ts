@@ -2,25 +2,20 @@
  * The administration calls of docs/api.md ("Administration"), typed with the schemas the server validates
  * with (src-shared/api/admin.ts), and the react-query keys the screens invalidate after a change.
  */
-import type {
-  AdminPage,
-  AdminSection,
-  CreatePageRequest,
-  CreateRoleRequest,
-  CreateUserRequest,
-  ResetPasswordResponse,
-  Role,
-  RoleOption,
-  ClearanceOption,
-  RolePermissions,
-  SetRolePermissionsRequest,
-  SetUserPasswordRequest,
-  UpdatePageRequest,
-  UpdateRoleRequest,
-  UpdateUserRequest,
-  User,
+import {
+  adminEndpoints,
+  type AdminSection,
+  type CreatePageRequest,
+  type CreateRoleRequest,
+  type CreateUserRequest,
+  type RolePermissions,
+  type SetRolePermissionsRequest,
+  type SetUserPasswordRequest,
+  type UpdatePageRequest,
+  type UpdateRoleRequest,
+  type UpdateUserRequest,
 } from '../../src-shared/api/admin';
-import { http } from './http';
+import { call } from './call';
 
 /** Cache keys: a screen's list lives under its key; invalidate the key after a change. */
 export const adminKeys = {
@@ -33,41 +28,41 @@ export const adminKeys = {
   audit: ['admin', 'audit'] as const,
 };
 
+/** The list endpoints' paths, for the screens' server-side tables. */
 export const ENDPOINTS = {
-  users: '/auth/users',
-  roles: '/auth/roles',
-  pages: '/auth/pages',
-  audit: '/auth/audit',
+  users: adminEndpoints.listUsers.path,
+  roles: adminEndpoints.listRoles.path,
+  pages: adminEndpoints.pagesTree.path,
+  audit: adminEndpoints.audit.path,
 } as const;
 
 /** GET /auth/roles/{id}/permissions answers the matrix and, for the editor, every section and page. */
 export type RolePermissionsWithPages = RolePermissions & { pages: AdminSection[] };
 
+const E = adminEndpoints;
+
 export const adminApi = {
-  createUser: (body: CreateUserRequest) => http.post<User>(ENDPOINTS.users, body),
-  updateUser: (id: number, body: UpdateUserRequest) => http.put<User>(`${ENDPOINTS.users}/${id}`, body),
-  setUserActive: (id: number, active: boolean) =>
-    http.put<User>(`${ENDPOINTS.users}/${id}/active`, { active }),
+  createUser: (body: CreateUserRequest) => call(E.createUser, { body }),
+  updateUser: (id: number, body: UpdateUserRequest) => call(E.updateUser, { params: { id }, body }),
+  setUserActive: (id: number, active: boolean) => call(E.setUserActive, { params: { id }, body: { active } }),
   setUserPassword: (id: number, body: SetUserPasswordRequest) =>
-    http.put<void>(`${ENDPOINTS.users}/${id}/password`, body),
-  resetUserPassword: (id: number) =>
-    http.post<ResetPasswordResponse>(`${ENDPOINTS.users}/${id}/reset-password`),
+    call(E.setUserPassword, { params: { id }, body }),
+  resetUserPassword: (id: number) => call(E.resetUserPassword, { params: { id } }),
 
   /**
    * Every role, for the users screen's pickers: its own endpoint needs only the users page, so whoever
    * may manage users can pick a role without access to the roles screen.
    */
-  roleOptions: async () => ({ items: await http.get<RoleOption[]>(`${ENDPOINTS.users}/role-options`) }),
-  clearanceOptions: () => http.get<ClearanceOption[]>(`${ENDPOINTS.users}/clearance-options`),
-  createRole: (body: CreateRoleRequest) => http.post<Role>(ENDPOINTS.roles, body),
-  updateRole: (id: number, body: UpdateRoleRequest) => http.put<Role>(`${ENDPOINTS.roles}/${id}`, body),
-  setRoleActive: (id: number, active: boolean) =>
-    http.put<Role>(`${ENDPOINTS.roles}/${id}/active`, { active }),
-  rolePermissions: (id: number) => http.get<RolePermissionsWithPages>(`${ENDPOINTS.roles}/${id}/permissions`),
+  roleOptions: async () => ({ items: await call(E.roleOptions) }),
+  clearanceOptions: () => call(E.clearanceOptions),
+  createRole: (body: CreateRoleRequest) => call(E.createRole, { body }),
+  updateRole: (id: number, body: UpdateRoleRequest) => call(E.updateRole, { params: { id }, body }),
+  setRoleActive: (id: number, active: boolean) => call(E.setRoleActive, { params: { id }, body: { active } }),
+  rolePermissions: (id: number) => call(E.rolePermissions, { params: { id } }),
   setRolePermissions: (id: number, body: SetRolePermissionsRequest) =>
-    http.put<RolePermissionsWithPages>(`${ENDPOINTS.roles}/${id}/permissions`, body),
+    call(E.setRolePermissions, { params: { id }, body }),
 
-  pagesTree: () => http.get<{ pages: AdminSection[] }>(ENDPOINTS.pages),
-  createPage: (body: CreatePageRequest) => http.post<AdminPage>(ENDPOINTS.pages, body),
-  updatePage: (id: number, body: UpdatePageRequest) => http.put<AdminPage>(`${ENDPOINTS.pages}/${id}`, body),
+  pagesTree: () => call(E.pagesTree),
+  createPage: (body: CreatePageRequest) => call(E.createPage, { body }),
+  updatePage: (id: number, body: UpdatePageRequest) => call(E.updatePage, { params: { id }, body }),
 };

@@ -6,6 +6,7 @@
  * in place (a form marking the fields the server named: `ApiError.shownInPlace`, see toastFailure). The
  * toasts go through lib/toast.ts, which keeps them to one per user action and off open dialogs.
  */
+import type { z } from 'zod';
 import type { ApiRequest } from '../../src-shared/ipc/contract';
 import type { Problem } from '../../src-shared/api/envelope';
 import { getBridge } from './bridge';
@@ -18,6 +19,11 @@ export interface HttpOptions {
   /** Do not toast a failure (the caller shows it inline, e.g. field errors on a form). */
   suppressErrorToast?: boolean;
   query?: ApiRequest['query'];
+  /**
+   * The declared answer (lib/call.ts passes the endpoint's): a success's `data` is checked against it
+   * before anything trusts or toasts it; another shape fails with the catalogue's unexpected-error text.
+   */
+  answer?: z.ZodType;
 }
 
 /** A failed call: the HTTP status (0 when main could not answer) and the problem details. */
@@ -77,10 +83,21 @@ async function request<T>(
   const { status, body: answer } = result.data;
   if (status >= 200 && status < 300) {
     const envelope = (answer ?? {}) as { data: T; returnMessage?: string };
+    let data = envelope.data;
+    if (options.answer) {
+      const checked = options.answer.safeParse(envelope.data);
+      if (!checked.success) {
+        // An answer of another shape than declared is a failure, never trusted as if it were right.
+        const error = new ApiError(status, { detail: i18n.t('errors.unexpected'), code: 'answerMismatch' });
+        if (!options.suppressErrorToast) toastFailure(error);
+        throw error;
+      }
+      data = checked.data as T;
+    }
     if (method !== 'GET' && !options.suppressSuccessToast && envelope.returnMessage) {
       toast({ severity: 'success', detail: envelope.returnMessage });
     }
-    return envelope.data;
+    return data;
   }
   const problem = (answer && typeof answer === 'object' ? answer : {}) as Partial<Problem>;
   const detail = errorText(status, problem);

@@ -17,6 +17,10 @@ import {
   usernameField,
 } from './fields';
 import { roleRefSchema } from './auth';
+import { endpoint } from './endpoint';
+import { pageOf } from './envelope';
+import { idParamsSchema as idParams, setActiveSchema as setActive } from './fields';
+import { PAGES } from '../pages';
 
 export { idParamsSchema, setActiveSchema, type IdParams, type SetActive } from './fields';
 
@@ -249,3 +253,198 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 /** GET /auth/users/role-options: the roles a user may be given, for pickers on the users screen. */
 export const roleOptionSchema = roleRefSchema.extend({ active: z.boolean() });
 export type RoleOption = z.infer<typeof roleOptionSchema>;
+
+const users = ['users'];
+const roles = ['roles'];
+const pages = ['pages'];
+
+/** Administration (docs/api.md, "Administration"): users, roles and their permissions, pages, audit. */
+export const adminEndpoints = {
+  listUsers: endpoint({
+    method: 'GET',
+    path: '/auth/users',
+    query: adminListQuerySchema,
+    response: pageOf(userSchema),
+    access: { page: PAGES.users, permission: 'view' },
+    tags: users,
+    summary: 'List users',
+  }),
+  createUser: endpoint({
+    method: 'POST',
+    path: '/auth/users',
+    body: createUserRequestSchema,
+    response: userSchema,
+    status: 201,
+    access: { page: PAGES.users, permission: 'add' },
+    tags: users,
+    summary: 'Create a user',
+  }),
+  roleOptions: endpoint({
+    method: 'GET',
+    path: '/auth/users/role-options',
+    response: z.array(roleOptionSchema),
+    access: { page: PAGES.users, permission: 'view' },
+    tags: users,
+    summary: 'Roles a user may be given (pickers of the users screen)',
+  }),
+  clearanceOptions: endpoint({
+    method: 'GET',
+    path: '/auth/users/clearance-options',
+    response: z.array(clearanceOptionSchema),
+    access: { page: PAGES.users, permission: 'view' },
+    tags: users,
+    summary: 'Security levels a user may be cleared for (pickers of the users screen)',
+  }),
+  getUser: endpoint({
+    method: 'GET',
+    path: '/auth/users/:id',
+    params: idParams,
+    response: userSchema,
+    access: { page: PAGES.users, permission: 'view' },
+    tags: users,
+    summary: 'One user',
+  }),
+  updateUser: endpoint({
+    method: 'PUT',
+    path: '/auth/users/:id',
+    params: idParams,
+    body: updateUserRequestSchema,
+    response: userSchema,
+    access: { page: PAGES.users, permission: 'edit' },
+    tags: users,
+    summary: 'Edit a user',
+  }),
+  setUserActive: endpoint({
+    method: 'PUT',
+    path: '/auth/users/:id/active',
+    params: idParams,
+    body: setActive,
+    response: userSchema,
+    access: { page: PAGES.users, permission: 'activate' },
+    tags: users,
+    summary: 'Activate or deactivate a user (deactivation ends their sessions)',
+  }),
+  resetUserPassword: endpoint({
+    method: 'POST',
+    path: '/auth/users/:id/reset-password',
+    params: idParams,
+    response: resetPasswordResponseSchema,
+    access: { page: PAGES.users, permission: 'edit' },
+    tags: users,
+    summary: 'Reset a password to a temporary one (shown once; sessions end)',
+  }),
+  setUserPassword: endpoint({
+    method: 'PUT',
+    path: '/auth/users/:id/password',
+    params: idParams,
+    body: setUserPasswordRequestSchema,
+    response: z.null(),
+    access: { page: PAGES.users, permission: 'edit' },
+    tags: users,
+    summary: "Set a user's password (sessions end)",
+  }),
+  listRoles: endpoint({
+    method: 'GET',
+    path: '/auth/roles',
+    query: adminListQuerySchema,
+    response: pageOf(roleSchema),
+    access: { page: PAGES.roles, permission: 'view' },
+    tags: roles,
+    summary: 'List roles',
+  }),
+  createRole: endpoint({
+    method: 'POST',
+    path: '/auth/roles',
+    body: createRoleRequestSchema,
+    response: roleSchema,
+    status: 201,
+    access: { page: PAGES.roles, permission: 'add' },
+    tags: roles,
+    summary: 'Create a role',
+  }),
+  getRole: endpoint({
+    method: 'GET',
+    path: '/auth/roles/:id',
+    params: idParams,
+    response: roleSchema,
+    access: { page: PAGES.roles, permission: 'view' },
+    tags: roles,
+    summary: 'One role',
+  }),
+  updateRole: endpoint({
+    method: 'PUT',
+    path: '/auth/roles/:id',
+    params: idParams,
+    body: updateRoleRequestSchema,
+    response: roleSchema,
+    access: { page: PAGES.roles, permission: 'edit' },
+    tags: roles,
+    summary: 'Edit a role',
+  }),
+  setRoleActive: endpoint({
+    method: 'PUT',
+    path: '/auth/roles/:id/active',
+    params: idParams,
+    body: setActive,
+    response: roleSchema,
+    access: { page: PAGES.roles, permission: 'activate' },
+    tags: roles,
+    summary: 'Activate or deactivate a role',
+  }),
+  rolePermissions: endpoint({
+    method: 'GET',
+    path: '/auth/roles/:id/permissions',
+    params: idParams,
+    response: rolePermissionsWithPagesSchema,
+    access: { page: PAGES.roles, permission: 'view' },
+    tags: roles,
+    summary: "The role's page-permission matrix",
+  }),
+  setRolePermissions: endpoint({
+    method: 'PUT',
+    path: '/auth/roles/:id/permissions',
+    params: idParams,
+    body: setRolePermissionsRequestSchema,
+    response: rolePermissionsWithPagesSchema,
+    access: { page: PAGES.roles, permission: 'edit' },
+    tags: roles,
+    summary: "Replace the role's page-permission matrix",
+  }),
+  pagesTree: endpoint({
+    method: 'GET',
+    path: '/auth/pages',
+    response: adminPagesTreeSchema,
+    access: { page: PAGES.pages, permission: 'view' },
+    tags: pages,
+    summary: 'Every section and page with the permissions it offers',
+  }),
+  createPage: endpoint({
+    method: 'POST',
+    path: '/auth/pages',
+    body: createPageRequestSchema,
+    response: adminPageSchema,
+    status: 201,
+    access: { page: PAGES.pages, permission: 'add' },
+    tags: pages,
+    summary: 'Create a section or a page',
+  }),
+  updatePage: endpoint({
+    method: 'PUT',
+    path: '/auth/pages/:id',
+    params: idParams,
+    body: updatePageRequestSchema,
+    response: adminPageSchema,
+    access: { page: PAGES.pages, permission: 'edit' },
+    tags: pages,
+    summary: 'Edit a section or a page',
+  }),
+  audit: endpoint({
+    method: 'GET',
+    path: '/auth/audit',
+    query: adminListQuerySchema,
+    response: pageOf(auditEntrySchema),
+    access: { page: PAGES.audit, permission: 'view' },
+    tags: ['audit'],
+    summary: 'The audit log (newest first)',
+  }),
+};

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { PERMISSIONS } from '../permissions';
 import { LOCALES } from '../locale';
 import { DATE_FORMATS, DIGIT_STYLES } from '../preferences';
+import { endpoint } from './endpoint';
 import { emailField, nameField, passwordField, text, usernameField } from './fields';
 
 /** A one-time code: six TOTP digits or a recovery code (`xxxxx-xxxxx`). */
@@ -198,3 +199,137 @@ export const userPagesTreeSchema = z.object({ pages: z.array(pageSectionSchema) 
 export type PageLeaf = z.infer<typeof pageLeafSchema>;
 export type PageSection = z.infer<typeof pageSectionSchema>;
 export type UserPagesTree = z.infer<typeof userPagesTreeSchema>;
+
+const tags = ['auth'];
+
+/**
+ * The first-run setup, sign-in, two-factor, the profile and the page tree. The sign-in and two-factor
+ * routes, and the password change, are rate limited on the server (its configuration).
+ */
+export const authEndpoints = {
+  setupStatus: endpoint({
+    method: 'GET',
+    path: '/setup',
+    response: setupStatusSchema,
+    access: 'public',
+    tags,
+    summary: 'Whether the first administrator is still to be made',
+  }),
+  setup: endpoint({
+    method: 'POST',
+    path: '/setup',
+    body: setupRequestSchema,
+    response: loginResponseSchema,
+    status: 201,
+    access: 'public',
+    tags,
+    summary: 'Create the first administrator (only while no user exists)',
+  }),
+  login: endpoint({
+    method: 'POST',
+    path: '/auth/login',
+    body: loginRequestSchema,
+    response: loginResponseSchema,
+    access: 'public',
+    tags,
+    summary: 'Sign in with email or username and password',
+  }),
+  twoFactorSetup: endpoint({
+    method: 'GET',
+    path: '/auth/two-factor/setup',
+    query: twoFactorSetupQuerySchema,
+    response: twoFactorSetupSchema,
+    // Public at the hook: the handler accepts either a sign-in challenge or a bearer session.
+    access: 'public',
+    bearer: true,
+    tags,
+    summary: 'Enrolment material (otpauth URI, QR code, secret)',
+  }),
+  twoFactorVerify: endpoint({
+    method: 'POST',
+    path: '/auth/two-factor/verify',
+    body: twoFactorVerifyRequestSchema,
+    response: twoFactorVerifyResponseSchema,
+    access: 'public',
+    tags,
+    summary: 'Complete sign-in with a TOTP or recovery code',
+  }),
+  twoFactorSkip: endpoint({
+    method: 'POST',
+    path: '/auth/two-factor/skip',
+    body: twoFactorSkipRequestSchema,
+    response: accessTokenSchema,
+    access: 'public',
+    tags,
+    summary: 'Skip two-factor enrolment for now (where the role allows)',
+  }),
+  twoFactorEnable: endpoint({
+    method: 'POST',
+    path: '/auth/two-factor/enable',
+    body: twoFactorEnableRequestSchema,
+    response: recoveryCodesSchema,
+    access: 'authenticated',
+    tags,
+    summary: 'Turn two-factor on with a first code',
+  }),
+  twoFactorDisable: endpoint({
+    method: 'POST',
+    path: '/auth/two-factor/disable',
+    body: twoFactorProofSchema,
+    response: z.null(),
+    access: 'authenticated',
+    tags,
+    summary: 'Turn two-factor off (with a code or the password)',
+  }),
+  recoveryCodes: endpoint({
+    method: 'POST',
+    path: '/auth/two-factor/recovery-codes',
+    body: twoFactorProofSchema,
+    response: recoveryCodesSchema,
+    access: 'authenticated',
+    tags,
+    summary: 'New recovery codes (the old ones stop working)',
+  }),
+  logout: endpoint({
+    method: 'POST',
+    path: '/auth/logout',
+    response: z.null(),
+    access: 'authenticated',
+    tags,
+    summary: 'End this session',
+  }),
+  profile: endpoint({
+    method: 'GET',
+    path: '/auth/profile',
+    response: profileSchema,
+    access: 'authenticated',
+    tags,
+    summary: 'The signed-in user',
+  }),
+  preferences: endpoint({
+    method: 'PUT',
+    path: '/auth/profile/preferences',
+    body: preferencesRequestSchema,
+    response: profileSchema,
+    access: 'authenticated',
+    tags,
+    summary: 'Change my own settings (date format, digits, home page); answers my profile',
+  }),
+  changePassword: endpoint({
+    method: 'PUT',
+    path: '/auth/profile/password',
+    body: changePasswordRequestSchema,
+    response: accessTokenSchema,
+    access: 'authenticated',
+    tags,
+    summary: 'Change my password (every session ends; a fresh token is returned)',
+  }),
+  userPagesTree: endpoint({
+    method: 'GET',
+    path: '/auth/user-pages-tree',
+    response: userPagesTreeSchema,
+    access: 'authenticated',
+    tags,
+    summary: 'The sections and pages I may see, with my permissions',
+  }),
+};

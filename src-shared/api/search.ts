@@ -4,7 +4,9 @@
  * the text of attachments. Words are matched as src-shared/search.ts makes them (normalised, stemmed).
  */
 import { z } from 'zod';
+import { PAGES } from '../pages';
 import { DIRECTIONS, DOCUMENT_STATES, namedRefSchema } from './correspondence';
+import { endpoint } from './endpoint';
 import { dateOnlyField, decimalParam, idField, text } from './fields';
 
 /** Results of one query are paged up to this many (the total shown beyond it is "more than …"). */
@@ -82,3 +84,18 @@ export const searchPageSchema = z.object({
   terms: z.array(z.array(z.string())),
 });
 export type SearchPage = z.infer<typeof searchPageSchema>;
+
+export const searchEndpoints = {
+  search: endpoint({
+    method: 'GET',
+    path: '/search',
+    query: searchQuerySchema,
+    response: searchPageSchema,
+    // The search page's own permission; the results are only the documents the caller may see.
+    access: { page: PAGES.search, permission: 'view' },
+    tags: ['search'],
+    summary:
+      'Search every document the caller may see: number, references, subject, summary, sender, ' +
+      'receivers, notes and attachment text (Arabic normalised and stemmed; English stemmed)',
+  }),
+};

@@ -22,10 +22,16 @@ import {
 } from 'antd';
 import { SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { PreferencesRequest, RecoveryCodes, TwoFactorSetup } from '../../../src-shared/api/auth';
+import {
+  authEndpoints,
+  type PreferencesRequest,
+  type RecoveryCodes,
+  type TwoFactorSetup,
+} from '../../../src-shared/api/auth';
 import { PASSWORD_MIN } from '../../lib/limits';
 import { getBridge } from '../../lib/bridge';
-import { ApiError, http } from '../../lib/http';
+import { call } from '../../lib/call';
+import { ApiError } from '../../lib/http';
 import { toast } from '../../lib/toast';
 import { useLocale } from '../../app/locale';
 import { savePreferences, sessionActions, useSession } from '../../app/session';
@@ -338,7 +344,7 @@ function EnableTwoFactor({ onEnabled }: { onEnabled: (codes: string[]) => void }
   const start = async () => {
     setBusy(true);
     try {
-      setMaterial(await http.get<TwoFactorSetup>('/auth/two-factor/setup'));
+      setMaterial(await call(authEndpoints.twoFactorSetup));
     } catch {
       // the http helper toasted it
     } finally {
@@ -348,9 +354,9 @@ function EnableTwoFactor({ onEnabled }: { onEnabled: (codes: string[]) => void }
   const confirm = async ({ code }: { code: string }) => {
     setBusy(true);
     try {
-      const answer = await http.post<RecoveryCodes>(
-        '/auth/two-factor/enable',
-        { code: code.replace(/\s+/g, '') },
+      const answer = await call(
+        authEndpoints.twoFactorEnable,
+        { body: { code: code.replace(/\s+/g, '') } },
         { suppressErrorToast: true },
       );
       setMaterial(null);
@@ -434,7 +440,7 @@ function ProofForm({ kind, onDone }: { kind: 'disable' | 'recovery'; onDone: (an
   const [form] = useLocalisedForm<{ by: 'code' | 'password'; code?: string; password?: string }>();
   const by = Form.useWatch('by', form) ?? 'code';
   const [busy, setBusy] = useState(false);
-  const path = kind === 'disable' ? '/auth/two-factor/disable' : '/auth/two-factor/recovery-codes';
+  const endpoint = kind === 'disable' ? authEndpoints.twoFactorDisable : authEndpoints.recoveryCodes;
   const submit = async (values: { by: 'code' | 'password'; code?: string; password?: string }) => {
     setBusy(true);
     try {
@@ -442,7 +448,7 @@ function ProofForm({ kind, onDone }: { kind: 'disable' | 'recovery'; onDone: (an
         values.by === 'code'
           ? { code: (values.code ?? '').replace(/\s+/g, '') }
           : { password: values.password };
-      const answer = await http.post<unknown>(path, body, { suppressErrorToast: true });
+      const answer: unknown = await call(endpoint, { body }, { suppressErrorToast: true });
       form.resetFields();
       onDone(answer);
     } catch (error) {

@@ -1,87 +1,42 @@
 /**
- * HTTP routes of the first-run setup, sign-in, two-factor, the profile and the caller's page tree
- * (docs/api.md, "Auth and session"). Rules live in service.ts.
+ * HTTP routes of the first-run setup, sign-in, two-factor, the profile and the caller's page tree, from
+ * their endpoints (src-shared/api/auth.ts; docs/api.md, "Auth and session"). Rules live in service.ts.
  */
 import type { FastifyReply } from 'fastify';
-import { z } from 'zod';
-import { envelopeOf } from '../../../src-shared/api/envelope';
-import {
-  accessTokenSchema,
-  changePasswordRequestSchema,
-  loginRequestSchema,
-  loginResponseSchema,
-  preferencesRequestSchema,
-  profileSchema,
-  recoveryCodesSchema,
-  setupRequestSchema,
-  setupStatusSchema,
-  twoFactorEnableRequestSchema,
-  twoFactorProofSchema,
-  twoFactorSetupQuerySchema,
-  twoFactorSetupSchema,
-  twoFactorSkipRequestSchema,
-  twoFactorVerifyRequestSchema,
-  twoFactorVerifyResponseSchema,
-  userPagesTreeSchema,
-} from '../../../src-shared/api/auth';
-import type { App } from '../../app';
-import type { ServerContext } from '../../context';
+import { authEndpoints as E } from '../../../src-shared/api/auth';
+import type { AppModule } from '../../app-type';
 import { bearerToken, callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
 import { HttpProblem } from '../../http/problem';
+import { route } from '../../http/route';
 import * as auth from './service';
 
-const tags = ['auth'];
-const security = [{ bearer: [] }];
-
-/** Registers the auth routes. */
-export function authRoutes(ctx: ServerContext) {
-  return async (app: App) => {
+export const authModule: AppModule = {
+  name: 'auth',
+  // '/setup' and '/auth/…' (the administration under /auth is the admin module).
+  prefix: '',
+  routes: (app, ctx) => {
     const limit = ctx.config.AUTH_RATE_LIMIT_PER_MINUTE;
     /** Per-route limiter of the sign-in and two-factor routes (off when configured 0). */
-    const rateLimit = limit > 0 ? { max: limit, timeWindow: 60_000 } : false;
+    const limited = {
+      config: { rateLimit: limit > 0 ? { max: limit, timeWindow: 60_000 } : (false as const) },
+    };
 
-    app.get(
-      '/setup',
-      {
-        config: { access: 'public' },
-        schema: {
-          tags,
-          summary: 'Whether the first administrator is still to be made',
-          response: { 200: envelopeOf(setupStatusSchema) },
-        },
-      },
-      async (request) => envelope(request, { needed: await auth.setupNeeded(ctx) }),
-    );
+    route(app, E.setupStatus, async (request) => envelope(request, { needed: await auth.setupNeeded(ctx) }));
 
-    app.post(
-      '/setup',
-      {
-        config: { access: 'public', rateLimit },
-        schema: {
-          tags,
-          summary: 'Create the first administrator (only while no user exists)',
-          body: setupRequestSchema,
-          response: { 201: envelopeOf(loginResponseSchema) },
-        },
-      },
-      async (request, reply) => {
+    route(
+      app,
+      E.setup,
+      async (request) => {
         const result = await auth.createFirstAdmin(ctx, request.body, auth.metaOf(request));
-        return reply.status(201).send(envelope(request, result, 'messages.setupDone'));
+        return envelope(request, result, 'messages.setupDone');
       },
+      limited,
     );
 
-    app.post(
-      '/auth/login',
-      {
-        config: { access: 'public', rateLimit },
-        schema: {
-          tags,
-          summary: 'Sign in with email or username and password',
-          body: loginRequestSchema,
-          response: { 200: envelopeOf(loginResponseSchema) },
-        },
-      },
+    route(
+      app,
+      E.login,
       async (request) => {
         const result = await auth.signIn(ctx, request.body, auth.metaOf(request));
         return envelope(
@@ -90,21 +45,12 @@ export function authRoutes(ctx: ServerContext) {
           'accessToken' in result ? 'messages.signedIn' : 'messages.twoFactorNeeded',
         );
       },
+      limited,
     );
 
-    app.get(
-      '/auth/two-factor/setup',
-      {
-        // Public at the hook: the handler accepts either a sign-in challenge or a bearer session.
-        config: { access: 'public', rateLimit },
-        schema: {
-          tags,
-          summary: 'Enrolment material (otpauth URI, QR code, secret)',
-          querystring: twoFactorSetupQuerySchema,
-          security,
-          response: { 200: envelopeOf(twoFactorSetupSchema) },
-        },
-      },
+    route(
+      app,
+      E.twoFactorSetup,
       async (request) => {
         if (request.query.challengeToken)
           return envelope(
@@ -116,19 +62,12 @@ export function authRoutes(ctx: ServerContext) {
         if (!found) throw new HttpProblem('unauthorized');
         return envelope(request, await auth.twoFactorSetup(ctx, { caller: found.auth }));
       },
+      limited,
     );
 
-    app.post(
-      '/auth/two-factor/verify',
-      {
-        config: { access: 'public', rateLimit },
-        schema: {
-          tags,
-          summary: 'Complete sign-in with a TOTP or recovery code',
-          body: twoFactorVerifyRequestSchema,
-          response: { 200: envelopeOf(twoFactorVerifyResponseSchema) },
-        },
-      },
+    route(
+      app,
+      E.twoFactorVerify,
       async (request) =>
         envelope(
           request,
@@ -140,39 +79,24 @@ export function authRoutes(ctx: ServerContext) {
           ),
           'messages.signedIn',
         ),
+      limited,
     );
 
-    app.post(
-      '/auth/two-factor/skip',
-      {
-        config: { access: 'public', rateLimit },
-        schema: {
-          tags,
-          summary: 'Skip two-factor enrolment for now (where the role allows)',
-          body: twoFactorSkipRequestSchema,
-          response: { 200: envelopeOf(accessTokenSchema) },
-        },
-      },
+    route(
+      app,
+      E.twoFactorSkip,
       async (request) =>
         envelope(
           request,
           await auth.skipChallenge(ctx, request.body.challengeToken, auth.metaOf(request)),
           'messages.signedIn',
         ),
+      limited,
     );
 
-    app.post(
-      '/auth/two-factor/enable',
-      {
-        config: { access: 'authenticated', rateLimit },
-        schema: {
-          tags,
-          summary: 'Turn two-factor on with a first code',
-          security,
-          body: twoFactorEnableRequestSchema,
-          response: { 200: envelopeOf(recoveryCodesSchema) },
-        },
-      },
+    route(
+      app,
+      E.twoFactorEnable,
       async (request) => {
         const codes = await auth.enableTwoFactor(
           ctx,
@@ -182,38 +106,22 @@ export function authRoutes(ctx: ServerContext) {
         );
         return envelope(request, { recoveryCodes: codes }, 'messages.twoFactorEnabled');
       },
+      limited,
     );
 
-    app.post(
-      '/auth/two-factor/disable',
-      {
-        config: { access: 'authenticated', rateLimit },
-        schema: {
-          tags,
-          summary: 'Turn two-factor off (with a code or the password)',
-          security,
-          body: twoFactorProofSchema,
-          response: { 200: envelopeOf(z.null()) },
-        },
-      },
+    route(
+      app,
+      E.twoFactorDisable,
       async (request) => {
         await auth.disableTwoFactor(ctx, callerOf(request), request.body, auth.metaOf(request));
         return envelope(request, null, 'messages.twoFactorDisabled');
       },
+      limited,
     );
 
-    app.post(
-      '/auth/two-factor/recovery-codes',
-      {
-        config: { access: 'authenticated', rateLimit },
-        schema: {
-          tags,
-          summary: 'New recovery codes (the old ones stop working)',
-          security,
-          body: twoFactorProofSchema,
-          response: { 200: envelopeOf(recoveryCodesSchema) },
-        },
-      },
+    route(
+      app,
+      E.recoveryCodes,
       async (request) => {
         const codes = await auth.renewRecoveryCodes(
           ctx,
@@ -223,92 +131,42 @@ export function authRoutes(ctx: ServerContext) {
         );
         return envelope(request, { recoveryCodes: codes }, 'messages.recoveryCodesRenewed');
       },
+      limited,
     );
 
-    app.post(
-      '/auth/logout',
-      {
-        config: { access: 'authenticated' },
-        schema: { tags, summary: 'End this session', security, response: { 200: envelopeOf(z.null()) } },
-      },
-      async (request) => {
-        await auth.logout(ctx, callerOf(request), auth.metaOf(request));
-        return envelope(request, null, 'messages.signedOut');
-      },
+    route(app, E.logout, async (request) => {
+      await auth.logout(ctx, callerOf(request), auth.metaOf(request));
+      return envelope(request, null, 'messages.signedOut');
+    });
+
+    route(app, E.profile, async (request) => envelope(request, auth.profileOf(callerOf(request))));
+
+    route(app, E.preferences, async (request) =>
+      envelope(
+        request,
+        await auth.setPreferences(ctx, callerOf(request), request.body),
+        'messages.preferencesSaved',
+      ),
     );
 
-    app.get(
-      '/auth/profile',
-      {
-        config: { access: 'authenticated' },
-        schema: {
-          tags,
-          summary: 'The signed-in user',
-          security,
-          response: { 200: envelopeOf(profileSchema) },
-        },
-      },
-      async (request) => envelope(request, auth.profileOf(callerOf(request))),
-    );
-
-    app.put(
-      '/auth/profile/preferences',
-      {
-        config: { access: 'authenticated' },
-        schema: {
-          tags,
-          summary: 'Change my own settings (date format, digits, home page); answers my profile',
-          security,
-          body: preferencesRequestSchema,
-          response: { 200: envelopeOf(profileSchema) },
-        },
-      },
-      async (request) =>
-        envelope(
-          request,
-          await auth.setPreferences(ctx, callerOf(request), request.body),
-          'messages.preferencesSaved',
-        ),
-    );
-
-    app.put(
-      '/auth/profile/password',
-      {
-        config: { access: 'authenticated', rateLimit },
-        schema: {
-          tags,
-          summary: 'Change my password (every session ends; a fresh token is returned)',
-          security,
-          body: changePasswordRequestSchema,
-          response: { 200: envelopeOf(accessTokenSchema) },
-        },
-      },
+    route(
+      app,
+      E.changePassword,
       async (request) =>
         envelope(
           request,
           await auth.changeOwnPassword(ctx, callerOf(request), request.body, auth.metaOf(request)),
           'messages.passwordChanged',
         ),
+      limited,
     );
 
-    app.get(
-      '/auth/user-pages-tree',
-      {
-        config: { access: 'authenticated' },
-        schema: {
-          tags,
-          summary: 'The sections and pages I may see, with my permissions',
-          security,
-          response: { 200: envelopeOf(userPagesTreeSchema) },
-        },
-      },
-      // Every client loads it: the answer is cached already serialised per role while the database's
-      // access version is unchanged (service.ts), and sent as is (a JSON string skips the serialiser;
-      // the typed reply only knows the object form). The schema still documents it in OpenAPI.
-      async (request, reply) => {
-        const json = await auth.pageTreeJson(ctx, callerOf(request));
-        return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
-      },
-    );
-  };
-}
+    // Every client loads it: the answer is cached already serialised per role while the database's
+    // access version is unchanged (service.ts), and sent as is (a JSON string skips the serialiser;
+    // the typed reply only knows the object form). The schema still documents it in OpenAPI.
+    route(app, E.userPagesTree, async (request, reply) => {
+      const json = await auth.pageTreeJson(ctx, callerOf(request));
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(json);
+    });
+  },
+};

@@ -65,7 +65,7 @@ import {
   type Box,
 } from '../../../src-shared/api/correspondence';
 import type { Permission } from '../../../src-shared/permissions';
-import type { App } from '../../app';
+import type { App, AppModule } from '../../app-type';
 import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
@@ -923,3 +923,10 @@ export function correspondenceRoutes(ctx: ServerContext) {
     );
   };
 }
+
+/** Not yet declared in src-shared/api: its routes carry their full paths (prefix ''). */
+export const correspondenceModule: AppModule = {
+  name: 'correspondence',
+  prefix: '',
+  routes: (app, ctx) => correspondenceRoutes(ctx)(app),
+};

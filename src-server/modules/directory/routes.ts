@@ -41,7 +41,7 @@ import {
 } from '../../../src-shared/api/directory';
 import type { Permission } from '../../../src-shared/permissions';
 import { PAGES } from '../../../src-shared/pages';
-import type { App } from '../../app';
+import type { App, AppModule } from '../../app-type';
 import type { ServerContext } from '../../context';
 import { callerOf } from '../../http/access';
 import { envelope } from '../../http/envelope';
@@ -673,3 +673,10 @@ export function directoryRoutes(ctx: ServerContext) {
     );
   };
 }
+
+/** Not yet declared in src-shared/api: its routes carry their full paths (prefix ''). */
+export const directoryModule: AppModule = {
+  name: 'directory',
+  prefix: '',
+  routes: (app, ctx) => directoryRoutes(ctx)(app),
+};

@@ -32,14 +32,14 @@ import {
 } from '../../../../src-shared/api/correspondence';
 import {
   SEARCH_PAGE_SIZE,
+  searchEndpoints,
   type SearchHit,
-  type SearchPage as SearchAnswer,
   type SearchSnippet,
 } from '../../../../src-shared/api/search';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
 import { DATE_FORMAT, formatDate } from '../../../components/DataTable';
 import { LoadFailed } from '../../../components/LoadFailed';
-import { http } from '../../../lib/http';
+import { call } from '../../../lib/call';
 import { localName } from '../../../lib/names';
 import { SettingSelect } from '../shared/SettingSelect';
 import { DepartmentSelect } from '../shared/pickers';
@@ -176,7 +176,7 @@ export function Component() {
   const answer = useQuery({
     queryKey: searchKeys.query(queryString),
     queryFn: () =>
-      http.get<SearchAnswer>('/search', { query: Object.fromEntries(new URLSearchParams(queryString)) }),
+      call(searchEndpoints.search, { query: Object.fromEntries(new URLSearchParams(queryString)) }),
     enabled: q.length > 0,
     placeholderData: keepPreviousData,
   });

@@ -23,14 +23,16 @@ import type {
   FollowRequest,
   Follow,
   SettingItem,
-  SettingOption,
   SettingsList,
+  SettingUpdate,
   Signatories,
   Task,
   TaskState,
   TimelineEntry,
   UpdateDocumentRequest,
 } from '../../../../src-shared/api/correspondence';
+import { settingsEndpoints, type SettingCreateBody } from '../../../../src-shared/api/settings';
+import { call } from '../../../lib/call';
 import { http } from '../../../lib/http';
 import { downloadFile, uploadFile } from '../../../components/upload/transfer';
 
@@ -39,11 +41,10 @@ export type { NamedRef } from '../../../../src-shared/api/correspondence';
 /** A row of any settings list. */
 export type SettingsRow = SettingItem;
 
-const SETTINGS = '/correspondence/settings';
 const DOCUMENTS = '/correspondence/documents';
 
 /** The API path of a settings list. */
-export const settingsEndpoint = (list: SettingsList) => `${SETTINGS}/${list}`;
+export const settingsEndpoint = (list: SettingsList) => settingsEndpoints[list].list.path;
 /** The API path of a box (GET: the list). */
 export const boxEndpoint = (box: Box) => `/correspondence/boxes/${box}`;
 
@@ -67,13 +68,15 @@ export const corrKeys = {
 
 export const settingsApi = {
   /** The active items of a list, for a form's select (GET …/{list}/options). */
-  options: (list: SettingsList) => http.get<SettingOption[]>(`${settingsEndpoint(list)}/options`),
+  options: (list: SettingsList) => call(settingsEndpoints[list].options),
+  // The screen's form is the list's own (its fields from SETTINGS_LIST_FIELDS); the server checks the
+  // body against the list's schema.
   create: (list: SettingsList, body: Record<string, unknown>) =>
-    http.post<SettingItem>(settingsEndpoint(list), body),
+    call(settingsEndpoints[list].create, { body: body as SettingCreateBody }),
   update: (list: SettingsList, id: number, body: Record<string, unknown>) =>
-    http.put<SettingItem>(`${settingsEndpoint(list)}/${id}`, body),
+    call(settingsEndpoints[list].update, { params: { id }, body: body as SettingUpdate }),
   setActive: (list: SettingsList, id: number, active: boolean) =>
-    http.put<SettingItem>(`${settingsEndpoint(list)}/${id}/active`, { active }),
+    call(settingsEndpoints[list].setActive, { params: { id }, body: { active } }),
 };
 
 export const documentsApi = {

@@ -1,0 +1,69 @@
+/**
+ * Registers a route from its endpoint declaration (src-shared/api/endpoint.ts): the access declaration,
+ * the OpenAPI tags, summary and bearer scheme, the zod schemas Fastify validates the params, query and
+ * body with, and the envelope of the answer it serialises — the way every route set them by hand before.
+ * The module's plugin has its URL prefix; the declaration's path is the full one.
+ */
+import type { FastifyContextConfig, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { z } from 'zod';
+import type { AnyEndpoint, PartOf } from '../../src-shared/api/endpoint';
+import { envelopeOf, type Envelope } from '../../src-shared/api/envelope';
+import type { App } from '../app-type';
+
+type Out<E extends AnyEndpoint, K extends 'params' | 'query' | 'body'> = [PartOf<E, K>] extends [never]
+  ? unknown
+  : z.output<PartOf<E, K>>;
+
+/** The request of an endpoint's handler: params, query and body as its schemas parse them. */
+export type EndpointRequest<E extends AnyEndpoint> = FastifyRequest<{
+  Params: Out<E, 'params'>;
+  Querystring: Out<E, 'query'>;
+  Body: Out<E, 'body'>;
+}>;
+
+/** A handler answers the envelope of the declared data, or sends it itself (another status, a file). */
+export type EndpointHandler<E extends AnyEndpoint> = (
+  request: EndpointRequest<E>,
+  reply: FastifyReply,
+) => Promise<Envelope<z.input<E['response']>> | FastifyReply>;
+
+/** What a route adds to its declaration on the server only (a rate limit, a multipart body's parts). */
+export interface RouteExtras {
+  config?: Omit<FastifyContextConfig, 'access'>;
+  schema?: Pick<FastifySchema, 'headers'> & { consumes?: readonly string[]; multipart?: unknown };
+}
+
+/** Registers `endpoint` on the module's plugin `app` (whose prefix its path starts with). */
+export function route<E extends AnyEndpoint>(
+  app: App,
+  endpoint: E,
+  handler: EndpointHandler<E>,
+  extras: RouteExtras = {},
+): void {
+  if (!endpoint.path.startsWith(app.prefix))
+    throw new Error(`${endpoint.method} ${endpoint.path} is outside its module's prefix ${app.prefix}`);
+  const statuses = typeof endpoint.status === 'object' ? endpoint.status : [endpoint.status ?? 200];
+  const created = endpoint.status === 201;
+  const bearer = endpoint.bearer ?? endpoint.access !== 'public';
+  app.route({
+    method: endpoint.method,
+    // The plugin adds its prefix ('' rather than '/' for the prefix itself: no second, slashed route).
+    url: endpoint.path.slice(app.prefix.length),
+    config: { ...extras.config, access: endpoint.access },
+    schema: {
+      tags: [...endpoint.tags],
+      ...(bearer ? { security: [{ bearer: [] }] } : {}),
+      summary: endpoint.summary,
+      ...(endpoint.params ? { params: endpoint.params } : {}),
+      ...(endpoint.query ? { querystring: endpoint.query } : {}),
+      ...(endpoint.body ? { body: endpoint.body } : {}),
+      ...extras.schema,
+      response: Object.fromEntries(statuses.map((status) => [status, envelopeOf(endpoint.response)])),
+    } as FastifySchema,
+    handler: async (request, reply) => {
+      // A route that only creates answers 201 (the handler may still choose, e.g. 200 on a replay).
+      if (created) reply.status(201);
+      return handler(request as EndpointRequest<E>, reply);
+    },
+  });
+}

@@ -1,0 +1,24 @@
+/**
+ * Every module's background work, registered by the app on its root before the worker starts (app.ts):
+ * a module's job handlers are not a side effect of registering its routes.
+ */
+import type { JobRegistration } from '../app-type';
+import { closeOcr } from '../modules/search/extract';
+import { enqueueMissingSearchWork, registerSearchJobs } from '../modules/search/jobs';
+
+/**
+ * Search: text extraction, OCR and indexing; the work left from before queued again at start (an
+ * upgrade, a restore) by the process that runs the jobs; the OCR child closed with the app.
+ */
+const searchJobs: JobRegistration = (app, ctx) => {
+  registerSearchJobs(ctx);
+  if (ctx.config.JOBS_WORKER)
+    app.addHook('onReady', async () => {
+      await enqueueMissingSearchWork(ctx).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'search: could not queue the work left from before'),
+      );
+    });
+  app.addHook('onClose', async () => closeOcr());
+};
+
+export const JOB_REGISTRATIONS: readonly JobRegistration[] = [searchJobs];

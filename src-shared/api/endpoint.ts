@@ -1,0 +1,95 @@
+/**
+ * An endpoint declared once (docs/decisions.md, "Endpoints declared once"): its method, path, path
+ * params, query, body and answer, with who may call it. The server registers its route from this
+ * declaration (src-server/http/route.ts) and the renderer calls it from the same one
+ * (src-renderer/lib/http.ts `call`), which fills the path params and checks the answer against
+ * `response`. The shapes live in src-shared/api/<area>.ts beside the schemas they use.
+ */
+import type { z } from 'zod';
+import type { Permission } from '../permissions';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call an endpoint, enforced before its handler runs (src-server/http/access.ts): anyone, any
+ * signed-in user, or a signed-in user holding a permission on a page.
+ */
+export type EndpointAccess = 'public' | 'authenticated' | { page: string; permission: Permission };
+
+/** A success status an endpoint answers: 200, 201 (created), or either (201 created, 200 replayed). */
+export type SuccessStatus = 200 | 201 | readonly [200, 201];
+
+export interface EndpointSpec<
+  M extends HttpMethod = HttpMethod,
+  P extends string = string,
+  Params extends z.ZodType | undefined = z.ZodType | undefined,
+  Query extends z.ZodType | undefined = z.ZodType | undefined,
+  Body extends z.ZodType | undefined = z.ZodType | undefined,
+  Response extends z.ZodType = z.ZodType,
+> {
+  method: M;
+  /** The full path, Fastify style (`/auth/users/:id`); every `:name` is a key of `params`. */
+  path: P;
+  params?: Params;
+  query?: Query;
+  body?: Body;
+  /** The answer's `data` (the route wraps it in the `{ data, returnMessage }` envelope). */
+  response: Response;
+  /** 200 unless told. */
+  status?: SuccessStatus;
+  access: EndpointAccess;
+  /**
+   * What the service checks on top of `access`, for a route whose real permission depends on the record
+   * (the document's direction: `requireOnDirection` in the correspondence services). Documentation only:
+   * the access hook still enforces `access`.
+   */
+  permission?: 'by-direction';
+  /** OpenAPI: the operation's tags and summary. */
+  tags: readonly string[];
+  summary: string;
+  /** OpenAPI: the operation names the bearer scheme (default: every route that is not public). */
+  bearer?: boolean;
+}
+
+/** Declares an endpoint (keeps the literal types of its path and schemas). */
+export function endpoint<
+  const M extends HttpMethod,
+  const P extends string,
+  Response extends z.ZodType,
+  Params extends z.ZodType | undefined = undefined,
+  Query extends z.ZodType | undefined = undefined,
+  Body extends z.ZodType | undefined = undefined,
+>(
+  spec: EndpointSpec<M, P, Params, Query, Body, Response>,
+): EndpointSpec<M, P, Params, Query, Body, Response> {
+  return spec;
+}
+
+/** Any declared endpoint. */
+export type AnyEndpoint = EndpointSpec<
+  HttpMethod,
+  string,
+  z.ZodType | undefined,
+  z.ZodType | undefined,
+  z.ZodType | undefined,
+  z.ZodType
+>;
+
+/** The `:name` segments of a path. */
+export type PathParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+/** Fills a path's `:name` segments (each value URI-encoded). */
+export function fillPath(path: string, params: Readonly<Record<string, string | number>> = {}): string {
+  return path.replace(/:([A-Za-z][A-Za-z0-9_]*)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`path ${path}: no value for :${name}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** The schema an endpoint declares for its params, query or body (`never` when it declares none). */
+export type PartOf<E extends AnyEndpoint, K extends 'params' | 'query' | 'body'> = Exclude<E[K], undefined>;
