@@ -28,7 +28,7 @@ export interface DocumentFormValues {
 }
 
 const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
-const day = (value: Dayjs | null | undefined) => (value ? value.format('YYYY-MM-DD') : null);
+export const day = (value: Dayjs | null | undefined) => (value ? value.format('YYYY-MM-DD') : null);
 
 /** The form's values as the API's document fields, for the fields the family uses. */
 export function toDocumentFields(values: DocumentFormValues, family: Family = 'in') {
