@@ -34,7 +34,7 @@ import {
   SaveOutlined,
   SendOutlined,
 } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import dayjs from 'dayjs';
@@ -81,9 +81,15 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const offline = session.offline;
   const [form] = useLocalisedForm<DocumentFormValues>();
   const finishing = useRef(false);
-  const [busy, setBusy] = useState<'draft' | 'finish' | null>(null);
   const [finished, setFinished] = useState<Document | null>(null);
   const [circuitFor, setCircuitFor] = useState<Document | null>(null);
+  // Sending what the form holds (the draft, its files, the finish). Tried whatever the browser says of the
+  // network: a server away is the save's own concern (it keeps the draft on this desk).
+  const sending = useMutation({
+    mutationFn: ({ finish, values }: { finish: boolean; values: DocumentFormValues }) => send(finish, values),
+    networkMode: 'always',
+  });
+  const busy = sending.isPending ? (sending.variables?.finish ? 'finish' : 'draft') : null;
   const preview = usePdfPreview();
 
   const draft = useQuery({
@@ -223,24 +229,24 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       await keepUntilOnline();
       return;
     }
-    setBusy(finish ? 'finish' : 'draft');
+    await sending.mutateAsync({ finish, values });
+  };
+
+  /** Sends the form's values to the server (the drafts' sync when files are kept on this desk). */
+  const send = async (finish: boolean, values: DocumentFormValues) => {
     // A local draft with files kept on this desk is sent by the drafts' sync (which holds those files).
     if (localId.current && localFiles.length > 0) {
-      try {
-        const id = await local.saveLocally(true);
-        await localDrafts.sync();
-        const sent = await localDrafts.get(id);
-        if (sent.state === 'synced' && sent.serverId) {
-          void queryClient.invalidateQueries({ queryKey: corrKeys.all });
-          // The sync sent every file kept on this desk, those chosen in this form among them.
-          setLocalFiles([]);
-          queue.dropSentByDesk();
-          if (mounted.current) void navigate(local.draftAddress(sent.serverId), { replace: true });
-        } else {
-          toast({ severity: 'warn', detail: sent.error ?? t('local.notSentYet') });
-        }
-      } finally {
-        setBusy(null);
+      const id = await local.saveLocally(true);
+      await localDrafts.sync();
+      const sent = await localDrafts.get(id);
+      if (sent.state === 'synced' && sent.serverId) {
+        void queryClient.invalidateQueries({ queryKey: corrKeys.all });
+        // The sync sent every file kept on this desk, those chosen in this form among them.
+        setLocalFiles([]);
+        queue.dropSentByDesk();
+        if (mounted.current) void navigate(local.draftAddress(sent.serverId), { replace: true });
+      } else {
+        toast({ severity: 'warn', detail: sent.error ?? t('local.notSentYet') });
       }
       return;
     }
@@ -269,8 +275,6 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       )
         await keepUntilOnline().catch(() => {});
       else applyServerErrors(form, error);
-    } finally {
-      setBusy(null);
     }
   };
 

@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { App, Button, Card, List, Modal, Space, Table, Tag, Typography, type ButtonProps } from 'antd';
 import { CloudUploadOutlined, DeleteOutlined, DiffOutlined, EditOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { LocalDraftDetail, LocalDraftSummary } from '../../../../src-shared/ipc/contract';
@@ -50,7 +50,13 @@ export function LocalDraftsCard({ family }: { family: Family }) {
     queryFn: localDrafts.list,
   });
   const [comparing, setComparing] = useState<LocalDraftDetail | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Main's calls, not the network's: run whatever the browser says of the network (as before).
+  const sync = useMutation({ mutationFn: () => localDrafts.sync(), networkMode: 'always' });
+  const resolution = useMutation({
+    mutationFn: ({ id, keep }: { id: string; keep: 'mine' | 'theirs' }) => localDrafts.resolve(id, keep),
+    networkMode: 'always',
+  });
+  const busy = sync.isPending || resolution.isPending;
   const drafts = (list.data?.drafts ?? []).filter((d) => d.direction === spec.direction);
   if (drafts.length === 0) return null;
 
@@ -59,15 +65,13 @@ export function LocalDraftsCard({ family }: { family: Family }) {
     void queryClient.invalidateQueries({ queryKey: corrKeys.boxes });
   };
   const sendNow = async () => {
-    setBusy(true);
     try {
-      const after = await localDrafts.sync();
+      const after = await sync.mutateAsync();
       if (after.drafts.filter((d) => d.direction === spec.direction).length === 0)
         toast({ severity: 'success', detail: t('local.sent') });
     } catch (error) {
       toast({ severity: 'error', detail: t((error as Error).message, { ns: 'common' }) });
     } finally {
-      setBusy(false);
       refresh();
     }
   };
@@ -85,13 +89,11 @@ export function LocalDraftsCard({ family }: { family: Family }) {
     });
   const resolve = async (keep: 'mine' | 'theirs') => {
     if (!comparing) return;
-    setBusy(true);
     try {
-      await localDrafts.resolve(comparing.id, keep);
+      await resolution.mutateAsync({ id: comparing.id, keep });
       toast({ severity: 'success', detail: t('local.resolved') });
       setComparing(null);
     } finally {
-      setBusy(false);
       refresh();
     }
   };
