@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { Alert, Flex, Select } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ADDITION_KINDS, type AdditionKind, type Document } from '../../../../src-shared/api/correspondence';
 import { pdfFileProblem } from '../../../components/upload/transfer';
@@ -15,19 +16,21 @@ export function AddAfterApproval({ doc, onAdded }: { doc: Document; onAdded: () 
   const uploadLimit = useUploadLimit();
   const [kind, setKind] = useState<AdditionKind>('signedCopy');
   const [problem, setProblem] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  // Tried whatever the browser says of the network (as before): the server answers or the call fails.
+  const addition = useMutation({
+    mutationFn: ({ id, kind, file }: { id: number; kind: AdditionKind; file: File }) =>
+      documentsApi.addAfterApproval(id, kind, file),
+    networkMode: 'always',
+  });
   const send = async (file: File) => {
     setProblem(null);
     const failed = await pdfFileProblem(file, uploadLimit, i18n.language);
     if (failed) return setProblem(failed);
-    setSending(true);
     try {
-      await documentsApi.addAfterApproval(doc.id, kind, file);
+      await addition.mutateAsync({ id: doc.id, kind, file });
       onAdded();
     } catch {
       // the transfer helper toasted the server's message
-    } finally {
-      setSending(false);
     }
   };
   return (
@@ -44,7 +47,7 @@ export function AddAfterApproval({ doc, onAdded }: { doc: Document; onAdded: () 
         <PdfPickButton
           onFile={(file) => void send(file)}
           icon={<PlusOutlined />}
-          loading={sending}
+          loading={addition.isPending}
           testId="addition-upload"
         >
           {t('additions.add')}

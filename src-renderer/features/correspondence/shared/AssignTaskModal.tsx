@@ -1,9 +1,10 @@
 /** A document detail's assign-a-task dialog. */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { DatePicker, Form, Input, Modal, Select } from 'antd';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Dayjs } from 'dayjs';
-import { type Distribution, type Document } from '../../../../src-shared/api/correspondence';
+import type { CreateTaskRequest, Distribution, Document } from '../../../../src-shared/api/correspondence';
 import { DATE_FORMAT } from '../../../components/DataTable';
 import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
 import { localName } from '../../../lib/names';
@@ -32,7 +33,11 @@ export function AssignTaskModal({
     taskDate?: Dayjs | null;
     notes?: string;
   }>();
-  const [saving, setSaving] = useState(false);
+  // Tried whatever the browser says of the network (as before): the server answers or the call fails.
+  const assign = useMutation({
+    mutationFn: ({ id, body }: { id: number; body: CreateTaskRequest }) => documentsApi.assignTask(id, body),
+    networkMode: 'always',
+  });
   // Only the distributions of departments the caller leads (what the server will accept).
   const distributions = useMemo(
     () => all.filter((d) => doc.abilities.assignTasksFor.includes(d.id)),
@@ -51,19 +56,19 @@ export function AssignTaskModal({
   }, [open, form, distributions]);
   const save = async () => {
     const values = await form.validateFields();
-    setSaving(true);
     try {
-      await documentsApi.assignTask(doc.id, {
-        distributionId: values.distributionId!,
-        employeeId: values.employeeId!,
-        taskDate: day(values.taskDate),
-        notes: values.notes?.trim() || null,
+      await assign.mutateAsync({
+        id: doc.id,
+        body: {
+          distributionId: values.distributionId!,
+          employeeId: values.employeeId!,
+          taskDate: day(values.taskDate),
+          notes: values.notes?.trim() || null,
+        },
       });
       onDone();
     } catch (error) {
       applyServerErrors(form, error);
-    } finally {
-      setSaving(false);
     }
   };
   const required = [{ required: true, message: t('validation.required') }];
@@ -75,7 +80,7 @@ export function AssignTaskModal({
       cancelText={t('actions.cancel')}
       onOk={() => void save().catch(() => undefined)}
       onCancel={onClose}
-      confirmLoading={saving}
+      confirmLoading={assign.isPending}
       destroyOnHidden
       okButtonProps={{ 'data-testid': 'task-save' } as Record<string, string>}
     >

@@ -1,10 +1,14 @@
 /** A document detail's distribute dialog. */
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Button, Flex, Form, Input, Modal, Radio, Typography } from 'antd';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { type DistributionType, type Document } from '../../../../src-shared/api/correspondence';
+import type {
+  DistributeRequest,
+  DistributionType,
+  Document,
+} from '../../../../src-shared/api/correspondence';
 import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
 import { localName } from '../../../lib/names';
 import { corrKeys, documentsApi, settingsApi } from './api';
@@ -30,7 +34,11 @@ export function DistributeModal({
 }) {
   const { t, i18n } = useTranslation('correspondence');
   const [form] = useLocalisedForm<{ items: DistributeRow[] }>();
-  const [saving, setSaving] = useState(false);
+  // Tried whatever the browser says of the network (as before): the server answers or the call fails.
+  const distribute = useMutation({
+    mutationFn: ({ id, body }: { id: number; body: DistributeRequest }) => documentsApi.distribute(id, body),
+    networkMode: 'always',
+  });
   const main = useQuery({
     queryKey: corrKeys.settingsOptions('main-distribution'),
     queryFn: () => settingsApi.options('main-distribution'),
@@ -50,20 +58,20 @@ export function DistributeModal({
   };
   const save = async () => {
     const { items } = await form.validateFields();
-    setSaving(true);
     try {
-      await documentsApi.distribute(doc.id, {
-        items: items.map((i) => ({
-          departmentId: i.departmentId!,
-          type: i.type,
-          notes: i.notes?.trim() || null,
-        })),
+      await distribute.mutateAsync({
+        id: doc.id,
+        body: {
+          items: items.map((i) => ({
+            departmentId: i.departmentId!,
+            type: i.type,
+            notes: i.notes?.trim() || null,
+          })),
+        },
       });
       onDone();
     } catch (error) {
       applyServerErrors(form, error);
-    } finally {
-      setSaving(false);
     }
   };
   return (
@@ -74,7 +82,7 @@ export function DistributeModal({
       cancelText={t('actions.cancel')}
       onOk={() => void save().catch(() => undefined)}
       onCancel={onClose}
-      confirmLoading={saving}
+      confirmLoading={distribute.isPending}
       width={760}
       destroyOnHidden
       okButtonProps={{ 'data-testid': 'distribute-save' } as Record<string, string>}

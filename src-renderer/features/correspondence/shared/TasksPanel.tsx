@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Flex, Input, List, Modal, Tag } from 'antd';
 import { UndoOutlined, UserAddOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { type Distribution, type Document, type Task } from '../../../../src-shared/api/correspondence';
 import { formatDate } from '../../../components/DataTable';
@@ -31,20 +32,29 @@ export function TasksPanel({
   const session = useSession();
   const myEmployee = session.user?.employee?.id ?? null;
   const [open, setOpen] = useState(false);
-  const [moving, setMoving] = useState<number | null>(null);
+  // Tried whatever the browser says of the network (as before): the server answers or the call fails.
+  const moveTask = useMutation({
+    mutationFn: (v: { id: number; taskId: number; state: Task['state']; note: string | undefined }) =>
+      documentsApi.moveTask(v.id, v.taskId, v.state, v.note),
+    networkMode: 'always',
+  });
+  /** The task whose state is being changed. */
+  const moving = moveTask.isPending ? moveTask.variables.taskId : null;
   // Completing and reopening ask first, with a place for the result or the reason (shown in the timeline).
   const [confirming, setConfirming] = useState<{ task: Task; action: 'complete' | 'reopen' } | null>(null);
   const [note, setNote] = useState('');
   const move = async (task: Task, state: Task['state'], withNote?: string) => {
-    setMoving(task.id);
     try {
-      await documentsApi.moveTask(doc.id, task.id, state, withNote?.trim() || undefined);
+      await moveTask.mutateAsync({
+        id: doc.id,
+        taskId: task.id,
+        state,
+        note: withNote?.trim() || undefined,
+      });
       onChanged();
       return true;
     } catch {
       return false; // the http helper has shown why
-    } finally {
-      setMoving(null);
     }
   };
   const ask = (task: Task, action: 'complete' | 'reopen') => {
