@@ -13,6 +13,7 @@ import type { Document, SubmitRequest } from '../../../../src-shared/api/corresp
 import { CircuitSteps, circuitValid, type CircuitStep } from '../../../components/circuit/CircuitSteps';
 import { ApiError } from '../../../lib/http';
 import { documentsApi } from './api';
+import { corrKeys } from './keys';
 import { userAction } from '../../../lib/toast';
 import { useShownMessage } from '../../../app/locale';
 
@@ -27,11 +28,11 @@ export function CircuitDialog({
 }) {
   const { t } = useTranslation('correspondence');
   const proposal = useQuery({
-    queryKey: ['correspondence', 'document', doc.id, 'proposal', doc.version],
+    queryKey: corrKeys.proposal(doc.id, doc.version),
     queryFn: () => documentsApi.proposal(doc.id),
   });
   const signatories = useQuery({
-    queryKey: ['correspondence', 'document', doc.id, 'signatories'],
+    queryKey: corrKeys.signatories(doc.id),
     queryFn: () => documentsApi.signatories(doc.id),
   });
   const [steps, setSteps] = useState<CircuitStep[] | null>(null);

@@ -14,10 +14,9 @@ import type { LocalDraftDetail, LocalDraftSummary } from '../../../../src-shared
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { localDrafts, useLocalDraftCounts } from '../../../lib/local-drafts';
 import { toast } from '../../../lib/toast';
-import { corrKeys } from './api';
+import { corrKeys, localDraftKeys } from './keys';
 import { FAMILIES, localDraftPath, type Family } from './directions';
 
-const KEY = ['local-drafts'] as const;
 const STATE_COLOR: Record<LocalDraftSummary['state'], string> = {
   pending: 'gold',
   synced: 'green',
@@ -46,7 +45,7 @@ export function LocalDraftsCard({ family }: { family: Family }) {
   const spec = FAMILIES[family];
   const counts = useLocalDraftCounts();
   const list = useQuery({
-    queryKey: [...KEY, counts.waiting, counts.conflicts, counts.failed],
+    queryKey: localDraftKeys.list(counts.waiting, counts.conflicts, counts.failed),
     queryFn: localDrafts.list,
   });
   const [comparing, setComparing] = useState<LocalDraftDetail | null>(null);
@@ -61,7 +60,7 @@ export function LocalDraftsCard({ family }: { family: Family }) {
   if (drafts.length === 0) return null;
 
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: KEY });
+    void queryClient.invalidateQueries({ queryKey: localDraftKeys.all });
     void queryClient.invalidateQueries({ queryKey: corrKeys.boxes });
   };
   const sendNow = async () => {

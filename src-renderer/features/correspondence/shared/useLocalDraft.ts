@@ -14,6 +14,7 @@ import { SAME_IN_EVERY_LANGUAGE } from '../../../app/locale';
 import { localDrafts } from '../../../lib/local-drafts';
 import { localDraftPath, type Family, type FamilyDeclaration } from './directions';
 import { fromLocalFields, toLocalFields, type DocumentFormValues } from './documentFields';
+import { localDraftKeys } from './keys';
 
 export interface LocalDraftOptions {
   form: FormInstance<DocumentFormValues>;
@@ -57,7 +58,7 @@ export function useLocalDraft({
     setLocalFiles([]);
   }, [localParam]);
   const local = useQuery({
-    queryKey: ['local-draft', resumeId],
+    queryKey: localDraftKeys.one(resumeId),
     queryFn: () => localDrafts.get(resumeId!),
     enabled: resumeId !== null,
     staleTime: Infinity,
