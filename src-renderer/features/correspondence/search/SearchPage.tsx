@@ -45,6 +45,7 @@ import { SettingSelect } from '../shared/SettingSelect';
 import { DepartmentSelect } from '../shared/pickers';
 import { PAGES } from '../../../../src-shared/pages';
 import './search.css';
+import { searchKeys } from '../shared/keys';
 
 /** The filters the address may carry, by their parameter name. */
 const FILTER_PARAMS = [
@@ -57,9 +58,7 @@ const FILTER_PARAMS = [
   'securityLevelId',
 ] as const;
 
-export const searchKeys = {
-  query: (params: string) => ['search', params] as const,
-};
+export { searchKeys };
 
 /** Text with its matched words marked. */
 export function Highlighted({ text, highlights }: { text: string; highlights: [number, number][] }) {

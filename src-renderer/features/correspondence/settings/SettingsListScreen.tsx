@@ -9,7 +9,7 @@ import { useEffect, useState } from 'react';
 import { App, Button, Form, Input, InputNumber, Modal, Select, Tag, Tooltip } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { CheckCircleOutlined, EditOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { Permission } from '../../../../src-shared/permissions';
@@ -138,7 +138,12 @@ function SettingsFormModal({
 }) {
   const { t } = useTranslation('correspondence');
   const [form] = useLocalisedForm<Record<string, unknown>>();
-  const [saving, setSaving] = useState(false);
+  // Tried whatever the browser says of the network (as before): the server answers or the call fails.
+  const saving = useMutation({
+    mutationFn: ({ id, body }: { id: number | null; body: Record<string, unknown> }) =>
+      id !== null ? settingsApi.update(spec.list, id, body) : settingsApi.create(spec.list, body),
+    networkMode: 'always',
+  });
   const listName = t(`settings.lists.${spec.key}.item`);
 
   useEffect(() => {
@@ -166,15 +171,11 @@ function SettingsFormModal({
         })
         .filter(([, value]) => value !== undefined && value !== null),
     );
-    setSaving(true);
     try {
-      if (row) await settingsApi.update(spec.list, row.id, body);
-      else await settingsApi.create(spec.list, body);
+      await saving.mutateAsync({ id: row ? row.id : null, body });
       onDone();
     } catch (error) {
       applyServerErrors(form, error);
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -186,7 +187,7 @@ function SettingsFormModal({
       cancelText={t('actions.cancel')}
       onOk={() => void save().catch(() => undefined)}
       onCancel={onClose}
-      confirmLoading={saving}
+      confirmLoading={saving.isPending}
       destroyOnHidden
       okButtonProps={{ 'data-testid': `${spec.testId}-save` } as Record<string, string>}
     >

@@ -15,9 +15,15 @@ import {
   RollbackOutlined,
   SendOutlined,
 } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import type { ApprovalAction, Document } from '../../../../src-shared/api/correspondence';
+import type {
+  ApprovalAction,
+  ApprovalRequest,
+  Document,
+  SubmitRequest,
+} from '../../../../src-shared/api/correspondence';
 import { formatDateTime } from '../../../components/DataTable';
 import { localName } from '../../../lib/names';
 import { documentsApi } from './api';
@@ -32,7 +38,16 @@ export function ApprovalPanel({ doc, onChanged }: { doc: Document; onChanged: ()
   const navigate = useNavigate();
   const [asking, setAsking] = useState<Exclude<ApprovalAction, 'approve'> | null>(null);
   const [comment, setComment] = useState('');
-  const [busy, setBusy] = useState(false);
+  // Tried whatever the browser says of the network (as before): the server answers or the call fails.
+  const decision = useMutation({
+    mutationFn: ({ id, body }: { id: number; body: ApprovalRequest }) => documentsApi.decide(id, body),
+    networkMode: 'always',
+  });
+  const resubmission = useMutation({
+    mutationFn: ({ id, body }: { id: number; body: SubmitRequest }) => documentsApi.submit(id, body),
+    networkMode: 'always',
+  });
+  const busy = decision.isPending || resubmission.isPending;
   const approval = doc.approval;
   if (!approval) return null;
   const family = FAMILIES[familyOf(doc.direction)];
@@ -44,15 +59,13 @@ export function ApprovalPanel({ doc, onChanged }: { doc: Document; onChanged: ()
     signatory?.signingAuthority === false;
 
   const act = async (action: ApprovalAction, text?: string) => {
-    setBusy(true);
-    try {
-      await documentsApi.decide(doc.id, { action, comment: text ?? null, version: doc.version });
-      setAsking(null);
-      setComment('');
-      onChanged();
-    } finally {
-      setBusy(false);
-    }
+    await decision.mutateAsync({
+      id: doc.id,
+      body: { action, comment: text ?? null, version: doc.version },
+    });
+    setAsking(null);
+    setComment('');
+    onChanged();
   };
   const confirmApprove = () =>
     modal.confirm({
@@ -63,13 +76,8 @@ export function ApprovalPanel({ doc, onChanged }: { doc: Document; onChanged: ()
       onOk: () => act('approve'),
     });
   const resubmit = async () => {
-    setBusy(true);
-    try {
-      await documentsApi.submit(doc.id, { version: doc.version });
-      onChanged();
-    } finally {
-      setBusy(false);
-    }
+    await resubmission.mutateAsync({ id: doc.id, body: { version: doc.version } });
+    onChanged();
   };
 
   return (

@@ -7,12 +7,13 @@
  */
 import { useEffect, useState } from 'react';
 import { Alert, Flex, Modal, Spin, Typography, type ButtonProps } from 'antd';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Document } from '../../../../src-shared/api/correspondence';
+import type { Document, SubmitRequest } from '../../../../src-shared/api/correspondence';
 import { CircuitSteps, circuitValid, type CircuitStep } from '../../../components/circuit/CircuitSteps';
 import { ApiError } from '../../../lib/http';
 import { documentsApi } from './api';
+import { corrKeys } from './keys';
 import { userAction } from '../../../lib/toast';
 import { useShownMessage } from '../../../app/locale';
 
@@ -27,15 +28,21 @@ export function CircuitDialog({
 }) {
   const { t } = useTranslation('correspondence');
   const proposal = useQuery({
-    queryKey: ['correspondence', 'document', doc.id, 'proposal', doc.version],
+    queryKey: corrKeys.proposal(doc.id, doc.version),
     queryFn: () => documentsApi.proposal(doc.id),
   });
   const signatories = useQuery({
-    queryKey: ['correspondence', 'document', doc.id, 'signatories'],
+    queryKey: corrKeys.signatories(doc.id),
     queryFn: () => documentsApi.signatories(doc.id),
   });
   const [steps, setSteps] = useState<CircuitStep[] | null>(null);
-  const [sending, setSending] = useState(false);
+  // Tried whatever the browser says of the network (as before): the server answers or the call fails.
+  const submission = useMutation({
+    // The page then says "sent for approval" itself, and a refusal is said in the dialog: no toast.
+    mutationFn: ({ id, body }: { id: number; body: SubmitRequest }) =>
+      userAction(() => documentsApi.submit(id, body), { outcomeShown: true, errorShown: true }),
+    networkMode: 'always',
+  });
   const [error, setError] = useShownMessage();
   useEffect(() => {
     if (proposal.data && steps === null) setSteps(proposal.data.steps.map((s) => s.members));
@@ -45,23 +52,18 @@ export function CircuitDialog({
 
   const send = async () => {
     if (!steps || !valid) return;
-    setSending(true);
     setError(null);
     try {
-      // The page then says "sent for approval" itself, and a refusal is said in the dialog: no toast.
-      const sent = await userAction(
-        () =>
-          documentsApi.submit(doc.id, {
-            steps: steps.map((s) => ({ userIds: s.map((p) => p.userId) })),
-            version: doc.version,
-          }),
-        { outcomeShown: true, errorShown: true },
-      );
+      const sent = await submission.mutateAsync({
+        id: doc.id,
+        body: {
+          steps: steps.map((s) => ({ userIds: s.map((p) => p.userId) })),
+          version: doc.version,
+        },
+      });
       onSubmitted(sent);
     } catch (e) {
       setError(e instanceof ApiError ? e.message : t('circuit.failed'));
-    } finally {
-      setSending(false);
     }
   };
 
@@ -73,7 +75,9 @@ export function CircuitDialog({
       width={720}
       okText={t('circuit.send')}
       cancelText={t('actions.cancel')}
-      okButtonProps={{ disabled: !valid, loading: sending, 'data-testid': 'circuit-send' } as ButtonProps}
+      okButtonProps={
+        { disabled: !valid, loading: submission.isPending, 'data-testid': 'circuit-send' } as ButtonProps
+      }
       onOk={() => void send()}
       data-testid="circuit-dialog"
     >

@@ -5,9 +5,10 @@
 import { useState } from 'react';
 import { Button, Card, DatePicker, Descriptions, Form, Modal, Switch, Tag, Typography } from 'antd';
 import { SendOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import dayjs, { type Dayjs } from 'dayjs';
-import type { Document } from '../../../../src-shared/api/correspondence';
+import type { DispatchRequest, Document } from '../../../../src-shared/api/correspondence';
 import { DATE_FORMAT, formatDate, formatDateTime } from '../../../components/DataTable';
 import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
 import { localName } from '../../../lib/names';
@@ -23,27 +24,31 @@ interface DispatchValues {
 export function DispatchPanel({ doc, onChanged }: { doc: Document; onChanged: () => void }) {
   const { t, i18n } = useTranslation('correspondence');
   const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [form] = useLocalisedForm<DispatchValues>();
+  // Tried whatever the browser says of the network (as before): the server answers or the call fails.
+  const dispatch = useMutation({
+    mutationFn: ({ id, body }: { id: number; body: DispatchRequest }) => documentsApi.dispatch(id, body),
+    networkMode: 'always',
+  });
   if (doc.direction !== 'out' || doc.state !== 'approved') return null;
   const d = doc.dispatch;
 
   const save = async () => {
     const values = await form.validateFields().catch(() => null);
     if (!values) return;
-    setBusy(true);
     try {
-      await documentsApi.dispatch(doc.id, {
-        mediumId: values.mediumId!,
-        dispatchDate: values.dispatchDate!.format('YYYY-MM-DD'),
-        delivered: !!values.delivered,
+      await dispatch.mutateAsync({
+        id: doc.id,
+        body: {
+          mediumId: values.mediumId!,
+          dispatchDate: values.dispatchDate!.format('YYYY-MM-DD'),
+          delivered: !!values.delivered,
+        },
       });
       setOpen(false);
       onChanged();
     } catch (error) {
       applyServerErrors(form, error);
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -117,7 +122,7 @@ export function DispatchPanel({ doc, onChanged }: { doc: Document; onChanged: ()
         title={t('dispatch.record')}
         okText={t('actions.save')}
         cancelText={t('actions.cancel')}
-        confirmLoading={busy}
+        confirmLoading={dispatch.isPending}
         onCancel={() => setOpen(false)}
         onOk={() => void save()}
         data-testid="dispatch-dialog"

@@ -34,130 +34,35 @@ import {
   SaveOutlined,
   SendOutlined,
 } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import dayjs, { type Dayjs } from 'dayjs';
-import type {
-  CreateDocumentRequest,
-  Document,
-  RelatedDocument,
-} from '../../../../src-shared/api/correspondence';
-import type { LocalDraftDetail, LocalDraftFields } from '../../../../src-shared/ipc/contract';
+import dayjs from 'dayjs';
+import type { CreateDocumentRequest, Document } from '../../../../src-shared/api/correspondence';
 import { useSession } from '../../../app/session';
 import { SAME_IN_EVERY_LANGUAGE } from '../../../app/locale';
 import { localDrafts } from '../../../lib/local-drafts';
 import { formatDateTime } from '../../../lib/format';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
 import { usePdfPreview, warmPdfViewer } from '../../../components/pdf/PdfPreview';
-import { contentHash } from '../../../lib/content-hash';
 import { fileSource } from '../../../lib/files';
 import { DATE_FORMAT } from '../../../components/DataTable';
-import { formatSize, pdfFileProblem } from '../../../components/upload/transfer';
+import { formatSize } from '../../../components/upload/transfer';
 import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
 import { useCan } from '../../../lib/usePermission';
 import { useUploadLimit } from '../../../lib/upload-limit';
 import { toast, userAction } from '../../../lib/toast';
-import { nameList } from '../../../lib/names';
 import { CircuitDialog } from './CircuitDialog';
 import { corrKeys, documentsApi } from './api';
-import { FAMILIES, localDraftPath, type Family, type FormField } from './directions';
+import { FAMILIES, type Family, type FormField } from './directions';
+import { toDocumentFields, toFormValues, type DocumentFormValues } from './documentFields';
 import { DepartmentSelect, DepartmentsSelect } from './pickers';
 import { RelatedSelect } from './RelatedSelect';
 import { SettingSelect } from './SettingSelect';
+import { useAttachmentQueue } from './useAttachmentQueue';
+import { useLocalDraft } from './useLocalDraft';
 
-export interface DocumentFormValues {
-  codificationId?: number | null;
-  subject?: string;
-  summary?: string;
-  senderDepartmentId?: number | null;
-  senderDocumentNumber?: string;
-  receiver?: string;
-  documentDate?: Dayjs | null;
-  receivedDate?: Dayjs | null;
-  recipientDepartmentId?: number | null;
-  departmentId?: number | null;
-  recipientIds?: number[];
-  securityLevelId?: number | null;
-  priorityId?: number | null;
-  mediumId?: number | null;
-  grouping?: string;
-  relatedIds?: number[];
-}
-
-const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
-const day = (value: Dayjs | null | undefined) => (value ? value.format('YYYY-MM-DD') : null);
-
-/** The form's values as the API's document fields, for the fields the family uses. */
-export function toDocumentFields(values: DocumentFormValues, family: Family = 'in') {
-  const common = {
-    subject: values.subject?.trim() ?? '',
-    summary: text(values.summary),
-    documentDate: day(values.documentDate),
-    codificationId: values.codificationId ?? null,
-    securityLevelId: values.securityLevelId ?? null,
-    priorityId: values.priorityId ?? null,
-    mediumId: values.mediumId ?? null,
-    grouping: text(values.grouping),
-  };
-  if (family === 'in')
-    return {
-      ...common,
-      senderDepartmentId: values.senderDepartmentId ?? null,
-      senderDocumentNumber: text(values.senderDocumentNumber),
-      receiver: text(values.receiver),
-      receivedDate: day(values.receivedDate),
-      recipientDepartmentId: values.recipientDepartmentId ?? null,
-    };
-  return {
-    ...common,
-    // Unchosen, the server takes the author's own department.
-    ...(values.departmentId != null ? { departmentId: values.departmentId } : {}),
-    recipientIds: values.recipientIds ?? [],
-    ...(family === 'out' ? { receiver: text(values.receiver) } : {}),
-  };
-}
-
-/** The form's values as a local draft keeps them (the create request's fields, empty ones left out). */
-function toLocalFields(values: DocumentFormValues, family: Family): LocalDraftFields {
-  const fields: Record<string, unknown> = { ...toDocumentFields(values, family) };
-  if (values.relatedIds?.length) fields.relatedIds = values.relatedIds;
-  for (const [key, value] of Object.entries(fields))
-    if (value === null || value === '' || (Array.isArray(value) && value.length === 0)) delete fields[key];
-  return fields as LocalDraftFields;
-}
-
-/** A local draft's fields as the form's values (reopening it). */
-function fromLocalFields(fields: Record<string, unknown>): DocumentFormValues {
-  const date = (value: unknown) => (typeof value === 'string' ? dayjs(value) : null);
-  return {
-    ...(fields as DocumentFormValues),
-    documentDate: date(fields.documentDate),
-    receivedDate: date(fields.receivedDate),
-  };
-}
-
-/** A document's fields as the form's values (continuing a draft). */
-function toFormValues(doc: Document): DocumentFormValues {
-  return {
-    codificationId: doc.codification?.id ?? null,
-    subject: doc.subject,
-    summary: doc.summary ?? '',
-    senderDepartmentId: doc.sender?.id ?? null,
-    senderDocumentNumber: doc.senderDocumentNumber ?? '',
-    receiver: doc.receiver ?? '',
-    documentDate: doc.documentDate ? dayjs(doc.documentDate) : null,
-    receivedDate: doc.receivedDate ? dayjs(doc.receivedDate) : null,
-    recipientDepartmentId: doc.recipientDepartment?.id ?? null,
-    departmentId: doc.department?.id ?? null,
-    recipientIds: doc.recipients.map((r) => r.id),
-    securityLevelId: doc.securityLevel?.id ?? null,
-    priorityId: doc.priority?.id ?? null,
-    mediumId: doc.medium?.id ?? null,
-    grouping: doc.grouping ?? '',
-    relatedIds: doc.related.map((r) => r.id),
-  };
-}
+export { toDocumentFields, type DocumentFormValues } from './documentFields';
 
 /** The form screen of a family; `draftId` continues a draft (else ?draft= for incoming). */
 export function DocumentForm({ family, draftId: givenDraftId }: { family: Family; draftId?: number }) {
@@ -174,31 +79,17 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   // Local drafts (issue 14): the form keeps what is typed on this desk as it is typed, server or not.
   const session = useSession();
   const offline = session.offline;
-  // The address names the local draft the form is writing (?local=<id>, set as soon as it is first kept
-  // on this desk): a reload, or the form opened again at that address, resumes it — server or not.
-  const localParam = params.get('local');
-  const localId = useRef<string | null>(localParam);
-  /** The local draft to resume: the one the address named when the form opened (or was sent to). */
-  const [resumeId, setResumeId] = useState<string | null>(localParam);
-  const [localSavedAt, setLocalSavedAt] = useState<string | null>(null);
-  /** Files kept on this desk by an earlier session of this local draft (sent by the drafts' sync). */
-  const [localFiles, setLocalFiles] = useState<LocalDraftDetail['fileList']>([]);
-  /** Chosen files also kept on this desk: the file → its local id. */
-  const keptFiles = useRef(new Map<File, string>());
-  /** The same, for what the list shows (a chosen file kept on this desk says so). */
-  const [kept, setKept] = useState<ReadonlySet<File>>(new Set());
-  const autosave = useRef<ReturnType<typeof setTimeout> | null>(null);
   const [form] = useLocalisedForm<DocumentFormValues>();
   const finishing = useRef(false);
-  const [busy, setBusy] = useState<'draft' | 'finish' | null>(null);
-  const [pending, setPending] = useState<File[]>([]);
-  /** Chosen files whose content other documents the user may see already hold, with those documents. */
-  const [holders, setHolders] = useState<Map<File, RelatedDocument[]>>(new Map());
-  /** Documents linked instead of attaching a file again (their labels for the related select). */
-  const [linkedInstead, setLinkedInstead] = useState<RelatedDocument[]>([]);
-  const [progress, setProgress] = useState<Map<File, number>>(new Map());
   const [finished, setFinished] = useState<Document | null>(null);
   const [circuitFor, setCircuitFor] = useState<Document | null>(null);
+  // Sending what the form holds (the draft, its files, the finish). Tried whatever the browser says of the
+  // network: a server away is the save's own concern (it keeps the draft on this desk).
+  const sending = useMutation({
+    mutationFn: ({ finish, values }: { finish: boolean; values: DocumentFormValues }) => send(finish, values),
+    networkMode: 'always',
+  });
+  const busy = sending.isPending ? (sending.variables?.finish ? 'finish' : 'draft') : null;
   const preview = usePdfPreview();
 
   const draft = useQuery({
@@ -214,112 +105,22 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     queryFn: () => documentsApi.get(replyTo!),
     enabled: replyTo !== null && draftId === null,
   });
-  useEffect(() => {
-    // The address changed to another local draft (or none): that one is resumed. The form's own writes
-    // of the address (below) name the draft it holds already, and load nothing.
-    if (localParam === localId.current) return;
-    localId.current = localParam;
-    setResumeId(localParam);
-    setLocalFiles([]);
-  }, [localParam]);
-  const local = useQuery({
-    queryKey: ['local-draft', resumeId],
-    queryFn: () => localDrafts.get(resumeId!),
-    enabled: resumeId !== null,
-    staleTime: Infinity,
-    gcTime: 0,
-    meta: SAME_IN_EVERY_LANGUAGE,
+  // The address names the local draft the form is writing (?local=<id>): see useLocalDraft.
+  const local = useLocalDraft({
+    form,
+    family,
+    spec,
+    draftId,
+    draft,
+    localParam: params.get('local'),
+    setParams,
   });
-  // The desk's copy wins over the server's when it holds what the server has not had yet (changed here
-  // since it was sent, never sent, refused, in conflict), and when the server cannot be read now.
-  const resumeLocal =
-    local.data !== undefined &&
-    (draftId === null || local.data.dirty || local.data.state !== 'synced' || draft.isError);
+  const { localId, resumeLocal, localFiles, setLocalFiles, mounted } = local;
+  const queue = useAttachmentQueue({ form, draftId, uploadLimit, local });
+  const { pending, holders, linkedInstead, progress, documentList } = queue;
   useEffect(() => {
     if (draft.data && !resumeLocal) form.setFieldsValue(toFormValues(draft.data));
   }, [draft.data, resumeLocal, form]);
-  useEffect(() => {
-    if (!local.data || !resumeLocal) return;
-    if (draftId !== null) form.resetFields(); // the server's values gone: the desk's copy is the draft
-    form.setFieldsValue(fromLocalFields(local.data.fields));
-    setLocalFiles(local.data.fileList);
-    // Applied when a draft is resumed, not again as the form goes on (draftId set by a save, say): the
-    // clerk's typing since is the draft.
-  }, [local.data, resumeLocal]);
-
-  /** Keeps the form's fields on this desk now (a new local draft the first time); answers its id. */
-  const saveLocally = async (release = false): Promise<string> => {
-    if (autosave.current) clearTimeout(autosave.current);
-    autosave.current = null;
-    // Measured (bench/drafts/typing.ts): the part on this thread, and the round trip through main.
-    const started = performance.now();
-    const values = form.getFieldsValue(true) as DocumentFormValues;
-    const saving = localDrafts.save({
-      ...(localId.current ? { id: localId.current } : {}),
-      direction: spec.direction,
-      fields: toLocalFields(values, family),
-      ...(draftId !== null ? { serverId: draftId } : {}),
-      ...(draftId !== null && draft.data ? { serverVersion: draft.data.version } : {}),
-      ...(release ? { release: true } : {}),
-    });
-    performance.measure('sijill:autosave:thread', { start: started, end: performance.now() });
-    const saved = await saving;
-    performance.measure('sijill:autosave:roundtrip', { start: started, end: performance.now() });
-    if (localId.current !== saved.id) {
-      localId.current = saved.id;
-      nameLocalDraft(saved.id);
-    }
-    setLocalSavedAt(saved.updatedAt);
-    return saved.id;
-  };
-  /** Puts the local draft's id in the address (replacing it: Back still leaves the form). */
-  const nameLocalDraft = (id: string) =>
-    mounted.current &&
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        next.set('local', id);
-        return next;
-      },
-      { replace: true },
-    );
-  /** A server draft's address, still naming the local draft that keeps its changes on this desk. */
-  const draftAddress = (id: number) =>
-    localId.current ? localDraftPath(spec, localId.current, id) : spec.draftPath(id);
-  /**
-   * Whether the form is still on screen. A save outlives the form when the clerk leaves while it is on
-   * its way; the address it then writes (the local draft's id, the server draft's) would take them back
-   * to the form they left, so it is written only while the form is here.
-   */
-  const mounted = useRef(true);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
-  /** As the clerk types: saved a moment after the last keystroke (never on every key). */
-  const onValuesChange = () => {
-    if (autosave.current) clearTimeout(autosave.current);
-    autosave.current = setTimeout(() => void saveLocally(false).catch(() => {}), 800);
-  };
-  useEffect(
-    () => () => {
-      if (autosave.current) clearTimeout(autosave.current);
-    },
-    [],
-  );
-  /** A chosen file is kept on this desk too, so a crash or a closed client never loses it. */
-  const keepLocally = async (file: File) => {
-    try {
-      const id = localId.current ?? (await saveLocally(false));
-      const kept = await localDrafts.keepFile(id, file);
-      keptFiles.current.set(file, kept.id);
-      setKept((files) => new Set(files).add(file));
-    } catch {
-      // the file stays in the form; the server gets it when the draft is saved
-    }
-  };
   useEffect(() => {
     if (draftId === null) {
       form.resetFields();
@@ -357,52 +158,6 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     ...(max ? [maxRule(max)] : []),
   ];
 
-  const chooseFile = async (file: File) => {
-    const problem = await pdfFileProblem(file, uploadLimit, i18n.language);
-    if (problem) {
-      // The page's one toast host (not antd's message, a second one that keeps none of its rules).
-      toast({ severity: 'error', detail: problem });
-    } else {
-      setPending((files) => [...files, file]);
-      void findHolders(file);
-      void keepLocally(file);
-    }
-    return Upload.LIST_IGNORE;
-  };
-
-  /** Asks, by the file's content hash, whether documents the user may see already hold this file. */
-  const findHolders = async (file: File) => {
-    try {
-      const found = await documentsApi.holders(await contentHash(file), draftId ?? undefined);
-      if (found.length > 0) setHolders((map) => new Map(map).set(file, found));
-    } catch {
-      // Only advice: the upload says the same (alsoIn) if this look-up could not be made.
-    }
-  };
-
-  /** Links the documents that already hold this file instead of attaching it again. */
-  const linkInstead = (file: File) => {
-    const docs = holders.get(file) ?? [];
-    const current = (form.getFieldValue('relatedIds') as number[] | undefined) ?? [];
-    form.setFieldValue('relatedIds', [...new Set([...current, ...docs.map((d) => d.id)])]);
-    setLinkedInstead((known) => [...known, ...docs]);
-    setPending((files) => files.filter((f) => f !== file));
-    setHolders((map) => {
-      const next = new Map(map);
-      next.delete(file);
-      return next;
-    });
-    toast({
-      severity: 'success',
-      detail: t('add.linkedInstead', { name: file.name, documents: documentList(docs) }),
-    });
-  };
-  const documentList = (docs: readonly RelatedDocument[]) =>
-    nameList(
-      docs.map((d) => d.docNumber ?? `#${d.id}`),
-      i18n.language,
-    );
-
   /** Saves the draft (creating it the first time) with its attachments; answers it. */
   const saveDraft = async (values: DocumentFormValues): Promise<Document> => {
     const fields = toDocumentFields(values, family);
@@ -433,35 +188,12 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       };
       doc = await documentsApi.create(body);
     }
-    // One file after another, each with its progress; a file sent leaves the list at once, so a failure
-    // (the server names it) keeps only what is still to send, and trying again never sends a file twice.
-    const sending = [...pending];
-    for (const file of sending) {
-      const uploaded = await documentsApi.uploadAttachment(doc.id, file, (sent, total) =>
-        setProgress((p) => new Map(p).set(file, total ? Math.round((sent * 100) / total) : 0)),
-      );
-      // The same file (by content) is already in other documents: say which, so the clerk can relate
-      // them (the archive keeps the bytes once either way).
-      if (uploaded.alsoIn?.length)
-        toast({
-          severity: 'info',
-          detail: t('add.alsoIn', {
-            name: uploaded.fileName,
-            documents: documentList(uploaded.alsoIn),
-          }),
-        });
-      setPending((files) => files.filter((f) => f !== file));
-      setProgress((p) => {
-        const next = new Map(p);
-        next.delete(file);
-        return next;
-      });
-    }
-    const saved = sending.length ? await documentsApi.get(doc.id) : doc;
+    const sent = await queue.sendAll(doc.id);
+    const saved = sent ? await documentsApi.get(doc.id) : doc;
     // The server has it all now: the desk's copy records the server's id and version.
     if (localId.current) {
       await localDrafts.settled(localId.current, saved.id, saved.version).catch(() => {});
-      keptFiles.current.clear();
+      local.keptFiles.current.clear();
     }
     return saved;
   };
@@ -469,7 +201,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   /** Saving while the server is away: kept on this desk, sent by itself when the server is back. */
   const keepUntilOnline = async () => {
     // Released: the form no longer sends it itself, the desk sends it when the server is back.
-    await saveLocally(true);
+    await local.saveLocally(true);
     toast({ severity: 'info', detail: t('local.keptOffline') });
   };
 
@@ -483,8 +215,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const saveNow = async (finish: boolean) => {
     // This save writes what the form holds: a keep-on-the-desk still waiting for its moment would only
     // mark the draft as changed again after it has been sent (and a pass would send it twice).
-    if (autosave.current) clearTimeout(autosave.current);
-    autosave.current = null;
+    local.cancelAutosave();
     finishing.current = finish;
     try {
       await form.validateFields();
@@ -498,25 +229,24 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       await keepUntilOnline();
       return;
     }
-    setBusy(finish ? 'finish' : 'draft');
+    await sending.mutateAsync({ finish, values });
+  };
+
+  /** Sends the form's values to the server (the drafts' sync when files are kept on this desk). */
+  const send = async (finish: boolean, values: DocumentFormValues) => {
     // A local draft with files kept on this desk is sent by the drafts' sync (which holds those files).
     if (localId.current && localFiles.length > 0) {
-      try {
-        const id = await saveLocally(true);
-        await localDrafts.sync();
-        const sent = await localDrafts.get(id);
-        if (sent.state === 'synced' && sent.serverId) {
-          void queryClient.invalidateQueries({ queryKey: corrKeys.all });
-          // The sync sent every file kept on this desk, those chosen in this form among them.
-          setLocalFiles([]);
-          setPending((files) => files.filter((f) => !keptFiles.current.has(f)));
-          keptFiles.current.clear();
-          if (mounted.current) void navigate(draftAddress(sent.serverId), { replace: true });
-        } else {
-          toast({ severity: 'warn', detail: sent.error ?? t('local.notSentYet') });
-        }
-      } finally {
-        setBusy(null);
+      const id = await local.saveLocally(true);
+      await localDrafts.sync();
+      const sent = await localDrafts.get(id);
+      if (sent.state === 'synced' && sent.serverId) {
+        void queryClient.invalidateQueries({ queryKey: corrKeys.all });
+        // The sync sent every file kept on this desk, those chosen in this form among them.
+        setLocalFiles([]);
+        queue.dropSentByDesk();
+        if (mounted.current) void navigate(local.draftAddress(sent.serverId), { replace: true });
+      } else {
+        toast({ severity: 'warn', detail: sent.error ?? t('local.notSentYet') });
       }
       return;
     }
@@ -534,7 +264,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
             { draft: String(doc.id), ...(localId.current ? { local: localId.current } : {}) },
             { replace: true },
           );
-        else if (!finish) void navigate(draftAddress(doc.id), { replace: true });
+        else if (!finish) void navigate(local.draftAddress(doc.id), { replace: true });
         else setCreatedId(doc.id);
       }
       void queryClient.invalidateQueries({ queryKey: corrKeys.all });
@@ -545,8 +275,6 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       )
         await keepUntilOnline().catch(() => {});
       else applyServerErrors(form, error);
-    } finally {
-      setBusy(null);
     }
   };
 
@@ -730,7 +458,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
       <Form
         form={form}
         layout="vertical"
-        onValuesChange={onValuesChange}
+        onValuesChange={local.onValuesChange}
         data-testid={spec.formTestId}
         disabled={draftId !== null && draft.isLoading}
       >
@@ -817,7 +545,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
             accept="application/pdf,.pdf"
             multiple
             showUploadList={false}
-            beforeUpload={(file) => chooseFile(file)}
+            beforeUpload={(file) => queue.chooseFile(file)}
             className="corr-drop"
           >
             <div data-testid="attachment-drop" className="corr-drop-inner">
@@ -887,10 +615,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                           setLocalFiles(left.fileList);
                         }
                       } else {
-                        setPending((files) => files.filter((f, i) => `p${i}` !== row.key));
-                        const kept = row.file ? keptFiles.current.get(row.file) : undefined;
-                        if (kept && localId.current)
-                          void localDrafts.removeFile(localId.current, kept).catch(() => {});
+                        queue.removePending(row.key, row.file);
                       }
                     }}
                   />,
@@ -916,7 +641,11 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                       />
                     ) : (
                       <Typography.Text type="warning">
-                        {t(offline && row.file && kept.has(row.file) ? 'local.keptFile' : 'add.notSentYet')}
+                        {t(
+                          offline && row.file && local.kept.has(row.file)
+                            ? 'local.keptFile'
+                            : 'add.notSentYet',
+                        )}
                       </Typography.Text>
                     ))}
                   {row.file && holders.has(row.file) && (
@@ -928,7 +657,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
                         size="small"
                         icon={<LinkOutlined />}
                         data-testid="attachment-link-instead"
-                        onClick={() => linkInstead(row.file!)}
+                        onClick={() => queue.linkInstead(row.file!)}
                       >
                         {t('add.linkInstead')}
                       </Button>
@@ -978,9 +707,9 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
               {t(spec.finish === 'register' ? 'local.registerNeedsServer' : 'local.submitNeedsServer')}
             </Typography.Text>
           ) : null}
-          {localSavedAt ? (
+          {local.localSavedAt ? (
             <Typography.Text type="secondary" data-testid="local-saved">
-              {t('local.savedAt', { time: formatDateTime(localSavedAt) })}
+              {t('local.savedAt', { time: formatDateTime(local.localSavedAt) })}
             </Typography.Text>
           ) : null}
           {draftId !== null && family !== 'in' && draft.data && draft.data.state !== 'draft' && (

@@ -7,17 +7,16 @@
 import { useState } from 'react';
 import { App, Button, Card, List, Modal, Space, Table, Tag, Typography, type ButtonProps } from 'antd';
 import { CloudUploadOutlined, DeleteOutlined, DiffOutlined, EditOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { LocalDraftDetail, LocalDraftSummary } from '../../../../src-shared/ipc/contract';
 import { formatDate, formatDateTime } from '../../../lib/format';
 import { localDrafts, useLocalDraftCounts } from '../../../lib/local-drafts';
 import { toast } from '../../../lib/toast';
-import { corrKeys } from './api';
+import { corrKeys, localDraftKeys } from './keys';
 import { FAMILIES, localDraftPath, type Family } from './directions';
 
-const KEY = ['local-drafts'] as const;
 const STATE_COLOR: Record<LocalDraftSummary['state'], string> = {
   pending: 'gold',
   synced: 'green',
@@ -46,28 +45,32 @@ export function LocalDraftsCard({ family }: { family: Family }) {
   const spec = FAMILIES[family];
   const counts = useLocalDraftCounts();
   const list = useQuery({
-    queryKey: [...KEY, counts.waiting, counts.conflicts, counts.failed],
+    queryKey: localDraftKeys.list(counts.waiting, counts.conflicts, counts.failed),
     queryFn: localDrafts.list,
   });
   const [comparing, setComparing] = useState<LocalDraftDetail | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Main's calls, not the network's: run whatever the browser says of the network (as before).
+  const sync = useMutation({ mutationFn: () => localDrafts.sync(), networkMode: 'always' });
+  const resolution = useMutation({
+    mutationFn: ({ id, keep }: { id: string; keep: 'mine' | 'theirs' }) => localDrafts.resolve(id, keep),
+    networkMode: 'always',
+  });
+  const busy = sync.isPending || resolution.isPending;
   const drafts = (list.data?.drafts ?? []).filter((d) => d.direction === spec.direction);
   if (drafts.length === 0) return null;
 
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: KEY });
+    void queryClient.invalidateQueries({ queryKey: localDraftKeys.all });
     void queryClient.invalidateQueries({ queryKey: corrKeys.boxes });
   };
   const sendNow = async () => {
-    setBusy(true);
     try {
-      const after = await localDrafts.sync();
+      const after = await sync.mutateAsync();
       if (after.drafts.filter((d) => d.direction === spec.direction).length === 0)
         toast({ severity: 'success', detail: t('local.sent') });
     } catch (error) {
       toast({ severity: 'error', detail: t((error as Error).message, { ns: 'common' }) });
     } finally {
-      setBusy(false);
       refresh();
     }
   };
@@ -85,13 +88,11 @@ export function LocalDraftsCard({ family }: { family: Family }) {
     });
   const resolve = async (keep: 'mine' | 'theirs') => {
     if (!comparing) return;
-    setBusy(true);
     try {
-      await localDrafts.resolve(comparing.id, keep);
+      await resolution.mutateAsync({ id: comparing.id, keep });
       toast({ severity: 'success', detail: t('local.resolved') });
       setComparing(null);
     } finally {
-      setBusy(false);
       refresh();
     }
   };

@@ -1,8 +1,8 @@
 /**
  * The correspondence calls of docs/api.md ("Correspondence"): settings lists, documents, boxes and the
  * sub-resources of one document (distribution, tasks, follow, timeline, attachments, related), typed
- * with the schemas the server validates with (src-shared/api/correspondence.ts), and the react-query
- * keys the screens invalidate after a change.
+ * with the schemas the server validates with (src-shared/api/correspondence.ts). The react-query keys the
+ * screens invalidate after a change are in keys.ts (`corrKeys` re-exported here).
  */
 import type {
   RelatedDocument,
@@ -48,23 +48,8 @@ export const settingsEndpoint = (list: SettingsList) => settingsEndpoints[list].
 /** The API path of a box (GET: the list). */
 export const boxEndpoint = (box: Box) => `/correspondence/boxes/${box}`;
 
-/** Cache keys: a screen's data lives under its key; invalidate the key after a change. */
-export const corrKeys = {
-  all: ['correspondence'] as const,
-  settings: (list: SettingsList) => ['correspondence', 'settings', list] as const,
-  settingsOptions: (list: SettingsList) => ['correspondence', 'settings', list, 'options'] as const,
-  boxes: ['correspondence', 'boxes'] as const,
-  box: (box: Box) => ['correspondence', 'boxes', box] as const,
-  document: (id: number) => ['correspondence', 'document', id] as const,
-  distribution: (id: number) => ['correspondence', 'document', id, 'distribution'] as const,
-  tasks: (id: number) => ['correspondence', 'document', id, 'tasks'] as const,
-  timeline: (id: number) => ['correspondence', 'document', id, 'timeline'] as const,
-  attachmentText: (id: number, attachmentId: number) =>
-    ['correspondence', 'document', id, 'attachment-text', attachmentId] as const,
-  search: (q: string) => ['correspondence', 'search', q] as const,
-  counts: ['correspondence', 'boxes', 'counts'] as const,
-  approvers: (q: string) => ['correspondence', 'approvers', q] as const,
-};
+/** Cache keys live in keys.ts; re-exported here, where callers have always found them. */
+export { corrKeys } from './keys';
 
 export const settingsApi = {
   /** The active items of a list, for a form's select (GET …/{list}/options). */

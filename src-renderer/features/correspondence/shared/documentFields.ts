@@ -1,0 +1,102 @@
+/**
+ * The document form's values and their conversions: to the API's document fields, to and from what a
+ * local draft keeps on this desk, and from a server draft (to continue it). Pure, shared by the form
+ * and its local-draft hook.
+ */
+import dayjs, { type Dayjs } from 'dayjs';
+import type { Document } from '../../../../src-shared/api/correspondence';
+import type { LocalDraftFields } from '../../../../src-shared/ipc/contract';
+import type { Family } from './directions';
+
+export interface DocumentFormValues {
+  codificationId?: number | null;
+  subject?: string;
+  summary?: string;
+  senderDepartmentId?: number | null;
+  senderDocumentNumber?: string;
+  receiver?: string;
+  documentDate?: Dayjs | null;
+  receivedDate?: Dayjs | null;
+  recipientDepartmentId?: number | null;
+  departmentId?: number | null;
+  recipientIds?: number[];
+  securityLevelId?: number | null;
+  priorityId?: number | null;
+  mediumId?: number | null;
+  grouping?: string;
+  relatedIds?: number[];
+}
+
+const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
+export const day = (value: Dayjs | null | undefined) => (value ? value.format('YYYY-MM-DD') : null);
+
+/** The form's values as the API's document fields, for the fields the family uses. */
+export function toDocumentFields(values: DocumentFormValues, family: Family = 'in') {
+  const common = {
+    subject: values.subject?.trim() ?? '',
+    summary: text(values.summary),
+    documentDate: day(values.documentDate),
+    codificationId: values.codificationId ?? null,
+    securityLevelId: values.securityLevelId ?? null,
+    priorityId: values.priorityId ?? null,
+    mediumId: values.mediumId ?? null,
+    grouping: text(values.grouping),
+  };
+  if (family === 'in')
+    return {
+      ...common,
+      senderDepartmentId: values.senderDepartmentId ?? null,
+      senderDocumentNumber: text(values.senderDocumentNumber),
+      receiver: text(values.receiver),
+      receivedDate: day(values.receivedDate),
+      recipientDepartmentId: values.recipientDepartmentId ?? null,
+    };
+  return {
+    ...common,
+    // Unchosen, the server takes the author's own department.
+    ...(values.departmentId != null ? { departmentId: values.departmentId } : {}),
+    recipientIds: values.recipientIds ?? [],
+    ...(family === 'out' ? { receiver: text(values.receiver) } : {}),
+  };
+}
+
+/** The form's values as a local draft keeps them (the create request's fields, empty ones left out). */
+export function toLocalFields(values: DocumentFormValues, family: Family): LocalDraftFields {
+  const fields: Record<string, unknown> = { ...toDocumentFields(values, family) };
+  if (values.relatedIds?.length) fields.relatedIds = values.relatedIds;
+  for (const [key, value] of Object.entries(fields))
+    if (value === null || value === '' || (Array.isArray(value) && value.length === 0)) delete fields[key];
+  return fields as LocalDraftFields;
+}
+
+/** A local draft's fields as the form's values (reopening it). */
+export function fromLocalFields(fields: Record<string, unknown>): DocumentFormValues {
+  const date = (value: unknown) => (typeof value === 'string' ? dayjs(value) : null);
+  return {
+    ...(fields as DocumentFormValues),
+    documentDate: date(fields.documentDate),
+    receivedDate: date(fields.receivedDate),
+  };
+}
+
+/** A document's fields as the form's values (continuing a draft). */
+export function toFormValues(doc: Document): DocumentFormValues {
+  return {
+    codificationId: doc.codification?.id ?? null,
+    subject: doc.subject,
+    summary: doc.summary ?? '',
+    senderDepartmentId: doc.sender?.id ?? null,
+    senderDocumentNumber: doc.senderDocumentNumber ?? '',
+    receiver: doc.receiver ?? '',
+    documentDate: doc.documentDate ? dayjs(doc.documentDate) : null,
+    receivedDate: doc.receivedDate ? dayjs(doc.receivedDate) : null,
+    recipientDepartmentId: doc.recipientDepartment?.id ?? null,
+    departmentId: doc.department?.id ?? null,
+    recipientIds: doc.recipients.map((r) => r.id),
+    securityLevelId: doc.securityLevel?.id ?? null,
+    priorityId: doc.priority?.id ?? null,
+    mediumId: doc.medium?.id ?? null,
+    grouping: doc.grouping ?? '',
+    relatedIds: doc.related.map((r) => r.id),
+  };
+}
