@@ -10,7 +10,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Document } from '../../src-shared/api/correspondence';
 import type * as HttpModuleValue from '../../src-renderer/lib/http';
 import { initI18n, i18n } from '../../src-renderer/lib/i18n';
-import { CircuitDialog } from '../../src-renderer/features/correspondence/shared/CircuitDialog';
+import { CircuitDialog } from '../../src-renderer/features/correspondence/documents/CircuitDialog';
 import { fakeHttp, renderScreen } from './admin-harness';
 
 type HttpModule = typeof HttpModuleValue;

@@ -12,7 +12,7 @@ import {
   DATE_RANGE_DAYS,
   dateRangeQuery,
   defaultDateRange,
-} from '../../src-renderer/features/correspondence/shared/dateRange';
+} from '../../src-renderer/features/correspondence/documents/dateRange';
 import { DEFAULT_UPLOAD_MAX_BYTES as ATTACHMENT_MAX_BYTES } from '../../src-renderer/lib/upload-limit';
 import { pdfFileProblem } from '../../src-renderer/components/upload/transfer';
 import { DEFAULT_DATE_RANGE_DAYS } from '../../src-shared/api/correspondence';

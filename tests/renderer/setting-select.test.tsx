@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { waitFor } from '@testing-library/react';
 import { Form } from 'antd';
 import { initI18n } from '../../src-renderer/lib/i18n';
-import { SettingSelect } from '../../src-renderer/features/correspondence/shared/SettingSelect';
+import { SettingSelect } from '../../src-renderer/features/correspondence/documents/SettingSelect';
 import { fakeHttp, renderScreen } from './admin-harness';
 
 const holder = vi.hoisted(() => ({

@@ -34,7 +34,7 @@ describe('import rules', () => {
     ['src-preload/x.ts', "import { readFileSync } from 'node:fs';\nexport const r = readFileSync;\n"],
     // One feature never imports another.
     [
-      'src-renderer/features/correspondence/shared/x.tsx',
+      'src-renderer/features/correspondence/documents/x.tsx',
       "import { adminKeys } from '../../admin/api';\nexport const k = adminKeys;\n",
     ],
     [
@@ -48,7 +48,7 @@ describe('import rules', () => {
     ],
     [
       'src-renderer/lib/x.ts',
-      "import { corrKeys } from '../features/correspondence/shared/api';\nexport const k = corrKeys;\n",
+      "import { corrKeys } from '../features/correspondence/documents/api';\nexport const k = corrKeys;\n",
     ],
     [
       'src-renderer/features/calendar/x.tsx',
@@ -70,7 +70,7 @@ describe('import rules', () => {
     ],
     ['src-preload/x.ts', "import { contextBridge } from 'electron';\nexport const c = contextBridge;\n"],
     [
-      'src-renderer/features/correspondence/shared/x.tsx',
+      'src-renderer/features/correspondence/documents/x.tsx',
       "import { localName } from '../../../lib/names';\nimport { BoxListScreen } from './BoxListScreen';\nexport const a = [localName, BoxListScreen];\n",
     ],
   ])('%s may import that', async (file, code) => {

@@ -60,7 +60,7 @@ function usesOf(key: string): { where: string; line: string; before: string }[] 
 /** The fields the document detail shows for outgoing letters and memos (its FAMILY_FIELDS table). */
 function detailFieldsOf(family: 'out' | 'memo'): string[] {
   const source = readFileSync(
-    join(root, 'src-renderer/features/correspondence/shared/DocumentDetail.tsx'),
+    join(root, 'src-renderer/features/correspondence/documents/DocumentDetail.tsx'),
     'utf8',
   );
   const list = new RegExp(`\\n  ${family}: \\[([^\\]]*)\\]`).exec(source)?.[1] ?? '';

@@ -20,7 +20,7 @@ import {
 } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { BoxCounts } from '../../../src-shared/api/correspondence';
-import { approvalsApi, corrKeys } from '../../features/correspondence/shared/api';
+import { approvalsApi, corrKeys } from '../../features/correspondence/documents/api';
 import { GlobalOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { PageSection } from '../../../src-shared/api/auth';

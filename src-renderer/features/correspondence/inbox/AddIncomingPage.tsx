@@ -2,7 +2,7 @@
  * Inbox — add an incoming letter (/correspondence/inbox/add), and continue a draft
  * (/correspondence/inbox/add?draft={id}): the shared document form, incoming family.
  */
-import { DocumentForm } from '../shared/DocumentForm';
+import { DocumentForm } from '../documents/DocumentForm';
 
 /** The route's screen. */
 export function Component() {

@@ -1,6 +1,6 @@
 /** Inbox — one document opened from the follow-ups list: the shared document detail. */
 import { useParams } from 'react-router-dom';
-import { DocumentDetail } from '../shared/DocumentDetail';
+import { DocumentDetail } from '../documents/DocumentDetail';
 
 /** The route's screen. */
 export function Component() {

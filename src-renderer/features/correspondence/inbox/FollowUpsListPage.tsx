@@ -8,7 +8,7 @@ import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
 import { formatDate, type DataTableColumn } from '../../../components/DataTable';
-import { BoxListScreen, boxDateColumn, commonColumns } from '../shared/BoxListScreen';
+import { BoxListScreen, boxDateColumn, commonColumns } from '../documents/BoxListScreen';
 
 /** The route's screen. */
 export function Component() {

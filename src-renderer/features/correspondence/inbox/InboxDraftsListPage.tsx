@@ -1,5 +1,5 @@
 /** Inbox — drafts (/correspondence/inbox/draft): the shared drafts list, incoming family. */
-import { DraftsListScreen } from '../shared/DraftsListScreen';
+import { DraftsListScreen } from '../documents/DraftsListScreen';
 
 /** The route's screen. */
 export function Component() {

@@ -16,7 +16,7 @@ import {
   commonColumns,
   DistributionTypeTag,
   StateTags,
-} from '../shared/BoxListScreen';
+} from '../documents/BoxListScreen';
 
 /** The route's screen. */
 export function Component() {

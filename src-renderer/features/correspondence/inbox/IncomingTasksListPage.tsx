@@ -9,8 +9,8 @@ import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
 import { formatDate, type DataTableColumn } from '../../../components/DataTable';
 import { localName } from '../../../lib/names';
-import { BoxListScreen, boxDateColumn, commonColumns } from '../shared/BoxListScreen';
-import { TaskStateTag } from '../shared/TaskStateTag';
+import { BoxListScreen, boxDateColumn, commonColumns } from '../documents/BoxListScreen';
+import { TaskStateTag } from '../documents/TaskStateTag';
 
 /** The route's screen. */
 export function Component() {

@@ -1,5 +1,5 @@
 /** Memos — write an internal memo (/correspondence/memos/add): the shared document form, memo family. */
-import { DocumentForm } from '../shared/DocumentForm';
+import { DocumentForm } from '../documents/DocumentForm';
 
 /** The route's screen. */
 export function Component() {

@@ -1,6 +1,6 @@
 /** Memos — one approved memo (/correspondence/memos/approved-memos/{id}): the shared document detail. */
 import { useParams } from 'react-router-dom';
-import { DocumentDetail } from '../shared/DocumentDetail';
+import { DocumentDetail } from '../documents/DocumentDetail';
 
 /** The route's screen. */
 export function Component() {

@@ -1,6 +1,6 @@
 /** Memos — one draft (/correspondence/memos/draft/{id}): the document form continuing it. */
 import { useParams } from 'react-router-dom';
-import { DocumentForm } from '../shared/DocumentForm';
+import { DocumentForm } from '../documents/DocumentForm';
 
 /** The route's screen. */
 export function Component() {

@@ -1,5 +1,5 @@
 /** Memos — drafts (/correspondence/memos/draft). */
-import { DraftsListScreen } from '../shared/DraftsListScreen';
+import { DraftsListScreen } from '../documents/DraftsListScreen';
 
 /** The route's screen. */
 export function Component() {

@@ -1,6 +1,6 @@
 /** Memos — one of my memos in or back from its circuit (/correspondence/memos/awaiting-approval/{id}): the shared document detail. */
 import { useParams } from 'react-router-dom';
-import { DocumentDetail } from '../shared/DocumentDetail';
+import { DocumentDetail } from '../documents/DocumentDetail';
 
 /** The route's screen. */
 export function Component() {

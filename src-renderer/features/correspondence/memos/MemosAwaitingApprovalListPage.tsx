@@ -1,5 +1,5 @@
 /** Memos — awaiting approval and requiring changes (/correspondence/memos/awaiting-approval). */
-import { AwaitingApprovalScreen } from '../shared/CircuitListScreens';
+import { AwaitingApprovalScreen } from '../documents/CircuitListScreens';
 
 /** The route's screen. */
 export function Component() {

@@ -1,6 +1,6 @@
 /** Memos — a memo waiting for my answer (/correspondence/memos/requiring-approval/{id}): the shared document detail. */
 import { useParams } from 'react-router-dom';
-import { DocumentDetail } from '../shared/DocumentDetail';
+import { DocumentDetail } from '../documents/DocumentDetail';
 
 /** The route's screen. */
 export function Component() {

@@ -1,5 +1,5 @@
 /** Memos — requiring my approval (/correspondence/memos/requiring-approval). */
-import { RequiringApprovalScreen } from '../shared/CircuitListScreens';
+import { RequiringApprovalScreen } from '../documents/CircuitListScreens';
 
 /** The route's screen. */
 export function Component() {

@@ -3,7 +3,7 @@
  * letter): the shared document form, outgoing family.
  */
 import { useSearchParams } from 'react-router-dom';
-import { DocumentForm } from '../shared/DocumentForm';
+import { DocumentForm } from '../documents/DocumentForm';
 
 /** The route's screen. */
 export function Component() {

@@ -1,6 +1,6 @@
 /** Outbox — one of my letters in or back from its circuit (/correspondence/outbox/awaiting-approval/{id}): the shared document detail. */
 import { useParams } from 'react-router-dom';
-import { DocumentDetail } from '../shared/DocumentDetail';
+import { DocumentDetail } from '../documents/DocumentDetail';
 
 /** The route's screen. */
 export function Component() {

@@ -1,5 +1,5 @@
 /** Outbox — awaiting approval and requiring changes (/correspondence/outbox/awaiting-approval). */
-import { AwaitingApprovalScreen } from '../shared/CircuitListScreens';
+import { AwaitingApprovalScreen } from '../documents/CircuitListScreens';
 
 /** The route's screen. */
 export function Component() {

@@ -1,5 +1,5 @@
 /** Outbox — drafts (/correspondence/outbox/draft). */
-import { DraftsListScreen } from '../shared/DraftsListScreen';
+import { DraftsListScreen } from '../documents/DraftsListScreen';
 
 /** The route's screen. */
 export function Component() {

@@ -1,5 +1,5 @@
 /** Outbox — requiring my approval (/correspondence/outbox/requiring-approval). */
-import { RequiringApprovalScreen } from '../shared/CircuitListScreens';
+import { RequiringApprovalScreen } from '../documents/CircuitListScreens';
 
 /** The route's screen. */
 export function Component() {

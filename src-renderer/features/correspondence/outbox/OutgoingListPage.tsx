@@ -7,9 +7,9 @@ import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
 import type { DataTableColumn } from '../../../components/DataTable';
-import { BoxListScreen, boxDateColumn, commonColumns } from '../shared/BoxListScreen';
-import { addresseesColumn } from '../shared/DraftsListScreen';
-import { FAMILIES } from '../shared/directions';
+import { BoxListScreen, boxDateColumn, commonColumns } from '../documents/BoxListScreen';
+import { addresseesColumn } from '../documents/DraftsListScreen';
+import { FAMILIES } from '../documents/directions';
 
 /** The route's screen. */
 export function Component() {

@@ -9,7 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Attachment, AttachmentText } from '../../../../src-shared/api/correspondence';
 import { http } from '../../../lib/http';
-import { corrKeys } from '../shared/api';
+import { corrKeys } from '../documents/api';
 import { LoadFailed } from '../../../components/LoadFailed';
 
 /** Whether the server is still to read (or reading) an attachment's text. */

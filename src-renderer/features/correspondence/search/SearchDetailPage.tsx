@@ -1,6 +1,6 @@
 /** Search — one document opened from the results: the shared document detail, Back returns to the results. */
 import { useParams } from 'react-router-dom';
-import { DocumentDetail } from '../shared/DocumentDetail';
+import { DocumentDetail } from '../documents/DocumentDetail';
 
 /** The route's screen. */
 export function Component() {

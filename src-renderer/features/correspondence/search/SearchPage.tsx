@@ -41,11 +41,11 @@ import { DATE_FORMAT, formatDate } from '../../../components/DataTable';
 import { LoadFailed } from '../../../components/LoadFailed';
 import { call } from '../../../lib/call';
 import { localName } from '../../../lib/names';
-import { SettingSelect } from '../shared/SettingSelect';
-import { DepartmentSelect } from '../shared/pickers';
+import { SettingSelect } from '../documents/SettingSelect';
+import { DepartmentSelect } from '../documents/pickers';
 import { PAGES } from '../../../../src-shared/pages';
 import './search.css';
-import { searchKeys } from '../shared/keys';
+import { searchKeys } from '../documents/keys';
 
 /** The filters the address may carry, by their parameter name. */
 const FILTER_PARAMS = [

@@ -18,8 +18,8 @@ import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
 import { localName } from '../../../lib/names';
 import { useCan } from '../../../lib/usePermission';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
-import { DepartmentSelect } from '../shared/pickers';
-import { corrKeys, settingsApi, settingsEndpoint, type SettingsRow } from '../shared/api';
+import { DepartmentSelect } from '../documents/pickers';
+import { corrKeys, settingsApi, settingsEndpoint, type SettingsRow } from '../documents/api';
 import { DIRECTIONS, type SettingsField, type SettingsListSpec } from './declarations';
 
 /** The form rules of a field, worded with the specification's messages (section 5). */
