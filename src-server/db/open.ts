@@ -18,8 +18,19 @@ import pg from 'pg';
 import * as schema from './schema';
 import { ensureBaseData } from './seed';
 
+/**
+ * What raw SQL (`execute`) answers, whichever driver: its rows. node-postgres' QueryResult and PGlite's
+ * Results both carry them; the row type is the caller's (db/rows.ts, `rowsOf`).
+ */
+export interface RowsResultHKT extends PgQueryResultHKT {
+  readonly type: RowsResult<this['row']>;
+}
+interface RowsResult<Row> {
+  rows: Row[];
+}
+
 /** The drizzle database, whichever driver is underneath. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Db = PgDatabase<RowsResultHKT, typeof schema>;
 
 /** The folder name of the migrations beside this file, and (in the Electron build) beside the main bundle. */
 export const MIGRATIONS_FOLDER_NAME = 'migrations';
@@ -164,11 +175,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     pool.on('error', () => undefined);
     const db = drizzlePg(pool, { schema });
     database = {
-      db: db as unknown as Db,
+      db,
       kind: 'postgres',
       migrate: async () => {
         await migratePg(db, { migrationsFolder });
-        await ensureBaseData(db as unknown as Db);
+        await ensureBaseData(db);
       },
       holdLock: (name) => holdPgLock(options.DATABASE_URL!, name),
       close: () => pool.end(),
@@ -186,11 +197,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     const db = drizzlePglite(client, { schema });
     let closed = false;
     database = {
-      db: db as unknown as Db,
+      db,
       kind: 'pglite',
       migrate: async () => {
         await migratePglite(db, { migrationsFolder });
-        await ensureBaseData(db as unknown as Db);
+        await ensureBaseData(db);
       },
       close: async () => {
         if (closed) return;

@@ -70,6 +70,7 @@ import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { isUniqueViolation } from '../db/errors';
+import { rowsOf } from '../db/rows';
 import { BACKGROUND_JOB_STATES, type BackgroundJobState } from '../db/schema';
 
 /** What a handler is given. */
@@ -278,11 +279,6 @@ const consoleLog: JobLog = {
   warn: (obj, msg) => console.warn(`[jobs] ${msg}`, obj),
   error: (obj, msg) => console.error(`[jobs] ${msg}`, obj),
 };
-
-async function rowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
 
 /** `now() + ms` in SQL. */
 const inMs = (ms: number) => sql`now() + ${Math.max(0, ms)}::float8 * interval '1 millisecond'`;

@@ -39,7 +39,7 @@ import { HttpProblem } from '../../http/problem';
 import { nestsDeeperThan, tooDeep } from '../../http/json-depth';
 import type { Db } from '../../db/open';
 import type { Tx } from '../auth/queries';
-import { rows } from './queries';
+import { rowsOf } from '../../db/rows';
 import { inList, receivingDepartments, type Scope } from './visibility';
 
 /**
@@ -350,7 +350,7 @@ export async function boxKeys(
             order by ${orderOf(col, sql`b.row_id`)} limit ${upTo})`,
       ),
     );
-    const window = await rows<BoxKey>(
+    const window = await rowsOf<BoxKey>(
       on,
       sql`select p.kind || p.row_id as key, p.kind, p.row_id,
             ${sql.raw(POSITION_TEXT[sortField.type]('p.sort_key'))} as sort_value, p.document_id,
@@ -373,7 +373,7 @@ export async function boxKeys(
     sql` union all `,
   );
   const count = async () => {
-    const [row] = await rows<{ n: number }>(
+    const [row] = await rowsOf<{ n: number }>(
       db,
       sql`select count(*)::int as n from (select 1 from (${union}) b ${whereOf(where)} limit ${exactTotalMax + 1}) c`,
     );
@@ -518,7 +518,7 @@ async function dayCounts(
       ? [...arm.tallies.map(tallied), ...(edges[i] ? [counted(edges[i].sql)] : [])]
       : [counted(arm.sql)],
   );
-  const found = await rows<DayCount>(
+  const found = await rowsOf<DayCount>(
     on,
     sql`select to_char(c.day, 'YYYY-MM-DD') as day, sum(c.n)::int as n
       from (${sql.join(parts, sql` union all `)}) c group by c.day having sum(c.n) <> 0 order by c.day`,

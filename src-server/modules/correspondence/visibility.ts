@@ -17,6 +17,7 @@
  * A document outside the predicate answers 404, never 403.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import { rowsOf } from '../../db/rows';
 import type { Tx } from '../auth/queries';
 
 /** What the predicate needs to know about the caller, read once per request. */
@@ -42,9 +43,21 @@ export function inList(ids: readonly number[]): SQL {
   )})`;
 }
 
+/** The caller's row of `scopeOf` (no row: a user id that is not there). */
+type ScopeRow = {
+  employee_id: number | null;
+  department_id: number | null;
+  archive_type: string | null;
+  managed: number[];
+  secretaried: number[];
+  clearance: number;
+};
+
 /** Reads the caller's scope: employee, department, led departments, archive office and clearance. */
 export async function scopeOf(db: Tx, caller: { userId: number; isSystem: boolean }): Promise<Scope> {
-  const result = (await db.execute(sql`
+  const [row] = await rowsOf<ScopeRow>(
+    db,
+    sql`
     select e.id as employee_id, e.department_id, dep.archive_type,
       coalesce((select array_agg(m.id) from departments m
                  where m.manager_employee_id = e.id and m.active), '{}') as managed,
@@ -58,18 +71,17 @@ export async function scopeOf(db: Tx, caller: { userId: number; isSystem: boolea
     from users u
     left join employees e on e.id = u.employee_id and e.active
     left join departments dep on dep.id = e.department_id
-    where u.id = ${caller.userId}`)) as unknown as { rows: Record<string, unknown>[] };
-  const row = result.rows[0] ?? {};
-  const ids = (v: unknown) => (Array.isArray(v) ? v.map(Number) : []);
-  const departmentId = row.department_id == null ? null : Number(row.department_id);
+    where u.id = ${caller.userId}`,
+  );
+  const departmentId = row?.department_id ?? null;
   return {
     userId: caller.userId,
     isAdmin: caller.isSystem,
-    employeeId: row.employee_id == null ? null : Number(row.employee_id),
+    employeeId: row?.employee_id ?? null,
     departmentId,
-    leadDepartmentIds: [...new Set([...ids(row.managed), ...ids(row.secretaried)])],
-    archiveDepartmentId: row.archive_type === 'inOut' ? departmentId : null,
-    clearance: Number(row.clearance ?? 0),
+    leadDepartmentIds: [...new Set([...(row?.managed ?? []), ...(row?.secretaried ?? [])])],
+    archiveDepartmentId: row?.archive_type === 'inOut' ? departmentId : null,
+    clearance: row?.clearance ?? 0,
   };
 }
 

@@ -20,7 +20,8 @@ import { ARABIC_UNIFY } from '../../../src-shared/arabic';
 import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
 import { inList, scopeOf, seesBroadly, visibleCandidates, visibleTo } from '../correspondence/visibility';
-import { rows, iso, day } from '../correspondence/queries';
+import { rowsOf } from '../../db/rows';
+import { day, iso } from '../../db/sql';
 import { documentTexts } from './indexer';
 import { referenceFormSql } from '../../db/schema';
 
@@ -121,7 +122,7 @@ export async function search(
               where ${where}
               order by v.id desc limit ${RANK_WINDOW}`;
     const candidates = hits ? sql`(${hits}) union all (${numbers})` : numbers;
-    const list = await rows<HitRow & { n: number; h: number }>(
+    const list = await rowsOf<HitRow & { n: number; h: number }>(
       ctx.db,
       sql`with m as (select c.id, max(c.rank) as rank, bool_or(c.nm) as nm, count(*) filter (where not c.nm) as h
                      from (${candidates}) c group by c.id)
@@ -140,7 +141,7 @@ export async function search(
     );
     const [counts] = list.length
       ? [list[0]!]
-      : await rows<{ n: number; h: number }>(
+      : await rowsOf<{ n: number; h: number }>(
           ctx.db,
           sql`select count(distinct c.id)::int as n, (count(*) filter (where not c.nm))::int as h
               from (${candidates}) c`,
@@ -151,7 +152,7 @@ export async function search(
     broad && tsq
       ? Number(
           (
-            await rows<{ m: number | null }>(ctx.db, sql`select max(document_id) as m from document_search`)
+            await rowsOf<{ m: number | null }>(ctx.db, sql`select max(document_id) as m from document_search`)
           )[0]?.m ?? 0,
         )
       : 0;
@@ -187,7 +188,7 @@ async function hitsOf(
   const [texts, pages] = await Promise.all([
     documentTexts(ctx.db, ids),
     tsq
-      ? rows<{ document_id: number; attachment_id: number; file_name: string; page: number; text: string }>(
+      ? rowsOf<{ document_id: number; attachment_id: number; file_name: string; page: number; text: string }>(
           ctx.db,
           sql`select distinct on (a.document_id) a.document_id, a.id as attachment_id, a.file_name, p.page, p.text
               from document_attachments a join attachment_pages p on p.attachment_id = a.id
