@@ -377,7 +377,7 @@ export async function boxKeys(
       db,
       sql`select count(*)::int as n from (select 1 from (${union}) b ${whereOf(where)} limit ${exactTotalMax + 1}) c`,
     );
-    return Number(row?.n ?? 0);
+    return row?.n ?? 0;
   };
   // A big box in its own date order, unfiltered (issue 23, item 22): its rows per day, from the tallies
   // of its big arms (box_tallies, kept by the database in the writing transaction) and by counting the
@@ -457,7 +457,7 @@ export async function boxKeys(
     more && last
       ? encodeCursor(fingerprint, {
           value: last.sort_value,
-          rowId: Number(last.row_id),
+          rowId: last.row_id,
           kind: last.kind,
           ordinal: through,
         })
@@ -523,7 +523,7 @@ async function dayCounts(
     sql`select to_char(c.day, 'YYYY-MM-DD') as day, sum(c.n)::int as n
       from (${sql.join(parts, sql` union all `)}) c group by c.day having sum(c.n) <> 0 order by c.day`,
   );
-  return found.map((d) => ({ day: d.day, n: Number(d.n) }));
+  return found.map((d) => ({ day: d.day, n: d.n }));
 }
 
 /**

@@ -15,7 +15,6 @@ import { inList, visibleTo, type Scope } from './visibility';
 // Under the names this module's readers have used (the approval queries still do).
 export { rowsOf as rows, iso, day };
 
-
 /** The documents table's columns, as SQL answers them (schema.ts). */
 type DocumentColumns = RowOf<typeof documents.$inferSelect>;
 
@@ -171,7 +170,7 @@ export async function visibleIds(db: Tx, scope: Scope, ids: readonly number[]): 
     db,
     sql`select d.id from documents d where d.id in ${inList(ids)} and ${visibleTo(scope)}`,
   );
-  return found.map((r) => Number(r.id));
+  return found.map((r) => r.id);
 }
 
 /** A settings item of a list, if it exists and is active. */
@@ -220,7 +219,7 @@ export async function employeeOf(db: Tx, id: number) {
  * the lowest active level as the visibility predicate assumes — or null when the employee has no account.
  */
 export async function clearanceOfEmployee(db: Tx, employeeId: number): Promise<number | null> {
-  const [row] = await rowsOf<{ clearance: number | string }>(
+  const [row] = await rowsOf<{ clearance: number }>(
     db,
     sql`select coalesce((select s.level from user_clearances c
                            join correspondence_settings s on s.id = c.security_level_id
@@ -229,7 +228,7 @@ export async function clearanceOfEmployee(db: Tx, employeeId: number): Promise<n
                           where s.list = 'security-levels' and s.active), 0)::int as clearance
         from users u where u.employee_id = ${employeeId} and u.active limit 1`,
   );
-  return row ? Number(row.clearance) : null;
+  return row ? row.clearance : null;
 }
 
 type RoleOf = { roleId: number; isSystem: boolean; roleActive: boolean };
@@ -294,7 +293,7 @@ export async function insertDocument(db: Tx, values: DocumentValues): Promise<nu
       sql`, `,
     )}) returning id`,
   );
-  return Number(row!.id);
+  return row!.id;
 }
 
 /** Changes a document's fields; the version rises (approvals are given to a version). */
@@ -326,7 +325,7 @@ export async function recipientsListOf(db: Tx, documentIds: readonly number[]) {
 
 /** Replaces a document's recipients (answers whether they changed). */
 export async function setRecipients(db: Tx, documentId: number, departmentIds: readonly number[]) {
-  const before = (await recipientsListOf(db, [documentId])).map((r) => Number(r.id));
+  const before = (await recipientsListOf(db, [documentId])).map((r) => r.id);
   if (before.length === departmentIds.length && before.every((id, i) => id === departmentIds[i]))
     return false;
   await db.execute(sql`delete from document_recipients where document_id = ${documentId}`);
@@ -352,13 +351,13 @@ export async function takeSequence(db: Tx, codificationId: number, year: number)
     sql`update document_counters set next = next + 1
         where codification_id = ${codificationId} and year = ${year} returning next - 1 as seq`,
   );
-  return Number(row!.seq);
+  return row!.seq;
 }
 
 /** The database's current year (registration numbers follow the server's clock, not the client's). */
 export async function currentYear(db: Tx): Promise<number> {
   const [row] = await rowsOf<{ y: number }>(db, sql`select extract(year from now())::int as y`);
-  return Number(row!.y);
+  return row!.y;
 }
 
 export async function markRegistered(
@@ -540,7 +539,7 @@ export async function insertAttachment(
         values (${v.documentId}, ${v.sha256}, ${v.fileName}, ${v.size}, ${v.mime}, ${v.userId}, ${v.kind})
         returning id`,
   );
-  return Number(row!.id);
+  return row!.id;
 }
 
 export async function deleteAttachment(db: Tx, documentId: number, id: number): Promise<boolean> {
@@ -623,7 +622,7 @@ export async function insertDistribution(
         from documents d where d.id = ${v.documentId}
         on conflict (document_id, department_id) do nothing returning id`,
   );
-  return row ? Number(row.id) : null;
+  return row ? row.id : null;
 }
 
 /** A task with its department, tasker, assigner and document. */
@@ -677,7 +676,7 @@ export async function insertTask(
         values (${v.documentId}, ${v.distributionId}, ${v.departmentId}, ${v.type}, ${v.employeeId},
           ${v.taskDate}, ${v.notes}, ${v.userId}) returning id`,
   );
-  return Number(row!.id);
+  return row!.id;
 }
 
 /** Moves a task from `from` to `to`; answers false when another request moved it first. */
@@ -818,8 +817,11 @@ export async function visibleHolderOf(db: Tx, scope: Scope, sha256: string): Pro
 
 /** The id of the document with this registration number, or null. */
 export async function documentIdByNumber(db: Tx, docNumber: string): Promise<number | null> {
-  const [row] = await rowsOf<{ id: number }>(db, sql`select id from documents where doc_number = ${docNumber}`);
-  return row ? Number(row.id) : null;
+  const [row] = await rowsOf<{ id: number }>(
+    db,
+    sql`select id from documents where doc_number = ${docNumber}`,
+  );
+  return row ? row.id : null;
 }
 
 export interface IntakeReceiptRow {
@@ -874,7 +876,7 @@ export async function documentReceipt(
     db,
     sql`select document_id, request_hash from document_receipts where user_id = ${userId} and key = ${key}`,
   );
-  return row ? { documentId: Number(row.document_id), requestHash: row.request_hash } : null;
+  return row ? { documentId: row.document_id, requestHash: row.request_hash } : null;
 }
 
 /** Records the document a caller's idempotency key made (under lockDocumentReceipt: the key is free). */
@@ -1024,8 +1026,8 @@ export async function intakeDrafts(
     if (row.prior_document_id !== null)
       return {
         prior: {
-          document_id: Number(row.prior_document_id),
-          attachment_id: row.prior_attachment_id === null ? null : Number(row.prior_attachment_id),
+          document_id: row.prior_document_id,
+          attachment_id: row.prior_attachment_id,
           sha256: v.files[i]!.sha256,
           request_hash: row.prior_request_hash,
         },
@@ -1057,5 +1059,5 @@ export async function numbersAndSubjects(db: Tx, ids: readonly number[]) {
     sql`select id, doc_number, subject from documents
          where id in (select (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::int)`,
   );
-  return new Map(found.map((r) => [Number(r.id), r]));
+  return new Map(found.map((r) => [r.id, r]));
 }

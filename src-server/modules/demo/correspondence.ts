@@ -492,7 +492,7 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
     tx,
     sql`select count(*)::int as n from documents where direction <> 'in'`,
   );
-  if (Number(existing?.n ?? 0) > 0) return ['outgoing letters and memos already present (left as is)'];
+  if ((existing?.n ?? 0) > 0) return ['outgoing letters and memos already present (left as is)'];
   const people = {
     manager: await callerFor(tx, 'manager'),
     clerk: await callerFor(tx, 'clerk'),
@@ -551,7 +551,7 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
     )[0]?.id;
   const replyTo = async (subject: string): Promise<Partial<CreateDocumentRequest>> => {
     const id = await incoming(subject);
-    return id === undefined ? {} : { relatedIds: [Number(id)] };
+    return id === undefined ? {} : { relatedIds: [id] };
   };
   // The manager signs for the ministry: the administrator granted him its signing authority (the
   // ministry's own manager holds it by office; the demo letters go up to the directorate's manager).
@@ -725,8 +725,8 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
         order by x.id desc limit 1`,
   );
   if (received && e1.profile.employee) {
-    await corr.assignTask(ctx, manager, Number(received.document_id), {
-      distributionId: Number(received.id),
+    await corr.assignTask(ctx, manager, received.document_id, {
+      distributionId: received.id,
       employeeId: e1.profile.employee.id,
       taskDate: dayFrom(7),
       notes: 'يرجى حصر العهد القائمة في الإدارة',

@@ -58,8 +58,8 @@ export async function documentTexts(db: Tx, ids: readonly number[]): Promise<Map
         where d.id in ${inList(ids)}`,
   );
   for (const r of list) {
-    out.set(Number(r.id), {
-      id: Number(r.id),
+    out.set(r.id, {
+      id: r.id,
       docNumber: r.doc_number,
       senderDocumentNumber: r.sender_document_number,
       subject: r.subject,

@@ -95,9 +95,9 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
     sql`select document_id, sha256, uploaded_by from document_attachments where id = ${attachmentId}`,
   );
   if (!row) return; // removed since
-  const documentId = Number(row.document_id);
+  const documentId = row.document_id;
   // The same file read for another attachment its uploader may see: its pages, copied.
-  const scope = await uploaderScope(ctx, row.uploaded_by === null ? null : Number(row.uploaded_by));
+  const scope = await uploaderScope(ctx, row.uploaded_by);
   const [twin] = scope
     ? await rowsOf<{ id: number }>(
         ctx.db,
@@ -111,10 +111,10 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
     await ctx.db.transaction(async (tx) => {
       await tx.execute(sql`delete from attachment_pages where attachment_id = ${attachmentId}`);
       await tx.execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes)
-        select ${attachmentId}, page, method, text, lexemes from attachment_pages where attachment_id = ${Number(twin.id)}`);
+        select ${attachmentId}, page, method, text, lexemes from attachment_pages where attachment_id = ${twin.id}`);
       await tx.execute(sql`update document_attachments a set text_status = 'done', text_error = null,
         text_pages = t.text_pages, text_pages_done = t.text_pages
-        from document_attachments t where t.id = ${Number(twin.id)} and a.id = ${attachmentId}`);
+        from document_attachments t where t.id = ${twin.id} and a.id = ${attachmentId}`);
     });
     await reindexDocument(ctx.db, documentId);
     return;

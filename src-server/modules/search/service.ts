@@ -146,22 +146,20 @@ export async function search(
           sql`select count(distinct c.id)::int as n, (count(*) filter (where not c.nm))::int as h
               from (${candidates}) c`,
         );
-    return { list, n: Number(counts?.n ?? 0), h: Number(counts?.h ?? 0) };
+    return { list, n: counts?.n ?? 0, h: counts?.h ?? 0 };
   };
   const newest =
     broad && tsq
-      ? Number(
-          (
-            await rowsOf<{ m: number | null }>(ctx.db, sql`select max(document_id) as m from document_search`)
-          )[0]?.m ?? 0,
-        )
+      ? ((
+          await rowsOf<{ m: number | null }>(ctx.db, sql`select max(document_id) as m from document_search`)
+        )[0]?.m ?? 0)
       : 0;
   let found = await page(newest > RECENT_SPAN ? newest - RECENT_SPAN : null);
   if (newest > RECENT_SPAN && found.h < RANK_WINDOW) found = await page(null);
   const pageRows = found.list;
   // A full window means more matches than were ranked: the total is then a lower bound.
   const countRows = [{ n: found.n + (found.h >= RANK_WINDOW ? 1 : 0) }];
-  const counted = Number(countRows[0]?.n ?? 0);
+  const counted = countRows[0]?.n ?? 0;
   const items = await hitsOf(ctx, pageRows, terms, tsq);
   return {
     items,
@@ -174,7 +172,7 @@ export async function search(
 }
 
 const ref = (id: number | null, ar: string | null, en: string | null) =>
-  id === null ? null : { id: Number(id), nameAr: ar ?? '', nameEn: en ?? '' };
+  id === null ? null : { id, nameAr: ar ?? '', nameEn: en ?? '' };
 
 /** The hits of a page with their passages. */
 async function hitsOf(
@@ -184,7 +182,7 @@ async function hitsOf(
   tsq: string | null,
 ): Promise<SearchHit[]> {
   if (!list.length) return [];
-  const ids = list.map((r) => Number(r.id));
+  const ids = list.map((r) => r.id);
   const [texts, pages] = await Promise.all([
     documentTexts(ctx.db, ids),
     tsq
@@ -197,9 +195,9 @@ async function hitsOf(
         )
       : Promise.resolve([]),
   ]);
-  const pageOf = new Map(pages.map((p) => [Number(p.document_id), p]));
+  const pageOf = new Map(pages.map((p) => [p.document_id, p]));
   return list.map((r) => {
-    const t = texts.get(Number(r.id));
+    const t = texts.get(r.id);
     const snippets: SearchSnippet[] = [];
     const fields: [SnippetField, string | null | undefined][] = [
       ['docNumber', t?.docNumber],
@@ -214,16 +212,16 @@ async function hitsOf(
       if (!value || !matchRanges(value, terms).length) continue;
       snippets.push({ field, ...snippet(value, terms), attachment: null });
     }
-    const page = pageOf.get(Number(r.id));
+    const page = pageOf.get(r.id);
     if (page) {
       snippets.push({
         field: 'attachment',
         ...snippet(page.text, terms),
-        attachment: { id: Number(page.attachment_id), fileName: page.file_name, page: Number(page.page) },
+        attachment: { id: page.attachment_id, fileName: page.file_name, page: page.page },
       });
     }
     return {
-      documentId: Number(r.id),
+      documentId: r.id,
       direction: r.direction,
       state: r.state,
       docNumber: r.doc_number,
