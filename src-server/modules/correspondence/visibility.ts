@@ -17,8 +17,8 @@
  * A document outside the predicate answers 404, never 403.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { rowsOf } from '../../db/rows';
 import type { Tx } from '../auth/queries';
+import { scopeRowOf } from './visibility-queries';
 
 /** What the predicate needs to know about the caller, read once per request. */
 export interface Scope {
@@ -43,36 +43,9 @@ export function inList(ids: readonly number[]): SQL {
   )})`;
 }
 
-/** The caller's row of `scopeOf` (no row: a user id that is not there). */
-type ScopeRow = {
-  employee_id: number | null;
-  department_id: number | null;
-  archive_type: string | null;
-  managed: number[];
-  secretaried: number[];
-  clearance: number;
-};
-
 /** Reads the caller's scope: employee, department, led departments, archive office and clearance. */
 export async function scopeOf(db: Tx, caller: { userId: number; isSystem: boolean }): Promise<Scope> {
-  const [row] = await rowsOf<ScopeRow>(
-    db,
-    sql`
-    select e.id as employee_id, e.department_id, dep.archive_type,
-      coalesce((select array_agg(m.id) from departments m
-                 where m.manager_employee_id = e.id and m.active), '{}') as managed,
-      coalesce((select array_agg(so.department_id) from secretary_offices so
-                 where so.secretary_employee_id = e.id and so.active), '{}') as secretaried,
-      coalesce((select s.level from user_clearances c
-                  join correspondence_settings s on s.id = c.security_level_id
-                 where c.user_id = u.id),
-               (select min(s.level) from correspondence_settings s
-                 where s.list = 'security-levels' and s.active), 0)::int as clearance
-    from users u
-    left join employees e on e.id = u.employee_id and e.active
-    left join departments dep on dep.id = e.department_id
-    where u.id = ${caller.userId}`,
-  );
+  const row = await scopeRowOf(db, caller.userId);
   const departmentId = row?.department_id ?? null;
   return {
     userId: caller.userId,
