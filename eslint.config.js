@@ -33,6 +33,9 @@ const rendererForbidden = [
 ];
 const rendererMessage =
   'The renderer never touches Node, Electron, main, preload or the server: it asks main through the bridge.';
+const serverForbidden = ['electron', '**/src-main/**', '**/src-renderer/**', '**/src-preload/**'];
+const serverMessage =
+  'src-server may import src-shared only (never electron, src-main, src-renderer or src-preload).';
 /** The feature folders of the renderer (each a vertical slice). */
 const FEATURES = readdirSync(new URL('./src-renderer/features/', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
@@ -88,10 +91,48 @@ export default tseslint.config(
   {
     files: ['src-server/**/*.ts'],
     rules: {
-      'no-restricted-imports': forbid(
-        ['electron', '**/src-main/**', '**/src-renderer/**', '**/src-preload/**'],
-        'src-server may import src-shared only (never electron, src-main, src-renderer or src-preload).',
-      ),
+      'no-restricted-imports': forbid(serverForbidden, serverMessage),
+    },
+  },
+  // db/ is below HTTP: it throws its own errors (db/errors.ts) and http/ maps them to problems.
+  {
+    files: ['src-server/db/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: serverForbidden, message: serverMessage },
+            {
+              group: ['../http', '../http/**', '../../http', '../../http/**', '**/src-server/http/**'],
+              message:
+                'src-server/db imports nothing from src-server/http: throw an error of db/errors.ts and map it in http/db-problems.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // A module reads its own tables through its own queries; another module's queries are reached through
+  // that module's service. (Types, such as the transaction type, may be shared.) The demo data writes
+  // through every module's SQL by design; the few older crossings are marked where they are.
+  {
+    files: ['src-server/modules/**/*.ts'],
+    ignores: ['src-server/modules/demo/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*/queries', '../*/*-queries', '**/modules/*/queries', '**/modules/*/*-queries'],
+              allowTypeImports: true,
+              message:
+                "A module does not import another module's queries: call that module's service, or move what both need to src-server/db.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

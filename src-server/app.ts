@@ -36,6 +36,7 @@ import { authenticator } from './modules/auth/service';
 import { authModule } from './modules/auth/routes';
 import { adminModule } from './modules/admin/routes';
 import { HttpProblem, fieldsOf, renderProblem } from './http/problem';
+import { problemOfDbError } from './http/db-problems';
 import type { FileStore } from './storage/files';
 import { createFileStore } from './storage/index';
 import { formatMaxSize } from './storage/validate';
@@ -205,8 +206,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   app.setErrorHandler((error, request, reply) => {
     let problem: HttpProblem;
+    const dbProblem = problemOfDbError(error);
     if (error instanceof HttpProblem) {
       problem = error;
+    } else if (dbProblem) {
+      problem = dbProblem;
     } else if (hasZodFastifySchemaValidationErrors(error)) {
       problem = new HttpProblem('badRequest', {
         fields: fieldsOf(error.validation, error.validationContext),

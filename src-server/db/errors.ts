@@ -1,4 +1,21 @@
-/** Recognising database errors across drivers (node-postgres, PGlite, drizzle's wrapper). */
+/**
+ * Recognising database errors across drivers (node-postgres, PGlite, drizzle's wrapper), and the errors
+ * db/ throws itself. db/ knows nothing of HTTP: http/db-problems.ts maps its errors to problems.
+ */
+
+/**
+ * A list's input that db/ cannot use (list.ts, keyset.ts): a field (`sort`, `filters`, `filters.<name>`,
+ * `after`) that is malformed, or JSON nested deeper than the bound (`tooDeep`). The caller's mistake: 400.
+ */
+export class ListInputError extends Error {
+  constructor(
+    readonly field: string,
+    readonly reason: 'invalid' | 'tooDeep' = 'invalid',
+  ) {
+    super(`list input ${field}: ${reason}`);
+    this.name = 'ListInputError';
+  }
+}
 
 /** The SQLSTATE of an error or of its cause. */
 export function sqlState(error: unknown): string | undefined {

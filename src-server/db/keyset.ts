@@ -9,8 +9,8 @@
  * predicate of the list, so a forged cursor can only misplace the caller's own rows.
  */
 import { createHash } from 'node:crypto';
-import { HttpProblem } from '../http/problem';
-import { parseRequestJson } from '../http/json-depth';
+import { nestsDeeperThan } from '../../src-shared/json-depth';
+import { ListInputError } from './errors';
 
 /** A row's place in a list's order. */
 export interface Position {
@@ -38,7 +38,7 @@ export function encodeCursor(fingerprint: string, position: Position): string {
   );
 }
 
-const badCursor = () => new HttpProblem('badRequest', { fields: { after: [{ key: 'validation.invalid' }] } });
+const badCursor = () => new ListInputError('after');
 
 /**
  * The position a cursor marks, or null when it was made for another query (the page is then read from
@@ -47,7 +47,10 @@ const badCursor = () => new HttpProblem('badRequest', { fields: { after: [{ key:
 export function decodeCursor(cursor: string, fingerprint: string): Position | null {
   let parsed: unknown;
   try {
-    parsed = parseRequestJson(Buffer.from(cursor, 'base64url').toString('utf8'));
+    const text = Buffer.from(cursor, 'base64url').toString('utf8');
+    // Too deep is no cursor either: the same 400 as any other text that is not one.
+    if (nestsDeeperThan(text)) throw badCursor();
+    parsed = JSON.parse(text) as unknown;
   } catch {
     throw badCursor();
   }

@@ -5,8 +5,8 @@
  */
 import { and, asc, desc, or, sql, type SQL, type AnyColumn } from 'drizzle-orm';
 import { filtersSchema, type ListQuery, type MatchMode } from '../../src-shared/filters';
-import { HttpProblem } from '../http/problem';
-import { nestsDeeperThan, tooDeep } from '../http/json-depth';
+import { nestsDeeperThan } from '../../src-shared/json-depth';
+import { ListInputError } from './errors';
 import { INT4_MAX, INT4_MIN, isRealDate } from '../../src-shared/api/fields';
 
 const ISO_DATE_OR_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
@@ -23,8 +23,7 @@ export function ownEntry<T>(table: Record<string, T>, key: string): T | undefine
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-const bad = (field: string) =>
-  new HttpProblem('badRequest', { fields: { [field]: [{ key: 'validation.invalid' }] } });
+const bad = (field: string) => new ListInputError(field);
 
 /** Escapes LIKE wildcards in user text. */
 function likeEscape(value: string): string {
@@ -112,7 +111,7 @@ export function listClauses(
     where.push(or(...searchable.map((c) => sql`${c}::text ilike ${pattern}`))!);
   }
   if (query.filters) {
-    if (nestsDeeperThan(query.filters)) throw tooDeep('filters');
+    if (nestsDeeperThan(query.filters)) throw new ListInputError('filters', 'tooDeep');
     let raw: unknown;
     try {
       raw = JSON.parse(query.filters);

@@ -18,8 +18,19 @@ import pg from 'pg';
 import * as schema from './schema';
 import { ensureBaseData } from './seed';
 
+/**
+ * What raw SQL (`execute`) answers, whichever driver: its rows. node-postgres' QueryResult and PGlite's
+ * Results both carry them; the row type is the caller's (db/rows.ts, `rowsOf`).
+ */
+export interface RowsResultHKT extends PgQueryResultHKT {
+  readonly type: RowsResult<this['row']>;
+}
+interface RowsResult<Row> {
+  rows: Row[];
+}
+
 /** The drizzle database, whichever driver is underneath. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Db = PgDatabase<RowsResultHKT, typeof schema>;
 
 /** The folder name of the migrations beside this file, and (in the Electron build) beside the main bundle. */
 export const MIGRATIONS_FOLDER_NAME = 'migrations';
@@ -111,22 +122,64 @@ async function holdPgLock(connectionString: string, name: string): Promise<{ rel
   };
 }
 
+/** PostgreSQL's type OIDs of int8 (bigint, bigserial, `count(*)`) and of an int8 array. */
+const INT8: number = 20;
+const INT8_ARRAY: number = 1016;
+
+/**
+ * An int8 as a JS number. Our int8 values are ids, counts, versions and byte sizes, far below 2^53; one
+ * beyond Number.MAX_SAFE_INTEGER would come back rounded, so it is an error instead (docs/decisions.md,
+ * "Integers from the database are numbers"). numeric is left as the drivers give it: text.
+ */
+export function parseInt8(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`int8 ${text} is beyond what a JS number holds exactly`);
+  return n;
+}
+
+/** An int8[] element by element (either driver may hand the elements over as text or as bigint). */
+function parseInt8s(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(parseInt8s);
+  return value === null ? null : parseInt8(String(value));
+}
+
+let pgParsesIntegers = false;
+/**
+ * node-postgres answers int8 as text. drizzle gives each query its own type parsers but falls back to
+ * pg's global ones for int8, so the parsers are set there, once per process (the server is pg's only
+ * user in it).
+ */
+function parseIntegersOnPg(): void {
+  if (pgParsesIntegers) return;
+  pgParsesIntegers = true;
+  const textArray = pg.types.getTypeParser(INT8_ARRAY);
+  pg.types.setTypeParser(INT8, parseInt8);
+  pg.types.setTypeParser(INT8_ARRAY, (text: string) => parseInt8s(textArray(text)));
+}
+
+/**
+ * PGlite answers int8 as a number when it is safe and as a bigint beyond (which JSON cannot write); ours
+ * makes that an error as on PostgreSQL. Its array parser calls the element's parser, so int8[] follows.
+ */
+const pgliteParsers = { [INT8]: (text: string) => parseInt8(text) };
+
 /** Opens (and by default migrates) the database chosen by the configuration. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const migrationsFolder = options.migrationsFolder ?? DEFAULT_MIGRATIONS_FOLDER;
   let database: Database;
   if (options.DATABASE_URL) {
+    parseIntegersOnPg();
     const pool = new pg.Pool({ connectionString: options.DATABASE_URL, max: options.DB_POOL_MAX ?? 20 });
     // An idle connection the database ends (a restart, a failover, an administrator) is dropped by the pool
     // and replaced on the next query; without a listener its error would bring the whole server down.
     pool.on('error', () => undefined);
     const db = drizzlePg(pool, { schema });
     database = {
-      db: db as unknown as Db,
+      db,
       kind: 'postgres',
       migrate: async () => {
         await migratePg(db, { migrationsFolder });
-        await ensureBaseData(db as unknown as Db);
+        await ensureBaseData(db);
       },
       holdLock: (name) => holdPgLock(options.DATABASE_URL!, name),
       close: () => pool.end(),
@@ -137,15 +190,18 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       dataDir = resolve(options.DATA_DIR, 'pgdata');
       mkdirSync(dataDir, { recursive: true });
     }
-    const client = await PGlite.create(dataDir ?? 'memory://', { extensions: { pg_trgm } });
+    const client = await PGlite.create(dataDir ?? 'memory://', {
+      extensions: { pg_trgm },
+      parsers: pgliteParsers,
+    });
     const db = drizzlePglite(client, { schema });
     let closed = false;
     database = {
-      db: db as unknown as Db,
+      db,
       kind: 'pglite',
       migrate: async () => {
         await migratePglite(db, { migrationsFolder });
-        await ensureBaseData(db as unknown as Db);
+        await ensureBaseData(db);
       },
       close: async () => {
         if (closed) return;

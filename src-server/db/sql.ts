@@ -4,6 +4,12 @@
 import { getTableName, sql, type Column, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 
+/** An instant as ISO 8601 UTC text (`column` is SQL text of ours, never input). */
+export const iso = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+/** A date as `YYYY-MM-DD` text. */
+export const day = (column: string) => sql.raw(`to_char(${column}, 'YYYY-MM-DD')`);
+
 /**
  * A column of the outer query, always qualified with its table: `"jobs"."id"`. Inside a correlated
  * subquery drizzle writes a column of a one-table select unqualified (`"id"`), which PostgreSQL then reads

@@ -8,10 +8,11 @@
  * No route of the API takes more than a handful of levels; 64 leaves room for any honest client.
  */
 import type { FastifyInstance } from 'fastify';
+import { JSON_MAX_DEPTH, nestsDeeperThan } from '../../src-shared/json-depth';
 import { HttpProblem } from './problem';
 
-/** The deepest nesting of arrays and objects a request's JSON may have. */
-export const JSON_MAX_DEPTH = 64;
+// The measure itself is shared (db/ reads list filters and cursors with it).
+export { JSON_MAX_DEPTH, nestsDeeperThan };
 
 /** The 400 for JSON nested deeper than the limit (`field` names where it came, when not the body). */
 export function tooDeep(field?: string): HttpProblem {
@@ -23,26 +24,6 @@ export function tooDeep(field?: string): HttpProblem {
       ? { fields: { [field]: [{ key: 'validation.tooDeep', params: { max: JSON_MAX_DEPTH } }] } }
       : {}),
   });
-}
-
-/**
- * Whether the JSON text nests arrays and objects deeper than `max` (brackets inside strings do not
- * count). One pass, no recursion; it does not validate the text (the parser does that afterwards).
- */
-export function nestsDeeperThan(text: string, max = JSON_MAX_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c /* \ */) i++;
-      else if (c === 0x22 /* " */) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
-      if (++depth > max) return true;
-    } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) depth--;
-  }
-  return false;
 }
 
 /**

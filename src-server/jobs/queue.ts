@@ -70,6 +70,7 @@ import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/open';
 import { isUniqueViolation } from '../db/errors';
+import { rowsOf } from '../db/rows';
 import { BACKGROUND_JOB_STATES, type BackgroundJobState } from '../db/schema';
 
 /** What a handler is given. */
@@ -247,7 +248,7 @@ interface Registration {
 }
 
 interface ClaimedRow {
-  id: number | string;
+  id: number;
   payload: unknown;
   attempts: number;
   max_attempts: number;
@@ -278,11 +279,6 @@ const consoleLog: JobLog = {
   warn: (obj, msg) => console.warn(`[jobs] ${msg}`, obj),
   error: (obj, msg) => console.error(`[jobs] ${msg}`, obj),
 };
-
-async function rowsOf<T>(db: Executor, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
 
 /** `now() + ms` in SQL. */
 const inMs = (ms: number) => sql`now() + ${Math.max(0, ms)}::float8 * interval '1 millisecond'`;
@@ -379,7 +375,7 @@ export class JobQueue {
     const maxAttempts = opts.maxAttempts ?? 5;
     if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new RangeError('maxAttempts must be ≥ 1');
     const runAt = opts.runAt ? sql`${opts.runAt.toISOString()}::timestamptz` : sql`now()`;
-    const [row] = await rowsOf<{ id: number | string }>(
+    const [row] = await rowsOf<{ id: number }>(
       tx,
       sql`insert into background_jobs (kind, payload, key, max_attempts, run_at)
           values (${kind}, ${JSON.stringify(payload)}::jsonb, ${opts.key ?? null}, ${maxAttempts}, ${runAt})
@@ -387,7 +383,7 @@ export class JobQueue {
           returning id`,
     );
     if (tx === this.db) this.nudge();
-    return row ? Number(row.id) : null;
+    return row ? row.id : null;
   }
 
   /** Handles jobs of `kind` in this process (once per kind). May be called before or after `start()`. */
@@ -519,12 +515,12 @@ export class JobQueue {
       if (this.running.size === 0) {
         const kinds = [...this.registrations.keys()];
         if (kinds.length === 0) return;
-        const [row] = await rowsOf<{ n: number | string }>(
+        const [row] = await rowsOf<{ n: number }>(
           this.db,
           sql`select count(*)::int as n from background_jobs
               where kind in ${kinds} and ((state = 'queued' and run_at <= now()) or state = 'running')`,
         );
-        if (Number(row?.n ?? 0) === 0 && this.running.size === 0) return;
+        if ((row?.n ?? 0) === 0 && this.running.size === 0) return;
       }
       if (Date.now() >= deadline) throw new Error(`drain(): jobs still due or running after ${timeoutMs} ms`);
       this.nudge();
@@ -562,7 +558,7 @@ export class JobQueue {
 
   /** How many jobs of each kind are in each state. */
   async stats(): Promise<JobStats> {
-    const rows = await rowsOf<{ kind: string; state: BackgroundJobState; n: number | string }>(
+    const rows = await rowsOf<{ kind: string; state: BackgroundJobState; n: number }>(
       this.db,
       sql`select kind, state, count(*)::int as n from background_jobs group by kind, state`,
     );
@@ -572,7 +568,7 @@ export class JobQueue {
         BackgroundJobState,
         number
       >;
-      out[row.kind]![row.state] = Number(row.n);
+      out[row.kind]![row.state] = row.n;
     }
     return out;
   }
@@ -708,8 +704,8 @@ export class JobQueue {
   // ---------------------------------------------------------------- running a job
 
   private begin(kind: string, registration: Registration, row: ClaimedRow, claimedAt: number): void {
-    const id = Number(row.id);
-    const attempt = Number(row.attempts);
+    const id = row.id;
+    const attempt = row.attempts;
     const run: Running = {
       id,
       kind,
@@ -735,7 +731,7 @@ export class JobQueue {
       await this.release(run);
       return;
     }
-    if (run.attempt > Number(row.max_attempts)) {
+    if (run.attempt > row.max_attempts) {
       // Its lease ran out on every attempt: the worker died each time (this job may be what kills it).
       await this.finish(run, 'dead', `${run.attempt - 1} attempts; the worker running it stopped each time`);
       return;
@@ -779,7 +775,7 @@ export class JobQueue {
     const { error } = outcome;
     if (error instanceof JobLeaseLostError) return; // not ours any more
     if (error instanceof JobQueueStoppingError) return this.release(run);
-    const dead = isPermanent(error) || run.attempt >= Number(row.max_attempts);
+    const dead = isPermanent(error) || run.attempt >= row.max_attempts;
     if (!dead) {
       const delay = registration.backoff(run.attempt);
       await this.write(
@@ -847,13 +843,13 @@ export class JobQueue {
     const live = runs.filter((r) => !r.controller.signal.aborted);
     if (live.length === 0) return;
     try {
-      const renewed = await rowsOf<{ id: number | string; attempts: number }>(
+      const renewed = await rowsOf<{ id: number; attempts: number }>(
         this.db,
         sql`update background_jobs set locked_until = ${inMs(this.leaseMs)}
              where id = any(${idArray(live.map((r) => r.id))}) and state = 'running' and locked_by = ${this.workerId}
             returning id, attempts`,
       );
-      const held = new Set(renewed.map((r) => `${Number(r.id)}:${Number(r.attempts)}`));
+      const held = new Set(renewed.map((r) => `${r.id}:${r.attempts}`));
       for (const run of live) {
         if (held.has(`${run.id}:${run.attempt}`)) run.leaseDeadline = now + this.leaseMs;
         else if (this.running.get(run.id) === run) run.controller.abort(new JobLeaseLostError());

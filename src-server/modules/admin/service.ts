@@ -30,9 +30,11 @@ import type { AuthContext } from '../../http/access';
 import { HttpProblem } from '../../http/problem';
 import { translate, hasText } from '../../i18n';
 import { generatePassword } from '../../security/passwords';
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- an older crossing (users' and sessions' SQL shared by admin, directory and settings), to go through a service
 import * as authq from '../auth/queries';
 import type { RequestMeta } from '../auth/service';
 import * as q from './queries';
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- an older crossing (users' and sessions' SQL shared by admin, directory and settings), to go through a service
 import * as settingsq from '../settings/queries';
 import {
   assertMayGrantMatrix,

@@ -39,7 +39,7 @@ import { HttpProblem } from '../../http/problem';
 import { nestsDeeperThan, tooDeep } from '../../http/json-depth';
 import type { Db } from '../../db/open';
 import type { Tx } from '../auth/queries';
-import { rows } from './queries';
+import { rowsOf } from '../../db/rows';
 import { inList, receivingDepartments, type Scope } from './visibility';
 
 /**
@@ -350,7 +350,7 @@ export async function boxKeys(
             order by ${orderOf(col, sql`b.row_id`)} limit ${upTo})`,
       ),
     );
-    const window = await rows<BoxKey>(
+    const window = await rowsOf<BoxKey>(
       on,
       sql`select p.kind || p.row_id as key, p.kind, p.row_id,
             ${sql.raw(POSITION_TEXT[sortField.type]('p.sort_key'))} as sort_value, p.document_id,
@@ -373,11 +373,11 @@ export async function boxKeys(
     sql` union all `,
   );
   const count = async () => {
-    const [row] = await rows<{ n: number }>(
+    const [row] = await rowsOf<{ n: number }>(
       db,
       sql`select count(*)::int as n from (select 1 from (${union}) b ${whereOf(where)} limit ${exactTotalMax + 1}) c`,
     );
-    return Number(row?.n ?? 0);
+    return row?.n ?? 0;
   };
   // A big box in its own date order, unfiltered (issue 23, item 22): its rows per day, from the tallies
   // of its big arms (box_tallies, kept by the database in the writing transaction) and by counting the
@@ -457,7 +457,7 @@ export async function boxKeys(
     more && last
       ? encodeCursor(fingerprint, {
           value: last.sort_value,
-          rowId: Number(last.row_id),
+          rowId: last.row_id,
           kind: last.kind,
           ordinal: through,
         })
@@ -518,12 +518,12 @@ async function dayCounts(
       ? [...arm.tallies.map(tallied), ...(edges[i] ? [counted(edges[i].sql)] : [])]
       : [counted(arm.sql)],
   );
-  const found = await rows<DayCount>(
+  const found = await rowsOf<DayCount>(
     on,
     sql`select to_char(c.day, 'YYYY-MM-DD') as day, sum(c.n)::int as n
       from (${sql.join(parts, sql` union all `)}) c group by c.day having sum(c.n) <> 0 order by c.day`,
   );
-  return found.map((d) => ({ day: d.day, n: Number(d.n) }));
+  return found.map((d) => ({ day: d.day, n: d.n }));
 }
 
 /**

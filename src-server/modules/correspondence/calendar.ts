@@ -24,10 +24,10 @@ export async function calendarEvents(
     key: e.key,
     kind: e.kind,
     date: e.date,
-    documentId: Number(e.document_id),
+    documentId: e.document_id,
     docNumber: e.doc_number,
     subject: e.subject,
-    taskId: e.task_id === null ? null : Number(e.task_id),
+    taskId: e.task_id,
     taskState: (e.task_state as TaskState | null) ?? null,
     overdue: !!e.overdue,
   }));

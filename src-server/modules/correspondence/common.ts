@@ -80,7 +80,7 @@ export async function requireOnDirection(
 }
 
 export const ref = (id: number | null, ar: string | null, en: string | null) =>
-  id === null ? null : { id: Number(id), nameAr: ar ?? '', nameEn: en ?? '' };
+  id === null ? null : { id, nameAr: ar ?? '', nameEn: en ?? '' };
 
 /** Whether the caller's archive office holds the (filed) document, or the caller is an administrator. */
 export function holds(s: Scope, doc: q.DocumentRow): boolean {

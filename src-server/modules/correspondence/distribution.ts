@@ -31,9 +31,9 @@ import {
 
 function distributionOut(x: q.DistributionRow): Distribution {
   return {
-    id: Number(x.id),
-    documentId: Number(x.document_id),
-    department: { id: Number(x.department_id), nameAr: x.department_ar, nameEn: x.department_en },
+    id: x.id,
+    documentId: x.document_id,
+    department: { id: x.department_id, nameAr: x.department_ar, nameEn: x.department_en },
     type: x.type as Distribution['type'],
     notes: x.notes,
     completed: x.completed_at !== null,
@@ -68,8 +68,7 @@ export async function distribute(
     await requireOnDirection(tx, caller, doc.direction, 'distribute');
     // The archive office holding it; a memo also by the leads of the departments it reached.
     const reached =
-      doc.direction !== 'in' &&
-      (await q.distributionsOf(tx, id)).some((x) => leads(s, Number(x.department_id)));
+      doc.direction !== 'in' && (await q.distributionsOf(tx, id)).some((x) => leads(s, x.department_id));
     if (!holds(s, doc) && !reached) throw rule('notArchiveOffice');
     const seen = new Set<number>();
     for (const [i, item] of input.items.entries()) {
@@ -107,12 +106,12 @@ export async function distribute(
 
 function taskOut(t: q.TaskRow): Task {
   return {
-    id: Number(t.id),
-    documentId: Number(t.document_id),
-    distributionId: Number(t.distribution_id),
-    department: { id: Number(t.department_id), nameAr: t.department_ar, nameEn: t.department_en },
+    id: t.id,
+    documentId: t.document_id,
+    distributionId: t.distribution_id,
+    department: { id: t.department_id, nameAr: t.department_ar, nameEn: t.department_en },
     type: t.type as Task['type'],
-    tasker: { id: Number(t.employee_id), nameAr: t.employee_ar, nameEn: t.employee_en },
+    tasker: { id: t.employee_id, nameAr: t.employee_ar, nameEn: t.employee_en },
     taskDate: t.task_date,
     notes: t.notes,
     state: t.state as TaskState,
@@ -121,7 +120,7 @@ function taskOut(t: q.TaskRow): Task {
     startedAt: t.started_at,
     completedAt: t.completed_at,
     overdue: !!t.overdue,
-    document: { id: Number(t.document_id), docNumber: t.doc_number, subject: t.subject },
+    document: { id: t.document_id, docNumber: t.doc_number, subject: t.subject },
   };
 }
 
@@ -159,18 +158,18 @@ export async function assignTask(
     if (!(FILED_STATES as readonly string[]).includes(doc.state)) throw rule('notRegistered');
     await requireOnDirection(tx, caller, doc.direction, 'task');
     const [x] = await q.distributionsOf(tx, id, [input.distributionId]);
-    if (!x || Number(x.document_id) !== id) throw badField('distributionId');
-    if (!leads(s, Number(x.department_id))) throw rule('notDepartmentLead');
+    if (!x || x.document_id !== id) throw badField('distributionId');
+    if (!leads(s, x.department_id)) throw rule('notDepartmentLead');
     const employee = await q.employeeOf(tx, input.employeeId);
-    if (!employee || Number(employee.department_id) !== Number(x.department_id)) throw badField('employeeId');
+    if (!employee || employee.department_id !== x.department_id) throw badField('employeeId');
     // The one who is tasked must be able to open the letter: their clearance covers its security level.
     const clearance = await q.clearanceOfEmployee(tx, employee.id);
-    if (clearance !== null && clearance < Number(doc.security_rank))
+    if (clearance !== null && clearance < doc.security_rank)
       throw rule('assigneeCannotSee', { employeeId: [{ key: 'correspondence.assigneeCannotSee' }] });
     const taskId = await q.insertTask(tx, {
       documentId: id,
-      distributionId: Number(x.id),
-      departmentId: Number(x.department_id),
+      distributionId: x.id,
+      departmentId: x.department_id,
       type: x.type,
       employeeId: employee.id,
       taskDate: input.taskDate ?? null,
@@ -182,11 +181,11 @@ export async function assignTask(
       employeeId: employee.id,
       employeeNameAr: employee.name_ar,
       employeeNameEn: employee.name_en,
-      departmentId: Number(x.department_id),
+      departmentId: x.department_id,
       taskDate: input.taskDate ?? null,
     });
     // A new action task reopens a completed item.
-    await q.settleCompletion(tx, Number(x.id), id);
+    await q.settleCompletion(tx, x.id, id);
     return taskId;
   });
   return getTask(ctx, caller, id, taskId);
@@ -214,14 +213,14 @@ export async function moveTask(
     const from = t.state as TaskState;
     const reopen = from === 'completed' && to === 'inProgress';
     if (reopen) {
-      const assigner = t.assigned_by !== null && Number(t.assigned_by) === s.userId;
-      if (!assigner && !leads(s, Number(t.department_id)))
+      const assigner = t.assigned_by !== null && t.assigned_by === s.userId;
+      if (!assigner && !leads(s, t.department_id))
         throw new HttpProblem('forbidden', {
           detailKey: 'correspondence.notAssigner',
           code: 'correspondence.notAssigner',
         });
     } else {
-      const mine = Number(t.employee_id) === s.employeeId || leads(s, Number(t.department_id));
+      const mine = t.employee_id === s.employeeId || leads(s, t.department_id);
       if (!mine) throw rule('notTasker');
       if (!TASK_TRANSITIONS[from].includes(to))
         throw rule('taskTransition', { state: [{ key: 'validation.choice' }] });
@@ -233,7 +232,7 @@ export async function moveTask(
       });
     const details = {
       taskId,
-      employeeId: Number(t.employee_id),
+      employeeId: t.employee_id,
       employeeNameAr: t.employee_ar,
       employeeNameEn: t.employee_en,
       ...(note && note.trim() ? { notes: note.trim() } : {}),
@@ -241,9 +240,9 @@ export async function moveTask(
     const event = reopen ? 'taskReopened' : to === 'inProgress' ? 'taskStarted' : 'taskCompleted';
     await q.appendEvent(tx, id, event, s.userId, details);
     // Completing may complete the department's item; reopening takes that back (settleCompletion does both).
-    if ((to === 'completed' || reopen) && (await q.settleCompletion(tx, Number(t.distribution_id), id)))
+    if ((to === 'completed' || reopen) && (await q.settleCompletion(tx, t.distribution_id, id)))
       await q.appendEvent(tx, id, 'completed', s.userId, {
-        departmentId: Number(t.department_id),
+        departmentId: t.department_id,
         departmentNameAr: t.department_ar,
         departmentNameEn: t.department_en,
       });

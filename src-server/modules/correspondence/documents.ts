@@ -65,26 +65,26 @@ import {
 } from './common';
 function attachmentOut(a: q.AttachmentRow): Attachment {
   return {
-    id: Number(a.id),
-    documentId: Number(a.document_id),
+    id: a.id,
+    documentId: a.document_id,
     fileName: a.file_name,
     contentType: a.mime,
-    size: Number(a.size),
+    size: a.size,
     sha256: a.sha256,
     uploadedBy: ref(a.uploaded_by, a.uploaded_by_ar, a.uploaded_by_en),
     createdAt: a.uploaded_at,
     kind: a.kind,
     text: {
       status: a.text_status,
-      pagesDone: a.text_pages_done === null ? null : Number(a.text_pages_done),
-      pages: a.text_pages === null ? null : Number(a.text_pages),
+      pagesDone: a.text_pages_done,
+      pages: a.text_pages,
     },
   };
 }
 
 function relatedOut(r: Awaited<ReturnType<typeof q.relatedOf>>[number]): RelatedDocument {
   return {
-    id: Number(r.id),
+    id: r.id,
     direction: r.direction as RelatedDocument['direction'],
     state: r.state as RelatedDocument['state'],
     docNumber: r.doc_number,
@@ -98,30 +98,28 @@ async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.Doc
   // One after another: `db` may be a transaction's single connection.
   const related = await q.relatedOf(db, scope, row.id);
   const attachments = await q.attachmentsOf(db, [row.id]);
-  const distributions = await q.distributionsOf(db, Number(row.id));
-  const recipients = await q.recipientsListOf(db, [Number(row.id)]);
+  const distributions = await q.distributionsOf(db, row.id);
+  const recipients = await q.recipientsListOf(db, [row.id]);
   const approval = await approvalOf(db, row);
   const filed = (FILED_STATES as readonly string[]).includes(row.state);
   const mayTask = filed && (await mayOnDirection(db, caller, row.direction, 'task'));
   const mayDistribute = filed && (await mayOnDirection(db, caller, row.direction, 'distribute'));
   // The distributions the caller may task employees under: those of the departments they lead.
-  const taskable = mayTask
-    ? distributions.filter((x) => leads(scope, Number(x.department_id))).map((x) => Number(x.id))
-    : [];
+  const taskable = mayTask ? distributions.filter((x) => leads(scope, x.department_id)).map((x) => x.id) : [];
   const authorHolds =
-    (Number(row.created_by) === scope.userId || scope.isAdmin) &&
+    (row.created_by === scope.userId || scope.isAdmin) &&
     (row.direction === 'in'
       ? row.state === 'draft'
       : (AUTHOR_STATES as readonly string[]).includes(row.state));
   const mayEdit = authorHolds && (await mayOnDirection(db, caller, row.direction, 'editDraft'));
   const circuit = CIRCUIT_DIRECTIONS.includes(row.direction);
   return {
-    id: Number(row.id),
+    id: row.id,
     direction: row.direction as Document['direction'],
     state: row.state as Document['state'],
     docNumber: row.doc_number,
-    sequence: row.sequence === null ? null : Number(row.sequence),
-    year: row.year === null ? null : Number(row.year),
+    sequence: row.sequence,
+    year: row.year,
     senderDocumentNumber: row.sender_document_number,
     subject: row.subject,
     summary: row.summary,
@@ -141,12 +139,12 @@ async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.Doc
         ? null
         : {
             ...ref(row.security_level_id, row.security_ar, row.security_en)!,
-            level: Number(row.security_rank),
+            level: row.security_rank,
           },
     priority:
       row.priority_id === null
         ? null
-        : { ...ref(row.priority_id, row.priority_ar, row.priority_en)!, level: Number(row.priority_rank) },
+        : { ...ref(row.priority_id, row.priority_ar, row.priority_en)!, level: row.priority_rank },
     department: ref(row.department_id, row.department_ar, row.department_en),
     recipientDepartment: ref(row.recipient_id, row.recipient_ar, row.recipient_en),
     medium: ref(row.medium_id, row.medium_ar, row.medium_en),
@@ -154,8 +152,8 @@ async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.Doc
     distributed: !!row.distributed,
     completed: row.completed_at !== null,
     followed: !!row.followed,
-    recipients: recipients.map((r) => ({ id: Number(r.id), nameAr: r.name_ar, nameEn: r.name_en })),
-    version: Number(row.version),
+    recipients: recipients.map((r) => ({ id: r.id, nameAr: r.name_ar, nameEn: r.name_en })),
+    version: row.version,
     approval,
     dispatch:
       row.dispatched_at === null
@@ -175,11 +173,11 @@ async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.Doc
       distribute:
         mayDistribute &&
         (holds(scope, row) ||
-          (row.direction !== 'in' && distributions.some((x) => leads(scope, Number(x.department_id))))),
+          (row.direction !== 'in' && distributions.some((x) => leads(scope, x.department_id)))),
       assignTasks: taskable.length > 0,
       assignTasksFor: taskable,
       edit: mayEdit,
-      submit: mayEdit && circuit && Number(row.created_by) === scope.userId,
+      submit: mayEdit && circuit && row.created_by === scope.userId,
       decide: await isCallersTurn(db, caller, scope, row),
       dispatch:
         row.direction === 'out' &&
@@ -264,7 +262,7 @@ async function link(
   if (wanted.includes(documentId)) throw badField('documentIds');
   const others = await q.documentsByIds(db, scope, wanted);
   if (others.length !== wanted.length) throw badField('documentIds');
-  const verdicts = new Map(others.map((o) => [Number(o.id), contentRule(o, { change: 'link' })]));
+  const verdicts = new Map(others.map((o) => [o.id, contentRule(o, { change: 'link' })]));
   for (const other of wanted) {
     if (await q.relate(db, documentId, other, scope.userId)) {
       const after = (addition: boolean | undefined) => (addition ? { afterApproval: true } : {});
@@ -309,7 +307,7 @@ async function registerLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
     if (a === null || (Number(target) !== a && targetArchive !== a && ownDept !== a))
       throw rule('notArchiveOffice');
   } else if (archive === null) {
-    archive = targetArchive ?? (target === null ? null : Number(target));
+    archive = targetArchive ?? target;
   }
   const year = await q.currentYear(tx);
   const sequence = await q.takeSequence(tx, Number(doc.codification_id), year);
@@ -436,7 +434,7 @@ export async function getDocument(
 async function authorsDocument(tx: Tx, caller: AuthContext, s: Scope, id: number, action: DocumentAction) {
   const doc = await visibleDocument(tx, s, id, true);
   contentRule(doc, { change: action === 'deleteDraft' ? 'delete' : 'edit' });
-  if (Number(doc.created_by) !== s.userId && !s.isAdmin) throw notFound();
+  if (doc.created_by !== s.userId && !s.isAdmin) throw notFound();
   await requireOnDirection(tx, caller, doc.direction, action);
   return doc;
 }
@@ -456,11 +454,11 @@ export async function updateDocument(
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
     const doc = await authorsDocument(tx, caller, s, id, 'editDraft');
-    if (expectedVersion !== undefined && Number(doc.version) !== expectedVersion)
+    if (expectedVersion !== undefined && doc.version !== expectedVersion)
       throw new HttpProblem('conflict', {
         code: 'document.versionConflict',
         detailKey: 'document.versionConflict',
-        params: { version: Number(doc.version) },
+        params: { version: doc.version },
       });
     const values = await columnsOf(tx, {
       ...input,
@@ -585,7 +583,7 @@ export async function requireFiling(
 ): Promise<ContentVerdict> {
   const verdict = contentRule(doc, change);
   if (verdict.phase === 'author') {
-    if (!s.isAdmin && Number(doc.created_by) !== s.userId) throw rule('notArchiveOffice');
+    if (!s.isAdmin && doc.created_by !== s.userId) throw rule('notArchiveOffice');
     await requireOnDirection(tx, caller, doc.direction, 'editDraft');
   } else {
     await requireOnDirection(tx, caller, doc.direction, 'editFiled');
@@ -708,7 +706,7 @@ export async function attachmentText(
   const pages = await q.attachmentPagesOf(ctx.db, attachmentId);
   return {
     status: row.text_status,
-    pages: pages.map((p) => ({ page: Number(p.page), method: p.method, text: p.text })),
+    pages: pages.map((p) => ({ page: p.page, method: p.method, text: p.text })),
   };
 }
 
@@ -775,7 +773,7 @@ export async function timeline(
   const s = await scope(ctx, caller);
   await visibleDocument(ctx.db, s, id);
   const events = (await q.timeline(ctx.db, id)).map((e) => ({
-    id: Number(e.id),
+    id: e.id,
     documentId: id,
     event: e.event as TimelineEntry['event'],
     actor: ref(e.actor_id, e.actor_ar, e.actor_en),

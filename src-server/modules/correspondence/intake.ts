@@ -329,15 +329,15 @@ export async function intakeFiles(
   if (answered.length > 0) {
     const docs = await q.numbersAndSubjects(
       ctx.db,
-      answered.map(([, r]) => Number(r.receipt.document_id)),
+      answered.map(([, r]) => r.receipt.document_id),
     );
     for (const [i, { receipt, replayed }] of answered) {
-      const doc = docs.get(Number(receipt.document_id));
+      const doc = docs.get(receipt.document_id);
       outcomes.set(i, {
         status: replayed ? 200 : 201,
         result: {
-          documentId: Number(receipt.document_id),
-          attachmentId: receipt.attachment_id === null ? null : Number(receipt.attachment_id),
+          documentId: receipt.document_id,
+          attachmentId: receipt.attachment_id,
           docNumber: doc?.doc_number ?? null,
           subject: doc?.subject ?? '',
           replayed,

@@ -30,7 +30,7 @@ export async function listBox(
   });
   const page = { total, totalExact, page: query.page, pageSize: query.pageSize, ...(next ? { next } : {}) };
   if (!keys.length) return { items: [], ...page };
-  const docIds = [...new Set(keys.map((k) => Number(k.document_id)))];
+  const docIds = [...new Set(keys.map((k) => k.document_id))];
   const distIds = [
     ...new Set(
       keys
@@ -44,7 +44,7 @@ export async function listBox(
     .filter((x): x is number => x !== null)
     .map(Number);
   // Where each letter went, for the rows that stand for the archive's own copy (no distribution of theirs).
-  const archiveRows = keys.filter((k) => k.dist_id === null).map((k) => Number(k.document_id));
+  const archiveRows = keys.filter((k) => k.dist_id === null).map((k) => k.document_id);
   // The addressees of outgoing letters and memos, read beside the documents (their direction is known
   // from the box: incoming mail has none) rather than after them.
   const incomingOnly = box === 'incoming' || box === 'inbox-drafts';
@@ -56,34 +56,34 @@ export async function listBox(
     incomingOnly ? Promise.resolve([]) : q.recipientsListOf(ctx.db, docIds),
   ]);
   const addressees = new Map<number, BoxItem['addressees']>();
-  const circuitDocs = new Set(docs.filter((d) => d.direction !== 'in').map((d) => Number(d.id)));
+  const circuitDocs = new Set(docs.filter((d) => d.direction !== 'in').map((d) => d.id));
   for (const r of addresseeRows) {
-    if (!circuitDocs.has(Number(r.document_id))) continue;
-    const list = addressees.get(Number(r.document_id)) ?? [];
-    list.push({ id: Number(r.id), nameAr: r.name_ar, nameEn: r.name_en });
-    addressees.set(Number(r.document_id), list);
+    if (!circuitDocs.has(r.document_id)) continue;
+    const list = addressees.get(r.document_id) ?? [];
+    list.push({ id: r.id, nameAr: r.name_ar, nameEn: r.name_en });
+    addressees.set(r.document_id, list);
   }
   const recipients = new Map<number, BoxItem['recipients']>();
   for (const r of recipientRows) {
-    const list = recipients.get(Number(r.document_id)) ?? [];
+    const list = recipients.get(r.document_id) ?? [];
     list.push({
-      department: { id: Number(r.department_id), nameAr: r.department_ar, nameEn: r.department_en },
+      department: { id: r.department_id, nameAr: r.department_ar, nameEn: r.department_en },
       type: r.type as 'forAction' | 'forKnowledge',
     });
-    recipients.set(Number(r.document_id), list);
+    recipients.set(r.document_id, list);
   }
-  const docById = new Map(docs.map((d) => [Number(d.id), d]));
-  const distById = new Map(dists.map((x) => [Number(x.id), x]));
-  const taskById = new Map(taskRows.map((t) => [Number(t.id), t]));
+  const docById = new Map(docs.map((d) => [d.id, d]));
+  const distById = new Map(dists.map((x) => [x.id, x]));
+  const taskById = new Map(taskRows.map((t) => [t.id, t]));
   const items: BoxItem[] = [];
   for (const k of keys) {
-    const d = docById.get(Number(k.document_id));
+    const d = docById.get(k.document_id);
     if (!d) continue; // the visibility predicate guards every page
-    const x = k.dist_id !== null && box !== 'incoming-tasks' ? distById.get(Number(k.dist_id)) : undefined;
-    const t = k.task_id !== null ? taskById.get(Number(k.task_id)) : undefined;
+    const x = k.dist_id !== null && box !== 'incoming-tasks' ? distById.get(k.dist_id) : undefined;
+    const t = k.task_id !== null ? taskById.get(k.task_id) : undefined;
     items.push({
       key: k.key,
-      documentId: Number(d.id),
+      documentId: d.id,
       direction: d.direction as BoxItem['direction'],
       state: d.state as BoxItem['state'],
       docNumber: d.doc_number,
@@ -95,32 +95,32 @@ export async function listBox(
       priority:
         d.priority_id === null
           ? null
-          : { ...ref(d.priority_id, d.priority_ar, d.priority_en)!, level: Number(d.priority_rank) },
+          : { ...ref(d.priority_id, d.priority_ar, d.priority_en)!, level: d.priority_rank },
       securityLevel:
         d.security_level_id === null
           ? null
-          : { ...ref(d.security_level_id, d.security_ar, d.security_en)!, level: Number(d.security_rank) },
+          : { ...ref(d.security_level_id, d.security_ar, d.security_en)!, level: d.security_rank },
       registeredAt: d.registered_at,
       createdAt: d.created_at,
       boxDate: k.box_date,
       distribution: x
         ? {
-            id: Number(x.id),
-            department: { id: Number(x.department_id), nameAr: x.department_ar, nameEn: x.department_en },
+            id: x.id,
+            department: { id: x.department_id, nameAr: x.department_ar, nameEn: x.department_en },
             type: x.type as 'forAction' | 'forKnowledge',
             completed: x.completed_at !== null,
           }
         : null,
-      recipients: k.dist_id === null ? (recipients.get(Number(d.id)) ?? []) : [],
-      addressees: addressees.get(Number(d.id)) ?? [],
+      recipients: k.dist_id === null ? (recipients.get(d.id) ?? []) : [],
+      addressees: addressees.get(d.id) ?? [],
       distributed: !!d.distributed,
       completed: !!k.done,
       task: t
         ? {
-            id: Number(t.id),
+            id: t.id,
             state: t.state as TaskState,
             taskDate: t.task_date,
-            tasker: { id: Number(t.employee_id), nameAr: t.employee_ar, nameEn: t.employee_en },
+            tasker: { id: t.employee_id, nameAr: t.employee_ar, nameEn: t.employee_en },
           }
         : null,
       dueDate: k.due_date,

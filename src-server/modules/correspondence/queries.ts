@@ -8,20 +8,12 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { AttachmentKind } from '../../../src-shared/api/correspondence';
 import type { Tx } from '../auth/queries';
 import type { distributions, documentAttachments, documents, tasks } from '../../db/schema';
-import type { RowOf } from '../../db/rows';
+import { rowsOf, type RowOf } from '../../db/rows';
+import { day, iso } from '../../db/sql';
 import { inList, visibleTo, type Scope } from './visibility';
 
-/** Runs SQL and answers its rows. */
-export async function rows<T = Record<string, unknown>>(db: Tx, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
-}
-
-/** An instant as ISO 8601 UTC text. */
-export const iso = (column: string) =>
-  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
-/** A date as `YYYY-MM-DD` text. */
-export const day = (column: string) => sql.raw(`to_char(${column}, 'YYYY-MM-DD')`);
+// Under the names this module's readers have used (the approval queries still do).
+export { rowsOf as rows, iso, day };
 
 /** The documents table's columns, as SQL answers them (schema.ts). */
 type DocumentColumns = RowOf<typeof documents.$inferSelect>;
@@ -73,7 +65,7 @@ export async function documentsByIds(
   forUpdate = false,
 ): Promise<DocumentRow[]> {
   if (!ids.length) return [];
-  return rows<DocumentRow>(
+  return rowsOf<DocumentRow>(
     db,
     sql`select d.id, d.direction, d.state, d.doc_number, d.sequence, d.year, d.sender_document_number,
       d.subject, d.summary,
@@ -154,7 +146,7 @@ export async function boxDocumentsByIds(
   ids: readonly number[],
 ): Promise<BoxDocumentRow[]> {
   if (!ids.length) return [];
-  return rows<BoxDocumentRow>(
+  return rowsOf<BoxDocumentRow>(
     db,
     sql`select d.id, d.direction, d.state, d.doc_number, d.subject, d.sender_document_number,
       d.sender_department_id as sender_id, snd.name_ar as sender_ar, snd.name_en as sender_en,
@@ -174,16 +166,16 @@ export async function boxDocumentsByIds(
 /** The ids among `ids` that `scope` may see (for links to other documents). */
 export async function visibleIds(db: Tx, scope: Scope, ids: readonly number[]): Promise<number[]> {
   if (!ids.length) return [];
-  const found = await rows<{ id: number }>(
+  const found = await rowsOf<{ id: number }>(
     db,
     sql`select d.id from documents d where d.id in ${inList(ids)} and ${visibleTo(scope)}`,
   );
-  return found.map((r) => Number(r.id));
+  return found.map((r) => r.id);
 }
 
 /** A settings item of a list, if it exists and is active. */
 export async function settingOf(db: Tx, list: string, id: number) {
-  const [row] = await rows<{
+  const [row] = await rowsOf<{
     id: number;
     level: number | null;
     direction: string | null;
@@ -198,7 +190,7 @@ export async function settingOf(db: Tx, list: string, id: number) {
 
 /** A department, if it exists and is active. */
 export async function departmentOf(db: Tx, id: number) {
-  const [row] = await rows<{
+  const [row] = await rowsOf<{
     id: number;
     name_ar: string;
     name_en: string;
@@ -213,7 +205,7 @@ export async function departmentOf(db: Tx, id: number) {
 
 /** An active employee with their department and names. */
 export async function employeeOf(db: Tx, id: number) {
-  const [row] = await rows<{ id: number; department_id: number; name_ar: string; name_en: string }>(
+  const [row] = await rowsOf<{ id: number; department_id: number; name_ar: string; name_en: string }>(
     db,
     sql`select id, department_id, first_name_ar || ' ' || last_name_ar as name_ar,
           first_name_en || ' ' || last_name_en as name_en
@@ -227,7 +219,7 @@ export async function employeeOf(db: Tx, id: number) {
  * the lowest active level as the visibility predicate assumes — or null when the employee has no account.
  */
 export async function clearanceOfEmployee(db: Tx, employeeId: number): Promise<number | null> {
-  const [row] = await rows<{ clearance: number | string }>(
+  const [row] = await rowsOf<{ clearance: number }>(
     db,
     sql`select coalesce((select s.level from user_clearances c
                            join correspondence_settings s on s.id = c.security_level_id
@@ -236,7 +228,7 @@ export async function clearanceOfEmployee(db: Tx, employeeId: number): Promise<n
                           where s.list = 'security-levels' and s.active), 0)::int as clearance
         from users u where u.employee_id = ${employeeId} and u.active limit 1`,
   );
-  return row ? Number(row.clearance) : null;
+  return row ? row.clearance : null;
 }
 
 type RoleOf = { roleId: number; isSystem: boolean; roleActive: boolean };
@@ -249,7 +241,7 @@ export async function pagePermissionsOf(
 ): Promise<(permission: string) => boolean> {
   if (caller.isSystem) return () => true;
   if (!caller.roleActive) return () => false;
-  const [row] = await rows<{ permissions: string[] }>(
+  const [row] = await rowsOf<{ permissions: string[] }>(
     db,
     sql`select rpp.permissions from role_page_permissions rpp join pages p on p.id = rpp.page_id
           where rpp.role_id = ${caller.roleId} and p.path = ${path}`,
@@ -291,7 +283,7 @@ function assignments(values: DocumentValues): SQL[] {
 
 export async function insertDocument(db: Tx, values: DocumentValues): Promise<number> {
   const keys = Object.keys(values);
-  const [row] = await rows<{ id: number }>(
+  const [row] = await rowsOf<{ id: number }>(
     db,
     sql`insert into documents (${sql.join(
       keys.map((k) => sql.identifier(k)),
@@ -301,7 +293,7 @@ export async function insertDocument(db: Tx, values: DocumentValues): Promise<nu
       sql`, `,
     )}) returning id`,
   );
-  return Number(row!.id);
+  return row!.id;
 }
 
 /** Changes a document's fields; the version rises (approvals are given to a version). */
@@ -323,7 +315,7 @@ export async function bumpVersion(db: Tx, id: number): Promise<void> {
 /** The receivers (outgoing) or recipient departments (memos) of documents, in the author's order. */
 export async function recipientsListOf(db: Tx, documentIds: readonly number[]) {
   if (!documentIds.length) return [];
-  return rows<{ document_id: number; id: number; name_ar: string; name_en: string; type: string }>(
+  return rowsOf<{ document_id: number; id: number; name_ar: string; name_en: string; type: string }>(
     db,
     sql`select r.document_id, dep.id, dep.name_ar, dep.name_en, dep.type
         from document_recipients r join departments dep on dep.id = r.department_id
@@ -333,7 +325,7 @@ export async function recipientsListOf(db: Tx, documentIds: readonly number[]) {
 
 /** Replaces a document's recipients (answers whether they changed). */
 export async function setRecipients(db: Tx, documentId: number, departmentIds: readonly number[]) {
-  const before = (await recipientsListOf(db, [documentId])).map((r) => Number(r.id));
+  const before = (await recipientsListOf(db, [documentId])).map((r) => r.id);
   if (before.length === departmentIds.length && before.every((id, i) => id === departmentIds[i]))
     return false;
   await db.execute(sql`delete from document_recipients where document_id = ${documentId}`);
@@ -354,18 +346,18 @@ export async function setRecipients(db: Tx, documentId: number, departmentIds: r
 export async function takeSequence(db: Tx, codificationId: number, year: number): Promise<number> {
   await db.execute(sql`insert into document_counters (codification_id, year, next)
     values (${codificationId}, ${year}, 1) on conflict do nothing`);
-  const [row] = await rows<{ seq: number }>(
+  const [row] = await rowsOf<{ seq: number }>(
     db,
     sql`update document_counters set next = next + 1
         where codification_id = ${codificationId} and year = ${year} returning next - 1 as seq`,
   );
-  return Number(row!.seq);
+  return row!.seq;
 }
 
 /** The database's current year (registration numbers follow the server's clock, not the client's). */
 export async function currentYear(db: Tx): Promise<number> {
-  const [row] = await rows<{ y: number }>(db, sql`select extract(year from now())::int as y`);
-  return Number(row!.y);
+  const [row] = await rowsOf<{ y: number }>(db, sql`select extract(year from now())::int as y`);
+  return row!.y;
 }
 
 export async function markRegistered(
@@ -402,7 +394,7 @@ export async function appendEvent(
 }
 
 export async function timeline(db: Tx, documentId: number) {
-  return rows<{
+  return rowsOf<{
     id: number;
     event: string;
     actor_id: number | null;
@@ -430,7 +422,7 @@ const LINK_COLUMNS = sql.raw(
 );
 
 export async function relatedOf(db: Tx, scope: Scope, documentId: number) {
-  return rows<DocumentLinkRow>(
+  return rowsOf<DocumentLinkRow>(
     db,
     sql`select ${LINK_COLUMNS}
         from document_relations r join documents d on d.id = r.related_id
@@ -441,7 +433,7 @@ export async function relatedOf(db: Tx, scope: Scope, documentId: number) {
 /** Documents the caller may see matching a typed text (number, sender's number, normalised subject). */
 export async function lookup(db: Tx, scope: Scope, q: string, limit = 20) {
   const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return rows<DocumentLinkRow>(
+  return rowsOf<DocumentLinkRow>(
     db,
     sql`select ${LINK_COLUMNS}
         from documents d
@@ -453,7 +445,7 @@ export async function lookup(db: Tx, scope: Scope, q: string, limit = 20) {
 
 /** Links two documents both ways; answers whether the link is new. */
 export async function relate(db: Tx, a: number, b: number, userId: number): Promise<boolean> {
-  const inserted = await rows(
+  const inserted = await rowsOf(
     db,
     sql`insert into document_relations (document_id, related_id, created_by)
         values (${a}, ${b}, ${userId}), (${b}, ${a}, ${userId}) on conflict do nothing returning document_id`,
@@ -470,7 +462,7 @@ export async function linkApprovedWith(
   documentId: number,
   relatedId: number,
 ): Promise<boolean | null> {
-  const [row] = await rows<{ approved_with: boolean }>(
+  const [row] = await rowsOf<{ approved_with: boolean }>(
     db,
     sql`select coalesce(r.created_at <= d.approved_at, false) as approved_with
         from document_relations r join documents d on d.id = r.document_id
@@ -480,7 +472,7 @@ export async function linkApprovedWith(
 }
 
 export async function unrelate(db: Tx, a: number, b: number): Promise<boolean> {
-  const deleted = await rows(
+  const deleted = await rowsOf(
     db,
     sql`delete from document_relations where (document_id = ${a} and related_id = ${b})
         or (document_id = ${b} and related_id = ${a}) returning document_id`,
@@ -509,7 +501,7 @@ export type AttachmentRow = Pick<
 
 export async function attachmentsOf(db: Tx, documentIds: readonly number[], attachmentId?: number) {
   if (!documentIds.length) return [];
-  return rows<AttachmentRow>(
+  return rowsOf<AttachmentRow>(
     db,
     sql`select a.id, a.document_id, a.sha256, a.file_name, a.size::int as size, a.mime, a.uploaded_by,
           u.name_ar as uploaded_by_ar, u.name_en as uploaded_by_en, ${iso('a.uploaded_at')} as uploaded_at,
@@ -523,7 +515,7 @@ export async function attachmentsOf(db: Tx, documentIds: readonly number[], atta
 
 /** The text read from an attachment, page by page. */
 export async function attachmentPagesOf(db: Tx, attachmentId: number) {
-  return rows<{ page: number; method: 'text' | 'ocr' | 'empty'; text: string }>(
+  return rowsOf<{ page: number; method: 'text' | 'ocr' | 'empty'; text: string }>(
     db,
     sql`select page, method, text from attachment_pages where attachment_id = ${attachmentId} order by page`,
   );
@@ -541,17 +533,17 @@ export async function insertAttachment(
     kind: AttachmentKind;
   },
 ): Promise<number> {
-  const [row] = await rows<{ id: number }>(
+  const [row] = await rowsOf<{ id: number }>(
     db,
     sql`insert into document_attachments (document_id, sha256, file_name, size, mime, uploaded_by, kind)
         values (${v.documentId}, ${v.sha256}, ${v.fileName}, ${v.size}, ${v.mime}, ${v.userId}, ${v.kind})
         returning id`,
   );
-  return Number(row!.id);
+  return row!.id;
 }
 
 export async function deleteAttachment(db: Tx, documentId: number, id: number): Promise<boolean> {
-  const deleted = await rows(
+  const deleted = await rowsOf(
     db,
     sql`delete from document_attachments where id = ${id} and document_id = ${documentId} returning id`,
   );
@@ -579,7 +571,7 @@ export type DistributionRow = Pick<
 };
 
 export async function distributionsOf(db: Tx, documentId: number, distributionIds?: readonly number[]) {
-  return rows<DistributionRow>(
+  return rowsOf<DistributionRow>(
     db,
     sql`select x.id, x.document_id, x.department_id, dep.name_ar as department_ar, dep.name_en as department_en,
           x.type, x.notes, ${iso('x.completed_at')} as completed_at, x.distributed_by,
@@ -594,7 +586,7 @@ export async function distributionsOf(db: Tx, documentId: number, distributionId
 /** The departments each of `documentIds` was distributed to (for a page of a box), action first. */
 export async function recipientsOf(db: Tx, documentIds: readonly number[]) {
   if (!documentIds.length) return [];
-  return rows<{
+  return rowsOf<{
     document_id: number;
     department_id: number;
     department_ar: string;
@@ -620,7 +612,7 @@ export async function insertDistribution(
     userId: number;
   },
 ): Promise<number | null> {
-  const [row] = await rows<{ id: number }>(
+  const [row] = await rowsOf<{ id: number }>(
     db,
     sql`insert into distributions (document_id, department_id, type, notes, registered_at, security_rank,
           distributed_by, direction, completed_at)
@@ -630,7 +622,7 @@ export async function insertDistribution(
         from documents d where d.id = ${v.documentId}
         on conflict (document_id, department_id) do nothing returning id`,
   );
-  return row ? Number(row.id) : null;
+  return row ? row.id : null;
 }
 
 /** A task with its department, tasker, assigner and document. */
@@ -648,7 +640,7 @@ export type TaskRow = Omit<RowOf<typeof tasks.$inferSelect>, 'assigned_by'> & {
 };
 
 export async function tasksOf(db: Tx, where: SQL) {
-  return rows<TaskRow>(
+  return rowsOf<TaskRow>(
     db,
     sql`select t.id, t.document_id, t.distribution_id, t.department_id, dep.name_ar as department_ar,
           dep.name_en as department_en, t.type, t.employee_id,
@@ -678,18 +670,18 @@ export async function insertTask(
     userId: number;
   },
 ): Promise<number> {
-  const [row] = await rows<{ id: number }>(
+  const [row] = await rowsOf<{ id: number }>(
     db,
     sql`insert into tasks (document_id, distribution_id, department_id, type, employee_id, task_date, notes, assigned_by)
         values (${v.documentId}, ${v.distributionId}, ${v.departmentId}, ${v.type}, ${v.employeeId},
           ${v.taskDate}, ${v.notes}, ${v.userId}) returning id`,
   );
-  return Number(row!.id);
+  return row!.id;
 }
 
 /** Moves a task from `from` to `to`; answers false when another request moved it first. */
 export async function moveTask(db: Tx, id: number, from: string, to: string): Promise<boolean> {
-  const moved = await rows(
+  const moved = await rowsOf(
     db,
     sql`update tasks set state = ${to},
           started_at = case when ${to} = 'inProgress' then now() else started_at end,
@@ -705,7 +697,7 @@ export async function moveTask(db: Tx, id: number, from: string, to: string): Pr
  * distribution became completed by this call.
  */
 export async function settleCompletion(db: Tx, distributionId: number, documentId: number): Promise<boolean> {
-  const [row] = await rows<{ id: number }>(
+  const [row] = await rowsOf<{ id: number }>(
     db,
     sql`update distributions x set completed_at = now()
         where x.id = ${distributionId} and x.type = 'forAction' and x.completed_at is null
@@ -741,7 +733,7 @@ export async function follow(
   db: Tx,
   v: { userId: number; documentId: number; dueDate: string | null; notes: string | null },
 ) {
-  const [row] = await rows<{ due_date: string | null; notes: string | null; created_at: string }>(
+  const [row] = await rowsOf<{ due_date: string | null; notes: string | null; created_at: string }>(
     db,
     sql`insert into document_follows (user_id, document_id, due_date, notes)
         values (${v.userId}, ${v.documentId}, ${v.dueDate}, ${v.notes})
@@ -752,7 +744,7 @@ export async function follow(
 }
 
 export async function unfollow(db: Tx, userId: number, documentId: number): Promise<boolean> {
-  const deleted = await rows(
+  const deleted = await rowsOf(
     db,
     sql`delete from document_follows where user_id = ${userId} and document_id = ${documentId} returning user_id`,
   );
@@ -767,7 +759,7 @@ export async function calendarOf(db: Tx, scope: Scope, from: string, to: string)
   const led = scope.leadDepartmentIds.length
     ? sql`t.department_id in ${inList(scope.leadDepartmentIds)}`
     : sql`false`;
-  return rows<{
+  return rowsOf<{
     kind: 'task' | 'followUp';
     key: string;
     date: string;
@@ -808,7 +800,7 @@ export async function calendarOf(db: Tx, scope: Scope, from: string, to: string)
  * by sending its bytes that a hidden document holds a file.
  */
 export async function holdersOf(db: Tx, scope: Scope, sha256: string, exceptId: number | null, limit = 5) {
-  return rows<DocumentLinkRow>(
+  return rowsOf<DocumentLinkRow>(
     db,
     sql`select ${LINK_COLUMNS} from documents d
         where d.id in (select a.document_id from document_attachments a where a.sha256 = ${sha256})
@@ -825,8 +817,11 @@ export async function visibleHolderOf(db: Tx, scope: Scope, sha256: string): Pro
 
 /** The id of the document with this registration number, or null. */
 export async function documentIdByNumber(db: Tx, docNumber: string): Promise<number | null> {
-  const [row] = await rows<{ id: number }>(db, sql`select id from documents where doc_number = ${docNumber}`);
-  return row ? Number(row.id) : null;
+  const [row] = await rowsOf<{ id: number }>(
+    db,
+    sql`select id from documents where doc_number = ${docNumber}`,
+  );
+  return row ? row.id : null;
 }
 
 export interface IntakeReceiptRow {
@@ -839,7 +834,7 @@ export interface IntakeReceiptRow {
 
 /** A receipt of intake by its sender's idempotency key. */
 export async function intakeReceipt(db: Tx, userId: number, key: string): Promise<IntakeReceiptRow | null> {
-  const [row] = await rows<IntakeReceiptRow>(
+  const [row] = await rowsOf<IntakeReceiptRow>(
     db,
     sql`select document_id, attachment_id, sha256, request_hash from intake_receipts
          where user_id = ${userId} and key = ${key}`,
@@ -859,7 +854,7 @@ export async function insertIntakeReceipt(
     requestHash: string;
   },
 ): Promise<boolean> {
-  const inserted = await rows(
+  const inserted = await rowsOf(
     db,
     sql`insert into intake_receipts (user_id, key, sha256, document_id, attachment_id, request_hash)
         values (${v.userId}, ${v.key}, ${v.sha256}, ${v.documentId}, ${v.attachmentId}, ${v.requestHash})
@@ -877,11 +872,11 @@ export async function documentReceipt(
   userId: number,
   key: string,
 ): Promise<{ documentId: number; requestHash: string | null } | null> {
-  const [row] = await rows<{ document_id: number; request_hash: string | null }>(
+  const [row] = await rowsOf<{ document_id: number; request_hash: string | null }>(
     db,
     sql`select document_id, request_hash from document_receipts where user_id = ${userId} and key = ${key}`,
   );
-  return row ? { documentId: Number(row.document_id), requestHash: row.request_hash } : null;
+  return row ? { documentId: row.document_id, requestHash: row.request_hash } : null;
 }
 
 /** Records the document a caller's idempotency key made (under lockDocumentReceipt: the key is free). */
@@ -959,7 +954,7 @@ export async function intakeDrafts(
       size: f.size,
     })),
   );
-  const found = await rows<{
+  const found = await rowsOf<{
     prior_document_id: number | null;
     prior_attachment_id: number | null;
     prior_request_hash: string | null;
@@ -1031,8 +1026,8 @@ export async function intakeDrafts(
     if (row.prior_document_id !== null)
       return {
         prior: {
-          document_id: Number(row.prior_document_id),
-          attachment_id: row.prior_attachment_id === null ? null : Number(row.prior_attachment_id),
+          document_id: row.prior_document_id,
+          attachment_id: row.prior_attachment_id,
           sha256: v.files[i]!.sha256,
           request_hash: row.prior_request_hash,
         },
@@ -1048,7 +1043,7 @@ export async function intakeReceipts(
   userId: number,
   keys: readonly string[],
 ): Promise<Map<string, IntakeReceiptRow>> {
-  const found = await rows<IntakeReceiptRow & { key: string }>(
+  const found = await rowsOf<IntakeReceiptRow & { key: string }>(
     db,
     sql`select key, document_id, attachment_id, sha256, request_hash from intake_receipts
          where user_id = ${userId}
@@ -1059,10 +1054,10 @@ export async function intakeReceipts(
 
 /** Documents' numbers and subjects by id (what intake tells its sender). */
 export async function numbersAndSubjects(db: Tx, ids: readonly number[]) {
-  const found = await rows<{ id: number; doc_number: string | null; subject: string }>(
+  const found = await rowsOf<{ id: number; doc_number: string | null; subject: string }>(
     db,
     sql`select id, doc_number, subject from documents
          where id in (select (jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb))::int)`,
   );
-  return new Map(found.map((r) => [Number(r.id), r]));
+  return new Map(found.map((r) => [r.id, r]));
 }

@@ -18,6 +18,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../auth/queries';
+import { scopeRowOf } from './visibility-queries';
 
 /** What the predicate needs to know about the caller, read once per request. */
 export interface Scope {
@@ -44,32 +45,16 @@ export function inList(ids: readonly number[]): SQL {
 
 /** Reads the caller's scope: employee, department, led departments, archive office and clearance. */
 export async function scopeOf(db: Tx, caller: { userId: number; isSystem: boolean }): Promise<Scope> {
-  const result = (await db.execute(sql`
-    select e.id as employee_id, e.department_id, dep.archive_type,
-      coalesce((select array_agg(m.id) from departments m
-                 where m.manager_employee_id = e.id and m.active), '{}') as managed,
-      coalesce((select array_agg(so.department_id) from secretary_offices so
-                 where so.secretary_employee_id = e.id and so.active), '{}') as secretaried,
-      coalesce((select s.level from user_clearances c
-                  join correspondence_settings s on s.id = c.security_level_id
-                 where c.user_id = u.id),
-               (select min(s.level) from correspondence_settings s
-                 where s.list = 'security-levels' and s.active), 0)::int as clearance
-    from users u
-    left join employees e on e.id = u.employee_id and e.active
-    left join departments dep on dep.id = e.department_id
-    where u.id = ${caller.userId}`)) as unknown as { rows: Record<string, unknown>[] };
-  const row = result.rows[0] ?? {};
-  const ids = (v: unknown) => (Array.isArray(v) ? v.map(Number) : []);
-  const departmentId = row.department_id == null ? null : Number(row.department_id);
+  const row = await scopeRowOf(db, caller.userId);
+  const departmentId = row?.department_id ?? null;
   return {
     userId: caller.userId,
     isAdmin: caller.isSystem,
-    employeeId: row.employee_id == null ? null : Number(row.employee_id),
+    employeeId: row?.employee_id ?? null,
     departmentId,
-    leadDepartmentIds: [...new Set([...ids(row.managed), ...ids(row.secretaried)])],
-    archiveDepartmentId: row.archive_type === 'inOut' ? departmentId : null,
-    clearance: Number(row.clearance ?? 0),
+    leadDepartmentIds: [...new Set([...(row?.managed ?? []), ...(row?.secretaried ?? [])])],
+    archiveDepartmentId: row?.archive_type === 'inOut' ? departmentId : null,
+    clearance: row?.clearance ?? 0,
   };
 }
 

@@ -18,7 +18,6 @@
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { CreateDocumentRequest, TaskState } from '../../../src-shared/api/correspondence';
 import type { ServerContext } from '../../context';
-import type { Db } from '../../db/open';
 import {
   correspondenceSettings,
   departments,
@@ -33,7 +32,7 @@ import type { AuthContext } from '../../http/access';
 import type { Tx } from '../auth/queries';
 import { authContextOf } from '../auth/service';
 import { linkUser } from '../directory/queries';
-import { rows } from '../correspondence/queries';
+import { rowsOf } from '../../db/rows';
 import { entityOf, insertGrant } from '../correspondence/approval-queries';
 import * as approvals from '../correspondence/approvals';
 import * as corr from '../correspondence/service';
@@ -154,9 +153,9 @@ export async function seedDemoCorrespondence(ctx: ServerContext): Promise<string
     const settings = await seedSettings(tx);
     created.push(...(settings.length ? settings : ['correspondence settings already present (left as is)']));
     // The service opens its own transactions: inside this one they become savepoints.
-    const letters = await seedLetters({ ...ctx, db: tx as unknown as Db }, tx);
+    const letters = await seedLetters({ ...ctx, db: tx }, tx);
     created.push(...letters);
-    created.push(...(await seedCircuits({ ...ctx, db: tx as unknown as Db }, tx)));
+    created.push(...(await seedCircuits({ ...ctx, db: tx }, tx)));
   });
   return created;
 }
@@ -464,7 +463,7 @@ async function seedLetters(ctx: ServerContext, tx: Tx): Promise<string[]> {
       if (state === 'completed') await corr.moveTask(ctx, mover, doc.id, task.id, 'completed');
     }
   }
-  const [overdue] = await rows<{ n: number }>(
+  const [overdue] = await rowsOf<{ n: number }>(
     tx,
     sql`select count(*)::int as n from tasks where state <> 'completed' and task_date < current_date`,
   );
@@ -489,11 +488,11 @@ async function seedLetters(ctx: ServerContext, tx: Tx): Promise<string[]> {
  * departments they address, one of them tasked by its manager.
  */
 async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
-  const [existing] = await rows<{ n: number }>(
+  const [existing] = await rowsOf<{ n: number }>(
     tx,
     sql`select count(*)::int as n from documents where direction <> 'in'`,
   );
-  if (Number(existing?.n ?? 0) > 0) return ['outgoing letters and memos already present (left as is)'];
+  if ((existing?.n ?? 0) > 0) return ['outgoing letters and memos already present (left as is)'];
   const people = {
     manager: await callerFor(tx, 'manager'),
     clerk: await callerFor(tx, 'clerk'),
@@ -507,14 +506,14 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
   const { manager, clerk, e1, e2, e3, e4 } = people as Record<keyof typeof people, AuthContext>;
   const cod = async (prefix: string) =>
     (
-      await rows<{ id: number }>(
+      await rowsOf<{ id: number }>(
         tx,
         sql`select id from correspondence_settings where list = 'codifications' and prefix = ${prefix} and active`,
       )
     )[0]?.id;
   const dept = async (nameEn: string, type: 'internal' | 'external') =>
     (
-      await rows<{ id: number }>(
+      await rowsOf<{ id: number }>(
         tx,
         sql`select id from departments where name_en = ${nameEn} and type = ${type} and active`,
       )
@@ -522,7 +521,7 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
   const out = await cod('OUT');
   const memo = await cod('MEMO');
   const mail = (
-    await rows<{ id: number }>(
+    await rowsOf<{ id: number }>(
       tx,
       sql`select id from correspondence_settings where list = 'mediums' and name_en = 'Mail' and active`,
     )
@@ -544,7 +543,7 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
   // The incoming letters some outgoing ones answer (by subject; a reply links to its letter).
   const incoming = async (subject: string) =>
     (
-      await rows<{ id: number }>(
+      await rowsOf<{ id: number }>(
         tx,
         sql`select id from documents where direction = 'in' and state = 'registered' and subject = ${subject}
             order by id limit 1`,
@@ -552,7 +551,7 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
     )[0]?.id;
   const replyTo = async (subject: string): Promise<Partial<CreateDocumentRequest>> => {
     const id = await incoming(subject);
-    return id === undefined ? {} : { relatedIds: [Number(id)] };
+    return id === undefined ? {} : { relatedIds: [id] };
   };
   // The manager signs for the ministry: the administrator granted him its signing authority (the
   // ministry's own manager holds it by office; the demo letters go up to the directorate's manager).
@@ -720,14 +719,14 @@ async function seedCircuits(ctx: ServerContext, tx: Tx): Promise<string[]> {
     [[manager, 'approve']],
   );
   // The finance manager tasks an employee with the memo that reached the directorate.
-  const [received] = await rows<{ document_id: number; id: number }>(
+  const [received] = await rowsOf<{ document_id: number; id: number }>(
     tx,
     sql`select x.document_id, x.id from distributions x where x.direction = 'memo' and x.department_id = ${finance}
         order by x.id desc limit 1`,
   );
   if (received && e1.profile.employee) {
-    await corr.assignTask(ctx, manager, Number(received.document_id), {
-      distributionId: Number(received.id),
+    await corr.assignTask(ctx, manager, received.document_id, {
+      distributionId: received.id,
       employeeId: e1.profile.employee.id,
       taskDate: dayFrom(7),
       notes: 'يرجى حصر العهد القائمة في الإدارة',

@@ -14,6 +14,7 @@ import {
   users,
 } from '../../db/schema';
 import type { ListFields } from '../../db/list';
+import { rowsOf } from '../../db/rows';
 import { outer } from '../../db/sql';
 import type { Tx } from '../auth/queries';
 import type { ListClauses } from '../admin/queries';
@@ -242,26 +243,32 @@ export async function departmentOptions(
 
 /** A department's ancestors' ids, nearest first (the walk stops at a root). */
 export async function ancestorIds(db: Tx, id: number): Promise<number[]> {
-  const result = (await db.execute(sql`
+  const result = await rowsOf<{ id: number }>(
+    db,
+    sql`
     with recursive up(id, parent_id, depth) as (
       select id, parent_id, 0 from ${departments} where id = ${id}
       union all
       select d.id, d.parent_id, up.depth + 1 from ${departments} d join up on d.id = up.parent_id where up.depth < 1000
     )
-    select id from up where depth > 0 order by depth`)) as unknown as { rows: { id: number }[] };
-  return result.rows.map((r) => Number(r.id));
+    select id from up where depth > 0 order by depth`,
+  );
+  return result.map((r) => r.id);
 }
 
 /** Every department under `id` (not itself). */
 export async function descendantIds(db: Tx, id: number): Promise<number[]> {
-  const result = (await db.execute(sql`
+  const result = await rowsOf<{ id: number }>(
+    db,
+    sql`
     with recursive down(id, depth) as (
       select id, 0 from ${departments} where parent_id = ${id}
       union all
       select d.id, down.depth + 1 from ${departments} d join down on d.parent_id = down.id where down.depth < 1000
     )
-    select id from down`)) as unknown as { rows: { id: number }[] };
-  return result.rows.map((r) => Number(r.id));
+    select id from down`,
+  );
+  return result.map((r) => r.id);
 }
 
 export async function countActiveChildren(db: Tx, id: number): Promise<number> {

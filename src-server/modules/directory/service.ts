@@ -51,8 +51,10 @@ import { nestsDeeperThan, tooDeep } from '../../http/json-depth';
 import { assertImage, assertSize } from '../../storage/validate';
 import type { ReceivedFile } from '../../http/upload';
 import { cleanFileName } from '../../http/upload';
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- an older crossing (users' and sessions' SQL shared by admin, directory and settings), to go through a service
 import * as authq from '../auth/queries';
 import { assertMayGrantRole, assertMayManageUser } from '../admin/privilege';
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- an older crossing (users' and sessions' SQL shared by admin, directory and settings), to go through a service
 import * as adminq from '../admin/queries';
 import type { RequestMeta } from '../auth/service';
 import * as q from './queries';

@@ -11,7 +11,7 @@ import { indexText, wordLexemes, wordsOf } from '../../../src-shared/search';
 import type { Db } from '../../db/open';
 import type { Tx } from '../auth/queries';
 import { inList } from '../correspondence/visibility';
-import { rows } from '../correspondence/queries';
+import { rowsOf } from '../../db/rows';
 
 /** The texts of documents that search reads (and shows passages of), by document. */
 export interface DocumentTexts {
@@ -29,7 +29,7 @@ export interface DocumentTexts {
 export async function documentTexts(db: Tx, ids: readonly number[]): Promise<Map<number, DocumentTexts>> {
   const out = new Map<number, DocumentTexts>();
   if (!ids.length) return out;
-  const list = await rows<{
+  const list = await rowsOf<{
     id: number;
     doc_number: string | null;
     sender_document_number: string | null;
@@ -58,8 +58,8 @@ export async function documentTexts(db: Tx, ids: readonly number[]): Promise<Map
         where d.id in ${inList(ids)}`,
   );
   for (const r of list) {
-    out.set(Number(r.id), {
-      id: Number(r.id),
+    out.set(r.id, {
+      id: r.id,
       docNumber: r.doc_number,
       senderDocumentNumber: r.sender_document_number,
       subject: r.subject,

@@ -23,7 +23,7 @@ import { pipeline } from 'node:stream/promises';
 import { sql } from 'drizzle-orm';
 import type { ServerContext } from '../../context';
 import { PermanentJobError, type JobContext } from '../../jobs/queue';
-import { rows } from '../correspondence/queries';
+import { rowsOf } from '../../db/rows';
 import { scopeOf, visibleTo, type Scope } from '../correspondence/visibility';
 import { extractPdfText, PdfExtractionError, type PageText } from './extract';
 import { pageLexemesSql, reindexDocument } from './indexer';
@@ -80,7 +80,7 @@ async function storePages(ctx: ServerContext, attachmentId: number, pages: PageT
 /** What the user who uploaded an attachment may see (null: the uploader is not known any more). */
 async function uploaderScope(ctx: ServerContext, userId: number | null): Promise<Scope | null> {
   if (userId === null) return null;
-  const [user] = await rows<{ is_system: boolean }>(
+  const [user] = await rowsOf<{ is_system: boolean }>(
     ctx.db,
     sql`select r.is_system from users u join roles r on r.id = u.role_id where u.id = ${userId}`,
   );
@@ -90,16 +90,16 @@ async function uploaderScope(ctx: ServerContext, userId: number | null): Promise
 /** `search.read`. */
 export async function readAttachment(ctx: ServerContext, job: JobContext): Promise<void> {
   const attachmentId = payloadId(job.payload, 'attachmentId');
-  const [row] = await rows<{ document_id: number; sha256: string; uploaded_by: number | null }>(
+  const [row] = await rowsOf<{ document_id: number; sha256: string; uploaded_by: number | null }>(
     ctx.db,
     sql`select document_id, sha256, uploaded_by from document_attachments where id = ${attachmentId}`,
   );
   if (!row) return; // removed since
-  const documentId = Number(row.document_id);
+  const documentId = row.document_id;
   // The same file read for another attachment its uploader may see: its pages, copied.
-  const scope = await uploaderScope(ctx, row.uploaded_by === null ? null : Number(row.uploaded_by));
+  const scope = await uploaderScope(ctx, row.uploaded_by);
   const [twin] = scope
-    ? await rows<{ id: number }>(
+    ? await rowsOf<{ id: number }>(
         ctx.db,
         sql`select a.id from document_attachments a join documents d on d.id = a.document_id
              where a.sha256 = ${row.sha256} and a.id <> ${attachmentId} and a.text_status = 'done'
@@ -111,10 +111,10 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
     await ctx.db.transaction(async (tx) => {
       await tx.execute(sql`delete from attachment_pages where attachment_id = ${attachmentId}`);
       await tx.execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes)
-        select ${attachmentId}, page, method, text, lexemes from attachment_pages where attachment_id = ${Number(twin.id)}`);
+        select ${attachmentId}, page, method, text, lexemes from attachment_pages where attachment_id = ${twin.id}`);
       await tx.execute(sql`update document_attachments a set text_status = 'done', text_error = null,
         text_pages = t.text_pages, text_pages_done = t.text_pages
-        from document_attachments t where t.id = ${Number(twin.id)} and a.id = ${attachmentId}`);
+        from document_attachments t where t.id = ${twin.id} and a.id = ${attachmentId}`);
     });
     await reindexDocument(ctx.db, documentId);
     return;

@@ -6,7 +6,7 @@
  * reference is the query itself comes before all. The page's passages are cut from the fields and the
  * first matching attachment page, with the matched words marked.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type {
   SearchHit,
   SearchPage,
@@ -19,10 +19,9 @@ import { matchRanges, queryTerms, snippet, tsQueryText, type QueryTerms } from '
 import { ARABIC_UNIFY } from '../../../src-shared/arabic';
 import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
-import { inList, scopeOf, seesBroadly, visibleCandidates, visibleTo } from '../correspondence/visibility';
-import { rows, iso, day } from '../correspondence/queries';
+import { scopeOf, seesBroadly, visibleCandidates, visibleTo } from '../correspondence/visibility';
 import { documentTexts } from './indexer';
-import { referenceFormSql } from '../../db/schema';
+import * as q from './queries';
 
 /** How many of the newest matches are ranked (see `search`): as many as a query may page through. */
 export const RANK_WINDOW = SEARCH_MAX_RESULTS;
@@ -35,42 +34,6 @@ export function numberForm(q: string): string {
     .map((c) => (/[\u0660-\u0669\u06F0-\u06F9]/.test(c) ? ARABIC_UNIFY[c]! : c))
     .join('')
     .toUpperCase();
-}
-
-function filtersOf(query: SearchQuery): SQL[] {
-  const where: SQL[] = [];
-  if (query.direction) where.push(sql`d.direction = ${query.direction}`);
-  if (query.state) where.push(sql`d.state = ${query.state}`);
-  if (query.codificationId) where.push(sql`d.codification_id = ${query.codificationId}`);
-  if (query.securityLevelId) where.push(sql`d.security_level_id = ${query.securityLevelId}`);
-  if (query.fromDate) where.push(sql`coalesce(d.registered_at, d.created_at) >= ${query.fromDate}::date`);
-  if (query.toDate) where.push(sql`coalesce(d.registered_at, d.created_at) < ${query.toDate}::date + 1`);
-  if (query.departmentId) {
-    const dep = query.departmentId;
-    where.push(sql`(d.department_id = ${dep} or d.sender_department_id = ${dep}
-      or d.recipient_department_id = ${dep} or d.archive_department_id = ${dep}
-      or exists (select 1 from distributions fd where fd.document_id = d.id and fd.department_id = ${dep})
-      or exists (select 1 from document_recipients fr where fr.document_id = d.id and fr.department_id = ${dep}))`);
-  }
-  return where;
-}
-
-interface HitRow {
-  id: number;
-  number_match: boolean;
-  direction: SearchHit['direction'];
-  state: SearchHit['state'];
-  doc_number: string | null;
-  sender_document_number: string | null;
-  subject: string;
-  sender_id: number | null;
-  sender_ar: string | null;
-  sender_en: string | null;
-  document_date: string | null;
-  date: string;
-  security_level_id: number | null;
-  security_ar: string | null;
-  security_en: string | null;
 }
 
 /** GET /search. */
@@ -88,7 +51,7 @@ export async function search(
   if (offset >= SEARCH_MAX_RESULTS) return { ...empty, totalExact: false };
 
   const tsq = terms.length ? tsQueryText(terms) : null;
-  const where = sql.join([visibleTo(scope), ...filtersOf(query)], sql` and `);
+  const where = sql.join([visibleTo(scope), ...q.filtersOf(query)], sql` and `);
   // The matches, newest first, up to RANK_WINDOW: a common word is in a third of a million documents, and
   // ranking them all would take seconds; the most recent matches are ranked instead (an older one is
   // reached by narrowing: a date range, a filter, another word). A caller who sees little starts from
@@ -96,71 +59,28 @@ export async function search(
   // RECENT_SPAN documents and, when they hold too few matches, among all.
   const broad = seesBroadly(scope);
   // The documents whose number or sender's reference is the query itself come first.
-  const numbers = sql`select d.id, 0::real as rank, true as nm from documents d
-      where (d.doc_number = ${exact} or ${referenceFormSql(sql.raw('d.sender_document_number'))} = ${exact})
-        and ${where}`;
+  const numbers = q.numberMatches(exact, where);
   const limit = Math.min(query.pageSize, SEARCH_MAX_RESULTS - offset);
 
   const page = async (after: number | null) => {
-    const q = sql`to_tsquery('simple', ${tsq})`;
     // Broad: the index, newest first. Narrow: what the caller may see, newest first, each looked up in the
-    // index (a lateral probe: the planner never trades it for a scan of the whole index).
+    // index.
     const hits = !tsq
       ? null
       : broad
-        ? sql`select s.document_id as id, ts_rank(s.lexemes, ${q}) as rank, false as nm
-              from document_search s join documents d on d.id = s.document_id
-              where s.lexemes @@ ${q} and ${where}
-              ${after === null ? sql`` : sql`and s.document_id > ${after}`}
-              order by s.document_id desc limit ${RANK_WINDOW}`
-        : sql`select v.id, x.rank, false as nm
-              from (select c.id from (${visibleCandidates(scope)}) c (id) order by c.id desc) v
-              cross join lateral (select ts_rank(s.lexemes, ${q}) as rank from document_search s
-                                  where s.document_id = v.id and s.lexemes @@ ${q}) x
-              join documents d on d.id = v.id
-              where ${where}
-              order by v.id desc limit ${RANK_WINDOW}`;
+        ? q.indexMatches(tsq, where, after, RANK_WINDOW)
+        : q.visibleMatches(tsq, where, visibleCandidates(scope), RANK_WINDOW);
     const candidates = hits ? sql`(${hits}) union all (${numbers})` : numbers;
-    const list = await rows<HitRow & { n: number; h: number }>(
-      ctx.db,
-      sql`with m as (select c.id, max(c.rank) as rank, bool_or(c.nm) as nm, count(*) filter (where not c.nm) as h
-                     from (${candidates}) c group by c.id)
-          select d.id, m.nm as number_match, d.direction, d.state, d.doc_number, d.sender_document_number,
-            d.subject, d.sender_department_id as sender_id, sd.name_ar as sender_ar, sd.name_en as sender_en,
-            ${day('d.document_date')} as document_date,
-            ${iso('coalesce(d.registered_at, d.created_at)')} as date,
-            d.security_level_id, sl.name_ar as security_ar, sl.name_en as security_en,
-            (select count(*) from m)::int as n, (select coalesce(sum(h), 0) from m)::int as h
-          from m
-          join documents d on d.id = m.id
-          left join departments sd on sd.id = d.sender_department_id
-          left join correspondence_settings sl on sl.id = d.security_level_id
-          order by m.nm desc, m.rank desc, d.id desc
-          limit ${limit} offset ${offset}`,
-    );
-    const [counts] = list.length
-      ? [list[0]!]
-      : await rows<{ n: number; h: number }>(
-          ctx.db,
-          sql`select count(distinct c.id)::int as n, (count(*) filter (where not c.nm))::int as h
-              from (${candidates}) c`,
-        );
-    return { list, n: Number(counts?.n ?? 0), h: Number(counts?.h ?? 0) };
+    const { list, n, h } = await q.rankedPage(ctx.db, candidates, limit, offset);
+    return { list, n, h };
   };
-  const newest =
-    broad && tsq
-      ? Number(
-          (
-            await rows<{ m: number | null }>(ctx.db, sql`select max(document_id) as m from document_search`)
-          )[0]?.m ?? 0,
-        )
-      : 0;
+  const newest = broad && tsq ? await q.newestIndexed(ctx.db) : 0;
   let found = await page(newest > RECENT_SPAN ? newest - RECENT_SPAN : null);
   if (newest > RECENT_SPAN && found.h < RANK_WINDOW) found = await page(null);
   const pageRows = found.list;
   // A full window means more matches than were ranked: the total is then a lower bound.
   const countRows = [{ n: found.n + (found.h >= RANK_WINDOW ? 1 : 0) }];
-  const counted = Number(countRows[0]?.n ?? 0);
+  const counted = countRows[0]?.n ?? 0;
   const items = await hitsOf(ctx, pageRows, terms, tsq);
   return {
     items,
@@ -173,32 +93,24 @@ export async function search(
 }
 
 const ref = (id: number | null, ar: string | null, en: string | null) =>
-  id === null ? null : { id: Number(id), nameAr: ar ?? '', nameEn: en ?? '' };
+  id === null ? null : { id, nameAr: ar ?? '', nameEn: en ?? '' };
 
 /** The hits of a page with their passages. */
 async function hitsOf(
   ctx: ServerContext,
-  list: HitRow[],
+  list: q.HitRow[],
   terms: QueryTerms,
   tsq: string | null,
 ): Promise<SearchHit[]> {
   if (!list.length) return [];
-  const ids = list.map((r) => Number(r.id));
+  const ids = list.map((r) => r.id);
   const [texts, pages] = await Promise.all([
     documentTexts(ctx.db, ids),
-    tsq
-      ? rows<{ document_id: number; attachment_id: number; file_name: string; page: number; text: string }>(
-          ctx.db,
-          sql`select distinct on (a.document_id) a.document_id, a.id as attachment_id, a.file_name, p.page, p.text
-              from document_attachments a join attachment_pages p on p.attachment_id = a.id
-              where a.document_id in ${inList(ids)} and p.lexemes @@ to_tsquery('simple', ${tsq})
-              order by a.document_id, a.id, p.page`,
-        )
-      : Promise.resolve([]),
+    tsq ? q.firstMatchingPages(ctx.db, ids, tsq) : Promise.resolve([]),
   ]);
-  const pageOf = new Map(pages.map((p) => [Number(p.document_id), p]));
+  const pageOf = new Map(pages.map((p) => [p.document_id, p]));
   return list.map((r) => {
-    const t = texts.get(Number(r.id));
+    const t = texts.get(r.id);
     const snippets: SearchSnippet[] = [];
     const fields: [SnippetField, string | null | undefined][] = [
       ['docNumber', t?.docNumber],
@@ -213,16 +125,16 @@ async function hitsOf(
       if (!value || !matchRanges(value, terms).length) continue;
       snippets.push({ field, ...snippet(value, terms), attachment: null });
     }
-    const page = pageOf.get(Number(r.id));
+    const page = pageOf.get(r.id);
     if (page) {
       snippets.push({
         field: 'attachment',
         ...snippet(page.text, terms),
-        attachment: { id: Number(page.attachment_id), fileName: page.file_name, page: Number(page.page) },
+        attachment: { id: page.attachment_id, fileName: page.file_name, page: page.page },
       });
     }
     return {
-      documentId: Number(r.id),
+      documentId: r.id,
       direction: r.direction,
       state: r.state,
       docNumber: r.doc_number,

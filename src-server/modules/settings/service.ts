@@ -22,6 +22,7 @@ import { listClauses } from '../../db/list';
 import { HttpProblem } from '../../http/problem';
 import type * as authq from '../auth/queries';
 import * as q from './queries';
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- an older crossing (users' and sessions' SQL shared by admin, directory and settings), to go through a service
 import * as adminq from '../admin/queries';
 import { assertMayManageUser, assertNotOwnClearance } from '../admin/privilege';
 import type { ListPage } from '../../../src-shared/api/envelope';

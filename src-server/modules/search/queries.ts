@@ -1,0 +1,146 @@
+/**
+ * The SQL of search (service.ts): the filters, a ranked page of matches, the newest indexed document and
+ * the first matching attachment page of each hit. Which matches are ranked, and when, is the service's.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { SearchHit, SearchQuery } from '../../../src-shared/api/search';
+import { rowsOf } from '../../db/rows';
+import { referenceFormSql } from '../../db/schema';
+import { day, iso } from '../../db/sql';
+import type { Tx } from '../auth/queries';
+import { inList } from '../correspondence/visibility';
+
+/** The query's filters, over the documents table as `d`. */
+export function filtersOf(query: SearchQuery): SQL[] {
+  const where: SQL[] = [];
+  if (query.direction) where.push(sql`d.direction = ${query.direction}`);
+  if (query.state) where.push(sql`d.state = ${query.state}`);
+  if (query.codificationId) where.push(sql`d.codification_id = ${query.codificationId}`);
+  if (query.securityLevelId) where.push(sql`d.security_level_id = ${query.securityLevelId}`);
+  if (query.fromDate) where.push(sql`coalesce(d.registered_at, d.created_at) >= ${query.fromDate}::date`);
+  if (query.toDate) where.push(sql`coalesce(d.registered_at, d.created_at) < ${query.toDate}::date + 1`);
+  if (query.departmentId) {
+    const dep = query.departmentId;
+    where.push(sql`(d.department_id = ${dep} or d.sender_department_id = ${dep}
+      or d.recipient_department_id = ${dep} or d.archive_department_id = ${dep}
+      or exists (select 1 from distributions fd where fd.document_id = d.id and fd.department_id = ${dep})
+      or exists (select 1 from document_recipients fr where fr.document_id = d.id and fr.department_id = ${dep}))`);
+  }
+  return where;
+}
+
+/** A match of a page, with what its hit shows. */
+export interface HitRow {
+  id: number;
+  number_match: boolean;
+  direction: SearchHit['direction'];
+  state: SearchHit['state'];
+  doc_number: string | null;
+  sender_document_number: string | null;
+  subject: string;
+  sender_id: number | null;
+  sender_ar: string | null;
+  sender_en: string | null;
+  document_date: string | null;
+  date: string;
+  security_level_id: number | null;
+  security_ar: string | null;
+  security_en: string | null;
+}
+
+/** The documents whose number or sender's reference is the query itself (`exact`), as candidates. */
+export function numberMatches(exact: string, where: SQL): SQL {
+  return sql`select d.id, 0::real as rank, true as nm from documents d
+      where (d.doc_number = ${exact} or ${referenceFormSql(sql.raw('d.sender_document_number'))} = ${exact})
+        and ${where}`;
+}
+
+/** The index's matches of the words (newest first, after document `after`, at most `window`), as candidates. */
+export function indexMatches(tsq: string, where: SQL, after: number | null, window: number): SQL {
+  const tsquery = sql`to_tsquery('simple', ${tsq})`;
+  return sql`select s.document_id as id, ts_rank(s.lexemes, ${tsquery}) as rank, false as nm
+              from document_search s join documents d on d.id = s.document_id
+              where s.lexemes @@ ${tsquery} and ${where}
+              ${after === null ? sql`` : sql`and s.document_id > ${after}`}
+              order by s.document_id desc limit ${window}`;
+}
+
+/**
+ * The matches of the words among the documents a caller may see (`visible`, newest first, at most
+ * `window`), as candidates: each looked up in the index by a lateral probe, which the planner never trades
+ * for a scan of the whole index.
+ */
+export function visibleMatches(tsq: string, where: SQL, visible: SQL, window: number): SQL {
+  const tsquery = sql`to_tsquery('simple', ${tsq})`;
+  return sql`select v.id, x.rank, false as nm
+              from (select c.id from (${visible}) c (id) order by c.id desc) v
+              cross join lateral (select ts_rank(s.lexemes, ${tsquery}) as rank from document_search s
+                                  where s.document_id = v.id and s.lexemes @@ ${tsquery}) x
+              join documents d on d.id = v.id
+              where ${where}
+              order by v.id desc limit ${window}`;
+}
+
+/**
+ * One page of the matches among `candidates` (rows of id, rank and nm: whether the number matched), best
+ * first, with how many documents matched (`n`) and how many times the words matched (`h`).
+ */
+export async function rankedPage(
+  db: Tx,
+  candidates: SQL,
+  limit: number,
+  offset: number,
+): Promise<{ list: HitRow[]; n: number; h: number }> {
+  const list = await rowsOf<HitRow & { n: number; h: number }>(
+    db,
+    sql`with m as (select c.id, max(c.rank) as rank, bool_or(c.nm) as nm, count(*) filter (where not c.nm) as h
+                     from (${candidates}) c group by c.id)
+          select d.id, m.nm as number_match, d.direction, d.state, d.doc_number, d.sender_document_number,
+            d.subject, d.sender_department_id as sender_id, sd.name_ar as sender_ar, sd.name_en as sender_en,
+            ${day('d.document_date')} as document_date,
+            ${iso('coalesce(d.registered_at, d.created_at)')} as date,
+            d.security_level_id, sl.name_ar as security_ar, sl.name_en as security_en,
+            (select count(*) from m)::int as n, (select coalesce(sum(h), 0) from m)::int as h
+          from m
+          join documents d on d.id = m.id
+          left join departments sd on sd.id = d.sender_department_id
+          left join correspondence_settings sl on sl.id = d.security_level_id
+          order by m.nm desc, m.rank desc, d.id desc
+          limit ${limit} offset ${offset}`,
+  );
+  // An empty page (past the last) still says how many there are.
+  const [counts] = list.length
+    ? [list[0]!]
+    : await rowsOf<{ n: number; h: number }>(
+        db,
+        sql`select count(distinct c.id)::int as n, (count(*) filter (where not c.nm))::int as h
+              from (${candidates}) c`,
+      );
+  return { list, n: counts?.n ?? 0, h: counts?.h ?? 0 };
+}
+
+/** The id of the newest indexed document (0: none). */
+export async function newestIndexed(db: Tx): Promise<number> {
+  const [row] = await rowsOf<{ m: number | null }>(
+    db,
+    sql`select max(document_id) as m from document_search`,
+  );
+  return row?.m ?? 0;
+}
+
+/** Of each document, the first attachment page the words match (by attachment, then page). */
+export function firstMatchingPages(db: Tx, ids: number[], tsq: string) {
+  return rowsOf<{
+    document_id: number;
+    attachment_id: number;
+    file_name: string;
+    page: number;
+    text: string;
+  }>(
+    db,
+    sql`select distinct on (a.document_id) a.document_id, a.id as attachment_id, a.file_name, p.page, p.text
+        from document_attachments a join attachment_pages p on p.attachment_id = a.id
+        where a.document_id in ${inList(ids)} and p.lexemes @@ to_tsquery('simple', ${tsq})
+        order by a.document_id, a.id, p.page`,
+  );
+}
