@@ -4,10 +4,10 @@
  * are one per person and step; `pending` marks whose turn it is.
  */
 import { sql } from 'drizzle-orm';
-import type { RowOf } from '../../db/rows';
+import { rowsOf, type RowOf } from '../../db/rows';
 import type { approvalMembers } from '../../db/schema';
 import type { Tx } from '../auth/queries';
-import { iso, rows } from './queries';
+import { iso } from '../../db/sql';
 import { inList } from './visibility';
 
 /** The box family of a direction: outgoing letters, or memos (internal correspondence files with memos). */
@@ -35,7 +35,7 @@ export type MemberRow = Pick<
 
 /** The circuit of a document, step by step. */
 export async function membersOf(db: Tx, documentId: number): Promise<MemberRow[]> {
-  return rows<MemberRow>(
+  return rowsOf<MemberRow>(
     db,
     sql`select m.id, m.position, m.kind, m.user_id, u.name_ar, u.name_en, e.department_id,
           dep.name_ar as department_ar, dep.name_en as department_en, m.pending, m.decision, m.comment,
@@ -89,7 +89,7 @@ export async function decide(
   memberId: number,
   v: { decision: string; comment: string | null; version: number },
 ): Promise<boolean> {
-  const updated = await rows(
+  const updated = await rowsOf(
     db,
     sql`update approval_members set pending = false, decision = ${v.decision}, comment = ${v.comment},
           decided_at = now(), decided_version = ${v.version}
@@ -100,27 +100,27 @@ export async function decide(
 
 /** Whether everyone of a step has approved. */
 export async function stepApproved(db: Tx, documentId: number, position: number): Promise<boolean> {
-  const [row] = await rows<{ open: number }>(
+  const [row] = await rowsOf<{ open: number }>(
     db,
     sql`select count(*)::int as open from approval_members where document_id = ${documentId}
           and position = ${position} and decision is distinct from 'approved'`,
   );
-  return Number(row?.open ?? 0) === 0;
+  return (row?.open ?? 0) === 0;
 }
 
 /** The position of the next step after `position`, if any. */
 export async function nextStep(db: Tx, documentId: number, position: number): Promise<number | null> {
-  const [row] = await rows<{ p: number | null }>(
+  const [row] = await rowsOf<{ p: number | null }>(
     db,
     sql`select min(position) as p from approval_members where document_id = ${documentId} and position > ${position}`,
   );
-  return row?.p == null ? null : Number(row.p);
+  return row?.p ?? null;
 }
 
 /** Active accounts among `userIds` with their clearance (the highest rank they may see). */
 export async function accountsOf(db: Tx, userIds: readonly number[]) {
   if (!userIds.length) return [];
-  return rows<{ id: number; clearance: number }>(
+  return rowsOf<{ id: number; clearance: number }>(
     db,
     sql`select u.id, coalesce((select s.level from user_clearances c
                    join correspondence_settings s on s.id = c.security_level_id where c.user_id = u.id),
@@ -147,7 +147,7 @@ const approverColumns = sql`u.id as user_id, u.name_ar, u.name_en, e.department_
 /** People who may be put in a circuit: active accounts, searched by name or username. */
 export async function approverOptions(db: Tx, q: string, limit = 50): Promise<ApproverRow[]> {
   const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return rows<ApproverRow>(
+  return rowsOf<ApproverRow>(
     db,
     sql`select ${approverColumns}
         from users u left join employees e on e.id = u.employee_id and e.active
@@ -160,14 +160,14 @@ export async function approverOptions(db: Tx, q: string, limit = 50): Promise<Ap
 /** The same, by user id (for a proposal or a template), in the order given. */
 export async function approversByIds(db: Tx, userIds: readonly number[]): Promise<ApproverRow[]> {
   if (!userIds.length) return [];
-  const found = await rows<ApproverRow>(
+  const found = await rowsOf<ApproverRow>(
     db,
     sql`select ${approverColumns}
         from users u left join employees e on e.id = u.employee_id and e.active
         left join departments dep on dep.id = e.department_id
         where u.active and u.id in ${inList(userIds)}`,
   );
-  const byId = new Map(found.map((r) => [Number(r.user_id), r]));
+  const byId = new Map(found.map((r) => [r.user_id, r]));
   return userIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
 }
 
@@ -176,7 +176,7 @@ export async function approversByIds(db: Tx, userIds: readonly number[]): Promis
  * entity (or the root), each with the account of its manager (null when the manager has none).
  */
 export async function managersUp(db: Tx, departmentId: number) {
-  return rows<{ department_id: number; is_entity: boolean; user_id: number | null; depth: number }>(
+  return rowsOf<{ department_id: number; is_entity: boolean; user_id: number | null; depth: number }>(
     db,
     sql`with recursive up as (
           select d.id, d.parent_id, d.is_entity, d.manager_employee_id, 0 as depth
@@ -206,7 +206,7 @@ export interface NamedRow {
  * it is one), or the root of its tree when none is flagged. Null for an unknown department.
  */
 export async function entityOf(db: Tx, departmentId: number): Promise<NamedRow | null> {
-  const [row] = await rows<NamedRow>(
+  const [row] = await rowsOf<NamedRow>(
     db,
     sql`with recursive up as (
           select d.id, d.parent_id, d.is_entity, 0 as depth from departments d where d.id = ${departmentId}
@@ -218,12 +218,12 @@ export async function entityOf(db: Tx, departmentId: number): Promise<NamedRow |
         select dep.id, dep.name_ar, dep.name_en from up join departments dep on dep.id = up.id
          order by up.depth desc limit 1`,
   );
-  return row ? { ...row, id: Number(row.id) } : null;
+  return row ?? null;
 }
 
 /** Whether a department may be granted signing authority for: an active internal entity, or a root. */
 export async function isEntity(db: Tx, departmentId: number): Promise<boolean> {
-  const [row] = await rows<{ ok: boolean }>(
+  const [row] = await rowsOf<{ ok: boolean }>(
     db,
     sql`select (d.is_entity or d.parent_id is null) and d.type = 'internal' as ok
           from departments d where d.id = ${departmentId}`,
@@ -240,7 +240,7 @@ export type SignatoryRow = ApproverRow & { authority: 'manager' | 'granted' };
  * person once.
  */
 export async function signatoriesOf(db: Tx, entityId: number): Promise<SignatoryRow[]> {
-  const found = await rows<SignatoryRow>(
+  const found = await rowsOf<SignatoryRow>(
     db,
     sql`select ${approverColumns}, s.authority
         from (
@@ -259,7 +259,7 @@ export async function signatoriesOf(db: Tx, entityId: number): Promise<Signatory
         order by s.ord, s.since, u.id`,
   );
   const byUser = new Map<number, SignatoryRow>();
-  for (const r of found) if (!byUser.has(Number(r.user_id))) byUser.set(Number(r.user_id), r);
+  for (const r of found) if (!byUser.has(r.user_id)) byUser.set(r.user_id, r);
   return [...byUser.values()];
 }
 
@@ -278,7 +278,7 @@ export type GrantRow = ApproverRow & {
 
 /** Every grant for an entity: those in force first (oldest first), then the revoked (latest first). */
 export async function grantsOf(db: Tx, entityId: number): Promise<GrantRow[]> {
-  return rows<GrantRow>(
+  return rowsOf<GrantRow>(
     db,
     sql`select g.id, ${approverColumns}, ${iso('g.granted_at')} as granted_at,
           ${iso('g.revoked_at')} as revoked_at, g.granted_by, gb.name_ar as granted_by_ar,
@@ -295,7 +295,7 @@ export async function grantsOf(db: Tx, entityId: number): Promise<GrantRow[]> {
 
 /** Grants signing authority; false when the account holds a grant in force for the entity already. */
 export async function insertGrant(db: Tx, v: { entityId: number; userId: number; by: number | null }) {
-  const made = await rows(
+  const made = await rowsOf(
     db,
     sql`insert into signing_authorities (department_id, user_id, granted_by)
         values (${v.entityId}, ${v.userId}, ${v.by}) on conflict do nothing returning id`,
@@ -305,7 +305,7 @@ export async function insertGrant(db: Tx, v: { entityId: number; userId: number;
 
 /** Revokes the grant in force; false when there is none. */
 export async function revokeGrant(db: Tx, v: { entityId: number; userId: number; by: number }) {
-  const done = await rows(
+  const done = await rowsOf(
     db,
     sql`update signing_authorities set revoked_at = now(), revoked_by = ${v.by}
         where department_id = ${v.entityId} and user_id = ${v.userId} and revoked_at is null returning id`,
@@ -315,7 +315,7 @@ export async function revokeGrant(db: Tx, v: { entityId: number; userId: number;
 
 /** The archive office serving a department: its own, or the nearest up the tree (a department of type inOut). */
 export async function archiveOfficeFor(db: Tx, departmentId: number): Promise<number | null> {
-  const [row] = await rows<{ id: number }>(
+  const [row] = await rowsOf<{ id: number }>(
     db,
     sql`with recursive up as (
           select d.id, d.parent_id, d.archive_type, d.archive_office_id, 0 as depth
@@ -329,11 +329,11 @@ export async function archiveOfficeFor(db: Tx, departmentId: number): Promise<nu
           from up where archive_office_id is not null or archive_type = 'inOut'
          order by depth limit 1`,
   );
-  return row?.id == null ? null : Number(row.id);
+  return row?.id ?? null;
 }
 
 export async function templateOf(db: Tx, departmentId: number, direction: string) {
-  const [row] = await rows<{ steps: { kind: string; userIds: number[] }[] | string; updated_at: string }>(
+  const [row] = await rowsOf<{ steps: { kind: string; userIds: number[] }[] | string; updated_at: string }>(
     db,
     sql`select steps, ${iso('updated_at')} as updated_at from approval_templates
         where department_id = ${departmentId} and direction = ${direction}`,
@@ -362,7 +362,7 @@ export async function saveTemplate(
 export async function countsFor(db: Tx, userId: number, clearance: number | null) {
   const rank = clearance === null ? sql`true` : sql`m.security_rank <= ${clearance}`;
   const drank = clearance === null ? sql`true` : sql`d.security_rank <= ${clearance}`;
-  const [row] = await rows<Record<string, number>>(
+  const [row] = await rowsOf<Record<string, number>>(
     db,
     sql`select
           (select count(*) from approval_members m where m.user_id = ${userId} and m.pending
@@ -375,10 +375,10 @@ export async function countsFor(db: Tx, userId: number, clearance: number | null
              and d.state in ('changesRequested', 'rejected') and ${drank})::int as memo_changes`,
   );
   return {
-    outboxRequiringApproval: Number(row?.out_approval ?? 0),
-    memosRequiringApproval: Number(row?.memo_approval ?? 0),
-    outboxRequiringChanges: Number(row?.out_changes ?? 0),
-    memosRequiringChanges: Number(row?.memo_changes ?? 0),
+    outboxRequiringApproval: row?.out_approval ?? 0,
+    memosRequiringApproval: row?.memo_approval ?? 0,
+    outboxRequiringChanges: row?.out_changes ?? 0,
+    memosRequiringChanges: row?.memo_changes ?? 0,
   };
 }
 

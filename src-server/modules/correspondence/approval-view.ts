@@ -18,13 +18,13 @@ export function circuitOf(row: q.DocumentRow, members: readonly aq.MemberRow[]):
   return {
     direction: row.direction,
     status: row.state,
-    version: Number(row.version),
-    submittedVersion: row.submitted_version === null ? null : Number(row.submitted_version),
-    currentStep: row.current_step === null ? null : Number(row.current_step),
+    version: row.version,
+    submittedVersion: row.submitted_version === null ? null : row.submitted_version,
+    currentStep: row.current_step === null ? null : row.current_step,
     numbered: row.doc_number !== null,
     members: members.map((m) => ({
-      userId: Number(m.user_id),
-      position: Number(m.position),
+      userId: m.user_id,
+      position: m.position,
       kind: m.kind,
       pending: !!m.pending,
       decision: m.decision ?? null,
@@ -35,7 +35,7 @@ export function circuitOf(row: q.DocumentRow, members: readonly aq.MemberRow[]):
 /** The circuit as the document shows it. */
 export async function approvalOf(db: Tx, row: q.DocumentRow): Promise<Approval | null> {
   if (!CIRCUIT_DIRECTIONS.includes(row.direction)) return null;
-  const members = await aq.membersOf(db, Number(row.id));
+  const members = await aq.membersOf(db, row.id);
   // Whether the signatory holds signing authority now (until the document is approved with their signature).
   const signing =
     row.state !== 'approved' && members.some((m) => m.kind === 'sign')
@@ -43,30 +43,30 @@ export async function approvalOf(db: Tx, row: q.DocumentRow): Promise<Approval |
       : null;
   const steps: Approval['steps'] = [];
   for (const m of members) {
-    let step = steps.find((s) => s.position === Number(m.position));
+    let step = steps.find((s) => s.position === m.position);
     if (!step) {
-      step = { position: Number(m.position), kind: m.kind, members: [] };
+      step = { position: m.position, kind: m.kind, members: [] };
       steps.push(step);
     }
     step.members.push({
-      userId: Number(m.user_id),
+      userId: m.user_id,
       nameAr: m.name_ar,
       nameEn: m.name_en,
       department:
         m.department_id === null
           ? null
-          : { id: Number(m.department_id), nameAr: m.department_ar ?? '', nameEn: m.department_en ?? '' },
+          : { id: m.department_id, nameAr: m.department_ar ?? '', nameEn: m.department_en ?? '' },
       pending: !!m.pending,
       decision: m.decision ?? null,
       comment: m.comment,
       decidedAt: m.decided_at,
-      decidedVersion: m.decided_version === null ? null : Number(m.decided_version),
-      signingAuthority: signing && m.kind === 'sign' ? signing.has(Number(m.user_id)) : null,
+      decidedVersion: m.decided_version === null ? null : m.decided_version,
+      signingAuthority: signing && m.kind === 'sign' ? signing.has(m.user_id) : null,
     });
   }
   return {
     status: approvalStatusOf(row.state),
-    currentStep: running(row.state) && row.current_step !== null ? Number(row.current_step) : null,
+    currentStep: running(row.state) && row.current_step !== null ? row.current_step : null,
     submittedAt: row.submitted_at,
     approvedAt: row.approved_at,
     steps,
@@ -76,6 +76,6 @@ export async function approvalOf(db: Tx, row: q.DocumentRow): Promise<Approval |
 /** Whether it is the caller's turn on the document (and their role lets them answer). */
 export async function isCallersTurn(db: Tx, caller: AuthContext, s: Scope, row: q.DocumentRow) {
   if (!running(row.state)) return false;
-  const circuit = circuitOf(row, await aq.membersOf(db, Number(row.id)));
+  const circuit = circuitOf(row, await aq.membersOf(db, row.id));
   return isTurnOf(circuit, s.userId) && (await mayOnDirection(db, caller, row.direction, 'decide'));
 }

@@ -114,7 +114,7 @@ async function proposalFor(db: Tx, s: Scope, doc: q.DocumentRow): Promise<Circui
   const holders = (await signatoriesFor(db, departmentId)).signatories;
   const holds = (userId: number | undefined) => holders.some((h) => h.userId === userId);
   if (departmentId !== null) {
-    const template = await aq.templateOf(db, Number(departmentId), aq.familyOf(doc.direction));
+    const template = await aq.templateOf(db, departmentId, aq.familyOf(doc.direction));
     if (template) {
       const steps: CircuitProposal['steps'] = [];
       for (const [i, step] of template.steps.entries()) {
@@ -134,8 +134,8 @@ async function proposalFor(db: Tx, s: Scope, doc: q.DocumentRow): Promise<Circui
   }
   const users: number[] = [];
   if (departmentId !== null)
-    for (const r of await aq.managersUp(db, Number(departmentId)))
-      if (r.user_id !== null && !users.includes(Number(r.user_id))) users.push(Number(r.user_id));
+    for (const r of await aq.managersUp(db, departmentId))
+      if (r.user_id !== null && !users.includes(r.user_id)) users.push(r.user_id);
   // The managers up the tree give their opinion (never the author on their own document); the signatory
   // is the first holder of signing authority — the entity's manager, who may be the author — or, when
   // nobody holds it, the last manager up the tree (the editor then says they may not sign).
@@ -144,7 +144,7 @@ async function proposalFor(db: Tx, s: Scope, doc: q.DocumentRow): Promise<Circui
     ...users.filter((id) => id !== s.userId && id !== signer),
     ...(signer === undefined ? [] : [signer]),
   ];
-  const byId = new Map((await aq.approversByIds(db, ids)).map((r) => [Number(r.user_id), optionOut(r)]));
+  const byId = new Map((await aq.approversByIds(db, ids)).map((r) => [r.user_id, optionOut(r)]));
   const steps: CircuitProposal['steps'] = ids.flatMap((id, i) =>
     byId.has(id)
       ? [{ kind: i === ids.length - 1 ? ('sign' as const) : ('opinion' as const), members: [byId.get(id)!] }]
@@ -167,9 +167,7 @@ export async function circuitProposal(
     const current = await approvalOf(ctx.db, doc);
     if (current && current.steps.length) {
       const ids = current.steps.flatMap((st) => st.members.map((m) => m.userId));
-      const byId = new Map(
-        (await aq.approversByIds(ctx.db, ids)).map((r) => [Number(r.user_id), optionOut(r)]),
-      );
+      const byId = new Map((await aq.approversByIds(ctx.db, ids)).map((r) => [r.user_id, optionOut(r)]));
       return {
         source: 'current',
         steps: current.steps.map((st) => ({
@@ -217,10 +215,10 @@ async function checkedCircuit(tx: Tx, s: Scope, doc: q.DocumentRow, steps: { use
   if (!shaped.ok) throw SHAPE_REFUSED[shaped.refusal]();
   const all = steps.flatMap((st) => st.userIds);
   const last = steps.at(-1)!;
-  const accounts = new Map((await aq.accountsOf(tx, all)).map((a) => [Number(a.id), Number(a.clearance)]));
+  const accounts = new Map((await aq.accountsOf(tx, all)).map((a) => [a.id, a.clearance]));
   for (const id of all) {
     if (!accounts.has(id)) throw badField('steps');
-    if (accounts.get(id)! < Number(doc.security_rank))
+    if (accounts.get(id)! < doc.security_rank)
       throw rule('approverCannotSee', { steps: [{ key: 'correspondence.approverCannotSee' }] });
   }
   await requireSigningAuthority(tx, doc.department_id, last.userIds[0]!, 'circuit');
@@ -282,8 +280,7 @@ async function numberLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
   const year = await q.currentYear(tx);
   const sequence = await q.takeSequence(tx, Number(doc.codification_id), year);
   const docNumber = formatRegistrationNumber(doc.codification_prefix ?? 'X', year, sequence);
-  const archive =
-    doc.department_id === null ? null : await aq.archiveOfficeFor(tx, Number(doc.department_id));
+  const archive = doc.department_id === null ? null : await aq.archiveOfficeFor(tx, doc.department_id);
   await aq.markApproved(tx, doc.id, {
     sequence,
     year,
@@ -299,7 +296,7 @@ async function distributeLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
   for (const r of await q.recipientsListOf(tx, [doc.id])) {
     const distributionId = await q.insertDistribution(tx, {
       documentId: doc.id,
-      departmentId: Number(r.id),
+      departmentId: r.id,
       type: 'forAction',
       notes: null,
       userId: s.userId,
@@ -307,7 +304,7 @@ async function distributeLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
     if (distributionId !== null)
       await q.appendEvent(tx, doc.id, 'distributed', s.userId, {
         distributionId,
-        departmentId: Number(r.id),
+        departmentId: r.id,
         departmentNameAr: r.name_ar,
         departmentNameEn: r.name_en,
         type: 'forAction',
@@ -368,9 +365,9 @@ async function applyEffects(
         await requireSigningAuthority(tx, doc.department_id, e.userId, 'approval');
         break;
       case 'recordAnswer': {
-        const row = members.find((m) => Number(m.user_id) === e.userId && Number(m.position) === e.position);
+        const row = members.find((m) => m.user_id === e.userId && m.position === e.position);
         const v = { decision: e.decision, comment: e.comment, version: e.version };
-        if (!row || !(await aq.decide(tx, Number(row.id), v))) throw conflict('approvalChanged');
+        if (!row || !(await aq.decide(tx, row.id, v))) throw conflict('approvalChanged');
         break;
       }
       case 'assignNumber':

@@ -12,9 +12,6 @@ import { rowsOf, type RowOf } from '../../db/rows';
 import { day, iso } from '../../db/sql';
 import { inList, visibleTo, type Scope } from './visibility';
 
-// Under the names this module's readers have used (the approval queries still do).
-export { rowsOf as rows, iso, day };
-
 /** The documents table's columns, as SQL answers them (schema.ts). */
 type DocumentColumns = RowOf<typeof documents.$inferSelect>;
 

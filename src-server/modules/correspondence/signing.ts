@@ -35,13 +35,13 @@ import { badField, notFound, ref } from './common';
 /** An approver row as the API answers it. */
 export function approverOut(r: aq.ApproverRow): ApproverOption {
   return {
-    userId: Number(r.user_id),
+    userId: r.user_id,
     nameAr: r.name_ar,
     nameEn: r.name_en,
     department:
       r.department_id === null
         ? null
-        : { id: Number(r.department_id), nameAr: r.department_ar ?? '', nameEn: r.department_en ?? '' },
+        : { id: r.department_id, nameAr: r.department_ar ?? '', nameEn: r.department_en ?? '' },
     manager: !!r.manager,
   };
 }
@@ -55,7 +55,7 @@ const entityOut = (e: aq.NamedRow | null) => (e ? { id: e.id, nameAr: e.name_ar,
 
 /** The entity a document sent from `departmentId` speaks for, and who may sign for it now. */
 export async function signatoriesFor(db: Tx, departmentId: number | null): Promise<Signatories> {
-  const entity = departmentId === null ? null : await aq.entityOf(db, Number(departmentId));
+  const entity = departmentId === null ? null : await aq.entityOf(db, departmentId);
   return {
     entity: entityOut(entity),
     signatories: entity ? (await aq.signatoriesOf(db, entity.id)).map(signatoryOut) : [],
@@ -103,7 +103,7 @@ export async function signingAuthority(ctx: ServerContext, departmentId: number)
   const { entity, signatories } = await signatoriesFor(ctx.db, departmentId);
   if (!entity) throw notFound();
   const grants = (await aq.grantsOf(ctx.db, entity.id)).map((g) => ({
-    id: Number(g.id),
+    id: g.id,
     user: approverOut(g),
     grantedBy: ref(g.granted_by, g.granted_by_ar, g.granted_by_en),
     grantedAt: g.granted_at,
