@@ -16,7 +16,8 @@ export const CHROMIUM_ARGS = [
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  outputDir: 'test-results/e2e',
+  // npm test runs a few files in a second Playwright beside the first (scripts/test.mjs): its own folder.
+  outputDir: process.env.SIJILL_E2E_OUTPUT_DIR ?? 'test-results/e2e',
   timeout: 90_000,
   expect: { timeout: 15_000 },
   fullyParallel: false,

@@ -6,11 +6,13 @@
 //   SIJILL_TEST_DATABASE_URL is set;
 // - the renderer's build, the end-to-end suite in Chromium through the web shell, then the Electron suite
 //   (which skips where no binary exists).
+// The end-to-end suite being the longer lane, a few of its files (E2E_BESIDE) run at the end of the vitest
+// lane instead, in a Playwright of their own (own output folder and report), so both lanes end together.
 // Each lane's lines are prefixed with its name. The last line is `N passed, N failed, N skipped` over all
 // of them. `npm test -- vitest|e2e|electron …` runs only those parts; SIJILL_TEST_LANES=1 runs the lanes
 // one after the other.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -74,10 +76,11 @@ async function vitest(lane, label, args, outputFile, env = {}) {
   }
 }
 
-async function playwright(lane, label, args, outputFile) {
+async function playwright(lane, label, args, outputFile, env = {}) {
   rmSync(outputFile, { force: true });
   const status = await run(lane, label, 'npx', ['playwright', 'test', ...args], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
+    ...env,
   });
   if (!existsSync(outputFile)) {
     problems.push(`${label}: no report (exit ${status})`);
@@ -97,41 +100,75 @@ async function playwright(lane, label, args, outputFile) {
 const only = process.argv.slice(2);
 const want = (name) => only.length === 0 || only.includes(name);
 
-async function vitestLane() {
-  if (!want('vitest')) return;
-  // With a PostgreSQL to run the API suite again, the fuzz suite's random requests (same seed on both)
-  // are sent at full strength there and at a third here: on PGlite it alone took ten minutes of the lane.
-  const fuzzRuns = process.env.SIJILL_TEST_DATABASE_URL ? { FUZZ_RUNS: process.env.FUZZ_RUNS ?? '4' } : {};
-  await vitest('vitest', 'vitest (unit, api on PGlite, renderer)', [], 'test-results/vitest.json', {
-    SIJILL_TEST_DATABASE_URL: '',
-    ...fuzzRuns,
+/** End-to-end files run at the end of the vitest lane (see the top): about a ninth of the suite's time. */
+const E2E_BESIDE = ['correspondence.spec.ts', 'offline.spec.ts'];
+const E2E_FILES = readdirSync('tests/e2e')
+  .filter((f) => f.endsWith('.spec.ts'))
+  .sort();
+
+/** The renderer's build, once, for whichever lane needs it first. */
+let building = null;
+function buildRenderer() {
+  building ??= run('e2e', 'build the renderer', 'npx', [
+    'vite',
+    'build',
+    '--config',
+    'vite.renderer.config.ts',
+    '--logLevel',
+    'warn',
+  ]).then((status) => {
+    if (status !== 0) {
+      problems.push('renderer build failed');
+      totals.failed += 1;
+    }
+    return status === 0;
   });
-  if (process.env.SIJILL_TEST_DATABASE_URL)
-    await vitest(
-      'vitest-pg',
-      'vitest api on PostgreSQL',
-      ['--project', 'api'],
-      'test-results/vitest-postgres.json',
+  return building;
+}
+
+async function endToEnd(lane, files, name) {
+  if (files.length === 0 || !(await buildRenderer())) return;
+  await playwright(
+    lane,
+    `end-to-end in Chromium (${files.length} files)`,
+    files.map((f) => `tests/e2e/${f}`),
+    `test-results/${name}.json`,
+    { SIJILL_E2E_OUTPUT_DIR: `test-results/${name}` },
+  );
+}
+
+async function vitestLane() {
+  if (want('vitest')) {
+    // With a PostgreSQL to run the API suite again, the fuzz suite's random requests (same seed on both)
+    // are sent at full strength there and at a third here: on PGlite it alone took ten minutes of the lane.
+    const fuzzRuns = process.env.SIJILL_TEST_DATABASE_URL ? { FUZZ_RUNS: process.env.FUZZ_RUNS ?? '4' } : {};
+    await vitest('vitest', 'vitest (unit, api on PGlite, renderer)', [], 'test-results/vitest.json', {
+      SIJILL_TEST_DATABASE_URL: '',
+      ...fuzzRuns,
+    });
+    if (process.env.SIJILL_TEST_DATABASE_URL)
+      await vitest(
+        'vitest-pg',
+        'vitest api on PostgreSQL',
+        ['--project', 'api'],
+        'test-results/vitest-postgres.json',
+      );
+  }
+  if (want('e2e'))
+    await endToEnd(
+      'e2e-beside',
+      E2E_FILES.filter((f) => E2E_BESIDE.includes(f)),
+      'e2e-beside',
     );
 }
 
 async function browserLane() {
-  if (want('e2e')) {
-    const built = await run('e2e', 'build the renderer', 'npx', [
-      'vite',
-      'build',
-      '--config',
-      'vite.renderer.config.ts',
-      '--logLevel',
-      'warn',
-    ]);
-    if (built !== 0) {
-      problems.push('renderer build failed');
-      totals.failed += 1;
-    } else {
-      await playwright('e2e', 'end-to-end in Chromium', [], 'test-results/e2e.json');
-    }
-  }
+  if (want('e2e'))
+    await endToEnd(
+      'e2e',
+      E2E_FILES.filter((f) => !E2E_BESIDE.includes(f)),
+      'e2e',
+    );
   if (want('electron'))
     await playwright(
       'electron',
