@@ -130,7 +130,7 @@ async function endToEnd(lane, files, name) {
   if (files.length === 0 || !(await buildRenderer())) return;
   await playwright(
     lane,
-    `end-to-end in Chromium (${files.length} files)`,
+    `end-to-end in Chromium (${files.length === 1 ? '1 file' : `${files.length} files`})`,
     files.map((f) => `tests/e2e/${f}`),
     `test-results/${name}.json`,
     { SIJILL_E2E_OUTPUT_DIR: `test-results/${name}` },
