@@ -152,6 +152,12 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
       try {
         opened = await loading.promise;
         performance.mark('pdf:document');
+        // Page 1's content is asked for now, not once the viewer has laid out every page: the worker reads
+        // it and its fonts (kept for the document) meanwhile, and the viewer's drawing finds them ready.
+        void opened
+          .getPage(1)
+          .then((first) => first.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }))
+          .catch(() => {});
       } catch (e) {
         if (!cancelled)
           setError((e as { name?: string }).name === 'PasswordException' ? 'encrypted' : 'broken');
