@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import { buildApp, type App } from '../../../src-server/app';
 import { loadConfig, type ServerConfig } from '../../../src-server/config';
 import { openDatabase, type Database } from '../../../src-server/db/open';
+import { rowsOf } from '../../../src-server/db/rows';
 import { JobQueue } from '../../../src-server/jobs/queue';
 import { pages, rolePagePermissions, roles } from '../../../src-server/db/schema';
 import { createPasswordHasher } from '../../../src-server/security/passwords';
@@ -94,10 +95,7 @@ export async function startHarness(
     config,
     jobs,
     filesDir,
-    query: async <T>(text: string) => {
-      const result = (await database.db.execute(sql.raw(text))) as unknown as { rows: T[] };
-      return result.rows;
-    },
+    query: <T>(text: string) => rowsOf<T>(database.db, sql.raw(text)),
     close: async () => {
       await app.close(); // stops the job queue first (and waits for its running handlers)
       await database.close();
