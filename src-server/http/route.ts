@@ -1,13 +1,14 @@
 /**
  * Registers a route from its endpoint declaration (src-shared/api/endpoint.ts): the access declaration,
  * the OpenAPI tags, summary and bearer scheme, the zod schemas Fastify validates the params, query and
- * body with, and the envelope of the answer it serialises — the way every route set them by hand before.
+ * body with, and the envelope of the answer (the handler's data and the declared success message).
  * The module's plugin has its URL prefix; the declaration's path is the full one.
  */
 import type { FastifyContextConfig, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { z } from 'zod';
 import type { AnyEndpoint, PartOf } from '../../src-shared/api/endpoint';
-import { envelopeOf, type Envelope } from '../../src-shared/api/envelope';
+import { envelopeOf } from '../../src-shared/api/envelope';
+import { envelope } from './envelope';
 import type { App } from '../app-type';
 
 type Out<E extends AnyEndpoint, K extends 'params' | 'query' | 'body'> = [PartOf<E, K>] extends [never]
@@ -21,11 +22,14 @@ export type EndpointRequest<E extends AnyEndpoint> = FastifyRequest<{
   Body: Out<E, 'body'>;
 }>;
 
-/** A handler answers the envelope of the declared data, or sends it itself (another status, a file). */
+/**
+ * A handler answers the declared data, which the route wraps in the envelope with the declared message,
+ * or sends the answer itself and returns the reply (another status, a file, a cached JSON string).
+ */
 export type EndpointHandler<E extends AnyEndpoint> = (
   request: EndpointRequest<E>,
   reply: FastifyReply,
-) => Promise<Envelope<z.input<E['response']>> | FastifyReply>;
+) => Promise<z.input<E['response']> | FastifyReply>;
 
 /** What a route adds to its declaration on the server only (a rate limit, a multipart body's parts). */
 export interface RouteExtras {
@@ -63,7 +67,13 @@ export function route<E extends AnyEndpoint>(
     handler: async (request, reply) => {
       // A route that only creates answers 201 (the handler may still choose, e.g. 200 on a replay).
       if (created) reply.status(201);
-      return handler(request as EndpointRequest<E>, reply);
+      const data = await handler(request as EndpointRequest<E>, reply);
+      if (data === reply) return reply;
+      const message =
+        typeof endpoint.message === 'function'
+          ? endpoint.message({ body: request.body, data })
+          : endpoint.message;
+      return envelope(request, data, message);
     },
   });
 }

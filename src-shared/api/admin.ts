@@ -17,7 +17,7 @@ import {
   usernameField,
 } from './fields';
 import { roleRefSchema } from './auth';
-import { endpoint } from './endpoint';
+import { activatedOrNot, endpoint } from './endpoint';
 import { pageOf } from './envelope';
 import { idParamsSchema as idParams, setActiveSchema as setActive } from './fields';
 import { PAGES } from '../pages';
@@ -278,6 +278,7 @@ export const adminEndpoints = {
     access: { page: PAGES.users, permission: 'add' },
     tags: users,
     summary: 'Create a user',
+    message: 'messages.userCreated',
   }),
   roleOptions: endpoint({
     method: 'GET',
@@ -313,6 +314,7 @@ export const adminEndpoints = {
     access: { page: PAGES.users, permission: 'edit' },
     tags: users,
     summary: 'Edit a user',
+    message: 'messages.userUpdated',
   }),
   setUserActive: endpoint({
     method: 'PUT',
@@ -323,6 +325,7 @@ export const adminEndpoints = {
     access: { page: PAGES.users, permission: 'activate' },
     tags: users,
     summary: 'Activate or deactivate a user (deactivation ends their sessions)',
+    message: activatedOrNot,
   }),
   resetUserPassword: endpoint({
     method: 'POST',
@@ -332,6 +335,7 @@ export const adminEndpoints = {
     access: { page: PAGES.users, permission: 'edit' },
     tags: users,
     summary: 'Reset a password to a temporary one (shown once; sessions end)',
+    message: 'messages.passwordReset',
   }),
   setUserPassword: endpoint({
     method: 'PUT',
@@ -342,6 +346,7 @@ export const adminEndpoints = {
     access: { page: PAGES.users, permission: 'edit' },
     tags: users,
     summary: "Set a user's password (sessions end)",
+    message: 'messages.passwordChanged',
   }),
   listRoles: endpoint({
     method: 'GET',
@@ -361,6 +366,7 @@ export const adminEndpoints = {
     access: { page: PAGES.roles, permission: 'add' },
     tags: roles,
     summary: 'Create a role',
+    message: 'messages.roleCreated',
   }),
   getRole: endpoint({
     method: 'GET',
@@ -380,6 +386,7 @@ export const adminEndpoints = {
     access: { page: PAGES.roles, permission: 'edit' },
     tags: roles,
     summary: 'Edit a role',
+    message: 'messages.roleUpdated',
   }),
   setRoleActive: endpoint({
     method: 'PUT',
@@ -390,6 +397,7 @@ export const adminEndpoints = {
     access: { page: PAGES.roles, permission: 'activate' },
     tags: roles,
     summary: 'Activate or deactivate a role',
+    message: activatedOrNot,
   }),
   rolePermissions: endpoint({
     method: 'GET',
@@ -409,6 +417,7 @@ export const adminEndpoints = {
     access: { page: PAGES.roles, permission: 'edit' },
     tags: roles,
     summary: "Replace the role's page-permission matrix",
+    message: 'messages.permissionsSaved',
   }),
   pagesTree: endpoint({
     method: 'GET',
@@ -427,6 +436,7 @@ export const adminEndpoints = {
     access: { page: PAGES.pages, permission: 'add' },
     tags: pages,
     summary: 'Create a section or a page',
+    message: 'messages.pageCreated',
   }),
   updatePage: endpoint({
     method: 'PUT',
@@ -437,6 +447,7 @@ export const adminEndpoints = {
     access: { page: PAGES.pages, permission: 'edit' },
     tags: pages,
     summary: 'Edit a section or a page',
+    message: 'messages.pageUpdated',
   }),
   audit: endpoint({
     method: 'GET',

@@ -224,6 +224,7 @@ export const authEndpoints = {
     access: 'public',
     tags,
     summary: 'Create the first administrator (only while no user exists)',
+    message: 'messages.setupDone',
   }),
   login: endpoint({
     method: 'POST',
@@ -233,6 +234,7 @@ export const authEndpoints = {
     access: 'public',
     tags,
     summary: 'Sign in with email or username and password',
+    message: ({ data }) => ('accessToken' in data ? 'messages.signedIn' : 'messages.twoFactorNeeded'),
   }),
   twoFactorSetup: endpoint({
     method: 'GET',
@@ -253,6 +255,7 @@ export const authEndpoints = {
     access: 'public',
     tags,
     summary: 'Complete sign-in with a TOTP or recovery code',
+    message: 'messages.signedIn',
   }),
   twoFactorSkip: endpoint({
     method: 'POST',
@@ -262,6 +265,7 @@ export const authEndpoints = {
     access: 'public',
     tags,
     summary: 'Skip two-factor enrolment for now (where the role allows)',
+    message: 'messages.signedIn',
   }),
   twoFactorEnable: endpoint({
     method: 'POST',
@@ -271,6 +275,7 @@ export const authEndpoints = {
     access: 'authenticated',
     tags,
     summary: 'Turn two-factor on with a first code',
+    message: 'messages.twoFactorEnabled',
   }),
   twoFactorDisable: endpoint({
     method: 'POST',
@@ -280,6 +285,7 @@ export const authEndpoints = {
     access: 'authenticated',
     tags,
     summary: 'Turn two-factor off (with a code or the password)',
+    message: 'messages.twoFactorDisabled',
   }),
   recoveryCodes: endpoint({
     method: 'POST',
@@ -289,6 +295,7 @@ export const authEndpoints = {
     access: 'authenticated',
     tags,
     summary: 'New recovery codes (the old ones stop working)',
+    message: 'messages.recoveryCodesRenewed',
   }),
   logout: endpoint({
     method: 'POST',
@@ -297,6 +304,7 @@ export const authEndpoints = {
     access: 'authenticated',
     tags,
     summary: 'End this session',
+    message: 'messages.signedOut',
   }),
   profile: endpoint({
     method: 'GET',
@@ -314,6 +322,7 @@ export const authEndpoints = {
     access: 'authenticated',
     tags,
     summary: 'Change my own settings (date format, digits, home page); answers my profile',
+    message: 'messages.preferencesSaved',
   }),
   changePassword: endpoint({
     method: 'PUT',
@@ -323,6 +332,7 @@ export const authEndpoints = {
     access: 'authenticated',
     tags,
     summary: 'Change my password (every session ends; a fresh token is returned)',
+    message: 'messages.passwordChanged',
   }),
   userPagesTree: endpoint({
     method: 'GET',

@@ -19,6 +19,12 @@ export type EndpointAccess = 'public' | 'authenticated' | { page: string; permis
 /** A success status an endpoint answers: 200, 201 (created), or either (201 created, 200 replayed). */
 export type SuccessStatus = 200 | 201 | readonly [200, 201];
 
+/** The parsed body of a declared body schema (undefined when there is none). */
+export type BodyOf<Body extends z.ZodType | undefined> = Body extends z.ZodType ? z.output<Body> : undefined;
+
+/** Chooses a success message (method-style, so a declaration's own types still make an AnyEndpoint). */
+type ChooseMessage<A> = { choose(answer: A): string }['choose'];
+
 export interface EndpointSpec<
   M extends HttpMethod = HttpMethod,
   P extends string = string,
@@ -37,6 +43,11 @@ export interface EndpointSpec<
   response: Response;
   /** 200 unless told. */
   status?: SuccessStatus;
+  /**
+   * The success message's catalogue key (the envelope's `returnMessage`; non-GET answers say
+   * 'messages.saved' unless told), or the key chosen from the request's body and the answer's data.
+   */
+  message?: string | ChooseMessage<{ body: BodyOf<Body>; data: z.input<Response> }>;
   access: EndpointAccess;
   /**
    * What the service checks on top of `access`, for a route whose real permission depends on the record
@@ -93,3 +104,7 @@ export function fillPath(path: string, params: Readonly<Record<string, string | 
 
 /** The schema an endpoint declares for its params, query or body (`never` when it declares none). */
 export type PartOf<E extends AnyEndpoint, K extends 'params' | 'query' | 'body'> = Exclude<E[K], undefined>;
+
+/** The success message of an activate-or-deactivate endpoint, from what it was asked. */
+export const activatedOrNot = ({ body }: { body: { active: boolean } }) =>
+  body.active ? 'messages.activated' : 'messages.deactivated';

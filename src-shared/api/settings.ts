@@ -19,7 +19,7 @@ import {
   settingsListQuerySchema,
   type SettingsList,
 } from './correspondence';
-import { endpoint } from './endpoint';
+import { activatedOrNot, endpoint } from './endpoint';
 import { pageOf } from './envelope';
 import { idField, idParamsSchema, setActiveSchema } from './fields';
 
@@ -65,6 +65,7 @@ function listEndpoints<const L extends SettingsList>(list: L) {
       access: on('add'),
       tags,
       summary: `Create one of ${list}`,
+      message: 'messages.created',
     }),
     update: endpoint({
       method: 'PUT',
@@ -75,6 +76,7 @@ function listEndpoints<const L extends SettingsList>(list: L) {
       access: on('edit'),
       tags,
       summary: `Edit one of ${list}`,
+      message: 'messages.updated',
     }),
     setActive: endpoint({
       method: 'PUT',
@@ -85,6 +87,7 @@ function listEndpoints<const L extends SettingsList>(list: L) {
       access: on('activate'),
       tags,
       summary: `Activate or deactivate one of ${list}`,
+      message: activatedOrNot,
     }),
   };
 }
@@ -120,6 +123,7 @@ export const clearanceEndpoints = {
     access: { page: PAGES.securityLevels, permission: 'edit' },
     tags,
     summary: "Set a user's clearance",
+    message: 'messages.clearanceSaved',
   }),
 };
 

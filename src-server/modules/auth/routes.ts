@@ -6,7 +6,6 @@ import type { FastifyReply } from 'fastify';
 import { authEndpoints as E } from '../../../src-shared/api/auth';
 import type { AppModule } from '../../app-type';
 import { bearerToken, callerOf } from '../../http/access';
-import { envelope } from '../../http/envelope';
 import { HttpProblem } from '../../http/problem';
 import { route } from '../../http/route';
 import * as auth from './service';
@@ -22,14 +21,14 @@ export const authModule: AppModule = {
       config: { rateLimit: limit > 0 ? { max: limit, timeWindow: 60_000 } : (false as const) },
     };
 
-    route(app, E.setupStatus, async (request) => envelope(request, { needed: await auth.setupNeeded(ctx) }));
+    route(app, E.setupStatus, async () => ({ needed: await auth.setupNeeded(ctx) }));
 
     route(
       app,
       E.setup,
       async (request) => {
         const result = await auth.createFirstAdmin(ctx, request.body, auth.metaOf(request));
-        return envelope(request, result, 'messages.setupDone');
+        return result;
       },
       limited,
     );
@@ -39,11 +38,7 @@ export const authModule: AppModule = {
       E.login,
       async (request) => {
         const result = await auth.signIn(ctx, request.body, auth.metaOf(request));
-        return envelope(
-          request,
-          result,
-          'accessToken' in result ? 'messages.signedIn' : 'messages.twoFactorNeeded',
-        );
+        return result;
       },
       limited,
     );
@@ -53,14 +48,11 @@ export const authModule: AppModule = {
       E.twoFactorSetup,
       async (request) => {
         if (request.query.challengeToken)
-          return envelope(
-            request,
-            await auth.twoFactorSetup(ctx, { challengeToken: request.query.challengeToken }),
-          );
+          return await auth.twoFactorSetup(ctx, { challengeToken: request.query.challengeToken });
         const token = bearerToken(request);
         const found = token ? await auth.authenticator(ctx)(token, null, request) : null;
         if (!found) throw new HttpProblem('unauthorized');
-        return envelope(request, await auth.twoFactorSetup(ctx, { caller: found.auth }));
+        return await auth.twoFactorSetup(ctx, { caller: found.auth });
       },
       limited,
     );
@@ -69,28 +61,14 @@ export const authModule: AppModule = {
       app,
       E.twoFactorVerify,
       async (request) =>
-        envelope(
-          request,
-          await auth.verifyChallenge(
-            ctx,
-            request.body.challengeToken,
-            request.body.code,
-            auth.metaOf(request),
-          ),
-          'messages.signedIn',
-        ),
+        auth.verifyChallenge(ctx, request.body.challengeToken, request.body.code, auth.metaOf(request)),
       limited,
     );
 
     route(
       app,
       E.twoFactorSkip,
-      async (request) =>
-        envelope(
-          request,
-          await auth.skipChallenge(ctx, request.body.challengeToken, auth.metaOf(request)),
-          'messages.signedIn',
-        ),
+      async (request) => auth.skipChallenge(ctx, request.body.challengeToken, auth.metaOf(request)),
       limited,
     );
 
@@ -104,7 +82,7 @@ export const authModule: AppModule = {
           request.body.code,
           auth.metaOf(request),
         );
-        return envelope(request, { recoveryCodes: codes }, 'messages.twoFactorEnabled');
+        return { recoveryCodes: codes };
       },
       limited,
     );
@@ -114,7 +92,7 @@ export const authModule: AppModule = {
       E.twoFactorDisable,
       async (request) => {
         await auth.disableTwoFactor(ctx, callerOf(request), request.body, auth.metaOf(request));
-        return envelope(request, null, 'messages.twoFactorDisabled');
+        return null;
       },
       limited,
     );
@@ -129,35 +107,24 @@ export const authModule: AppModule = {
           request.body,
           auth.metaOf(request),
         );
-        return envelope(request, { recoveryCodes: codes }, 'messages.recoveryCodesRenewed');
+        return { recoveryCodes: codes };
       },
       limited,
     );
 
     route(app, E.logout, async (request) => {
       await auth.logout(ctx, callerOf(request), auth.metaOf(request));
-      return envelope(request, null, 'messages.signedOut');
+      return null;
     });
 
-    route(app, E.profile, async (request) => envelope(request, auth.profileOf(callerOf(request))));
+    route(app, E.profile, async (request) => auth.profileOf(callerOf(request)));
 
-    route(app, E.preferences, async (request) =>
-      envelope(
-        request,
-        await auth.setPreferences(ctx, callerOf(request), request.body),
-        'messages.preferencesSaved',
-      ),
-    );
+    route(app, E.preferences, async (request) => auth.setPreferences(ctx, callerOf(request), request.body));
 
     route(
       app,
       E.changePassword,
-      async (request) =>
-        envelope(
-          request,
-          await auth.changeOwnPassword(ctx, callerOf(request), request.body, auth.metaOf(request)),
-          'messages.passwordChanged',
-        ),
+      async (request) => auth.changeOwnPassword(ctx, callerOf(request), request.body, auth.metaOf(request)),
       limited,
     );
 

@@ -2,7 +2,6 @@
 import { searchEndpoints } from '../../../src-shared/api/search';
 import type { AppModule } from '../../app-type';
 import { callerOf } from '../../http/access';
-import { envelope } from '../../http/envelope';
 import { route } from '../../http/route';
 import { search } from './service';
 
@@ -10,8 +9,6 @@ export const searchModule: AppModule = {
   name: 'search',
   prefix: '/search',
   routes: (app, ctx) => {
-    route(app, searchEndpoints.search, async (request) =>
-      envelope(request, await search(ctx, callerOf(request), request.query)),
-    );
+    route(app, searchEndpoints.search, async (request) => search(ctx, callerOf(request), request.query));
   },
 };

@@ -55,10 +55,20 @@ export class AdminShell {
     await this.page.getByTestId('language-toggle').click();
   }
 
-  /** Waits for the toasts to go (3 s each), so a screenshot shows the screen, not the last message. */
+  /**
+   * Waits for the toasts to go by themselves (3 s each, renewed when said again, and one raised over a
+   * dialog shown only once it closes), so a screenshot shows the screen, not the last message. A toast
+   * that stays is a defect: the failure says which.
+   */
   async closeToasts() {
     await this.page.mouse.move(0, 0);
-    await expect(this.page.locator('.ant-notification-notice')).toHaveCount(0, { timeout: 8_000 });
+    const toasts = this.page.locator('.ant-notification-notice');
+    await expect
+      .poll(async () => (await toasts.allInnerTexts()).join(' | '), {
+        message: 'a toast stayed on screen',
+        timeout: 15_000,
+      })
+      .toBe('');
   }
 }
 
