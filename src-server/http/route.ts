@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { AnyEndpoint, PartOf } from '../../src-shared/api/endpoint';
 import { envelopeOf } from '../../src-shared/api/envelope';
 import { envelope } from './envelope';
+import { multipartSchema } from './upload';
 import type { App } from '../app-type';
 
 type Out<E extends AnyEndpoint, K extends 'params' | 'query' | 'body'> = [PartOf<E, K>] extends [never]
@@ -31,10 +32,10 @@ export type EndpointHandler<E extends AnyEndpoint> = (
   reply: FastifyReply,
 ) => Promise<z.input<E['response']> | FastifyReply>;
 
-/** What a route adds to its declaration on the server only (a rate limit, a multipart body's parts). */
+/** What a route adds to its declaration on the server only (a rate limit, headers it reads). */
 export interface RouteExtras {
   config?: Omit<FastifyContextConfig, 'access'>;
-  schema?: Pick<FastifySchema, 'headers'> & { consumes?: readonly string[]; multipart?: unknown };
+  schema?: Pick<FastifySchema, 'headers'>;
 }
 
 /** Registers `endpoint` on the module's plugin `app` (whose prefix its path starts with). */
@@ -61,8 +62,12 @@ export function route<E extends AnyEndpoint>(
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
+      ...(endpoint.multipart ? multipartSchema(endpoint.multipart) : {}),
       ...extras.schema,
-      response: Object.fromEntries(statuses.map((status) => [status, envelopeOf(endpoint.response)])),
+      // A file's bytes are sent as they are (no serialiser); the rest is the envelope of the data.
+      ...(endpoint.bytes
+        ? {}
+        : { response: Object.fromEntries(statuses.map((s) => [s, envelopeOf(endpoint.response)])) }),
     } as FastifySchema,
     handler: async (request, reply) => {
       // A route that only creates answers 201 (the handler may still choose, e.g. 200 on a replay).

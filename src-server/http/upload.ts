@@ -10,6 +10,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import type { FastifyRequest } from 'fastify';
+import type { MultipartPart } from '../../src-shared/api/endpoint';
 import type { ServerContext } from '../context';
 import type { FileStore } from '../storage/files';
 import { PdfChecks, formatMaxSize } from '../storage/validate';
@@ -27,8 +28,7 @@ declare module 'fastify' {
   }
 }
 
-/** What one part of a multipart request holds. */
-export type MultipartPart = 'file' | 'files' | 'json' | 'text';
+export type { MultipartPart };
 
 /**
  * A multipart route's schema fragment: what it consumes and its parts (one `file` unless told), so the

@@ -5,7 +5,7 @@
  * (src-renderer/lib/http.ts `call`), which fills the path params and checks the answer against
  * `response`. The shapes live in src-shared/api/<area>.ts beside the schemas they use.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Permission } from '../permissions';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -15,6 +15,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * signed-in user, or a signed-in user holding a permission on a page.
  */
 export type EndpointAccess = 'public' | 'authenticated' | { page: string; permission: Permission };
+
+/** What one part of a multipart body holds: one file, files, a field holding JSON, or text. */
+export type MultipartPart = 'file' | 'files' | 'json' | 'text';
 
 /** A success status an endpoint answers: 200, 201 (created), or either (201 created, 200 replayed). */
 export type SuccessStatus = 200 | 201 | readonly [200, 201];
@@ -39,8 +42,18 @@ export interface EndpointSpec<
   params?: Params;
   query?: Query;
   body?: Body;
-  /** The answer's `data` (the route wraps it in the `{ data, returnMessage }` envelope). */
+  /**
+   * A multipart body instead of a JSON one: its parts in order (the handler reads them from the stream;
+   * the OpenAPI document publishes them).
+   */
+  multipart?: Readonly<Record<string, MultipartPart>>;
+  /**
+   * The answer's `data` (the route wraps it in the `{ data, returnMessage }` envelope). An endpoint that
+   * answers a file's bytes (`bytes`) declares `fileAnswer`, and its handler sends the answer itself.
+   */
   response: Response;
+  /** The answer is the bytes of a file of this media type (`application/pdf`), sent by the handler. */
+  bytes?: string;
   /** 200 unless told. */
   status?: SuccessStatus;
   /**
@@ -61,6 +74,9 @@ export interface EndpointSpec<
   /** OpenAPI: the operation names the bearer scheme (default: every route that is not public). */
   bearer?: boolean;
 }
+
+/** The `response` of an endpoint that answers a file's bytes: no JSON, the handler sends the bytes. */
+export const fileAnswer: z.ZodNever = z.never();
 
 /** Declares an endpoint (keeps the literal types of its path and schemas). */
 export function endpoint<
