@@ -47,8 +47,9 @@
  *   run on the thread that answers requests, and on PGlite the database runs on that thread too: during
  *   a burst of uploads from a scanning station, the search jobs each upload enqueues took 20–25 % of the
  *   intake's throughput. So while the process is busy the poller skips its claim round and looks again
- *   after `checkMs` (instead of `pollMs`); a nudge looks, but does not claim, either. Handlers already
- *   running go on. Under sustained load a claim round still runs once `maxDeferMs` has passed since the
+ *   after `checkMs` (instead of `pollMs`); a nudge looks, but does not claim, either. A long handler
+ *   gives way between its steps (`job.giveWay()`: a file's pages) while requests are answered. Under
+ *   sustained load a claim round still runs once `maxDeferMs` has passed since the
  *   last: background work slows down, it never stops.
  *   Busy is this thread's event-loop utilization (ELU) since the previous look, not a count of requests in
  *   flight: a server on PostgreSQL with many users nearly always has a request in flight yet may be
@@ -83,6 +84,12 @@ export interface JobContext {
   signal: AbortSignal;
   /** Stores the job's progress (a percentage or any JSON object); writes are coalesced. */
   progress(value: number | object): Promise<void>;
+  /**
+   * Gives way to the requests being answered, between two steps of a long job (a page of a file): resolves
+   * once none has been answered for `checkMs`, or after `maxDeferMs` (work slows down, it never stops),
+   * or at once when the queue is not told of requests (`yieldWhenBusy.requestsActive`) or yields not.
+   */
+  giveWay(): Promise<void>;
 }
 
 export type JobHandler = (job: JobContext) => Promise<void>;
@@ -658,6 +665,18 @@ export class JobQueue {
     return since.utilization > policy.busyAbove ? Math.min(policy.checkMs, left) : 0;
   }
 
+  /** JobContext.giveWay: waits `checkMs` at a time while requests are answered, `maxDeferMs` at most. */
+  private async giveWay(signal: AbortSignal): Promise<void> {
+    const policy = this.yielding;
+    const active = policy?.busy ? () => policy.busy!() : policy?.requestsActive;
+    if (!policy || !active) return;
+    const until = performance.now() + policy.maxDeferMs;
+    while (!signal.aborted && performance.now() < until && active(policy.checkMs))
+      await new Promise<void>((resolve) =>
+        setTimeout(resolve, Math.max(1, Math.min(policy.checkMs, until - performance.now()))),
+      );
+  }
+
   /**
    * Starts a new window of the event-loop measure (see the header: after a handler settles), unless the
    * queue knows when requests are answered: then the jobs' own work counts while they are.
@@ -758,6 +777,7 @@ export class JobQueue {
       payload: row.payload,
       signal,
       progress: (value) => this.progress(run, value),
+      giveWay: () => this.giveWay(signal),
     };
     const handled = Promise.resolve()
       .then(() => registration.handler(context))

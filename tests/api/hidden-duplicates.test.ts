@@ -250,6 +250,7 @@ describe('a file a hidden document holds', () => {
         payload: { attachmentId },
         signal: AbortSignal.abort(new Error('not reading in this test')),
         progress: async () => undefined,
+        giveWay: async () => undefined,
       };
       const outcome = await readAttachment(ctx, job).then(
         () => 'finished',

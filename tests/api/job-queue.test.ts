@@ -750,6 +750,56 @@ describe('yielding to requests while the process is busy', () => {
   });
 });
 
+describe('a long job gives way to the requests between its steps (giveWay)', () => {
+  it('waits while requests are answered, goes on once none is, and never waits past maxDeferMs', async () => {
+    let answering = true;
+    const steps: string[] = [];
+    const q = queue({
+      yieldWhenBusy: { checkMs: 10, maxDeferMs: 3600_000, requestsActive: () => answering },
+    });
+    const kind = unique('k');
+    q.register(kind, async (job) => {
+      steps.push('page 1');
+      await job.giveWay();
+      steps.push('page 2');
+    });
+    await q.enqueue(h.database.db, kind, {});
+    q.start();
+    await waitFor('the first page', () => steps.length === 1);
+    // Many looks later, still held: the requests are being answered.
+    const until = Date.now() + 300;
+    await waitFor('a while', () => Date.now() > until);
+    expect(steps).toEqual(['page 1']);
+    answering = false;
+    await waitFor('the second page once no request is answered', () => steps.length === 2);
+
+    // However busy, a step waits at most maxDeferMs: the work slows down, it never stops.
+    const bounded = queue({ yieldWhenBusy: { checkMs: 10, maxDeferMs: 50, requestsActive: () => true } });
+    const other = unique('k');
+    let done = false;
+    bounded.register(other, async (job) => {
+      for (let page = 0; page < 5; page++) await job.giveWay();
+      done = true;
+    });
+    await bounded.enqueue(h.database.db, other, {});
+    bounded.start();
+    await waitFor('the busy job to end all the same', () => done);
+  });
+
+  it('gives way to nothing when the queue yields not', async () => {
+    const q = queue({ yieldWhenBusy: false });
+    const kind = unique('k');
+    let done = false;
+    q.register(kind, async (job) => {
+      await job.giveWay();
+      done = true;
+    });
+    await q.enqueue(h.database.db, kind, {});
+    q.start();
+    await waitFor('the job', () => done);
+  });
+});
+
 describe('workers known dead (liveness)', () => {
   /** How this database's workers are known alive, as the app sets it (app.ts jobLiveness). */
   const liveness = () => jobLiveness(h.database);

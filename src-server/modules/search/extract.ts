@@ -37,6 +37,8 @@ export interface ExtractOptions {
   onProgress?: (pagesDone: number, pagesTotal: number) => void;
   /** Safety cap (default 2000): pages after it are not read, and the result stops there. */
   maxPages?: number;
+  /** Awaited before each page after the first (a job gives way to the requests being answered). */
+  beforePage?: () => Promise<void>;
 }
 
 /** Why a PDF could not be read at all. */
@@ -134,7 +136,7 @@ function cleanOcrText(text: string): string {
  * missing, not a PDF, damaged beyond reading or encrypted; with the signal's reason when aborted.
  */
 export async function extractPdfText(filePath: string, options: ExtractOptions = {}): Promise<PageText[]> {
-  const { ocr = true, languages = 'ara+eng', signal, onProgress, maxPages = 2000 } = options;
+  const { ocr = true, languages = 'ara+eng', signal, onProgress, maxPages = 2000, beforePage } = options;
   signal?.throwIfAborted();
   if (!LANGUAGES.test(languages)) throw new Error(`Invalid OCR languages "${languages}" (e.g. ara+eng)`);
   if (!(maxPages >= 1)) throw new Error(`maxPages must be at least 1 (got ${maxPages})`);
@@ -152,6 +154,7 @@ export async function extractPdfText(filePath: string, options: ExtractOptions =
   };
   // The page count comes with the first page's answer (a page past the end is answered without text).
   for (let number = 1; number === 1 || number <= total; number += 1) {
+    if (number > 1) await beforePage?.();
     signal?.throwIfAborted();
     let layer: TextPageResult;
     try {
@@ -169,6 +172,7 @@ export async function extractPdfText(filePath: string, options: ExtractOptions =
   }
 
   for (const { number, broken } of toRead) {
+    await beforePage?.();
     signal?.throwIfAborted();
     const read = await ocrService.read({ file, page: number, languages, dpi: OCR_DPI }, signal);
     const text = cleanOcrText(read.text);

@@ -58,7 +58,7 @@ const PAGES_PER_STATEMENT = 50;
  * cut short leaves the attachment `reading`, with some pages; reading it again stores every page anew
  * (an upsert, so pages left from before are replaced) and the attachment says `done` only at the end.
  */
-async function storePages(ctx: ServerContext, attachmentId: number, pages: PageText[]) {
+async function storePages(ctx: ServerContext, job: JobContext, attachmentId: number, pages: PageText[]) {
   await ctx.db.execute(
     sql`delete from attachment_pages where attachment_id = ${attachmentId} and page > ${pages.length}`,
   );
@@ -70,8 +70,10 @@ async function storePages(ctx: ServerContext, attachmentId: number, pages: PageT
       values ${sql.join(rows, sql`, `)}
       on conflict (attachment_id, page) do update
         set method = excluded.method, text = excluded.text, lexemes = excluded.lexemes`);
-    // Let the requests that arrived meanwhile through before the next piece.
+    // Let the requests that arrived meanwhile through before the next piece, and give way to those
+    // being answered (a viewer reading this very file's ranges).
     await new Promise<void>((resolve) => setImmediate(resolve));
+    await job.giveWay();
   }
   await ctx.db.execute(sql`update document_attachments set text_status = 'done', text_error = null,
     text_pages = ${pages.length}, text_pages_done = ${pages.length} where id = ${attachmentId}`);
@@ -133,6 +135,9 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
     let last = 0;
     const pages = await extractPdfText(path, {
       signal: job.signal,
+      // Between pages, the requests being answered go first (bench/pdf-viewer: a file opened in the
+      // viewer while it is read; the child is at the lowest priority, the thread it reports to is not).
+      beforePage: () => job.giveWay(),
       onProgress: (done, total) => {
         // A write per page at most every half second: the clerk sees it move, the database is not flooded.
         const now = Date.now();
@@ -146,7 +151,7 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
           .catch(() => undefined);
       },
     });
-    await storePages(ctx, attachmentId, pages);
+    await storePages(ctx, job, attachmentId, pages);
   } catch (error) {
     const reason = reasonOf(error);
     // A file that is not a readable PDF will not become one: failed at once. Anything else may pass.
