@@ -3,16 +3,16 @@
  * looks for. One function for both sides, so a word is found as it was written and as it was typed.
  *
  * - Every word is normalised (src-shared/arabic.ts `normalizeArabic`: alef and hamza forms, ta marbuta,
- *   alef maqsura, diacritics, tatweel, Arabic-Indic and Persian digits).
- * - Arabic words are stemmed lightly, after Larkey's light10 (the stemmer that did best for Arabic
- *   retrieval in the TREC evaluations): a leading و, the article and its prefixed forms (ال، وال، بال، كال،
- *   فال، لل), then the suffixes ها، ان، ات، ون، ين، يه، ه، ي. A stem keeps at least two letters.
- * - Where light stemming must guess, a word has more than one stem ("variants") and the index keeps them
- *   all: a leading و may be a conjunction or the word's own first letter (وزارة), a leading ب، ل or ك may be
- *   a preposition (بمذكرة) or not (بلدية). A query word matches a document when any of its variants does.
- * - Latin words are stemmed with the Porter stemmer (letters → letter, running → run); numbers are kept
- *   as they are (leading zeros too: 000123).
- * - A few very common words (في، من، على، the, of …) are not indexed and not required of a match.
+ *   alef maqsura, diacritics, tatweel, Arabic-Indic and Persian digits) after Unicode's compatibility
+ *   folding (NFKC: presentation forms and other pasted glyphs).
+ * - Arabic words: the letters of other keyboards and hamza however seated are folded, and the word is
+ *   stemmed lightly, with the guesses light stemming must make kept as variants (lexicon/arabic.ts). The
+ *   index keeps every variant; a query word matches a document when any of its variants does.
+ * - Latin words: British spellings and irregular plurals folded (lexicon/english.ts), then the Porter
+ *   stemmer (letters → letter). A hyphenated word is also its joined form (e-mail, email).
+ * - Numbers: with and without leading zeros (000123, 123), thousands separators dropped (12,345).
+ * - A few very common words (في، من، the, of …) are not indexed nor required of a match, unless written as
+ *   an acronym (IT, US) or a query holds nothing else.
  *
  * We do not use PostgreSQL's `arabic` configuration (its Snowball stemmer, present in PostgreSQL 15 and
  * PGlite alike): it stems inconsistently across prefixes — وزارة → زار but للوزارة → وزار, سيارات → يارا
@@ -21,9 +21,17 @@
  */
 import { stemmer } from 'stemmer';
 import { normalizeArabic } from './arabic';
+import { arabicStems, foldArabicWord } from './lexicon/arabic';
+import { englishForm } from './lexicon/english';
 
-/** A word of text: letters, marks (tashkeel), digits and tatweel, as written. */
-const WORD = /[\p{L}\p{M}\p{N}\u0640]+/gu;
+export { arabicStems } from './lexicon/arabic';
+
+/**
+ * A word of text: letters, marks (tashkeel), digits and tatweel, as written; with its hyphenated parts
+ * (e-mail, IN-2026-000123), or a number with its thousands separators (12,345).
+ */
+const WORD =
+  /\p{N}{1,3}(?:[,\u066C]\p{N}{3})+(?![\p{N}\p{L}])|[\p{L}\p{M}\p{N}\u0640]+(?:[-\u2010\u2011][\p{L}\p{M}\p{N}\u0640]+)*/gu;
 const ARABIC_LETTER = /[\u0621-\u064A\u066E-\u06D3\u06FA-\u06FF]/;
 const LATIN = /^[a-z]+$/;
 
@@ -72,45 +80,70 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'with',
 ]);
 
-const ARTICLES = ['وال', 'بال', 'كال', 'فال', 'لل', 'ال'] as const;
-const SUFFIXES = ['ها', 'ان', 'ات', 'ون', 'ين', 'يه', 'ه', 'ي'] as const;
+/**
+ * The version of the rules below. Each index entry says which made it; raising this number remakes the
+ * older entries in the background at the next start (search jobs, `search.relex`), the old ones
+ * answering meanwhile. 1: light10; 2: the lexicon of issue 25 (pronouns, ف and سـ, hamza, other
+ * keyboards, English spellings, numbers).
+ */
+export const LEXICON_VERSION = 2;
+
 /** The longest word we index (longer runs are not words: encoded data, a line of dashes). */
 export const MAX_WORD_LENGTH = 60;
 
-/** light10 on a normalised Arabic word; `waw` says whether a leading و is taken for a conjunction. */
-function light10(word: string, waw: boolean): string {
-  let w = word;
-  if (waw && w.startsWith('و') && w.length > 3) w = w.slice(1);
-  for (const article of ARTICLES) {
-    if (w.startsWith(article) && w.length - article.length >= 2) {
-      w = w.slice(article.length);
-      break;
-    }
-  }
-  for (const suffix of SUFFIXES) {
-    if (w.length - suffix.length >= 2 && w.endsWith(suffix)) w = w.slice(0, -suffix.length);
-  }
-  return w;
-}
+/** A run of capitals, as an acronym is written (IT, US, WHO): searched by even when a common word. */
+const ACRONYM = /^[A-Z]{2,}$/;
+/** A number written with thousands separators (12,345 or ١٢٬٣٤٥). */
+const GROUPED_NUMBER = /^\p{N}{1,3}(?:[,\u066C]\p{N}{3})+$/u;
+const DIGITS = /^[0-9]+$/;
+/** The parts of a word joined by hyphens (e-mail, follow-up, IN-2026-000123). */
+const HYPHEN = /[-\u2010\u2011]/;
 
-/** The stems of one normalised Arabic word (one or more, most likely first). */
-export function arabicStems(word: string): string[] {
-  const stems = new Set<string>([light10(word, true)]);
-  if (word.startsWith('و')) stems.add(light10(word, false));
-  const bare = word.startsWith('و') && word.length > 3 ? word.slice(1) : word;
-  // A one-letter preposition before a word without the article: بمذكرة، لمدير، كتابع…
-  if (/^[بلك]/.test(bare) && !/^(بال|كال|لل)/.test(bare) && bare.length >= 5)
-    stems.add(light10(bare.slice(1), false));
-  return [...stems].filter((s) => s.length > 0);
-}
-
-/** The lexemes (variants) of one word as written, or none when it is not searched by. */
-export function wordLexemes(raw: string): string[] {
-  const word = normalizeArabic(raw);
-  if (!word || word.length > MAX_WORD_LENGTH || STOP_WORDS.has(word)) return [];
-  if (ARABIC_LETTER.test(word)) return arabicStems(word);
-  if (LATIN.test(word)) return [stemmer(word)];
+/** The lexemes of one word as written, without its parts (see wordLexemes). */
+function simpleLexemes(raw: string, keepCommon: boolean): string[] {
+  const written = GROUPED_NUMBER.test(raw) ? raw.replace(/[,\u066C]/g, '') : raw;
+  const word = normalizeArabic(written.normalize('NFKC'));
+  if (!word || word.length > MAX_WORD_LENGTH) return [];
+  if (STOP_WORDS.has(word) && !keepCommon && !ACRONYM.test(raw)) return [];
+  if (ARABIC_LETTER.test(word)) return arabicStems(foldArabicWord(word)).filter((s) => !STOP_WORDS.has(s));
+  if (LATIN.test(word)) return [stemmer(englishForm(word))];
+  // A number is found with or without its leading zeros (000123 and 123).
+  if (DIGITS.test(word)) {
+    const bare = word.replace(/^0+(?=\d)/, '');
+    return bare === word ? [word] : [word, bare];
+  }
   return [word];
+}
+
+/**
+ * The lexemes (variants) of one word as written, or none when it is not searched by (a common word, unless
+ * written as an acronym or `keepCommon`). A hyphenated word has its parts' lexemes and, when it is all
+ * letters, the joined word's (e-mail is found by email, follow-up by followup).
+ */
+export function wordLexemes(raw: string, keepCommon = false): string[] {
+  if (!HYPHEN.test(raw)) return simpleLexemes(raw, keepCommon);
+  const parts = raw.split(HYPHEN).filter(Boolean);
+  const out = new Set(parts.flatMap((p) => simpleLexemes(p, keepCommon)));
+  if (parts.every((p) => !/\p{N}/u.test(p))) for (const l of simpleLexemes(parts.join(''), true)) out.add(l);
+  return [...out];
+}
+
+/**
+ * The groups a query word asks for: a word's variants (any may match); a hyphenated word of letters its
+ * joined form, however the text wrote it (email, e-mail); a hyphenated word with digits each of its parts,
+ * in any order (a registration number as people type it: IN-2026-000123, 2026-123).
+ */
+function queryGroups(raw: string, keepCommon: boolean): string[][] {
+  if (!HYPHEN.test(raw)) {
+    const lexemes = simpleLexemes(raw, keepCommon);
+    return lexemes.length ? [lexemes] : [];
+  }
+  const parts = raw.split(HYPHEN).filter(Boolean);
+  if (parts.every((p) => !/\p{N}/u.test(p))) {
+    const joined = simpleLexemes(parts.join(''), true);
+    return joined.length ? [joined] : [];
+  }
+  return parts.map((p) => simpleLexemes(p, keepCommon)).filter((g) => g.length > 0);
 }
 
 /** The words of a text with where each stands (UTF-16 offsets into the text as written). */
@@ -136,18 +169,50 @@ export type QueryTerms = string[][];
 
 /** The terms of what a person typed (at most `maxWords` words; the rest is ignored). */
 export function queryTerms(query: string, maxWords = 12): QueryTerms {
-  const groups: QueryTerms = [];
+  return queryParts(query, maxWords).terms;
+}
+
+/** The terms of a query, each with the word it was typed as (`words[i]` for `terms[i]`). */
+export function queryParts(query: string, maxWords = 12): { terms: QueryTerms; words: string[] } {
+  const typed = wordsOf(query).map((w) => w.word);
+  const keepCommon = onlyEnglishCommon(typed);
+  const terms: QueryTerms = [];
+  const words: string[] = [];
   const seen = new Set<string>();
-  for (const { word } of wordsOf(query)) {
-    const lexemes = wordLexemes(word);
-    if (!lexemes.length) continue;
-    const key = lexemes.join('|');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    groups.push(lexemes);
-    if (groups.length >= maxWords) break;
+  for (const word of typed) {
+    for (const lexemes of queryGroups(word, keepCommon)) {
+      const key = lexemes.join('|');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      terms.push(lexemes);
+      words.push(word);
+      if (terms.length >= maxWords) return { terms, words };
+    }
   }
-  return groups;
+  return { terms, words };
+}
+
+/** The `to_tsquery` text of any of the terms (OR), for documents with some of the words. */
+export function anyTermQueryText(terms: QueryTerms): string {
+  return tsQueryText([terms.flat()]);
+}
+
+/**
+ * A query of common English words only ("IT", "who", "us": an acronym typed in lower case) is searched by
+ * them all the same; they are indexed where written in capitals.
+ */
+function onlyEnglishCommon(words: readonly string[]): boolean {
+  return (
+    words.length > 0 &&
+    words.every((w) => /^[a-z]+$/i.test(w) && STOP_WORDS.has(w.toLowerCase()) && !ACRONYM.test(w))
+  );
+}
+
+/** The words of a query that are not searched by (too common), as typed, so the page can say so. */
+export function ignoredWords(query: string): string[] {
+  const words = wordsOf(query).map((w) => w.word);
+  if (onlyEnglishCommon(words)) return [];
+  return words.filter((w) => queryGroups(w, false).length === 0);
 }
 
 /**

@@ -7,7 +7,7 @@
  * lexemes of each distinct word, subject and department are computed here once and joined in.
  */
 import type pg from 'pg';
-import { indexText } from '../../src-shared/search';
+import { LEXICON_VERSION, indexText } from '../../src-shared/search';
 import { vocabulary } from './vocabulary';
 
 /** Words per generated page. */
@@ -68,9 +68,9 @@ export async function fillSearchData(db: pg.Client): Promise<{ words: string[] }
   const n = words.length;
   // Each page: PAGE_WORDS words drawn with a skew (the cube of a uniform draw favours the first words),
   // every fifth page a person's name, every page a reference number of its own.
-  await db.query(`insert into attachment_pages (attachment_id, page, method, text, lexemes)
+  await db.query(`insert into attachment_pages (attachment_id, page, method, text, lexemes, lexicon)
     select a.id, 1, 'ocr', t.text || coalesce(' ' || nm.word, '') || ' ' || ref.num,
-      strip(to_tsvector('simple', t.lex || coalesce(' ' || nm.lex, '') || ' ' || ref.num))
+      strip(to_tsvector('simple', t.lex || coalesce(' ' || nm.lex, '') || ' ' || ref.num)), ${LEXICON_VERSION}
     from document_attachments a
     cross join lateral (
       select string_agg(v.word, ' ' order by g.k) as text, string_agg(v.lex, ' ' order by g.k) as lex
@@ -81,12 +81,12 @@ export async function fillSearchData(db: pg.Client): Promise<{ words: string[] }
     left join bench_names nm on a.id % 5 = 0 and nm.i = 1 + (a.id / 5) % ${names.length}
     cross join lateral (select (100000 + (a.id::bigint * 7919) % 900000)::text as num) ref`);
   process.stderr.write('search data: index…\n');
-  await db.query(`insert into document_search (document_id, lexemes)
+  await db.query(`insert into document_search (document_id, lexemes, lexicon)
     select d.id,
       setweight(to_tsvector('simple', coalesce(s.lex, '') || ' '
         || coalesce(regexp_replace(lower(d.doc_number), '[^a-z0-9]+', ' ', 'g'), '')), 'A')
       || setweight(to_tsvector('simple', coalesce(sd.lex, '') || ' ' || coalesce(rd.lex, '')), 'B')
-      || coalesce(p.lexemes, ''::tsvector)
+      || coalesce(p.lexemes, ''::tsvector), ${LEXICON_VERSION}
     from documents d
     left join bench_subjects s on s.subject = d.subject
     left join bench_departments sd on sd.id = d.sender_department_id

@@ -768,6 +768,8 @@ export const attachmentPages = pgTable(
     method: text('method', { enum: PAGE_TEXT_METHODS }).notNull(),
     text: text('text').notNull(),
     lexemes: tsvector('lexemes').notNull(),
+    /** The lexicon `lexemes` was made with (LEXICON_VERSION, src-shared/search.ts): older ones are remade. */
+    lexicon: smallint('lexicon').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.attachmentId, t.page] }),
@@ -788,6 +790,8 @@ export const documentSearch = pgTable(
       .references(() => documents.id, { onDelete: 'cascade' }),
     lexemes: tsvector('lexemes').notNull(),
     indexedAt: tstz('indexed_at').notNull().defaultNow(),
+    /** The lexicon `lexemes` was made with (LEXICON_VERSION, src-shared/search.ts): older ones are remade. */
+    lexicon: smallint('lexicon').notNull().default(1),
   },
   (t) => [index('document_search_lexemes_idx').using('gin', t.lexemes)],
 );

@@ -7,7 +7,7 @@
  * 300-page scan stays far below PostgreSQL's 1 MB tsvector limit.
  */
 import { sql } from 'drizzle-orm';
-import { indexText, wordLexemes, wordsOf } from '../../../src-shared/search';
+import { LEXICON_VERSION, indexText, wordLexemes, wordsOf } from '../../../src-shared/search';
 import type { Db } from '../../db/open';
 import type { Tx } from '../auth/queries';
 import { inList } from '../correspondence/visibility';
@@ -140,9 +140,10 @@ async function reindexLocked(db: Tx, documentId: number): Promise<boolean> {
     await db.execute(sql`delete from document_search where document_id = ${documentId}`);
     return false;
   }
-  await db.execute(sql`insert into document_search (document_id, lexemes, indexed_at)
-    values (${documentId}, ${lexemesSql(weightedTexts(texts), documentId)}, now())
-    on conflict (document_id) do update set lexemes = excluded.lexemes, indexed_at = excluded.indexed_at`);
+  await db.execute(sql`insert into document_search (document_id, lexemes, indexed_at, lexicon)
+    values (${documentId}, ${lexemesSql(weightedTexts(texts), documentId)}, now(), ${LEXICON_VERSION})
+    on conflict (document_id) do update
+      set lexemes = excluded.lexemes, indexed_at = excluded.indexed_at, lexicon = excluded.lexicon`);
   return true;
 }
 

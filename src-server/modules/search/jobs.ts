@@ -26,10 +26,12 @@ import { PermanentJobError, type JobContext } from '../../jobs/queue';
 import { rowsOf } from '../../db/rows';
 import { scopeOf, visibleTo, type Scope } from '../correspondence/visibility';
 import { extractPdfText, PdfExtractionError, type PageText } from './extract';
+import { LEXICON_VERSION } from '../../../src-shared/search';
 import { pageLexemesSql, reindexDocument } from './indexer';
 
 export const SEARCH_READ = 'search.read';
 export const SEARCH_INDEX = 'search.index';
+export const SEARCH_RELEX = 'search.relex';
 /** Attempts of a read before the attachment is marked failed (the triggers enqueue with this). */
 export const READ_ATTEMPTS = 3;
 
@@ -65,11 +67,16 @@ async function storePages(ctx: ServerContext, job: JobContext, attachmentId: num
   for (let start = 0; start < pages.length; start += PAGES_PER_STATEMENT) {
     const rows = pages
       .slice(start, start + PAGES_PER_STATEMENT)
-      .map((p) => sql`(${attachmentId}, ${p.page}, ${p.method}, ${p.text}, ${pageLexemesSql(p.text)})`);
-    await ctx.db.execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes)
+      .map(
+        (p) =>
+          sql`(${attachmentId}, ${p.page}, ${p.method}, ${p.text}, ${pageLexemesSql(p.text)}, ${LEXICON_VERSION})`,
+      );
+    await ctx.db
+      .execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes, lexicon)
       values ${sql.join(rows, sql`, `)}
       on conflict (attachment_id, page) do update
-        set method = excluded.method, text = excluded.text, lexemes = excluded.lexemes`);
+        set method = excluded.method, text = excluded.text, lexemes = excluded.lexemes,
+            lexicon = excluded.lexicon`);
     // Let the requests that arrived meanwhile through before the next piece, and give way to those
     // being answered (a viewer reading this very file's ranges).
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -112,8 +119,9 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
   if (twin) {
     await ctx.db.transaction(async (tx) => {
       await tx.execute(sql`delete from attachment_pages where attachment_id = ${attachmentId}`);
-      await tx.execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes)
-        select ${attachmentId}, page, method, text, lexemes from attachment_pages where attachment_id = ${twin.id}`);
+      await tx.execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes, lexicon)
+        select ${attachmentId}, page, method, text, lexemes, lexicon from attachment_pages
+         where attachment_id = ${twin.id}`);
       await tx.execute(sql`update document_attachments a set text_status = 'done', text_error = null,
         text_pages = t.text_pages, text_pages_done = t.text_pages
         from document_attachments t where t.id = ${twin.id} and a.id = ${attachmentId}`);
@@ -169,6 +177,37 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
   await reindexDocument(ctx.db, documentId);
 }
 
+/**
+ * `search.relex` {attachmentId}: remakes the lexemes of an attachment's pages made by an older lexicon
+ * (LEXICON_VERSION) from their stored text — the file is not read again — a piece at a time, giving way
+ * to the requests, then indexes its document.
+ */
+export async function relexAttachment(ctx: ServerContext, job: JobContext): Promise<void> {
+  const attachmentId = payloadId(job.payload, 'attachmentId');
+  for (;;) {
+    const pages = await rowsOf<{ page: number; text: string }>(
+      ctx.db,
+      sql`select page, text from attachment_pages
+           where attachment_id = ${attachmentId} and lexicon < ${LEXICON_VERSION}
+           order by page limit ${PAGES_PER_STATEMENT}`,
+    );
+    if (!pages.length) break;
+    job.signal.throwIfAborted();
+    await ctx.db.execute(sql`update attachment_pages p set lexemes = v.lexemes, lexicon = ${LEXICON_VERSION}
+      from (values ${sql.join(
+        pages.map((p) => sql`(${p.page}::int, ${pageLexemesSql(p.text)})`),
+        sql`, `,
+      )}) as v(page, lexemes)
+      where p.attachment_id = ${attachmentId} and p.page = v.page`);
+    await job.giveWay();
+  }
+  const [row] = await rowsOf<{ document_id: number }>(
+    ctx.db,
+    sql`select document_id from document_attachments where id = ${attachmentId}`,
+  );
+  if (row) await reindexDocument(ctx.db, row.document_id);
+}
+
 /** `search.index`. */
 export async function indexDocument(ctx: ServerContext, job: JobContext): Promise<void> {
   await reindexDocument(ctx.db, payloadId(job.payload, 'documentId'));
@@ -187,6 +226,10 @@ export function registerSearchJobs(ctx: ServerContext): void {
     concurrency: 2,
     timeoutMs: 5 * 60_000,
   });
+  ctx.jobs.register(SEARCH_RELEX, (job) => relexAttachment(ctx, job), {
+    concurrency: 1,
+    timeoutMs: 30 * 60_000,
+  });
 }
 
 /**
@@ -201,5 +244,20 @@ export async function enqueueMissingSearchWork(ctx: ServerContext): Promise<void
   await ctx.db.execute(sql`insert into background_jobs (kind, payload, key)
     select ${SEARCH_INDEX}, jsonb_build_object('documentId', d.id), 'document:' || d.id
       from documents d where not exists (select 1 from document_search s where s.document_id = d.id)
+    on conflict do nothing`);
+  // An index made by an older lexicon (an upgrade of the stemmer, the rebuild migration): attachments'
+  // pages are remade from their stored text, each then indexing its document; the other documents are
+  // indexed again. Until then the old entries still answer.
+  await ctx.db.execute(sql`insert into background_jobs (kind, payload, key)
+    select ${SEARCH_RELEX}, jsonb_build_object('attachmentId', a.id), 'relex:' || a.id
+      from document_attachments a
+     where exists (select 1 from attachment_pages p where p.attachment_id = a.id and p.lexicon < ${LEXICON_VERSION})
+    on conflict do nothing`);
+  await ctx.db.execute(sql`insert into background_jobs (kind, payload, key)
+    select ${SEARCH_INDEX}, jsonb_build_object('documentId', s.document_id), 'document:' || s.document_id
+      from document_search s
+     where s.lexicon < ${LEXICON_VERSION}
+       and not exists (select 1 from document_attachments a join attachment_pages p on p.attachment_id = a.id
+                        where a.document_id = s.document_id and p.lexicon < ${LEXICON_VERSION})
     on conflict do nothing`);
 }

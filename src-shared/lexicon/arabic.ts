@@ -1,0 +1,236 @@
+/**
+ * Arabic words for search, after src-shared/arabic.ts `normalizeArabic`: the letters of other keyboards
+ * folded to ours, hamza however it is seated, and light stemming with the guesses it cannot avoid kept as
+ * variants (docs/decisions.md, "Our own Arabic stemmer").
+ *
+ * The stemmer is Larkey's light10 (the best light stemmer of the TREC Arabic evaluations), widened where
+ * correspondence needs it, each widening a variant beside light10's stem rather than a replacement, so a
+ * word keeps the stem it always had:
+ * - prefixes: the conjunctions و and ف, the article and its prefixed forms, a one-letter preposition
+ *   (ب، ل، ك), the future سـ before an imperfect verb (سنرفع → نرفع);
+ * - suffixes: the attached pronouns (كم، هم، هن، نا، كما، هما besides light10's ها، ه، ي), with ة written ت
+ *   before them restored (جامعتنا → جامعة);
+ * - ان، ون، ين: a dual or plural ending, or the word's own letters (برلمان، قانون). A stem keeps three
+ *   letters when it loses one of them, a word of PROTECTED never does, and a form from which light10
+ *   strips it (برلمان → برلم) also keeps the form with it, as the forms that keep it (برلمانات → برلمان,
+ *   برلماني → برلمان) also get the form without it: the forms of one word always share a stem.
+ */
+
+/**
+ * Letters of other keyboards and scripts (Urdu, Kurdish, Persian, Maghrebi) that stand for Arabic
+ * letters, and the Latin sounds written with extra letters in foreign names (ڤ for v, پ for p, گ for g).
+ */
+const OTHER_LETTERS: Readonly<Record<string, string>> = {
+  ھ: 'ه',
+  ہ: 'ه',
+  ە: 'ه',
+  ۃ: 'ه',
+  ۀ: 'ه',
+  ۂ: 'ه',
+  ڪ: 'ك',
+  ګ: 'ك',
+  گ: 'ك',
+  ڭ: 'ك',
+  ۍ: 'ي',
+  ێ: 'ي',
+  ې: 'ي',
+  ے: 'ي',
+  ۓ: 'ي',
+  ۅ: 'و',
+  ۆ: 'و',
+  ۇ: 'و',
+  ۈ: 'و',
+  ۉ: 'و',
+  ۋ: 'و',
+  ۏ: 'و',
+  ٲ: 'ا',
+  ٳ: 'ا',
+  ٵ: 'ا',
+  ٶ: 'ء',
+  ٷ: 'ء',
+  ٸ: 'ء',
+  ڤ: 'ف',
+  ڥ: 'ف',
+  ڨ: 'ق',
+  پ: 'ب',
+  چ: 'ج',
+  ژ: 'ز',
+};
+const OTHER_PATTERN = new RegExp(`[${Object.keys(OTHER_LETTERS).join('')}]`, 'g');
+
+/**
+ * Hamza however it is written: on its seat (مسؤولية), on another seat (مسئولية), on the line (مسءولية) or
+ * left out (مسوولية) are one word to an Arabic reader. The hamza inside a word goes (normalizeArabic has
+ * already made ؤ and ئ a bare ء), the seat doubled by leaving it out is made single, and a final hamza after
+ * alef goes (إنشاء, إنشائه). A final hamza after another letter stays (شيء, جزء: two letters without it).
+ */
+export function foldHamza(word: string): string {
+  let w = word
+    .replace(/ء(?!$)/g, '')
+    .replace(/وو/g, 'و')
+    .replace(/يي/g, 'ي');
+  if (w.length > 3 && w.endsWith('اء')) w = w.slice(0, -1);
+  return w;
+}
+
+/** A normalised Arabic word with the letters of other keyboards folded and its hamza as above. */
+export function foldArabicWord(word: string): string {
+  return foldHamza(word.replace(OTHER_PATTERN, (c) => OTHER_LETTERS[c] ?? c));
+}
+
+/** Words whose final ان، ون or ين is their own (normalised, hamza folded): never stripped. */
+export const PROTECTED: ReadonlySet<string> = new Set([
+  'لبنان',
+  'عمان',
+  'سودان',
+  'يونان',
+  'ايران',
+  'يابان',
+  'اليابان',
+  'اليونان',
+  'السودان',
+  'البحرين',
+  'بحرين',
+  'فلسطين',
+  'الفلبين',
+  'الصين',
+  'صين',
+  'بيان',
+  'عنوان',
+  'ميدان',
+  'سلطان',
+  'انسان',
+  'مكان',
+  'زمان',
+  'ديوان',
+  'امتحان',
+  'حيوان',
+  'بستان',
+  'ميزان',
+  'دكان',
+  'طوفان',
+  'لسان',
+  'بنيان',
+  'شيطان',
+  'قانون',
+  'تعاون',
+  'مضمون',
+  'مسجون',
+  'فنون',
+  'عيون',
+  'ديون',
+  'تمرين',
+  'تدوين',
+  'تكوين',
+  'تخزين',
+  'تامين',
+  'تعيين',
+  'تحسين',
+  'تموين',
+  'يمين',
+  'امين',
+  'دين',
+  'طين',
+  'سجين',
+  'رهين',
+  'ضمان',
+  'اعلان',
+  'ايمان',
+  'امان',
+  'احسان',
+  'عدوان',
+  'نيسان',
+  'رمضان',
+  'شعبان',
+  'عثمان',
+  'سليمان',
+  'حسين',
+  'ياسين',
+]);
+
+const ARTICLES = ['وال', 'بال', 'كال', 'فال', 'لل', 'ال'] as const;
+/** light10's suffixes, in its order (each stripped once, at most). */
+const SUFFIXES = ['ها', 'ان', 'ات', 'ون', 'ين', 'يه', 'ه', 'ي'] as const;
+/** Endings that may be the word's own letters (see the header). */
+const AMBIGUOUS = new Set(['ان', 'ون', 'ين']);
+/** Attached pronouns light10 leaves, longest first. */
+const PRONOUNS = ['كما', 'هما', 'كم', 'هم', 'هن', 'نا'] as const;
+
+const isProtected = (w: string) => PROTECTED.has(w);
+
+/** light10's suffix stripping, an ambiguous ending only from a protected-free stem of three letters. */
+function stripSuffixes(word: string): string {
+  let w = word;
+  for (const suffix of SUFFIXES) {
+    if (!w.endsWith(suffix)) continue;
+    const rest = w.length - suffix.length;
+    if (AMBIGUOUS.has(suffix) ? rest >= 3 && !isProtected(w) : rest >= 2) w = w.slice(0, -suffix.length);
+  }
+  return w;
+}
+
+/**
+ * The stems of a word after its prefixes: light10's first, then the form keeping an ambiguous ending light10
+ * took (or without one it kept), and the stems without an attached pronoun.
+ */
+function suffixStems(word: string, out: Set<string>): void {
+  const add = (w: string) => {
+    const stem = stripSuffixes(w);
+    out.add(stem);
+    // The forms of one word share a stem whether or not light10 took an ambiguous ending from it.
+    for (const ending of AMBIGUOUS) {
+      if (stem.endsWith(ending) && stem.length - 2 >= 3 && !isProtected(stem)) out.add(stem.slice(0, -2));
+      if (w.endsWith(ending) && !stem.endsWith(ending) && w.length > stem.length) {
+        const kept = stripSuffixes(w.slice(0, -2));
+        if (kept.length >= 3) out.add(`${kept}${ending}`);
+      }
+    }
+  };
+  add(word);
+  for (const pronoun of PRONOUNS) {
+    if (!word.endsWith(pronoun) || word.length - pronoun.length < 3) continue;
+    const base = word.slice(0, -pronoun.length);
+    add(base);
+    // ة is written ت before a pronoun: جامعتنا is جامعة + نا.
+    if (base.endsWith('ت') && !base.endsWith('ات')) add(`${base.slice(0, -1)}ه`);
+    break;
+  }
+}
+
+/**
+ * The stems of one normalised Arabic word (after foldArabicWord), light10's first: a leading و or ف may be
+ * a conjunction or the word's own letter, a leading ب، ل or ك a preposition or not, a leading س the future
+ * or not; each guess is a stem of its own. A stem keeps two letters (three when it lost a guessed part).
+ */
+export function arabicStems(word: string): string[] {
+  const stems = new Set<string>();
+  const withoutArticle = (w: string) => {
+    for (const article of ARTICLES) {
+      if (w.startsWith(article) && w.length - article.length >= 2) return w.slice(article.length);
+    }
+    return null;
+  };
+  const forms: string[] = [];
+  const conjunctionless = /^[وف]/.test(word) && word.length > 3 ? word.slice(1) : null;
+  // light10 takes a leading و for the conjunction; ف is only a guess.
+  const first = word.startsWith('و') && conjunctionless ? conjunctionless : word;
+  for (const w of new Set([
+    first,
+    word,
+    ...(conjunctionless && conjunctionless.length >= 3 ? [conjunctionless] : []),
+  ])) {
+    const bare = withoutArticle(w);
+    if (bare !== null) {
+      forms.push(bare);
+      continue;
+    }
+    forms.push(w);
+    // A one-letter preposition before a word without the article: بمذكرة، لمدير، كتابع…
+    if (/^[بلك]/.test(w) && w.length >= 5) forms.push(w.slice(1));
+    // The future before an imperfect verb (سنرفع، سيتم), never before a noun's ending (سياسة، سيارات).
+    if (/^س[يتنا]/.test(w) && w.length >= 4 && !/(ه|ات)$/.test(w)) forms.push(w.slice(1));
+  }
+  for (const form of forms) suffixStems(form, stems);
+  const list = [...stems].filter((s) => s.length >= 2);
+  return list;
+}
