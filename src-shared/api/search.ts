@@ -82,6 +82,14 @@ export const searchPageSchema = z.object({
   totalExact: z.boolean(),
   /** The query's words as searched (after dropping the very common ones); empty when none was left. */
   terms: z.array(z.array(z.string())),
+  /** Words typed that are too common to search by (في، the), as typed: the page says they were left out. */
+  ignored: z.array(z.string()),
+  /**
+   * No document has every word: `missing` are the words no document has (as typed), left out of the
+   * search; `partial`, that the documents shown have most of the words, not all (the best first).
+   */
+  missing: z.array(z.string()),
+  partial: z.boolean(),
 });
 export type SearchPage = z.infer<typeof searchPageSchema>;
 

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
 import { letter, organisation, type Org, type Actor } from './support/correspondence';
 import { SEARCH_TEST_TIMEOUT_MS, settleSearch } from './support/search';
+import { enqueueMissingSearchWork } from '../../src-server/modules/search/jobs';
+import type { ServerContext } from '../../src-server/context';
+import { LEXICON_VERSION } from '../../src-shared/search';
 import { multipart } from './support/files';
 import { canMakePdfs, makeBornDigitalPdf, makeBrokenPdf, makeScannedPdf } from '../support/pdf-makers';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -105,7 +108,11 @@ describe('search', () => {
     for (const q of ['بالمذكرات', 'مذكره', 'المذكرة', 'وزاره الصحة', 'لِلوِزارَةِ']) {
       expect(await found(org.clerk.token, q), q).toContain(ids.memo);
     }
-    expect(await found(org.clerk.token, 'وزارة التعليم')).not.toContain(ids.memo);
+    // A word no document has is left out, and named.
+    const other = await search(org.clerk.token, { q: 'وزارة التعليم' });
+    expect(other.json.data.missing).toEqual(['التعليم']);
+    expect(await found(org.clerk.token, 'وزارة الصحة التعليم')).toContain(ids.memo);
+    expect(await found(org.clerk.token, 'زنجفيل قرنفلي')).toEqual([]);
   });
 
   it('finds English by its stem', async () => {
@@ -190,6 +197,61 @@ describe('search', () => {
     expect(stop.json.data.terms).toEqual([]);
     expect(stop.json.data.items).toEqual([]);
   });
+
+  it('leaves out a word no document has and names it, then shows the documents with most of the words', async () => {
+    const relaxed = await search(org.clerk.token, { q: 'المذكرات زنجفيلية' });
+    expect(relaxed.status).toBe(200);
+    expect(relaxed.json.data.missing).toEqual(['زنجفيلية']);
+    expect(relaxed.json.data.partial).toBe(false);
+    expect(relaxed.json.data.items.map((i: { documentId: number }) => i.documentId)).toContain(ids.memo);
+    // Every word is somewhere, never all together: the documents with most of them, named partial.
+    const partial = await search(org.clerk.token, { q: 'الإجازات الميزانية الصحة' });
+    expect(partial.json.data.partial).toBe(true);
+    expect(partial.json.data.missing).toEqual([]);
+    const shown = partial.json.data.items.map((i: { documentId: number }) => i.documentId);
+    expect(shown).toEqual(expect.arrayContaining([ids.noted, ids.secret, ids.memo]));
+    // A word the caller may not see is as missing as one nobody wrote: the outsider learns nothing.
+    const outsider = await search(org.outsider.token, { q: 'مذكرات زنجفيلية' });
+    expect(outsider.json.data.items).toEqual([]);
+    expect(outsider.json.data.partial).toBe(false);
+    // Every word found together: nothing said.
+    const whole = await search(org.clerk.token, { q: 'المذكرات الواردة' });
+    expect(whole.json.data.missing).toEqual([]);
+    expect(whole.json.data.partial).toBe(false);
+    // The common words typed are named.
+    expect((await search(org.clerk.token, { q: 'المذكرات من الوزارة' })).json.data.ignored).toEqual(['من']);
+  });
+
+  it(
+    'remakes an index entry made by an older lexicon from the stored text, the old entry answering meanwhile',
+    async () => {
+      const doc = (await create(org.clerk, letter(org, { subject: 'تهنئة بافتتاح مبنى جديد' }))).id;
+      await settleSearch(h);
+      // An attachment whose text was read and indexed by the old rules (no lexemes for جامعتنا's stem).
+      const [att] = await h.query<{ id: number }>(`insert into document_attachments
+          (document_id, sha256, file_name, size, mime, text_status, text_pages, text_pages_done)
+        values (${doc}, repeat('ab', 32), 'old.pdf', 100, 'application/pdf', 'done', 1, 1) returning id`);
+      await settleSearch(h);
+      await h.query(`insert into attachment_pages (attachment_id, page, method, text, lexemes, lexicon)
+        values (${att!.id}, 1, 'text', 'يسر جامعتنا دعوتكم', to_tsvector('simple', 'جامعتنا'), 1)
+        on conflict (attachment_id, page) do update set text = excluded.text, lexemes = excluded.lexemes,
+          lexicon = 1`);
+      await h.query(`update document_search set lexicon = 1, lexemes = to_tsvector('simple', 'تهنئه')
+        where document_id in (${doc}, ${ids.english})`);
+      expect(await found(org.clerk.token, 'جامعة')).not.toContain(doc);
+      expect(await found(org.clerk.token, 'budget')).not.toContain(ids.english);
+
+      await enqueueMissingSearchWork({ db: h.database.db } as unknown as ServerContext);
+      await settleSearch(h);
+      const stale = await h.query<{ n: number }>(`select
+          (select count(*) from document_search where lexicon < ${LEXICON_VERSION})
+          + (select count(*) from attachment_pages where lexicon < ${LEXICON_VERSION}) as n`);
+      expect(Number(stale[0]!.n)).toBe(0);
+      expect(await found(org.clerk.token, 'جامعة')).toContain(doc);
+      expect(await found(org.clerk.token, 'budget')).toContain(ids.english);
+    },
+    SEARCH_TEST_TIMEOUT_MS,
+  );
 
   describe('the text of attachments', () => {
     it.skipIf(!canMakePdfs())(

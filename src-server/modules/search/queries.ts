@@ -55,10 +55,30 @@ export function numberMatches(exact: string, where: SQL): SQL {
         and ${where}`;
 }
 
+/**
+ * The rank of a match: ts_rank; when `groups` are given (a search for documents with some of the words),
+ * first how many of them the document has, so the documents with most of the words come first.
+ */
+function rankOf(tsquery: SQL, groups: readonly string[] | undefined): SQL {
+  const rank = sql`ts_rank(s.lexemes, ${tsquery})`;
+  if (!groups?.length) return rank;
+  const count = sql.join(
+    groups.map((g) => sql`(s.lexemes @@ to_tsquery('simple', ${g}))::int`),
+    sql` + `,
+  );
+  return sql`(${count} + ${rank})::real`;
+}
+
 /** The index's matches of the words (newest first, after document `after`, at most `window`), as candidates. */
-export function indexMatches(tsq: string, where: SQL, after: number | null, window: number): SQL {
+export function indexMatches(
+  tsq: string,
+  where: SQL,
+  after: number | null,
+  window: number,
+  groups?: readonly string[],
+): SQL {
   const tsquery = sql`to_tsquery('simple', ${tsq})`;
-  return sql`select s.document_id as id, ts_rank(s.lexemes, ${tsquery}) as rank, false as nm
+  return sql`select s.document_id as id, ${rankOf(tsquery, groups)} as rank, false as nm
               from document_search s join documents d on d.id = s.document_id
               where s.lexemes @@ ${tsquery} and ${where}
               ${after === null ? sql`` : sql`and s.document_id > ${after}`}
@@ -70,11 +90,17 @@ export function indexMatches(tsq: string, where: SQL, after: number | null, wind
  * `window`), as candidates: each looked up in the index by a lateral probe, which the planner never trades
  * for a scan of the whole index.
  */
-export function visibleMatches(tsq: string, where: SQL, visible: SQL, window: number): SQL {
+export function visibleMatches(
+  tsq: string,
+  where: SQL,
+  visible: SQL,
+  window: number,
+  groups?: readonly string[],
+): SQL {
   const tsquery = sql`to_tsquery('simple', ${tsq})`;
   return sql`select v.id, x.rank, false as nm
               from (select c.id from (${visible}) c (id) order by c.id desc) v
-              cross join lateral (select ts_rank(s.lexemes, ${tsquery}) as rank from document_search s
+              cross join lateral (select ${rankOf(tsquery, groups)} as rank from document_search s
                                   where s.document_id = v.id and s.lexemes @@ ${tsquery}) x
               join documents d on d.id = v.id
               where ${where}
@@ -117,6 +143,12 @@ export async function rankedPage(
               from (${candidates}) c`,
       );
   return { list, n: counts?.n ?? 0, h: counts?.h ?? 0 };
+}
+
+/** Whether the candidates hold any document. */
+export async function anyOf(db: Tx, candidates: SQL): Promise<boolean> {
+  const [row] = await rowsOf<{ found: boolean }>(db, sql`select exists (${candidates}) as found`);
+  return row?.found === true;
 }
 
 /** The id of the newest indexed document (0: none). */

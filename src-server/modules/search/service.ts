@@ -3,8 +3,10 @@
  * index was made (src-shared/search.ts); the index (document_search, GIN) finds the candidates, the
  * documents table filters them and applies the one visibility predicate, ts_rank orders them (weights:
  * number, reference and subject first; attachment text last), and a document whose number or sender's
- * reference is the query itself comes before all. The page's passages are cut from the fields and the
- * first matching attachment page, with the matched words marked.
+ * reference is the query itself comes before all. When no document has every word, the words no
+ * document has are left out and named (`missing`), and if that is not enough the documents with most of
+ * the words are shown (`partial`), as search engines do. The page's passages are cut from the fields and
+ * the first matching attachment page, with the matched words marked.
  */
 import { sql } from 'drizzle-orm';
 import type {
@@ -15,7 +17,15 @@ import type {
   SnippetField,
 } from '../../../src-shared/api/search';
 import { SEARCH_MAX_RESULTS } from '../../../src-shared/api/search';
-import { matchRanges, queryTerms, snippet, tsQueryText, type QueryTerms } from '../../../src-shared/search';
+import {
+  anyTermQueryText,
+  ignoredWords,
+  matchRanges,
+  queryParts,
+  snippet,
+  tsQueryText,
+  type QueryTerms,
+} from '../../../src-shared/search';
 import { ARABIC_UNIFY } from '../../../src-shared/arabic';
 import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
@@ -42,15 +52,16 @@ export async function search(
   caller: AuthContext,
   query: SearchQuery,
 ): Promise<SearchPage> {
-  const terms = queryTerms(query.q);
+  const parts = queryParts(query.q);
+  let { terms } = parts;
   const exact = numberForm(query.q);
   const scope = await scopeOf(ctx.db, caller);
   const offset = (query.page - 1) * query.pageSize;
+  const said = { ignored: ignoredWords(query.q), missing: [] as string[], partial: false };
   const empty = { items: [], total: 0, page: query.page, pageSize: query.pageSize, totalExact: true, terms };
-  if (!terms.length && !exact) return empty;
-  if (offset >= SEARCH_MAX_RESULTS) return { ...empty, totalExact: false };
+  if (!terms.length && !exact) return { ...empty, ...said };
+  if (offset >= SEARCH_MAX_RESULTS) return { ...empty, ...said, totalExact: false };
 
-  const tsq = terms.length ? tsQueryText(terms) : null;
   const where = sql.join([visibleTo(scope), ...q.filtersOf(query)], sql` and `);
   // The matches, newest first, up to RANK_WINDOW: a common word is in a third of a million documents, and
   // ranking them all would take seconds; the most recent matches are ranked instead (an older one is
@@ -61,27 +72,50 @@ export async function search(
   // The documents whose number or sender's reference is the query itself come first.
   const numbers = q.numberMatches(exact, where);
   const limit = Math.min(query.pageSize, SEARCH_MAX_RESULTS - offset);
+  const hitsOf = (tsq: string, after: number | null, window: number, groups?: string[]) =>
+    broad
+      ? q.indexMatches(tsq, where, after, window, groups)
+      : q.visibleMatches(tsq, where, visibleCandidates(scope), window, groups);
+  const newest = broad && terms.length ? await q.newestIndexed(ctx.db) : 0;
 
-  const page = async (after: number | null) => {
-    // Broad: the index, newest first. Narrow: what the caller may see, newest first, each looked up in the
-    // index.
-    const hits = !tsq
-      ? null
-      : broad
-        ? q.indexMatches(tsq, where, after, RANK_WINDOW)
-        : q.visibleMatches(tsq, where, visibleCandidates(scope), RANK_WINDOW);
-    const candidates = hits ? sql`(${hits}) union all (${numbers})` : numbers;
-    const { list, n, h } = await q.rankedPage(ctx.db, candidates, limit, offset);
-    return { list, n, h };
+  /** The page of the matches of `tsq` (and the number's), `groups` ranking by how many words match. */
+  const find = async (tsq: string | null, groups?: string[]) => {
+    const page = async (after: number | null) => {
+      const hits = tsq ? hitsOf(tsq, after, RANK_WINDOW, groups) : null;
+      const candidates = hits ? sql`(${hits}) union all (${numbers})` : numbers;
+      return q.rankedPage(ctx.db, candidates, limit, offset);
+    };
+    let found = await page(newest > RECENT_SPAN ? newest - RECENT_SPAN : null);
+    if (newest > RECENT_SPAN && found.h < RANK_WINDOW) found = await page(null);
+    return found;
   };
-  const newest = broad && tsq ? await q.newestIndexed(ctx.db) : 0;
-  let found = await page(newest > RECENT_SPAN ? newest - RECENT_SPAN : null);
-  if (newest > RECENT_SPAN && found.h < RANK_WINDOW) found = await page(null);
+
+  let found = await find(terms.length ? tsQueryText(terms) : null);
+  // No document has every word: the words no document has are left out (and named), and when every
+  // word is somewhere but never all together, the documents with most of them are shown, best first.
+  if (found.n === 0 && terms.length >= 2) {
+    const absent = new Set<number>();
+    for (const [i, group] of terms.entries())
+      if (!(await q.anyOf(ctx.db, hitsOf(tsQueryText([group]), null, 1)))) absent.add(i);
+    if (absent.size > 0 && absent.size < terms.length) {
+      said.missing = [...new Set(parts.words.filter((_, i) => absent.has(i)))];
+      terms = terms.filter((_, i) => !absent.has(i));
+      found = await find(tsQueryText(terms));
+    }
+    if (found.n === 0 && terms.length >= 2) {
+      const some = await find(
+        anyTermQueryText(terms),
+        terms.map((group) => tsQueryText([group])),
+      );
+      if (some.n > 0) [found, said.partial] = [some, true];
+    }
+  }
   const pageRows = found.list;
   // A full window means more matches than were ranked: the total is then a lower bound.
-  const countRows = [{ n: found.n + (found.h >= RANK_WINDOW ? 1 : 0) }];
-  const counted = countRows[0]?.n ?? 0;
-  const items = await hitsOf(ctx, pageRows, terms, tsq);
+  const counted = found.n + (found.h >= RANK_WINDOW ? 1 : 0);
+  // The attachment page shown: one with every word, or, for documents with some of them, any.
+  const pageQuery = !terms.length ? null : said.partial ? anyTermQueryText(terms) : tsQueryText(terms);
+  const items = await hitsOfPage(ctx, pageRows, terms, pageQuery);
   return {
     items,
     total: Math.min(counted, SEARCH_MAX_RESULTS),
@@ -89,6 +123,7 @@ export async function search(
     page: query.page,
     pageSize: query.pageSize,
     terms,
+    ...said,
   };
 }
 
@@ -96,7 +131,7 @@ const ref = (id: number | null, ar: string | null, en: string | null) =>
   id === null ? null : { id, nameAr: ar ?? '', nameEn: en ?? '' };
 
 /** The hits of a page with their passages. */
-async function hitsOf(
+async function hitsOfPage(
   ctx: ServerContext,
   list: q.HitRow[],
   terms: QueryTerms,

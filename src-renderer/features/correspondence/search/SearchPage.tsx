@@ -7,6 +7,7 @@
  */
 import type { ReactNode } from 'react';
 import {
+  Alert,
   Button,
   DatePicker,
   Empty,
@@ -34,6 +35,7 @@ import {
   SEARCH_PAGE_SIZE,
   searchEndpoints,
   type SearchHit,
+  type SearchPage,
   type SearchSnippet,
 } from '../../../../src-shared/api/search';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
@@ -94,6 +96,36 @@ function Passage({ s }: { s: SearchSnippet }) {
         {s.after ? ' …' : ''}
       </span>
     </div>
+  );
+}
+
+/**
+ * What the search did with the words typed: those left out as too common, those no document has (left
+ * out), or that the documents shown have only most of the words. Each word is quoted and isolated, so an
+ * English word in an Arabic sentence (or the reverse) reads in its place.
+ */
+function QueryNotes({ data }: { data: SearchPage | undefined }) {
+  const { t, i18n } = useTranslation('search');
+  if (!data) return null;
+  const words = (list: string[]) =>
+    new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(
+      list.map((word) =>
+        t('page.quoted', { word: `\u2068${word}\u2069`, interpolation: { escapeValue: false } }),
+      ),
+    );
+  const notes: { key: string; text: string }[] = [];
+  if (data.missing.length)
+    notes.push({ key: 'missing', text: t('page.missing', { words: words(data.missing) }) });
+  if (data.partial) notes.push({ key: 'partial', text: t('page.partial') });
+  if (data.ignored.length && data.terms.length)
+    notes.push({ key: 'ignored', text: t('page.ignored', { words: words(data.ignored) }) });
+  if (!notes.length) return null;
+  return (
+    <Flex vertical gap={4} data-testid="search-notes">
+      {notes.map((n) => (
+        <Alert key={n.key} type="info" showIcon message={n.text} data-testid={`search-note-${n.key}`} />
+      ))}
+    </Flex>
   );
 }
 
@@ -294,6 +326,7 @@ export function Component() {
           <Result status="info" title={t('page.noTerms')} data-testid="search-no-terms" />
         ) : (
           <>
+            <QueryNotes data={data} />
             {data ? (
               <Typography.Text type="secondary" data-testid="search-total">
                 {data.totalExact
