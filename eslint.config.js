@@ -115,7 +115,7 @@ export default tseslint.config(
   },
   // A module reads its own tables through its own queries; another module's queries are reached through
   // that module's service. (Types, such as the transaction type, may be shared.) The demo data writes
-  // through every module's SQL by design; the few older crossings are marked where they are.
+  // through every module's SQL by design.
   {
     files: ['src-server/modules/**/*.ts'],
     ignores: ['src-server/modules/demo/**'],

@@ -3,30 +3,26 @@
  * with (src-shared/api/directory.ts), the react-query keys the screens invalidate after a change, and
  * the bilingual name helpers (each language shows names in its own script).
  */
-import type {
-  ConfigureDepartmentRequest,
-  CreateDepartmentRequest,
-  CreateEmployeeRequest,
-  CreateJobRequest,
-  CreateSecretaryOfficeRequest,
-  Department,
-  DepartmentOption,
-  DepartmentType,
-  DepartmentTree,
-  DepartmentTreeQuery,
-  Employee,
-  EmployeeAttachment,
-  EmployeeDashboard,
-  EmployeeOption,
-  Job,
-  JobOption,
-  PhotoDataUrl,
-  SecretaryOffice,
-  UpdateDepartmentRequest,
-  UpdateEmployeeRequest,
-  UpdateJobRequest,
-  UpdateSecretaryOfficeRequest,
+import type { z } from 'zod';
+import {
+  type createDepartmentRequestSchema,
+  type createEmployeeRequestSchema,
+  directoryEndpoints,
+  photoDataUrlSchema,
+  type ConfigureDepartmentRequest,
+  type CreateJobRequest,
+  type CreateSecretaryOfficeRequest,
+  type DepartmentType,
+  type DepartmentTreeQuery,
+  type EmployeeAttachment,
+  type PhotoDataUrl,
+  type UpdateDepartmentRequest,
+  type UpdateEmployeeRequest,
+  type UpdateJobRequest,
+  type UpdateSecretaryOfficeRequest,
 } from '../../src-shared/api/directory';
+import { fillPath } from '../../src-shared/api/endpoint';
+import { call } from './call';
 import { http } from './http';
 import { downloadFile, uploadFile } from '../components/upload/transfer';
 
@@ -50,85 +46,88 @@ export const directoryKeys = {
   secretaryOffices: ['directory', 'secretary-offices'] as const,
 };
 
+/** The list endpoints' paths, for the screens' server-side tables. */
 export const DIRECTORY_ENDPOINTS = {
-  employees: '/ec/employees',
-  jobs: '/ec/jobs',
-  departments: '/ec/departments',
-  secretaryOffices: '/ec/secretary-offices',
+  employees: directoryEndpoints.listEmployees.path,
+  jobs: directoryEndpoints.listJobs.path,
+  departments: directoryEndpoints.listDepartments.path,
+  secretaryOffices: directoryEndpoints.listOffices.path,
 } as const;
 
-const E = DIRECTORY_ENDPOINTS;
+const E = directoryEndpoints;
 
 /** Largest picture the client sends (the server resizes it to PHOTO_MAX_SIDE anyway). */
 export const PHOTO_MAX_BYTES = 5 * 1024 * 1024;
 
 export const directoryApi = {
-  jobOptions: () => http.get<JobOption[]>(`${E.jobs}/options`),
-  createJob: (body: CreateJobRequest) => http.post<Job>(E.jobs, body),
-  updateJob: (id: number, body: UpdateJobRequest) => http.put<Job>(`${E.jobs}/${id}`, body),
-  setJobActive: (id: number, active: boolean) => http.put<Job>(`${E.jobs}/${id}/active`, { active }),
+  jobOptions: () => call(E.jobOptions),
+  createJob: (body: CreateJobRequest) => call(E.createJob, { body }),
+  updateJob: (id: number, body: UpdateJobRequest) => call(E.updateJob, { params: { id }, body }),
+  setJobActive: (id: number, active: boolean) => call(E.setJobActive, { params: { id }, body: { active } }),
 
   departmentTree: (query: DepartmentTreeQuery = {}) =>
-    http.get<DepartmentTree>(`${E.departments}/tree`, {
+    call(E.departmentTree, {
       query: Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== '')),
     }),
   /** Flat picker rows (any signed-in user), active only unless asked. */
   departmentOptions: (type?: DepartmentType, includeInactive = false) =>
-    http.get<DepartmentOption[]>(`${E.departments}/options`, {
+    call(E.departmentOptions, {
       query: {
         ...(type ? { type } : {}),
         ...(includeInactive ? { includeInactive: true } : {}),
         limit: 5000,
       },
     }),
-  department: (id: number) => http.get<Department>(`${E.departments}/${id}`),
-  createDepartment: (body: Partial<CreateDepartmentRequest>) => http.post<Department>(E.departments, body),
+  department: (id: number) => call(E.getDepartment, { params: { id } }),
+  createDepartment: (body: z.input<typeof createDepartmentRequestSchema>) =>
+    call(E.createDepartment, { body }),
   updateDepartment: (id: number, body: UpdateDepartmentRequest) =>
-    http.put<Department>(`${E.departments}/${id}`, body),
+    call(E.updateDepartment, { params: { id }, body }),
   configureDepartment: (id: number, body: ConfigureDepartmentRequest) =>
-    http.put<Department>(`${E.departments}/${id}/configure`, body),
+    call(E.configureDepartment, { params: { id }, body }),
   setDepartmentActive: (id: number, active: boolean, cascade = false) =>
-    http.put<Department>(
-      `${E.departments}/${id}/active`,
-      { active },
-      cascade ? { query: { cascade: true } } : {},
-    ),
+    call(E.setDepartmentActive, {
+      params: { id },
+      body: { active },
+      ...(cascade ? { query: { cascade: true } } : {}),
+    }),
 
   employeeOptions: (q: string, departmentId?: number) =>
-    http.get<EmployeeOption[]>(`${E.employees}/options`, {
+    call(E.employeeOptions, {
       query: { ...(q ? { q } : {}), ...(departmentId ? { departmentId } : {}), limit: 50 },
     }),
-  dashboard: () => http.get<EmployeeDashboard>(`${E.employees}/dashboard`),
-  employee: (id: number) => http.get<Employee>(`${E.employees}/${id}`),
-  createEmployee: (body: Partial<CreateEmployeeRequest>) =>
-    http.post<Employee>(E.employees, body, { suppressErrorToast: true }),
+  dashboard: () => call(E.dashboard),
+  employee: (id: number) => call(E.getEmployee, { params: { id } }),
+  createEmployee: (body: z.input<typeof createEmployeeRequestSchema>) =>
+    call(E.createEmployee, { body }, { suppressErrorToast: true }),
   updateEmployee: (id: number, body: UpdateEmployeeRequest) =>
-    http.put<Employee>(`${E.employees}/${id}`, body, { suppressErrorToast: true }),
+    call(E.updateEmployee, { params: { id }, body }, { suppressErrorToast: true }),
   setEmployeeActive: (id: number, active: boolean) =>
-    http.put<Employee>(`${E.employees}/${id}/active`, { active }),
+    call(E.setEmployeeActive, { params: { id }, body: { active } }),
+  /** The picture as a data URL (the endpoint answers the image's bytes unless asked for JSON). */
   photo: (id: number) =>
-    http.get<PhotoDataUrl>(`${E.employees}/${id}/photo`, {
+    http.get<PhotoDataUrl>(fillPath(E.getPhoto.path, { id }), {
       query: { format: 'dataUrl' },
+      answer: photoDataUrlSchema,
       suppressErrorToast: true,
     }),
   uploadPhoto: (id: number, file: File) =>
-    uploadFile<unknown>(`${E.employees}/${id}/photo`, file, { method: 'PUT', field: 'file' }),
-  deletePhoto: (id: number) => http.delete<void>(`${E.employees}/${id}/photo`),
+    uploadFile<unknown>(fillPath(E.setPhoto.path, { id }), file, { method: 'PUT', field: 'file' }),
+  deletePhoto: (id: number) => call(E.removePhoto, { params: { id } }),
 
-  attachments: (id: number) => http.get<EmployeeAttachment[]>(`${E.employees}/${id}/attachments`),
+  attachments: (id: number) => call(E.listAttachments, { params: { id } }),
   uploadAttachment: (id: number, file: File) =>
-    uploadFile<EmployeeAttachment>(`${E.employees}/${id}/attachments`, file),
+    uploadFile<EmployeeAttachment>(fillPath(E.addAttachment.path, { id }), file),
   downloadAttachment: (id: number, attachmentId: number) =>
-    downloadFile(`${E.employees}/${id}/attachments/${attachmentId}`),
+    downloadFile(fillPath(E.downloadAttachment.path, { id, attachmentId })),
   deleteAttachment: (id: number, attachmentId: number) =>
-    http.delete<void>(`${E.employees}/${id}/attachments/${attachmentId}`),
+    call(E.deleteAttachment, { params: { id, attachmentId } }),
 
-  createSecretaryOffice: (body: CreateSecretaryOfficeRequest) =>
-    http.post<SecretaryOffice>(E.secretaryOffices, body),
+  createSecretaryOffice: (body: CreateSecretaryOfficeRequest) => call(E.createOffice, { body }),
   updateSecretaryOffice: (id: number, body: UpdateSecretaryOfficeRequest) =>
-    http.put<SecretaryOffice>(`${E.secretaryOffices}/${id}`, body),
+    call(E.updateOffice, { params: { id }, body }),
   setSecretaryOfficeActive: (id: number, active: boolean) =>
-    http.put<SecretaryOffice>(`${E.secretaryOffices}/${id}/active`, { active }),
+    call(E.setOfficeActive, { params: { id }, body: { active } }),
 };
 
 export { localName, otherName } from './names';

@@ -14,7 +14,8 @@ import {
 } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { EmployeeAttachment } from '../../../src-shared/api/directory';
+import { directoryEndpoints, type EmployeeAttachment } from '../../../src-shared/api/directory';
+import { fillPath } from '../../../src-shared/api/endpoint';
 import { formatDateTime } from '../../components/DataTable';
 import { formatSize, pdfFileProblem, saveDownloaded } from '../../components/upload/transfer';
 import { directoryApi, directoryKeys } from '../../lib/directory-api';
@@ -62,7 +63,9 @@ export function EmployeeAttachments({ employeeId, editable }: { employeeId: numb
     if (!save)
       // The viewer reads the file from our file source, a range at a time.
       return preview.show({
-        source: fileSource(`/ec/employees/${employeeId}/attachments/${row.id}`),
+        source: fileSource(
+          fillPath(directoryEndpoints.downloadAttachment.path, { id: employeeId, attachmentId: row.id }),
+        ),
         fileName: row.fileName,
         onDownload: () => void open(row, true).catch(() => undefined),
       });

@@ -31,7 +31,6 @@ import {
   EMPLOYEE_TYPES,
   createEmployeeRequestSchema,
   newEmployeeUserSchema,
-  type CreateEmployeeRequest,
   type Employee,
   type EmployeeType,
   type UpdateEmployeeRequest,
@@ -239,7 +238,7 @@ export function EmployeeDrawer({
     try {
       let saved: Employee;
       if (id === null) {
-        const body: Partial<CreateEmployeeRequest> = {
+        const body = {
           ...base,
           ...(user ? { user } : {}),
           ...(values.account === 'link' && values.userId ? { userId: values.userId } : {}),

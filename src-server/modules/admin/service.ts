@@ -30,12 +30,10 @@ import type { AuthContext } from '../../http/access';
 import { HttpProblem } from '../../http/problem';
 import { translate, hasText } from '../../i18n';
 import { generatePassword } from '../../security/passwords';
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- an older crossing (users' and sessions' SQL shared by admin, directory and settings), to go through a service
-import * as authq from '../auth/queries';
-import type { RequestMeta } from '../auth/service';
+import type { Tx } from '../auth/queries';
+import { endSessionsOf, insertAccount, replacePassword, type RequestMeta } from '../auth/service';
 import * as q from './queries';
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- an older crossing (users' and sessions' SQL shared by admin, directory and settings), to go through a service
-import * as settingsq from '../settings/queries';
+import { clearanceIn, setClearanceIn } from '../settings/service';
 import {
   assertMayGrantMatrix,
   assertMayGrantRole,
@@ -72,7 +70,7 @@ function conflictOf(error: unknown): never {
 
 function audit(
   ctx: ServerContext,
-  db: authq.Tx,
+  db: Tx,
   caller: AuthContext,
   meta: RequestMeta,
   action: AuditAction,
@@ -134,7 +132,7 @@ export async function getUser(ctx: ServerContext, id: number): Promise<User> {
   return userOut(row);
 }
 
-async function requireRole(db: authq.Tx, roleId: number) {
+async function requireRole(db: Tx, roleId: number) {
   const role = await q.getRole(db, roleId);
   if (!role) throw new HttpProblem('badRequest', { fields: { roleId: [{ key: 'validation.choice' }] } });
   return role;
@@ -152,7 +150,7 @@ export async function createUser(
     .transaction(async (tx) => {
       await requireRole(tx, input.roleId);
       await assertMayGrantRole(tx, caller, input.roleId);
-      const id = await authq.insertUser(tx, {
+      const id = await insertAccount(tx, {
         username: input.username,
         email: input.email,
         passwordHash,
@@ -185,7 +183,7 @@ export async function clearanceOptions(ctx: ServerContext) {
  */
 export async function setClearanceOf(
   ctx: ServerContext,
-  tx: authq.Tx,
+  tx: Tx,
   caller: AuthContext,
   meta: RequestMeta,
   userId: number,
@@ -194,9 +192,9 @@ export async function setClearanceOf(
   assertNotOwnClearance(caller, userId);
   if (securityLevelId !== null && !(await q.clearanceOptions(tx)).some((o) => o.id === securityLevelId))
     throw new HttpProblem('badRequest', { fields: { securityLevelId: [{ key: 'validation.choice' }] } });
-  const before = await settingsq.getClearance(tx, userId);
+  const before = await clearanceIn(tx, userId);
   if ((before?.id ?? null) === securityLevelId) return;
-  await settingsq.setClearance(tx, userId, securityLevelId);
+  await setClearanceIn(tx, userId, securityLevelId);
   await audit(ctx, tx, caller, meta, 'users.clearance', 'user', userId, {
     from: before?.id ?? null,
     to: securityLevelId,
@@ -204,7 +202,7 @@ export async function setClearanceOf(
 }
 
 /** The last active administrator keeps the administrator role and stays active. */
-async function guardLastAdmin(db: authq.Tx, userId: number) {
+async function guardLastAdmin(db: Tx, userId: number) {
   const target = await q.getUser(db, userId);
   if (target?.roleIsSystem && target.active && (await q.countOtherActiveAdmins(db, userId)) === 0) {
     throw new HttpProblem('unprocessable', {
@@ -265,7 +263,7 @@ export async function setUserActive(
           code: 'admin.cannotDeactivateSelf',
         });
       await guardLastAdmin(tx, id);
-      await authq.deleteUserSessions(tx, id);
+      await endSessionsOf(tx, id);
     }
     await q.updateUser(tx, id, { active });
     await audit(ctx, tx, caller, meta, active ? 'users.activate' : 'users.deactivate', 'user', id);
@@ -309,10 +307,36 @@ async function setPassword(
     const target = await q.getUser(tx, id);
     if (!target) throw notFound();
     await assertMayManageUser(tx, caller, target);
-    await authq.setPasswordHash(tx, id, passwordHash);
-    await authq.deleteUserSessions(tx, id);
+    await replacePassword(tx, id, passwordHash);
     await audit(ctx, tx, caller, meta, action, 'user', id);
   });
+}
+
+// ---------------------------------------------------------------- accounts, for the employee centre
+
+/** An account as the privilege rules read it, in the caller's transaction (null when there is none). */
+export function accountOf(tx: Tx, id: number) {
+  return q.getUser(tx, id);
+}
+
+/** Whether a role exists (a new account must be given one). */
+export async function roleExists(tx: Tx, id: number): Promise<boolean> {
+  return (await q.getRole(tx, id)) !== null;
+}
+
+/** Gives an account new names (a linked account follows its employee's). */
+export async function renameAccount(tx: Tx, id: number, names: { nameAr: string; nameEn: string }) {
+  await q.updateUser(tx, id, names);
+}
+
+/**
+ * Deactivates an account and ends its sessions (an employee who left must not sign in); the last active
+ * administrator stays (422). The caller has checked it may manage the account, and audits.
+ */
+export async function deactivateAccount(tx: Tx, id: number): Promise<void> {
+  await guardLastAdmin(tx, id);
+  await q.updateUser(tx, id, { active: false });
+  await endSessionsOf(tx, id);
 }
 
 // ---------------------------------------------------------------- roles

@@ -152,6 +152,27 @@ export function authContextOf(f: CallerFacts): AuthContext {
   };
 }
 
+// ---------------------------------------------------------------- accounts (for other modules)
+
+/**
+ * Creates an account in the caller's transaction and answers its id: the users screen (admin) and the
+ * employee centre (directory) create accounts; their rules (who may grant which role) are theirs.
+ */
+export function insertAccount(tx: q.Tx, values: Parameters<typeof q.insertUser>[1]): Promise<number> {
+  return q.insertUser(tx, values);
+}
+
+/** Ends every session of a user (deactivated, or given a new password by someone else). */
+export function endSessionsOf(tx: q.Tx, userId: number): Promise<void> {
+  return q.deleteUserSessions(tx, userId);
+}
+
+/** Gives a user a new password hash and ends every session they have. */
+export async function replacePassword(tx: q.Tx, userId: number, passwordHash: string): Promise<void> {
+  await q.setPasswordHash(tx, userId, passwordHash);
+  await q.deleteUserSessions(tx, userId);
+}
+
 // ---------------------------------------------------------------- sessions
 
 /** Starts a session and returns its bearer token (the token itself is not stored). */

@@ -51,12 +51,9 @@ import { nestsDeeperThan, tooDeep } from '../../http/json-depth';
 import { assertImage, assertSize } from '../../storage/validate';
 import type { ReceivedFile } from '../../http/upload';
 import { cleanFileName } from '../../http/upload';
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- an older crossing (users' and sessions' SQL shared by admin, directory and settings), to go through a service
-import * as authq from '../auth/queries';
+import { insertAccount, type RequestMeta } from '../auth/service';
 import { assertMayGrantRole, assertMayManageUser } from '../admin/privilege';
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- an older crossing (users' and sessions' SQL shared by admin, directory and settings), to go through a service
-import * as adminq from '../admin/queries';
-import type { RequestMeta } from '../auth/service';
+import { accountOf, deactivateAccount, renameAccount, roleExists } from '../admin/service';
 import * as q from './queries';
 import type { ListPage } from '../../../src-shared/api/envelope';
 
@@ -652,9 +649,9 @@ async function createLinkedUser(
   passwordHash: string,
   names: { nameAr: string; nameEn: string },
 ) {
-  if (!(await adminq.getRole(tx, user.roleId))) throw badField('user.roleId');
+  if (!(await roleExists(tx, user.roleId))) throw badField('user.roleId');
   await assertMayGrantRole(tx, caller, user.roleId);
-  const userId = await authq.insertUser(tx, {
+  const userId = await insertAccount(tx, {
     username: user.username,
     email: user.email,
     passwordHash,
@@ -670,7 +667,7 @@ async function createLinkedUser(
 
 /** Links an existing account that no other employee holds. */
 async function linkExistingUser(tx: Tx, caller: AuthContext, employeeId: number, userId: number) {
-  const target = await adminq.getUser(tx, userId);
+  const target = await accountOf(tx, userId);
   if (!target) throw badField('userId');
   // A linked account follows the employee's names and deactivation: linking is acting on it.
   await assertMayManageUser(tx, caller, target);
@@ -763,7 +760,7 @@ export async function updateEmployee(
         !user &&
         (values.firstNameAr || values.lastNameAr || values.firstNameEn || values.lastNameEn)
       )
-        await adminq.updateUser(tx, linked, names);
+        await renameAccount(tx, linked, names);
       await audit(tx, caller, meta, 'employees.update', 'employee', id, {
         fields: Object.keys(input).filter((k) => k !== 'user'),
         ...(user ? { createdUser: user.username } : {}),
@@ -792,16 +789,11 @@ export async function setEmployeeActive(
     if (!active) {
       if (current.userId !== null && current.userId === caller.userId) throw rule('cannotDeactivateSelf');
       if (current.userId !== null) {
-        const u = await adminq.getUser(tx, current.userId);
+        const u = await accountOf(tx, current.userId);
         if (u) await assertMayManageUser(tx, caller, u);
-        if (u?.roleIsSystem && u.active && (await adminq.countOtherActiveAdmins(tx, u.id)) === 0)
-          throw new HttpProblem('unprocessable', {
-            detailKey: 'admin.lastAdministrator',
-            code: 'admin.lastAdministrator',
-          });
         if (u?.active) {
-          await adminq.updateUser(tx, u.id, { active: false });
-          await authq.deleteUserSessions(tx, u.id);
+          // The last active administrator's record stays active (422), as on the users screen.
+          await deactivateAccount(tx, u.id);
           await audit(tx, caller, meta, 'users.deactivate', 'user', u.id, { byEmployee: id });
         }
       }

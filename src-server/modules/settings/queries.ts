@@ -143,6 +143,16 @@ export async function userExists(db: Tx, id: number): Promise<boolean> {
   return !!row;
 }
 
+/** A user and their role (clearances are set per user, by those who may manage that user). */
+export async function userRoleOf(db: Tx, id: number): Promise<{ id: number; roleId: number } | null> {
+  const [row] = await db
+    .select({ id: users.id, roleId: users.roleId })
+    .from(users)
+    .where(eq(users.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
 /** Whether any document uses a codification (its prefix then appears in numbers). */
 export async function codificationInUse(db: Tx, id: number): Promise<boolean> {
   const [row] = await db

@@ -22,8 +22,6 @@ import { listClauses } from '../../db/list';
 import { HttpProblem } from '../../http/problem';
 import type * as authq from '../auth/queries';
 import * as q from './queries';
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- an older crossing (users' and sessions' SQL shared by admin, directory and settings), to go through a service
-import * as adminq from '../admin/queries';
 import { assertMayManageUser, assertNotOwnClearance } from '../admin/privilege';
 import type { ListPage } from '../../../src-shared/api/envelope';
 
@@ -181,11 +179,11 @@ export async function setClearance(
   meta: { ip: string | null },
 ): Promise<Clearance> {
   await ctx.db.transaction(async (tx) => {
-    if (!(await q.userExists(tx, userId))) throw new HttpProblem('notFound');
+    const target = await q.userRoleOf(tx, userId);
+    if (!target) throw new HttpProblem('notFound');
     // The same rules as the users screen: not one's own, and not someone holding more than oneself.
     assertNotOwnClearance(caller, userId);
-    const target = await adminq.getUser(tx, userId);
-    if (target) await assertMayManageUser(tx, caller, target);
+    await assertMayManageUser(tx, caller, target);
     if (securityLevelId !== null && !(await q.getSetting(tx, 'security-levels', securityLevelId)))
       throw new HttpProblem('badRequest', { fields: { securityLevelId: [{ key: 'validation.choice' }] } });
     const before = await q.getClearance(tx, userId);
@@ -201,4 +199,14 @@ export async function setClearance(
     });
   });
   return getClearance(ctx, userId);
+}
+
+/** A user's clearance, read in the caller's transaction (the users screen sets it with the user). */
+export function clearanceIn(tx: authq.Tx, userId: number) {
+  return q.getClearance(tx, userId);
+}
+
+/** Sets a user's clearance (null: none) in the caller's transaction; the caller checks and audits. */
+export function setClearanceIn(tx: authq.Tx, userId: number, securityLevelId: number | null) {
+  return q.setClearance(tx, userId, securityLevelId);
 }
