@@ -192,6 +192,27 @@ export function queryParts(query: string, maxWords = 12): { terms: QueryTerms; w
   return { terms, words };
 }
 
+/** Quotation marks a phrase is typed between: "…", «…», “…”. */
+const QUOTED = /"([^"]+)"|«([^»]+)»|“([^”]+)”/g;
+
+/**
+ * The phrases of a query, typed between quotation marks, normalised as the database's normalised columns
+ * are (src-shared/arabic.ts `normalizeArabic`): a document must hold each as it is, word after word.
+ */
+export function queryPhrases(query: string): string[] {
+  const out: string[] = [];
+  for (const m of query.matchAll(QUOTED)) {
+    const phrase = normalizeArabic(m[1] ?? m[2] ?? m[3] ?? '');
+    if (wordsOf(phrase).length >= 1 && !out.includes(phrase)) out.push(phrase);
+  }
+  return out;
+}
+
+/** The query as one normalised phrase, quotation marks left out (a subject holding it ranks first). */
+export function wholePhrase(query: string): string {
+  return normalizeArabic(query.replace(/["«»“”]/g, ' '));
+}
+
 /** The `to_tsquery` text of any of the terms (OR), for documents with some of the words. */
 export function anyTermQueryText(terms: QueryTerms): string {
   return tsQueryText([terms.flat()]);

@@ -26,7 +26,7 @@ export function ownEntry<T>(table: Record<string, T>, key: string): T | undefine
 const bad = (field: string) => new ListInputError(field);
 
 /** Escapes LIKE wildcards in user text. */
-function likeEscape(value: string): string {
+export function likeEscape(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 

@@ -253,7 +253,7 @@ export const auditLog = pgTable(
  * columns that the trigram indexes cover, so a search normalises its text in JS and compares with LIKE
  * on one indexed column.
  */
-const normalisedSql = (expression: string) =>
+export const normalisedSql = (expression: string) =>
   sql.raw(
     String.raw`btrim(regexp_replace(lower(regexp_replace(translate(${expression}, '${ARABIC_UNIFY_FROM}', '${ARABIC_UNIFY_TO}'), '[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640]', '', 'g')), '\s+', ' ', 'g'))`,
   );

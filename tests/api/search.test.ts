@@ -222,6 +222,26 @@ describe('search', () => {
     expect((await search(org.clerk.token, { q: 'المذكرات من الوزارة' })).json.data.ignored).toEqual(['من']);
   });
 
+  it('finds a phrase typed between quotation marks as it is, and ranks the exact form above the stems', async () => {
+    expect(await found(org.clerk.token, '"وزارة الصحة"')).toContain(ids.memo);
+    expect(await found(org.clerk.token, '«وزارة الصحه»')).toContain(ids.memo);
+    expect(await found(org.clerk.token, 'الصحة وزارة')).toContain(ids.memo);
+    expect(await found(org.clerk.token, '"الصحة وزارة"')).not.toContain(ids.memo);
+    // A newer letter with the same stems in other forms, more often: the subject with the words as
+    // typed, in order, comes first all the same.
+    const exact = (await create(org.clerk, letter(org, { subject: 'طلب صيانة المكيفات المركزية' }))).id;
+    const stems = (
+      await create(
+        org.clerk,
+        letter(org, { subject: 'المكيف والمكيفات بحاجة إلى الصيانة والصيانات الدورية' }),
+      )
+    ).id;
+    await settleSearch(h);
+    const ranked = await found(org.clerk.token, 'صيانة المكيفات');
+    expect(ranked.slice(0, 2)).toEqual([exact, stems]);
+    expect((await found(org.clerk.token, 'المكيف الصيانة'))[0]).toBe(stems);
+  });
+
   it(
     'remakes an index entry made by an older lexicon from the stored text, the old entry answering meanwhile',
     async () => {

@@ -5,7 +5,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { SearchHit, SearchQuery } from '../../../src-shared/api/search';
 import { rowsOf } from '../../db/rows';
-import { referenceFormSql } from '../../db/schema';
+import { likeEscape } from '../../db/list';
+import { normalisedSql, referenceFormSql } from '../../db/schema';
 import { day, iso } from '../../db/sql';
 import type { Tx } from '../auth/queries';
 import { inList } from '../correspondence/visibility';
@@ -108,6 +109,18 @@ export function visibleMatches(
 }
 
 /**
+ * A document holds the phrase (normalised) as it is: in its subject, its summary, or a page of its
+ * attachments' text. Only the documents the words already matched are looked at.
+ */
+export function holdsPhrase(phrase: string): SQL {
+  const like = `%${likeEscape(phrase)}%`;
+  return sql`(d.subject_search like ${like}
+    or ${normalisedSql('d.summary')} like ${like}
+    or exists (select 1 from document_attachments a join attachment_pages p on p.attachment_id = a.id
+                where a.document_id = d.id and ${normalisedSql('p.text')} like ${like}))`;
+}
+
+/**
  * One page of the matches among `candidates` (rows of id, rank and nm: whether the number matched), best
  * first, with how many documents matched (`n`) and how many times the words matched (`h`).
  */
@@ -116,7 +129,10 @@ export async function rankedPage(
   candidates: SQL,
   limit: number,
   offset: number,
+  whole: string,
 ): Promise<{ list: HitRow[]; n: number; h: number }> {
+  // The subject holding the query as typed (its exact forms, in order) ranks above a match of stems.
+  const exact = whole ? sql`d.subject_search like ${`%${likeEscape(whole)}%`}` : sql`false`;
   const list = await rowsOf<HitRow & { n: number; h: number }>(
     db,
     sql`with m as (select c.id, max(c.rank) as rank, bool_or(c.nm) as nm, count(*) filter (where not c.nm) as h
@@ -131,7 +147,7 @@ export async function rankedPage(
           join documents d on d.id = m.id
           left join departments sd on sd.id = d.sender_department_id
           left join correspondence_settings sl on sl.id = d.security_level_id
-          order by m.nm desc, m.rank desc, d.id desc
+          order by m.nm desc, ${exact} desc, m.rank desc, d.id desc
           limit ${limit} offset ${offset}`,
   );
   // An empty page (past the last) still says how many there are.

@@ -22,9 +22,11 @@ import {
   ignoredWords,
   matchRanges,
   queryParts,
+  queryPhrases,
   snippet,
   tsQueryText,
   type QueryTerms,
+  wholePhrase,
 } from '../../../src-shared/search';
 import { ARABIC_UNIFY } from '../../../src-shared/arabic';
 import type { ServerContext } from '../../context';
@@ -62,7 +64,10 @@ export async function search(
   if (!terms.length && !exact) return { ...empty, ...said };
   if (offset >= SEARCH_MAX_RESULTS) return { ...empty, ...said, totalExact: false };
 
-  const where = sql.join([visibleTo(scope), ...q.filtersOf(query)], sql` and `);
+  // A phrase typed between quotation marks must be there as it is, word after word.
+  const phrases = queryPhrases(query.q).map(q.holdsPhrase);
+  const where = sql.join([visibleTo(scope), ...q.filtersOf(query), ...phrases], sql` and `);
+  const whole = wholePhrase(query.q);
   // The matches, newest first, up to RANK_WINDOW: a common word is in a third of a million documents, and
   // ranking them all would take seconds; the most recent matches are ranked instead (an older one is
   // reached by narrowing: a date range, a filter, another word). A caller who sees little starts from
@@ -83,7 +88,7 @@ export async function search(
     const page = async (after: number | null) => {
       const hits = tsq ? hitsOf(tsq, after, RANK_WINDOW, groups) : null;
       const candidates = hits ? sql`(${hits}) union all (${numbers})` : numbers;
-      return q.rankedPage(ctx.db, candidates, limit, offset);
+      return q.rankedPage(ctx.db, candidates, limit, offset, whole);
     };
     let found = await page(newest > RECENT_SPAN ? newest - RECENT_SPAN : null);
     if (newest > RECENT_SPAN && found.h < RANK_WINDOW) found = await page(null);
