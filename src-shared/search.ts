@@ -21,7 +21,7 @@
  */
 import { stemmer } from 'stemmer';
 import { normalizeArabic } from './arabic';
-import { arabicStems, foldArabicWord } from './lexicon/arabic';
+import { arabicStems, foldArabicWord, seatedSpelling } from './lexicon/arabic';
 import { englishForm } from './lexicon/english';
 
 export { arabicStems } from './lexicon/arabic';
@@ -105,7 +105,14 @@ function simpleLexemes(raw: string, keepCommon: boolean): string[] {
   const word = normalizeArabic(written.normalize('NFKC'));
   if (!word || word.length > MAX_WORD_LENGTH) return [];
   if (STOP_WORDS.has(word) && !keepCommon && !ACRONYM.test(raw)) return [];
-  if (ARABIC_LETTER.test(word)) return arabicStems(foldArabicWord(word)).filter((s) => !STOP_WORDS.has(s));
+  if (ARABIC_LETTER.test(word)) {
+    const stems = new Set(arabicStems(foldArabicWord(word)));
+    // Typed without its hamza, a seated hamza often keeps its seat: both spellings are the word's.
+    const seated = seatedSpelling(written);
+    if (seated)
+      for (const s of arabicStems(foldArabicWord(normalizeArabic(seated.normalize('NFKC'))))) stems.add(s);
+    return [...stems].filter((s) => !STOP_WORDS.has(s));
+  }
   if (LATIN.test(word)) return [stemmer(englishForm(word))];
   // A number is found with or without its leading zeros (000123 and 123).
   if (DIGITS.test(word)) {

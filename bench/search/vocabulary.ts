@@ -4,7 +4,7 @@
  * English. Page texts draw from them with a skew (the first words are the commonest), so some words are
  * in a large share of all pages and most in few, as in real correspondence.
  */
-const ARABIC_STEMS = [
+export const ARABIC_STEMS = [
   'وزارة',
   'إدارة',
   'مذكرة',
@@ -167,7 +167,7 @@ const ARABIC_FORMS = (w: string) => {
   const bare = w.replace(/ة$/, '');
   return [w, `ال${w}`, `بال${w}`, `و${w}`, `لل${w}`, `${bare}ات`, `ال${bare}ات`];
 };
-const ENGLISH = [
+export const ENGLISH = [
   'ministry',
   'department',
   'memo',

@@ -78,6 +78,16 @@ export function foldArabicWord(word: string): string {
   return foldHamza(word.replace(OTHER_PATTERN, (c) => OTHER_LETTERS[c] ?? c));
 }
 
+/**
+ * The word as written without its hamza but with its seat (مؤشر → موشر, نائب → نايب), as many type it:
+ * a second spelling beside foldArabicWord's, for words written with a seated hamza (null otherwise). The
+ * seat must be read before normalizeArabic, which makes ؤ and ئ a bare ء.
+ */
+export function seatedSpelling(raw: string): string | null {
+  if (!/[ؤئ]/.test(raw)) return null;
+  return raw.replace(/ؤ/g, 'و').replace(/ئ/g, 'ي');
+}
+
 /** Words whose final ان، ون or ين is their own (normalised, hamza folded): never stripped. */
 export const PROTECTED: ReadonlySet<string> = new Set([
   'لبنان',
@@ -153,8 +163,11 @@ const ARTICLES = ['وال', 'بال', 'كال', 'فال', 'لل', 'ال'] as con
 const SUFFIXES = ['ها', 'ان', 'ات', 'ون', 'ين', 'يه', 'ه', 'ي'] as const;
 /** Endings that may be the word's own letters (see the header). */
 const AMBIGUOUS = new Set(['ان', 'ون', 'ين']);
-/** Attached pronouns light10 leaves, longest first. */
-const PRONOUNS = ['كما', 'هما', 'كم', 'هم', 'هن', 'نا'] as const;
+/**
+ * Attached pronouns, longest first (light10 strips ها، ه، ي itself; here they matter for what stood
+ * before them: ت for ة, ا for ى).
+ */
+const PRONOUNS = ['كما', 'هما', 'كم', 'هم', 'هن', 'نا', 'ها', 'ه', 'ي', 'ك'] as const;
 
 const isProtected = (w: string) => PROTECTED.has(w);
 
@@ -191,8 +204,9 @@ function suffixStems(word: string, out: Set<string>): void {
     if (!word.endsWith(pronoun) || word.length - pronoun.length < 3) continue;
     const base = word.slice(0, -pronoun.length);
     add(base);
-    // ة is written ت before a pronoun: جامعتنا is جامعة + نا.
+    // ة is written ت before a pronoun (جامعتنا is جامعة + نا), and ى is written ا (مبناكم: مبنى + كم).
     if (base.endsWith('ت') && !base.endsWith('ات')) add(`${base.slice(0, -1)}ه`);
+    if (base.endsWith('ا')) add(`${base.slice(0, -1)}ي`);
     break;
   }
 }
@@ -210,27 +224,38 @@ export function arabicStems(word: string): string[] {
     }
     return null;
   };
-  const forms: string[] = [];
+  /**
+   * The word after its prefixes. A stem guessed past a conjunction ف or the future سـ keeps three letters
+   * (فقرة is not ف + قرية's stem); past a one-letter preposition two, as light10's (بخطة is ب + خطة).
+   */
+  const forms: { text: string; guess: boolean }[] = [];
   const conjunctionless = /^[وف]/.test(word) && word.length > 3 ? word.slice(1) : null;
   // light10 takes a leading و for the conjunction; ف is only a guess.
   const first = word.startsWith('و') && conjunctionless ? conjunctionless : word;
-  for (const w of new Set([
-    first,
-    word,
-    ...(conjunctionless && conjunctionless.length >= 3 ? [conjunctionless] : []),
-  ])) {
+  const starts = [
+    { text: first, guess: false },
+    { text: word, guess: false },
+    ...(conjunctionless && conjunctionless !== first ? [{ text: conjunctionless, guess: true }] : []),
+  ];
+  for (const { text: w, guess } of starts) {
     const bare = withoutArticle(w);
     if (bare !== null) {
-      forms.push(bare);
+      forms.push({ text: bare, guess });
+      // لل is ل and the article, or ل before a word that begins with ل (للجنة: ل + لجنة).
+      if (w.startsWith('لل') && w.length >= 5) forms.push({ text: w.slice(1), guess });
       continue;
     }
-    forms.push(w);
-    // A one-letter preposition before a word without the article: بمذكرة، لمدير، كتابع…
-    if (/^[بلك]/.test(w) && w.length >= 5) forms.push(w.slice(1));
+    forms.push({ text: w, guess });
+    // A one-letter preposition before a word without the article: بمذكرة، لمدير، بعقد…
+    if (/^[بلك]/.test(w) && w.length >= 4) forms.push({ text: w.slice(1), guess });
     // The future before an imperfect verb (سنرفع، سيتم), never before a noun's ending (سياسة، سيارات).
-    if (/^س[يتنا]/.test(w) && w.length >= 4 && !/(ه|ات)$/.test(w)) forms.push(w.slice(1));
+    if (/^س[يتنا]/.test(w) && w.length >= 4 && !/(ه|ات)$/.test(w))
+      forms.push({ text: w.slice(1), guess: true });
   }
-  for (const form of forms) suffixStems(form, stems);
-  const list = [...stems].filter((s) => s.length >= 2);
-  return list;
+  for (const { text, guess } of forms) {
+    const own = new Set<string>();
+    suffixStems(text, own);
+    for (const stem of own) if (stem.length >= (guess ? 3 : 2)) stems.add(stem);
+  }
+  return [...stems];
 }

@@ -27,10 +27,10 @@ const IRREGULAR: Readonly<Record<string, string>> = {
   appendices: 'appendix',
   matrices: 'matrix',
   vertices: 'vertex',
+  // Not leaves: the plural of a leave (a holiday) far more often than of a leaf.
   lives: 'life',
   wives: 'wife',
   knives: 'knife',
-  leaves: 'leaf',
   halves: 'half',
   shelves: 'shelf',
   thieves: 'thief',
