@@ -179,24 +179,46 @@ export function queryTerms(query: string, maxWords = 12): QueryTerms {
   return queryParts(query, maxWords).terms;
 }
 
-/** The terms of a query, each with the word it was typed as (`words[i]` for `terms[i]`). */
-export function queryParts(query: string, maxWords = 12): { terms: QueryTerms; words: string[] } {
-  const typed = wordsOf(query).map((w) => w.word);
-  const keepCommon = onlyEnglishCommon(typed);
+/**
+ * The terms of a query, each with the word it was typed as (`words[i]` for `terms[i]`), and its number
+ * runs: the terms of a number typed in parts with no space between them (IN-2026-000123, 000123/2026), by
+ * index. A run's parts are found anywhere, but marked only where they stand together (matchRanges), so a
+ * registration number does not mark every year on the page.
+ */
+export function queryParts(
+  query: string,
+  maxWords = 12,
+): { terms: QueryTerms; words: string[]; runs: number[][] } {
+  const typed = wordsOf(query);
+  const keepCommon = onlyEnglishCommon(typed.map((w) => w.word));
   const terms: QueryTerms = [];
   const words: string[] = [];
-  const seen = new Set<string>();
-  for (const word of typed) {
+  const runs: number[][] = [];
+  const seen = new Map<string, number>();
+  let run: number[] = [];
+  let runEnd = -1;
+  const closeRun = () => {
+    if (run.length >= 2 && run.some((i) => terms[i]!.some((l) => /\d/.test(l)))) runs.push(run);
+    run = [];
+  };
+  for (const { word, start, end } of typed) {
+    if (runEnd < 0 || /\s/.test(query.slice(runEnd, start))) closeRun();
+    runEnd = end;
     for (const lexemes of queryGroups(word, keepCommon)) {
       const key = lexemes.join('|');
-      if (seen.has(key)) continue;
-      seen.add(key);
-      terms.push(lexemes);
-      words.push(word);
-      if (terms.length >= maxWords) return { terms, words };
+      let index = seen.get(key);
+      if (index === undefined) {
+        if (terms.length >= maxWords) break;
+        index = terms.length;
+        seen.set(key, index);
+        terms.push(lexemes);
+        words.push(word);
+      }
+      if (!run.includes(index)) run.push(index);
     }
   }
-  return { terms, words };
+  closeRun();
+  return { terms, words, runs };
 }
 
 /** Quotation marks a phrase is typed between: "…", «…», “…”. */
@@ -254,13 +276,40 @@ export function tsQueryText(terms: QueryTerms): string {
     .join(' & ');
 }
 
-/** Where the terms occur in `text`: [start, end) ranges of the words as written, in order. */
-export function matchRanges(text: string, terms: QueryTerms): [number, number][] {
+/**
+ * Where the terms occur in `text`: [start, end) ranges of the words as written, in order. The terms of a
+ * number run (queryParts) are marked only where at least two of them stand together in the text.
+ */
+export function matchRanges(
+  text: string,
+  terms: QueryTerms,
+  runs: readonly (readonly number[])[] = [],
+): [number, number][] {
   const wanted = new Set(terms.flat());
   if (!wanted.size) return [];
+  const bound = new Map<string, readonly number[]>();
+  for (const run of runs) for (const i of run) for (const l of terms[i] ?? []) bound.set(l, run);
+  const words = wordsOf(text).map((w) => ({ ...w, lexemes: new Set(wordLexemes(w.word)) }));
+  // The words of the text standing together (no space between them), as runs of indices.
+  const together: number[] = [];
+  let group = 0;
+  for (let i = 0; i < words.length; i++) {
+    if (i > 0 && /\s/.test(text.slice(words[i - 1]!.end, words[i]!.start))) group += 1;
+    together.push(group);
+  }
   const ranges: [number, number][] = [];
-  for (const { word, start, end } of wordsOf(text)) {
-    if (wordLexemes(word).some((l) => wanted.has(l))) ranges.push([start, end]);
+  for (const [i, w] of words.entries()) {
+    const hits = [...w.lexemes].filter((l) => wanted.has(l));
+    if (!hits.length) continue;
+    const free = hits.some((l) => !bound.has(l));
+    const held = hits.some((l) => {
+      const run = bound.get(l);
+      if (!run) return false;
+      const near = words.filter((_, j) => together[j] === together[i]);
+      const met = run.filter((t) => near.some((n) => terms[t]!.some((x) => n.lexemes.has(x))));
+      return met.length >= 2;
+    });
+    if (free || held) ranges.push([w.start, w.end]);
   }
   return ranges;
 }
@@ -278,9 +327,14 @@ export interface Snippet {
  * The passage of `text` that shows the matches best: about `width` characters around the first match,
  * cut at word boundaries, or the start of the text when nothing matches.
  */
-export function snippet(text: string, terms: QueryTerms, width = 220): Snippet {
+export function snippet(
+  text: string,
+  terms: QueryTerms,
+  width = 220,
+  runs: readonly (readonly number[])[] = [],
+): Snippet {
   const clean = text.replace(/\s+/g, ' ').trim();
-  const ranges = matchRanges(clean, terms);
+  const ranges = matchRanges(clean, terms, runs);
   const first = ranges[0];
   let start = 0;
   if (first && clean.length > width) {

@@ -5,7 +5,7 @@
  * lexeme of the text, the rule the database applies (src-shared/search.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { ignoredWords, indexText, queryTerms } from '../../src-shared/search';
+import { ignoredWords, indexText, matchRanges, queryParts, queryTerms } from '../../src-shared/search';
 
 function finds(text: string, query: string): boolean {
   const indexed = new Set(indexText(text).split(' '));
@@ -176,5 +176,21 @@ describe('common words', () => {
     expect(ignoredWords('the budget of the ministry')).toEqual(['the', 'of', 'the']);
     expect(ignoredWords('في الميزانية')).toEqual(['في']);
     expect(ignoredWords('the')).toEqual([]);
+  });
+});
+
+describe('marking a number typed in parts', () => {
+  const marked = (text: string, query: string) => {
+    const { terms, runs } = queryParts(query);
+    return matchRanges(text, terms, runs).map(([s, e]) => text.slice(s, e));
+  };
+  const text = 'الخطاب رقم IN-2026-000123 المؤرخ 2026/03/01 بشأن ميزانية عام 2026، والمرجع 000123/2026';
+  it('marks the number where its parts stand together, not every year on the page', () => {
+    expect(marked(text, 'IN-2026-000123')).toEqual(['IN-2026-000123', '000123', '2026']);
+    expect(marked(text, '2026-123')).toEqual(['IN-2026-000123', '000123', '2026']);
+  });
+  it('marks a year typed alone wherever it is, and a word of the query beside the number anywhere', () => {
+    expect(marked(text, '2026')).toEqual(['IN-2026-000123', '2026', '2026', '2026']);
+    expect(marked(text, 'ميزانية 123/2026')).toEqual(['IN-2026-000123', 'ميزانية', '000123', '2026']);
   });
 });

@@ -55,7 +55,7 @@ export async function search(
   query: SearchQuery,
 ): Promise<SearchPage> {
   const parts = queryParts(query.q);
-  let { terms } = parts;
+  let { terms, runs } = parts;
   const exact = numberForm(query.q);
   const scope = await scopeOf(ctx.db, caller);
   const offset = (query.page - 1) * query.pageSize;
@@ -104,7 +104,11 @@ export async function search(
       if (!(await q.anyOf(ctx.db, hitsOf(tsQueryText([group]), null, 1)))) absent.add(i);
     if (absent.size > 0 && absent.size < terms.length) {
       said.missing = [...new Set(parts.words.filter((_, i) => absent.has(i)))];
-      terms = terms.filter((_, i) => !absent.has(i));
+      const kept = terms.map((_, i) => i).filter((i) => !absent.has(i));
+      terms = kept.map((i) => terms[i]!);
+      runs = runs
+        .map((run) => run.filter((i) => !absent.has(i)).map((i) => kept.indexOf(i)))
+        .filter((run) => run.length >= 2);
       found = await find(tsQueryText(terms));
     }
     if (found.n === 0 && terms.length >= 2) {
@@ -120,7 +124,7 @@ export async function search(
   const counted = found.n + (found.h >= RANK_WINDOW ? 1 : 0);
   // The attachment page shown: one with every word, or, for documents with some of them, any.
   const pageQuery = !terms.length ? null : said.partial ? anyTermQueryText(terms) : tsQueryText(terms);
-  const items = await hitsOfPage(ctx, pageRows, terms, pageQuery);
+  const items = await hitsOfPage(ctx, pageRows, terms, runs, pageQuery);
   return {
     items,
     total: Math.min(counted, SEARCH_MAX_RESULTS),
@@ -140,6 +144,7 @@ async function hitsOfPage(
   ctx: ServerContext,
   list: q.HitRow[],
   terms: QueryTerms,
+  runs: number[][],
   tsq: string | null,
 ): Promise<SearchHit[]> {
   if (!list.length) return [];
@@ -162,14 +167,14 @@ async function hitsOfPage(
       ['notes', t?.notes],
     ];
     for (const [field, value] of fields) {
-      if (!value || !matchRanges(value, terms).length) continue;
-      snippets.push({ field, ...snippet(value, terms), attachment: null });
+      if (!value || !matchRanges(value, terms, runs).length) continue;
+      snippets.push({ field, ...snippet(value, terms, undefined, runs), attachment: null });
     }
     const page = pageOf.get(r.id);
     if (page) {
       snippets.push({
         field: 'attachment',
-        ...snippet(page.text, terms),
+        ...snippet(page.text, terms, undefined, runs),
         attachment: { id: page.attachment_id, fileName: page.file_name, page: page.page },
       });
     }
