@@ -3,10 +3,8 @@
  * manager and the accounts an administrator granted it — and the grants, administered from the
  * department tree and read by the circuit editors. Shared by the directory and correspondence features.
  */
-import type { SigningAuthority } from '../../src-shared/api/correspondence';
-import { http } from './http';
-
-const BASE = '/correspondence/signing-authority';
+import { correspondenceEndpoints as E } from '../../src-shared/api/correspondence-endpoints';
+import { call } from './call';
 
 export const signingKeys = {
   all: ['correspondence', 'signing-authority'] as const,
@@ -15,10 +13,11 @@ export const signingKeys = {
 
 export const signingApi = {
   /** A department's entity (itself when it is one), who holds signing authority for it now, and its grants. */
-  of: (departmentId: number) => http.get<SigningAuthority>(`${BASE}/${departmentId}`),
+  of: (departmentId: number) => call(E.signingAuthority, { params: { departmentId } }),
   /** Grants an account signing authority for an entity. */
-  grant: (entityId: number, userId: number) => http.post<SigningAuthority>(`${BASE}/${entityId}`, { userId }),
+  grant: (entityId: number, userId: number) =>
+    call(E.grantSigningAuthority, { params: { departmentId: entityId }, body: { userId } }),
   /** Revokes it (the grant is kept, revoked). */
   revoke: (entityId: number, userId: number) =>
-    http.delete<SigningAuthority>(`${BASE}/${entityId}/${userId}`),
+    call(E.revokeSigningAuthority, { params: { departmentId: entityId, userId } }),
 };

@@ -59,6 +59,7 @@ export function route<E extends AnyEndpoint>(
       tags: [...endpoint.tags],
       ...(bearer ? { security: [{ bearer: [] }] } : {}),
       summary: endpoint.summary,
+      ...(endpoint.description ? { description: endpoint.description } : {}),
       ...(endpoint.params ? { params: endpoint.params } : {}),
       ...(endpoint.query ? { querystring: endpoint.query } : {}),
       ...(endpoint.body ? { body: endpoint.body } : {}),
@@ -78,7 +79,9 @@ export function route<E extends AnyEndpoint>(
         typeof endpoint.message === 'function'
           ? endpoint.message({ body: request.body, data })
           : endpoint.message;
-      return envelope(request, data, message);
+      return typeof message === 'object'
+        ? envelope(request, data, message.key, message.params)
+        : envelope(request, data, message);
     },
   });
 }

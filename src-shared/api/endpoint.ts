@@ -25,8 +25,11 @@ export type SuccessStatus = 200 | 201 | readonly [200, 201];
 /** The parsed body of a declared body schema (undefined when there is none). */
 export type BodyOf<Body extends z.ZodType | undefined> = Body extends z.ZodType ? z.output<Body> : undefined;
 
+/** A success message: its catalogue key, or the key with the values its text names (`{{docNumber}}`). */
+export type Message = string | { key: string; params: Readonly<Record<string, unknown>> };
+
 /** Chooses a success message (method-style, so a declaration's own types still make an AnyEndpoint). */
-type ChooseMessage<A> = { choose(answer: A): string }['choose'];
+type ChooseMessage<A> = { choose(answer: A): Message }['choose'];
 
 export interface EndpointSpec<
   M extends HttpMethod = HttpMethod,
@@ -58,7 +61,8 @@ export interface EndpointSpec<
   status?: SuccessStatus;
   /**
    * The success message's catalogue key (the envelope's `returnMessage`; non-GET answers say
-   * 'messages.saved' unless told), or the key chosen from the request's body and the answer's data.
+   * 'messages.saved' unless told), or the key (with the values its text names) chosen from the
+   * request's body and the answer's data.
    */
   message?: string | ChooseMessage<{ body: BodyOf<Body>; data: z.input<Response> }>;
   access: EndpointAccess;
@@ -71,6 +75,8 @@ export interface EndpointSpec<
   /** OpenAPI: the operation's tags and summary. */
   tags: readonly string[];
   summary: string;
+  /** OpenAPI: the operation's longer description (the headers it reads, what a retry answers). */
+  description?: string;
   /** OpenAPI: the operation names the bearer scheme (default: every route that is not public). */
   bearer?: boolean;
 }

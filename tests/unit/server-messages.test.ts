@@ -18,9 +18,10 @@ function sources(dir: string): string[] {
 }
 
 describe('server messages', () => {
-  it('every key a route or service names exists in Arabic and English', () => {
+  it('every key a route, an endpoint or a service names exists in Arabic and English', () => {
     const keys = new Set<string>();
-    for (const file of sources(join(root, 'src-server'))) {
+    // Endpoints declare their success messages in src-shared/api (endpoint.ts `message`).
+    for (const file of [...sources(join(root, 'src-server')), ...sources(join(root, 'src-shared/api'))]) {
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(
         /'((?:[a-z]+\.)?messages\.[A-Za-z.]+|(?:admin|auth|directory|correspondence|upload|errors)\.[A-Za-z.]+)'/g,

@@ -14,7 +14,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ApproverOption, Signatories } from '../../../src-shared/api/correspondence';
 import { normalizeArabic } from '../../../src-shared/arabic';
-import { http } from '../../lib/http';
+import { correspondenceEndpoints as E } from '../../../src-shared/api/correspondence-endpoints';
+import { call } from '../../lib/call';
 import { localName } from '../../lib/names';
 
 export type CircuitStep = ApproverOption[];
@@ -107,7 +108,7 @@ export function ApproverSearch({
   const [q, setQ] = useState('');
   const found = useQuery({
     queryKey: ['correspondence', 'approvers', q],
-    queryFn: () => http.get<ApproverOption[]>('/correspondence/approvers', { query: q ? { q } : {} }),
+    queryFn: () => call(E.approvers, { query: q ? { q } : {} }),
     staleTime: 30_000,
   });
   const options = (found.data ?? [])

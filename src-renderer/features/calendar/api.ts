@@ -3,7 +3,8 @@
  * dates between two days, and the react-query key it is cached under.
  */
 import type { CalendarEvent } from '../../../src-shared/api/correspondence';
-import { http } from '../../lib/http';
+import { correspondenceEndpoints as E } from '../../../src-shared/api/correspondence-endpoints';
+import { call } from '../../lib/call';
 
 /** One dated entry of the user's calendar: a task (its task date) or a followed document (its due date). */
 export type CalendarEntry = CalendarEvent;
@@ -15,10 +16,6 @@ export const calendarKeys = {
 
 export const calendarApi = {
   /** The entries from `from` to `to` inclusive (`YYYY-MM-DD`). */
-  entries: async (from: string, to: string): Promise<CalendarEntry[]> => {
-    const answer = await http.get<CalendarEntry[] | { items: CalendarEntry[] }>('/user/calendar/events', {
-      query: { from, to },
-    });
-    return Array.isArray(answer) ? answer : (answer?.items ?? []);
-  },
+  entries: (from: string, to: string): Promise<CalendarEntry[]> =>
+    call(E.calendarEvents, { query: { from, to } }),
 };

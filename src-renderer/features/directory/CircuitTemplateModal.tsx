@@ -7,14 +7,12 @@ import { useEffect, useState } from 'react';
 import { Alert, Modal, Segmented, Spin, Typography, type ButtonProps } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { CircuitTemplate } from '../../../src-shared/api/correspondence';
+import { correspondenceEndpoints as E } from '../../../src-shared/api/correspondence-endpoints';
 import { CircuitSteps, circuitValid, type CircuitStep } from '../../components/circuit/CircuitSteps';
-import { http } from '../../lib/http';
+import { call } from '../../lib/call';
 import { signingApi, signingKeys } from '../../lib/signing-api';
 
 type Family = 'out' | 'memo';
-const url = (departmentId: number, family: Family) =>
-  `/correspondence/circuit-templates/${departmentId}/${family}`;
 
 export function CircuitTemplateModal({
   departmentId,
@@ -30,7 +28,7 @@ export function CircuitTemplateModal({
   const [saving, setSaving] = useState(false);
   const template = useQuery({
     queryKey: ['correspondence', 'circuit-template', departmentId, family],
-    queryFn: () => http.get<CircuitTemplate>(url(departmentId!, family)),
+    queryFn: () => call(E.circuitTemplate, { params: { departmentId: departmentId!, direction: family } }),
     enabled: departmentId !== null,
   });
   const signing = useQuery({
@@ -46,8 +44,9 @@ export function CircuitTemplateModal({
     if (departmentId === null || !valid) return;
     setSaving(true);
     try {
-      await http.put<CircuitTemplate>(url(departmentId, family), {
-        steps: steps!.map((s) => ({ userIds: s.map((p) => p.userId) })),
+      await call(E.saveCircuitTemplate, {
+        params: { departmentId, direction: family },
+        body: { steps: steps!.map((s) => ({ userIds: s.map((p) => p.userId) })) },
       });
       void queryClient.invalidateQueries({ queryKey: ['correspondence', 'circuit-template', departmentId] });
       onClose();

@@ -22,70 +22,37 @@
  * (counting only its small arms and the range's partial edge days), which is its exact total, and a page
  * lying far from any known position is read from the boundary of the day it starts on, in the same
  * snapshot as the sums: at most a day's rows are passed over, however deep the page.
+ *
+ * The SQL of all this (the arms, a window of keys, the count, the rows per day) is in box-queries.ts.
  */
-import { sql, type SQL } from 'drizzle-orm';
 import { normalizeArabic } from '../../../src-shared/arabic';
 import { filtersSchema } from '../../../src-shared/filters';
-import {
-  DEFAULT_DATE_RANGE_DAYS,
-  OPEN_ENDED_BOXES,
-  type Box,
-  type BoxQuery,
-} from '../../../src-shared/api/correspondence';
+import { type Box, type BoxQuery } from '../../../src-shared/api/correspondence';
 import { INT4_MAX, INT4_MIN, isRealDate } from '../../../src-shared/api/fields';
 import { decodeCursor, encodeCursor, fingerprintOf, type Position } from '../../db/keyset';
-import { listClauses, ownEntry, type FieldKind, type ListFields } from '../../db/list';
+import { listClauses, ownEntry } from '../../db/list';
 import { HttpProblem } from '../../http/problem';
 import { nestsDeeperThan, tooDeep } from '../../http/json-depth';
 import type { Db } from '../../db/open';
 import type { Tx } from '../auth/queries';
-import { rowsOf } from '../../db/rows';
-import { inList, receivingDepartments, type Scope } from './visibility';
+import {
+  FIELDS,
+  LIST_FIELDS,
+  armsOf,
+  countKeys,
+  dateRange,
+  dayCounts,
+  keyConditions,
+  keyWindow,
+  type BoxField,
+  type BoxKey,
+  type DayCount,
+} from './box-queries';
+import type { Scope } from './visibility';
 
-/**
- * Box fields: the key column, whether it needs the document joined, its SQL type (a keyset position's
- * value is cast back to it) and whether it is never null on any arm (else a position before the nulls
- * also reads them: they sort last descending, first ascending).
- */
-interface BoxField {
-  col: string;
-  kind: FieldKind;
-  doc: boolean;
-  type: 'int' | 'text' | 'date' | 'timestamptz' | 'boolean';
-  notNull?: true;
-}
-const FIELDS: Record<string, BoxField> = {
-  id: { col: 'document_id', kind: 'number', doc: false, type: 'int', notNull: true },
-  docNumber: { col: 'doc_number', kind: 'text', doc: true, type: 'text' },
-  sequence: { col: 'sequence', kind: 'number', doc: true, type: 'int' },
-  subject: { col: 'subject_search', kind: 'text', doc: true, type: 'text', notNull: true },
-  senderDocumentNumber: { col: 'sender_document_number', kind: 'text', doc: true, type: 'text' },
-  documentDate: { col: 'document_date', kind: 'date', doc: true, type: 'date' },
-  receivedDate: { col: 'received_date', kind: 'date', doc: true, type: 'date' },
-  registeredAt: { col: 'registered_at', kind: 'date', doc: true, type: 'timestamptz' },
-  createdAt: { col: 'created_at', kind: 'date', doc: true, type: 'timestamptz', notNull: true },
-  boxDate: { col: 'box_date', kind: 'date', doc: false, type: 'timestamptz', notNull: true },
-  priorityLevel: { col: 'priority_rank', kind: 'number', doc: true, type: 'int', notNull: true },
-  securityLevel: { col: 'security_rank', kind: 'number', doc: true, type: 'int', notNull: true },
-  senderId: { col: 'sender_department_id', kind: 'number', doc: true, type: 'int' },
-  codificationId: { col: 'codification_id', kind: 'number', doc: true, type: 'int' },
-  distributionType: { col: 'dist_type', kind: 'text', doc: false, type: 'text' },
-  completed: { col: 'done', kind: 'boolean', doc: false, type: 'boolean', notNull: true },
-  taskState: { col: 'task_state', kind: 'text', doc: false, type: 'text' },
-  taskDate: { col: 'task_date', kind: 'date', doc: false, type: 'date' },
-  dueDate: { col: 'due_date', kind: 'date', doc: false, type: 'date' },
-};
-/**
- * A keyset position's value as the page writes it — in one form whatever the session's date style, so it
- * is checked before it is cast back (a cursor comes from the client) — and that form.
- */
-const POSITION_TEXT: Record<BoxField['type'], (column: string) => string> = {
-  timestamptz: (c) => `to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-  date: (c) => `to_char(${c}, 'YYYY-MM-DD')`,
-  int: (c) => `${c}::text`,
-  boolean: (c) => `${c}::text`,
-  text: (c) => c,
-};
+export type { BoxKey } from './box-queries';
+
+/** The form of a keyset position's value (box-queries.ts `POSITION_TEXT` writes it; a cursor comes from the client). */
 const POSITION_FORM: Record<BoxField['type'], (value: string) => boolean> = {
   timestamptz: (v) => /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{6}Z$/.test(v) && isRealDate(v),
   date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && isRealDate(v),
@@ -93,34 +60,6 @@ const POSITION_FORM: Record<BoxField['type'], (value: string) => boolean> = {
   boolean: (v) => v === 'true' || v === 'false',
   text: () => true,
 };
-const LIST_FIELDS: ListFields = Object.fromEntries(
-  Object.entries(FIELDS).map(([k, f]) => [k, { column: sql.raw(`b.${f.col}`), kind: f.kind }]),
-);
-const DOC_COLUMNS = `d.doc_number, d.sequence, d.subject_search, d.sender_document_number, d.document_date,
-  d.received_date, d.registered_at, d.created_at, d.priority_rank, d.security_rank, d.sender_department_id,
-  d.codification_id`;
-const NO_DOC_COLUMNS = `null::text as doc_number, null::int as sequence, null::text as subject_search,
-  null::text as sender_document_number, null::date as document_date, null::date as received_date,
-  null::timestamptz as registered_at, null::timestamptz as created_at, null::int as priority_rank,
-  null::int as security_rank, null::int as sender_department_id, null::int as codification_id`;
-
-/** One row of a page of a box: what it is, its box columns, and its place in the order. */
-export interface BoxKey {
-  key: string;
-  kind: string;
-  row_id: number;
-  /** The sort column's value as text (the keyset position's value). */
-  sort_value: string | null;
-  document_id: number;
-  dist_id: number | null;
-  task_id: number | null;
-  box_date: string;
-  done: boolean;
-  due_date: string | null;
-  overdue: boolean;
-  follow_reason: string | null;
-}
-
 /** The page of keys of a box, its total and the cursor after it. */
 export interface BoxKeys {
   keys: BoxKey[];
@@ -148,31 +87,6 @@ function normaliseFilters(raw: string | undefined): string | undefined {
   if (subject)
     for (const c of subject.constraints) if (typeof c.value === 'string') c.value = normalizeArabic(c.value);
   return JSON.stringify(checked.data);
-}
-
-/** `in (…)` of text literals bound as parameters. */
-function inList2(values: readonly string[]): SQL {
-  return sql`(${sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  )})`;
-}
-
-/**
- * An arm of a box: the kind of its rows (one letter, the tie-break between arms), its key rows, and where
- * a big arm's rows are tallied per day: conditions on box_tallies `t` (all but the day and the view)
- * whose rows sum to the arm's rows of a whole day.
- */
-interface Arm {
-  kind: string;
-  sql: SQL;
-  tallies?: SQL[];
-}
-
-/** The rows of a box on one UTC day of its box date. */
-interface DayCount {
-  day: string;
-  n: number;
 }
 
 /** Limits of a box's reading (server configuration). */
@@ -203,44 +117,6 @@ function readingPlan(start: number, limit: number, from: Position | null): Readi
   const between = from.ordinal - 1 - (start + limit);
   if (between >= 0 && between < start) return { from, backward: true, skip: between };
   return top;
-}
-
-/**
- * The conditions of the rows of arm `kind` that come after position `from` in an order (descending: the
- * value, then the id, then the kind descending, nulls last; ascending the reverse). Each condition is
- * read by its own scan of the arm, so each stays an index range (a row comparison) rather than an OR
- * the index cannot follow.
- */
-function afterPosition(col: SQL, field: BoxField, from: Position, kind: string, descending: boolean): SQL[] {
-  // Rows equal to the position in value and id (of another arm) follow it when their kind sorts after.
-  const tieFollows = descending ? kind < from.kind : kind > from.kind;
-  const op = sql.raw(descending ? (tieFollows ? '<=' : '<') : tieFollows ? '>=' : '>');
-  const id = sql`b.row_id`;
-  if (from.value === null)
-    return descending
-      ? [sql`${col} is null and ${id} ${op} ${from.rowId}::int`]
-      : [sql`${col} is null and ${id} ${op} ${from.rowId}::int`, sql`${col} is not null`];
-  const value = sql`${from.value}::${sql.raw(field.type)}`;
-  const parts = [sql`(${col}, ${id}) ${op} (${value}, ${from.rowId}::int)`];
-  if (descending && !field.notNull) parts.push(sql`${col} is null`);
-  return parts;
-}
-
-/**
- * Where a range's `fromDate` starts: a day (`YYYY-MM-DD`) at its start in UTC — whatever the database
- * session's time zone —, or an instant (the client's own midnight, as the renderer sends it).
- */
-function rangeStart(bound: string): SQL {
-  return bound.length === 10
-    ? sql`(${bound}::date::timestamp at time zone 'UTC')`
-    : sql`${bound}::timestamptz`;
-}
-
-/** Where a range's `toDate` ends (exclusive): after its day in UTC, or after its instant's millisecond. */
-function rangeEnd(bound: string): SQL {
-  return bound.length === 10
-    ? sql`((${bound}::date + 1)::timestamp at time zone 'UTC')`
-    : sql`(${bound}::timestamptz + interval '1 millisecond')`;
 }
 
 /**
@@ -283,102 +159,38 @@ export async function boxKeys(
     throw new HttpProblem('badRequest', { fields: { after: [{ key: 'validation.invalid' }] } });
   if (from?.value === null && sortField.notNull) from = null;
 
-  // Date range: [fromDate, toDate] inclusive, on each arm's box_date (BOX_DATE names it: every arm passes
-  // `range` the very expression it answers as box_date); default the last 30 days. What is still to do
-  // does not expire: follow-ups and the approval boxes have no default lower bound.
-  const fromDate = query.fromDate
-    ? rangeStart(query.fromDate)
-    : OPEN_ENDED_BOXES.has(box)
-      ? null
-      : sql`(((now() at time zone 'UTC')::date - ${DEFAULT_DATE_RANGE_DAYS}::int)::timestamp at time zone 'UTC')`;
-  const toDate = query.toDate ? rangeEnd(query.toDate) : null;
-  const range = (column: string) => {
-    const c = sql.raw(column);
-    const parts = [sql`true`];
-    if (fromDate) parts.push(sql`${c} >= ${fromDate}`);
-    if (toDate) parts.push(sql`${c} < ${toDate}`);
-    return sql.join(parts, sql` and `);
-  };
-
+  const { fromDate, toDate, range } = dateRange(box, query);
   const arms = armsOf(scope, box, needsDoc, range);
   if (!arms.length) return { keys: [], total: 0, totalExact: true };
 
-  const where: SQL[] = [];
-  if (clauses.where) where.push(clauses.where);
-  if (query.view === 'completed') where.push(sql`b.done`);
-  if (query.view === 'notCompleted') where.push(sql`not b.done`);
-  if (q) {
-    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(
-      sql`(b.subject_search like ${like} or b.doc_number ilike ${like} or b.sender_document_number ilike ${like})`,
-    );
-  }
-  const whereOf = (conditions: SQL[]) =>
-    conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
-  const col = sql.raw(`b.${sortField.col}`);
+  const where = keyConditions(clauses.where, query.view, q);
   const desc = sortSpec.startsWith('-');
   const start = (query.page - 1) * query.pageSize;
   const limit = query.pageSize;
 
-  // The page: each arm filtered, sorted and cut on its own (so it reads its index in order and stops
-  // early — PostgreSQL does not push an ORDER BY … LIMIT into the arms of a UNION ALL), the arms merged
-  // and the page cut; only the page's rows are then formatted. One row more than the page tells whether
-  // rows follow it.
-  //
-  // The order is value, id, kind; the merge of the arms follows only value and id (ordering a deep merge
-  // by the kind too made PostgreSQL sort every row passed over: a third more time at offset 50,000). Rows
-  // of different arms can be equal in value and id — at most one per other kind — and the merge may give
-  // them in either order, so the window read is widened by that many rows on each side and put in the
-  // full order: its rows at `lead …` are then exactly the page (what a widened window gains at one edge
-  // from a group of equal rows it loses to it at the other).
+  // The page is read as a window of the keys (box-queries.ts `keyWindow`), one row more than the page
+  // telling whether rows follow it. Rows of different arms can be equal in value and id — at most one per
+  // other kind — and the merge of the arms may give them in either order, so the window is widened by that
+  // many rows on each side and put in the full order: its rows at `lead …` are then exactly the page
+  // (what a widened window gains at one edge from a group of equal rows it loses to it at the other).
   const spare = new Set(arms.map((a) => a.kind)).size - 1;
   const read = async (plan: ReadingPlan, on: Tx = db) => {
-    const descending = plan.backward ? !desc : desc;
-    // NULLS placement matching the indexes (DESC NULLS LAST), so each arm streams in index order.
-    const orderOf = (c: SQL, id: SQL) =>
-      descending
-        ? sql`${c} desc nulls last, ${id} desc nulls last`
-        : sql`${c} asc nulls first, ${id} asc nulls first`;
-    const kindOrder = descending ? sql`desc` : sql`asc`;
     const lead = Math.min(spare, plan.skip);
-    const upTo = plan.skip + limit + spare + 1;
-    const scans = arms.flatMap((arm) =>
-      (plan.from ? afterPosition(col, sortField, plan.from, arm.kind, descending) : [null]).map(
-        (beyond) => sql`(select b.kind, b.row_id, b.document_id, b.dist_id, b.task_id, b.box_date, b.done,
-            b.due_date, b.follow_reason, ${col} as sort_key from (${arm.sql}) b
-            ${whereOf(beyond ? [...where, beyond] : where)}
-            order by ${orderOf(col, sql`b.row_id`)} limit ${upTo})`,
-      ),
-    );
-    const window = await rowsOf<BoxKey>(
-      on,
-      sql`select p.kind || p.row_id as key, p.kind, p.row_id,
-            ${sql.raw(POSITION_TEXT[sortField.type]('p.sort_key'))} as sort_value, p.document_id,
-            p.dist_id, p.task_id,
-            to_char(p.box_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as box_date, p.done,
-            to_char(p.due_date, 'YYYY-MM-DD') as due_date,
-            coalesce(not p.done and p.due_date < current_date, false) as overdue, p.follow_reason
-          from (select * from (${sql.join(scans, sql` union all `)}) b
-                order by ${orderOf(sql`b.sort_key`, sql`b.row_id`)}
-                limit ${lead + limit + spare + 1} offset ${plan.skip - lead}) p
-          order by ${orderOf(sql`p.sort_key`, sql`p.row_id`)}, p.kind ${kindOrder}`,
-    );
+    const window = await keyWindow(on, {
+      arms,
+      where,
+      field: sortField,
+      from: plan.from,
+      descending: plan.backward ? !desc : desc,
+      offset: plan.skip - lead,
+      limit: lead + limit + spare + 1,
+    });
     return { found: window.slice(lead, lead + limit), more: window.length > lead + limit };
   };
-  // The total over the same arms, counted up to one row past the cap (index-only scans with the covering
-  // indexes of the boxes), read beside the page on another connection. A page that starts past the cap
-  // and has rows needs no count: the rows through it are more than the cap already (read alone first).
-  const union = sql.join(
-    arms.map((a) => a.sql),
-    sql` union all `,
-  );
-  const count = async () => {
-    const [row] = await rowsOf<{ n: number }>(
-      db,
-      sql`select count(*)::int as n from (select 1 from (${union}) b ${whereOf(where)} limit ${exactTotalMax + 1}) c`,
-    );
-    return row?.n ?? 0;
-  };
+  // The total over the same arms, counted up to one row past the cap, read beside the page on another
+  // connection. A page that starts past the cap and has rows needs no count: the rows through it are more
+  // than the cap already (read alone first).
+  const count = () => countKeys(db, arms, where, exactTotalMax);
   // A big box in its own date order, unfiltered (issue 23, item 22): its rows per day, from the tallies
   // of its big arms (box_tallies, kept by the database in the writing transaction) and by counting the
   // rest — the small arms, and the big ones on the range's partial first and last days. They give the
@@ -465,67 +277,6 @@ export async function boxKeys(
   return { keys, total, totalExact, ...(next ? { next } : {}) };
 }
 
-type Range = (column: string) => SQL;
-
-/**
- * The rows of a tallied box per UTC day of its box date, within its range (oldest day first): the days
- * wholly inside the range from the tallies of the arms that have them; the range's partial first and
- * last days, and the arms without tallies, by counting their rows.
- */
-async function dayCounts(
-  on: Tx,
-  v: {
-    scope: Scope;
-    box: Box;
-    range: Range;
-    fromDate: SQL | null;
-    toDate: SQL | null;
-    /** Whether a bound may cut a UTC day (an instant): the partial days are then counted. */
-    partialDays: boolean;
-    view: BoxQuery['view'];
-    where: SQL[];
-  },
-): Promise<DayCount[]> {
-  const utc = (x: SQL) => sql`((${x}) at time zone 'UTC')`;
-  // The first day wholly in the range, and the first day after the last one wholly in it (null: unbounded).
-  const firstFull = v.fromDate
-    ? sql`(${utc(v.fromDate)}::date + (${utc(v.fromDate)}::time <> '00:00')::int)`
-    : null;
-  const endFull = v.toDate ? sql`${utc(v.toDate)}::date` : null;
-  const startOf = (day: SQL) => sql`(${day}::timestamp at time zone 'UTC')`;
-  // The range's partial days: the rows of an arm there are counted, not tallied.
-  const partial = (column: string) => {
-    const c = sql.raw(column);
-    const outside = [
-      ...(firstFull ? [sql`${c} < ${startOf(firstFull)}`] : []),
-      ...(endFull ? [sql`${c} >= ${startOf(endFull)}`] : []),
-    ];
-    return sql`${v.range(column)} and (${outside.length ? sql.join(outside, sql` or `) : sql`false`})`;
-  };
-  const tallyWhere = [
-    ...(firstFull ? [sql`t.day >= ${firstFull}`] : []),
-    ...(endFull ? [sql`t.day < ${endFull}`] : []),
-    ...(v.view === 'completed' ? [sql`t.done`] : v.view === 'notCompleted' ? [sql`not t.done`] : []),
-  ];
-  const tallied = (t: SQL) =>
-    sql`select t.day, t.n from box_tallies t where ${sql.join([t, ...tallyWhere], sql` and `)}`;
-  const counted = (arm: SQL) =>
-    sql`select (b.box_date at time zone 'UTC')::date as day, 1 as n from (${arm}) b
-      ${v.where.length ? sql`where ${sql.join(v.where, sql` and `)}` : sql``}`;
-  const edges = v.partialDays ? armsOf(v.scope, v.box, false, partial) : [];
-  const parts = armsOf(v.scope, v.box, false, v.range).flatMap((arm, i) =>
-    arm.tallies?.length
-      ? [...arm.tallies.map(tallied), ...(edges[i] ? [counted(edges[i].sql)] : [])]
-      : [counted(arm.sql)],
-  );
-  const found = await rowsOf<DayCount>(
-    on,
-    sql`select to_char(c.day, 'YYYY-MM-DD') as day, sum(c.n)::int as n
-      from (${sql.join(parts, sql` union all `)}) c group by c.day having sum(c.n) <> 0 order by c.day`,
-  );
-  return found.map((d) => ({ day: d.day, n: d.n }));
-}
-
 /**
  * Where the rows `start + 1 …` of a box lie, from its rows per day (oldest first): the boundary of the
  * day they start on — read from there, every row of the days before it in the box's order has been
@@ -550,191 +301,4 @@ function dayPlan(days: readonly DayCount[], start: number, descending: boolean):
     before += n;
   }
   return null;
-}
-
-/** The arms of a box for a caller (empty: the box is empty for them). */
-function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): Arm[] {
-  // Every arm's rows start with their kind: `select '<kind>'::text as kind, …`.
-  const arm = (kind: string, rest: SQL, tallies?: SQL[]): Arm => ({
-    kind,
-    sql: sql`select ${sql.raw(`'${kind}'::text`)} as kind, ${rest}`,
-    ...(tallies ? { tallies } : {}),
-  });
-  const docCols = sql.raw(DOC_COLUMNS);
-  const rank = scope.isAdmin ? sql`true` : sql`d.security_rank <= ${scope.clearance}`;
-  const draftsOf = (direction: string) => [
-    arm(
-      'd',
-      sql`d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
-          d.created_at as box_date, false as done, null::text as dist_type, null::text as task_state,
-          null::date as task_date, null::date as due_date, null::text as follow_reason, ${docCols}
-        from documents d
-        where d.state = 'draft' and d.direction = ${direction} and d.created_by = ${scope.userId}
-          and ${range('d.created_at')}`,
-    ),
-  ];
-  // Filed documents the archive office holds (and their authors see): registered incoming mail, approved
-  // outgoing letters (done: dispatched) and approved memos (done: every action item completed). Tallied:
-  // by archive office, and by creator apart from the caller's own archive office (box_tallies, whose
-  // `done` is the same: dispatched for outgoing letters, completed for the rest).
-  const registeredArm = (direction: string, state = 'registered', done = sql`d.completed_at is not null`) => {
-    const holder = scope.isAdmin
-      ? sql`true`
-      : scope.archiveDepartmentId !== null
-        ? sql`(d.archive_department_id = ${scope.archiveDepartmentId} or d.created_by = ${scope.userId})`
-        : sql`d.created_by = ${scope.userId}`;
-    const filed = sql`t.direction = ${direction} and t.state = ${state}`;
-    const ranked = sql`${filed} and t.security_rank <= ${scope.clearance}`;
-    const created = sql`t.arm = 'creator' and ${ranked} and t.owner = ${scope.userId}`;
-    const tallies = scope.isAdmin
-      ? [sql`t.arm = 'archive' and ${filed}`]
-      : scope.archiveDepartmentId !== null
-        ? [
-            sql`t.arm = 'archive' and ${ranked} and t.owner = ${scope.archiveDepartmentId} and t.holder = 0`,
-            // Held elsewhere: two index ranges rather than a filter over all of the caller's own.
-            sql`${created} and t.holder < ${scope.archiveDepartmentId}`,
-            sql`${created} and t.holder > ${scope.archiveDepartmentId}`,
-          ]
-        : [created];
-    return arm(
-      'd',
-      sql`d.id as row_id, d.id as document_id, null::int as dist_id,
-          null::int as task_id, d.registered_at as box_date, (${done}) as done,
-          null::text as dist_type, null::text as task_state, null::date as task_date, null::date as due_date,
-          null::text as follow_reason, ${docCols}
-        from documents d
-        where d.direction = ${direction} and d.state = ${state} and ${holder} and ${rank}
-          and ${range('d.registered_at')}`,
-      tallies,
-    );
-  };
-  // What the receiving departments hold: their distributions of one direction (incoming mail, approved
-  // memos), for action and for knowledge, as their leads and their own employees receive them. Tallied
-  // by receiving department.
-  const receivedArm = (direction: string): Arm | null => {
-    const receiving = receivingDepartments(scope);
-    if (!receiving.length) return null;
-    return arm(
-      'x',
-      sql`x.id as row_id, x.document_id, x.id as dist_id,
-        null::int as task_id, x.registered_at as box_date, (x.completed_at is not null) as done,
-        x.type as dist_type, null::text as task_state, null::date as task_date, null::date as due_date,
-        null::text as follow_reason, ${needsDoc ? docCols : sql.raw(NO_DOC_COLUMNS)}
-      from distributions x ${needsDoc ? sql`join documents d on d.id = x.document_id` : sql``}
-      where x.department_id in ${inList(receiving)} and x.direction = ${direction}
-        and x.security_rank <= ${scope.clearance} and ${range('x.registered_at')}`,
-      [
-        sql`t.arm = 'received' and t.direction = ${direction} and t.state = '' and t.owner in ${inList(receiving)}
-          and t.holder = 0 and t.security_rank <= ${scope.clearance}`,
-      ],
-    );
-  };
-  // The author's documents in or back from a circuit, by when they were last submitted.
-  const authorArm = (family: 'out' | 'memo', states: string[]) =>
-    arm(
-      'd',
-      sql`d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
-          coalesce(d.submitted_at, d.created_at) as box_date, false as done, null::text as dist_type,
-          null::text as task_state, null::date as task_date, null::date as due_date, null::text as follow_reason,
-          ${docCols}
-        from documents d
-        where d.created_by = ${scope.userId}
-          and d.direction in ${inList2(family === 'out' ? ['out'] : ['memo', 'internal'])}
-          and d.state in ${inList2(states)} and ${range('coalesce(d.submitted_at, d.created_at)')}`,
-    );
-  // What waits for the caller's answer: their pending circuit rows (one partial index range).
-  const pendingArm = (family: 'out' | 'memo') =>
-    arm(
-      'a',
-      sql`m.id as row_id, m.document_id, null::int as dist_id, null::int as task_id,
-          m.activated_at as box_date, false as done, m.kind as dist_type, null::text as task_state,
-          null::date as task_date, null::date as due_date, null::text as follow_reason,
-          ${needsDoc ? docCols : sql.raw(NO_DOC_COLUMNS)}
-        from approval_members m ${needsDoc ? sql`join documents d on d.id = m.document_id` : sql``}
-        where m.user_id = ${scope.userId} and m.pending and m.direction = ${family}
-          and ${scope.isAdmin ? sql`true` : sql`m.security_rank <= ${scope.clearance}`}
-          and ${range('m.activated_at')}`,
-    );
-
-  switch (box) {
-    case 'inbox-drafts':
-      return draftsOf('in');
-    case 'outbox-drafts':
-      return draftsOf('out');
-    case 'memo-drafts':
-      return [...draftsOf('memo'), ...draftsOf('internal')];
-    case 'outgoing':
-      // Done: dispatched (the not-completed view is what awaits dispatch).
-      return [registeredArm('out', 'approved', sql`d.dispatched_at is not null`)];
-    case 'incoming': {
-      const arms = [registeredArm('in')];
-      if (scope.isAdmin) return arms;
-      const received = receivedArm('in');
-      return received ? [...arms, received] : arms;
-    }
-    case 'approved-memos': {
-      const arms = [registeredArm('memo', 'approved')];
-      if (scope.isAdmin) return arms;
-      const received = receivedArm('memo');
-      return received ? [...arms, received] : arms;
-    }
-    case 'awaiting-approval':
-      return [authorArm('out', ['approving'])];
-    case 'memos-awaiting-approval':
-      return [authorArm('memo', ['approving'])];
-    case 'requiring-changes':
-      return [authorArm('out', ['changesRequested', 'rejected'])];
-    case 'memos-requiring-changes':
-      return [authorArm('memo', ['changesRequested', 'rejected'])];
-    case 'requiring-approval':
-      return [pendingArm('out')];
-    case 'memos-requiring-approval':
-      return [pendingArm('memo')];
-    case 'incoming-tasks': {
-      const who: SQL[] = [];
-      if (scope.employeeId !== null) who.push(sql`t.employee_id = ${scope.employeeId}`);
-      if (scope.leadDepartmentIds.length)
-        who.push(sql`t.department_id in ${inList(scope.leadDepartmentIds)}`);
-      if (scope.isAdmin) who.push(sql`true`);
-      if (!who.length) return [];
-      return [
-        arm(
-          't',
-          sql`t.id as row_id, t.document_id, t.distribution_id as dist_id, t.id as task_id,
-            t.created_at as box_date, (t.state = 'completed') as done, t.type as dist_type, t.state as task_state,
-            t.task_date, t.task_date as due_date, null::text as follow_reason, ${docCols}
-          from tasks t join documents d on d.id = t.document_id
-          where (${sql.join(who, sql` or `)}) and ${rank} and ${range('t.created_at')}`,
-        ),
-      ];
-    }
-    case 'follow-ups': {
-      const arms = [
-        arm(
-          'f',
-          sql`d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
-            coalesce(d.registered_at, d.created_at) as box_date, (d.completed_at is not null) as done,
-            null::text as dist_type, null::text as task_state, null::date as task_date, f.due_date,
-            'followed'::text as follow_reason, ${docCols}
-          from document_follows f join documents d on d.id = f.document_id
-          where f.user_id = ${scope.userId} and ${rank} and ${range('coalesce(d.registered_at, d.created_at)')}`,
-        ),
-      ];
-      if (scope.leadDepartmentIds.length)
-        arms.push(
-          arm(
-            'x',
-            sql`x.id as row_id, x.document_id, x.id as dist_id, null::int as task_id,
-            x.registered_at as box_date, false as done, x.type as dist_type, null::text as task_state,
-            null::date as task_date,
-            (select min(t.task_date) from tasks t where t.distribution_id = x.id and t.state <> 'completed') as due_date,
-            'action'::text as follow_reason, ${docCols}
-          from distributions x join documents d on d.id = x.document_id
-          where x.department_id in ${inList(scope.leadDepartmentIds)} and x.type = 'forAction'
-            and x.completed_at is null and x.security_rank <= ${scope.clearance} and ${range('x.registered_at')}`,
-          ),
-        );
-      return arms;
-    }
-  }
 }

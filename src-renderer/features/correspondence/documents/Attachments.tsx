@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { type Attachment, type Document } from '../../../../src-shared/api/correspondence';
 import { formatDateTime } from '../../../components/DataTable';
 import { formatSize, saveDownloaded } from '../../../components/upload/transfer';
-import { documentsApi } from './api';
+import { attachmentPath, documentsApi } from './api';
 import { usePdfPreview, warmPdfViewer } from '../../../components/pdf/PdfPreview';
 import { fileSource } from '../../../lib/files';
 import { AttachmentTextStatus } from '../search/AttachmentText';
@@ -23,7 +23,7 @@ export function Attachments({ doc, onChanged }: { doc: Document; onChanged: () =
   // The viewer reads the file from our file source, a range at a time.
   const open = (a: Attachment) =>
     preview.show({
-      source: fileSource(`/correspondence/documents/${doc.id}/attachments/${a.id}/content`),
+      source: fileSource(attachmentPath(doc.id, a.id)),
       fileName: a.fileName,
       onDownload: () => void save(a),
     });

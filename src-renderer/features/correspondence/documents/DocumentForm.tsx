@@ -53,7 +53,7 @@ import { useCan } from '../../../lib/usePermission';
 import { useUploadLimit } from '../../../lib/upload-limit';
 import { toast, userAction } from '../../../lib/toast';
 import { CircuitDialog } from './CircuitDialog';
-import { corrKeys, documentsApi } from './api';
+import { attachmentPath, corrKeys, documentsApi } from './api';
 import { FAMILIES, type Family, type FormField } from './directions';
 import { toDocumentFields, toFormValues, type DocumentFormValues } from './documentFields';
 import { DepartmentSelect, DepartmentsSelect } from './pickers';
@@ -338,7 +338,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
     if (row.saved !== null && draftId)
       preview.show({
         fileName: row.name,
-        source: fileSource(`/correspondence/documents/${draftId}/attachments/${row.saved}/content`),
+        source: fileSource(attachmentPath(draftId, row.saved)),
       });
     else {
       const file = pending[Number(row.key.slice(1))];

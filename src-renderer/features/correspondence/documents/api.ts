@@ -5,12 +5,8 @@
  * screens invalidate after a change are in keys.ts (`corrKeys` re-exported here).
  */
 import type {
-  RelatedDocument,
   AdditionKind,
   ApprovalRequest,
-  ApproverOption,
-  BoxCounts,
-  CircuitProposal,
   DispatchRequest,
   SubmitRequest,
   UploadedAttachment,
@@ -18,22 +14,20 @@ import type {
   CreateDocumentRequest,
   CreateTaskRequest,
   DistributeRequest,
-  Distribution,
-  Document,
   FollowRequest,
-  Follow,
   SettingItem,
   SettingsList,
   SettingUpdate,
-  Signatories,
-  Task,
   TaskState,
-  TimelineEntry,
   UpdateDocumentRequest,
 } from '../../../../src-shared/api/correspondence';
 import { settingsEndpoints, type SettingCreateBody } from '../../../../src-shared/api/settings';
+import {
+  boxEndpoints,
+  correspondenceEndpoints as E,
+} from '../../../../src-shared/api/correspondence-endpoints';
+import { fillPath } from '../../../../src-shared/api/endpoint';
 import { call } from '../../../lib/call';
-import { http } from '../../../lib/http';
 import { downloadFile, uploadFile } from '../../../components/upload/transfer';
 
 export type { NamedRef } from '../../../../src-shared/api/correspondence';
@@ -41,12 +35,10 @@ export type { NamedRef } from '../../../../src-shared/api/correspondence';
 /** A row of any settings list. */
 export type SettingsRow = SettingItem;
 
-const DOCUMENTS = '/correspondence/documents';
-
 /** The API path of a settings list. */
 export const settingsEndpoint = (list: SettingsList) => settingsEndpoints[list].list.path;
 /** The API path of a box (GET: the list). */
-export const boxEndpoint = (box: Box) => `/correspondence/boxes/${box}`;
+export const boxEndpoint = (box: Box) => boxEndpoints[box].path;
 
 /** Cache keys live in keys.ts; re-exported here, where callers have always found them. */
 export { corrKeys } from './keys';
@@ -64,63 +56,67 @@ export const settingsApi = {
     call(settingsEndpoints[list].setActive, { params: { id }, body: { active } }),
 };
 
+/** The API path of an attachment's bytes (the PDF viewer's file source, a download). */
+export const attachmentPath = (id: number, attachmentId: number) =>
+  fillPath(E.attachmentContent.path, { id, attachmentId });
+
 export const documentsApi = {
-  get: (id: number) => http.get<Document>(`${DOCUMENTS}/${id}`),
+  get: (id: number) => call(E.getDocument, { params: { id } }),
   /** A draft, or with `register: true` a registered document (its number in the answer). */
-  create: (body: CreateDocumentRequest) => http.post<Document>(DOCUMENTS, body),
-  update: (id: number, body: UpdateDocumentRequest) => http.put<Document>(`${DOCUMENTS}/${id}`, body),
+  create: (body: CreateDocumentRequest) => call(E.createDocument, { body }),
+  update: (id: number, body: UpdateDocumentRequest) => call(E.updateDocument, { params: { id }, body }),
   /** Registers a draft: gives it its number. */
-  register: (id: number) => http.post<Document>(`${DOCUMENTS}/${id}/register`),
-  removeDraft: (id: number) => http.delete<void>(`${DOCUMENTS}/${id}`),
+  register: (id: number) => call(E.register, { params: { id } }),
+  removeDraft: (id: number) => call(E.deleteDraft, { params: { id } }),
 
   /** Documents the user may see, to link as related. */
-  lookup: (q: string) => http.get<RelatedDocument[]>(`${DOCUMENTS}/lookup`, { query: q ? { q } : {} }),
+  lookup: (q: string) => call(E.lookup, { query: q ? { q } : {} }),
   /** Documents the user may see that already hold a file of this content (by its SHA-256). */
   holders: (sha256: string, except?: number) =>
-    http.get<RelatedDocument[]>(`${DOCUMENTS}/holders`, {
-      query: except ? { sha256, except: String(except) } : { sha256 },
-    }),
-  relate: (id: number, documentIds: number[]) =>
-    http.post<Document>(`${DOCUMENTS}/${id}/related`, { documentIds }),
-  unrelate: (id: number, relatedId: number) => http.delete<void>(`${DOCUMENTS}/${id}/related/${relatedId}`),
+    call(E.holders, { query: except ? { sha256, except: String(except) } : { sha256 } }),
+  relate: (id: number, documentIds: number[]) => call(E.relate, { params: { id }, body: { documentIds } }),
+  unrelate: (id: number, relatedId: number) => call(E.unrelate, { params: { id, relatedId } }),
 
+  // Files go through the bridge's upload and download, not `call`: their paths are filled from the same
+  // declarations.
   uploadAttachment: (id: number, file: File, onProgress?: (sent: number, total: number) => void) =>
-    uploadFile<UploadedAttachment>(`${DOCUMENTS}/${id}/attachments`, file, onProgress ? { onProgress } : {}),
+    uploadFile<UploadedAttachment>(
+      fillPath(E.addAttachment.path, { id }),
+      file,
+      onProgress ? { onProgress } : {},
+    ),
   /** A file added to an approved document after its approval (a signed copy, a delivery receipt…). */
   addAfterApproval: (id: number, kind: AdditionKind, file: File) =>
-    uploadFile<UploadedAttachment>(`${DOCUMENTS}/${id}/additions/${kind}`, file),
+    uploadFile<UploadedAttachment>(fillPath(E.addAddition.path, { id, kind }), file),
   removeAttachment: (id: number, attachmentId: number) =>
-    http.delete<void>(`${DOCUMENTS}/${id}/attachments/${attachmentId}`),
+    call(E.removeAttachment, { params: { id, attachmentId } }),
   /** The attachment's bytes through `api:download` (a Blob to show or save). */
-  downloadAttachment: (id: number, attachmentId: number) =>
-    downloadFile(`${DOCUMENTS}/${id}/attachments/${attachmentId}/content`),
+  downloadAttachment: (id: number, attachmentId: number) => downloadFile(attachmentPath(id, attachmentId)),
 
-  distribution: (id: number) => http.get<Distribution[]>(`${DOCUMENTS}/${id}/distribution`),
-  distribute: (id: number, body: DistributeRequest) =>
-    http.post<Distribution[]>(`${DOCUMENTS}/${id}/distribution`, body),
+  distribution: (id: number) => call(E.distribution, { params: { id } }),
+  distribute: (id: number, body: DistributeRequest) => call(E.distribute, { params: { id }, body }),
 
-  tasks: (id: number) => http.get<Task[]>(`${DOCUMENTS}/${id}/tasks`),
-  assignTask: (id: number, body: CreateTaskRequest) => http.post<Task>(`${DOCUMENTS}/${id}/tasks`, body),
+  tasks: (id: number) => call(E.tasks, { params: { id } }),
+  assignTask: (id: number, body: CreateTaskRequest) => call(E.assignTask, { params: { id }, body }),
   moveTask: (id: number, taskId: number, state: TaskState, note?: string) =>
-    http.put<Task>(`${DOCUMENTS}/${id}/tasks/${taskId}/state`, note ? { state, note } : { state }),
+    call(E.moveTask, { params: { id, taskId }, body: note ? { state, note } : { state } }),
 
-  follow: (id: number, body: FollowRequest) => http.post<Follow>(`${DOCUMENTS}/${id}/follow`, body),
-  unfollow: (id: number) => http.delete<void>(`${DOCUMENTS}/${id}/follow`),
+  follow: (id: number, body: FollowRequest) => call(E.follow, { params: { id }, body }),
+  unfollow: (id: number) => call(E.unfollow, { params: { id } }),
 
-  timeline: (id: number) => http.get<TimelineEntry[]>(`${DOCUMENTS}/${id}/timeline`),
+  timeline: (id: number) => call(E.timeline, { params: { id } }),
 
   /** Who may be the document's signatory: the holders of signing authority for its entity. */
-  signatories: (id: number) => http.get<Signatories>(`${DOCUMENTS}/${id}/signatories`),
+  signatories: (id: number) => call(E.signatories, { params: { id } }),
   /** The circuit proposed for a draft (or its current one). */
-  proposal: (id: number) => http.get<CircuitProposal>(`${DOCUMENTS}/${id}/circuit/proposal`),
-  submit: (id: number, body: SubmitRequest) => http.post<Document>(`${DOCUMENTS}/${id}/submit`, body),
-  decide: (id: number, body: ApprovalRequest) => http.post<Document>(`${DOCUMENTS}/${id}/approval`, body),
-  dispatch: (id: number, body: DispatchRequest) => http.post<Document>(`${DOCUMENTS}/${id}/dispatch`, body),
+  proposal: (id: number) => call(E.circuitProposal, { params: { id } }),
+  submit: (id: number, body: SubmitRequest) => call(E.submit, { params: { id }, body }),
+  decide: (id: number, body: ApprovalRequest) => call(E.decide, { params: { id }, body }),
+  dispatch: (id: number, body: DispatchRequest) => call(E.dispatch, { params: { id }, body }),
 };
 
 export const approvalsApi = {
   /** People who may be put in a circuit, searched by name. */
-  approvers: (q: string) =>
-    http.get<ApproverOption[]>('/correspondence/approvers', { query: q ? { q } : {} }),
-  counts: () => http.get<BoxCounts>('/correspondence/boxes/counts'),
+  approvers: (q: string) => call(E.approvers, { query: q ? { q } : {} }),
+  counts: () => call(E.boxCounts),
 };

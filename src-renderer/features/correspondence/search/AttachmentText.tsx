@@ -7,8 +7,9 @@ import { Button, Empty, Flex, Modal, Spin, Tag, Typography } from 'antd';
 import { FileTextOutlined, SyncOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Attachment, AttachmentText } from '../../../../src-shared/api/correspondence';
-import { http } from '../../../lib/http';
+import type { Attachment } from '../../../../src-shared/api/correspondence';
+import { correspondenceEndpoints as E } from '../../../../src-shared/api/correspondence-endpoints';
+import { call } from '../../../lib/call';
 import { corrKeys } from '../documents/api';
 import { LoadFailed } from '../../../components/LoadFailed';
 
@@ -26,8 +27,7 @@ export function AttachmentTextStatus({
   const [open, setOpen] = useState(false);
   const text = useQuery({
     queryKey: corrKeys.attachmentText(documentId, attachment.id),
-    queryFn: () =>
-      http.get<AttachmentText>(`/correspondence/documents/${documentId}/attachments/${attachment.id}/text`),
+    queryFn: () => call(E.attachmentText, { params: { id: documentId, attachmentId: attachment.id } }),
     enabled: open,
   });
   const { status, pagesDone, pages } = attachment.text;
