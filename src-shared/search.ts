@@ -221,6 +221,33 @@ export function queryParts(
   return { terms, words, runs };
 }
 
+/**
+ * The `to_tsquery` text of a query being typed, for suggestions: its complete words as a search has them,
+ * and its last word, still being typed, as the beginning of a lexeme (`'مذك':*`): the word normalised and
+ * folded, its article or conjunction left out, at least three letters (null when there is nothing to ask).
+ */
+export function prefixQueryText(query: string, weight = ''): string | null {
+  const typed = wordsOf(query);
+  const last = typed.at(-1);
+  if (!last) return null;
+  const complete = /\s$/.test(query);
+  const terms = queryTerms(complete ? query : query.slice(0, last.start));
+  // A weight (A: number, reference and subject) limits every lexeme to the fields of that weight.
+  const weighted = (groups: QueryTerms) => tsQueryText(groups, weight);
+  if (complete) return terms.length ? weighted(terms) : null;
+  let begun = normalizeArabic(last.word.normalize('NFKC'));
+  // Three letters at least; two after an article (الصح: the beginning of الصحة).
+  let least = 3;
+  if (ARABIC_LETTER.test(begun)) {
+    const folded = foldArabicWord(begun);
+    begun = folded.replace(/^(وال|بال|فال|كال|لل|ال)(?=..)/, '').replace(/^و(?=...)/, '');
+    if (begun.length < folded.length - 1) least = 2;
+  } else if (!/^[a-z0-9]+$/.test(begun)) return terms.length ? tsQueryText(terms) : null;
+  if (begun.length < least) return terms.length ? tsQueryText(terms) : null;
+  const prefix = `'${begun.replace(/'/g, "''")}':*${weight}`;
+  return terms.length ? `${weighted(terms)} & ${prefix}` : prefix;
+}
+
 /** Quotation marks a phrase is typed between: "…", «…», “…”. */
 const QUOTED = /"([^"]+)"|«([^»]+)»|“([^”]+)”/g;
 
@@ -269,8 +296,8 @@ export function ignoredWords(query: string): string[] {
  * The `to_tsquery('simple', …)` text of the terms: `('a' | 'b') & 'c'`. Lexemes hold only letters and
  * digits (words are runs of \p{L}\p{N}), so quoting them is enough; the text is still bound as a parameter.
  */
-export function tsQueryText(terms: QueryTerms): string {
-  const quote = (lexeme: string) => `'${lexeme.replace(/'/g, "''")}'`;
+export function tsQueryText(terms: QueryTerms, weight = ''): string {
+  const quote = (lexeme: string) => `'${lexeme.replace(/'/g, "''")}'${weight ? `:${weight}` : ''}`;
   return terms
     .map((group) => (group.length === 1 ? quote(group[0]!) : `(${group.map(quote).join(' | ')})`))
     .join(' & ');

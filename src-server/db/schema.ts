@@ -510,6 +510,8 @@ export const documents = pgTable(
     check('documents_state_check', oneOf(t.state, DOCUMENT_STATES)),
     uniqueIndex('documents_number_idx').on(t.codificationId, t.year, t.sequence),
     uniqueIndex('documents_doc_number_idx').on(t.docNumber),
+    // The beginning of a number as it is typed (search suggestions: LIKE 'IN-2026-00%' in any collation).
+    index('documents_doc_number_prefix_idx').using('btree', sql`${t.docNumber} text_pattern_ops`),
     // Search answers a sender's reference typed in full before anything else (digits in any script).
     index('documents_sender_number_idx').on(referenceFormSql(t.senderDocumentNumber)),
     // The registered arm of the boxes, covering: its filters (holder, clearance) and `done` are read from

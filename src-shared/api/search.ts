@@ -93,6 +93,24 @@ export const searchPageSchema = z.object({
 });
 export type SearchPage = z.infer<typeof searchPageSchema>;
 
+/** GET /search/suggest: what is being typed in the header's search box. */
+export const suggestQuerySchema = z.object({ q: text(1, 100) }).strict();
+export type SuggestQuery = z.infer<typeof suggestQuerySchema>;
+
+/** Suggestions a search box shows at most. */
+export const SUGGESTIONS_MAX = 8;
+
+/** A document the words typed so far lead to: by the beginning of its number, or of its subject's words. */
+export const suggestionSchema = z.object({
+  documentId: z.number().int(),
+  /** What matched: the number's beginning, or the subject's words. */
+  kind: z.enum(['number', 'subject']),
+  docNumber: z.string().nullable(),
+  subject: z.string(),
+  direction: z.enum(DIRECTIONS),
+});
+export type Suggestion = z.infer<typeof suggestionSchema>;
+
 export const searchEndpoints = {
   search: endpoint({
     method: 'GET',
@@ -105,5 +123,16 @@ export const searchEndpoints = {
     summary:
       'Search every document the caller may see: number, references, subject, summary, sender, ' +
       'receivers, notes and attachment text (Arabic normalised and stemmed; English stemmed)',
+  }),
+  suggest: endpoint({
+    method: 'GET',
+    path: '/search/suggest',
+    query: suggestQuerySchema,
+    response: z.array(suggestionSchema).max(SUGGESTIONS_MAX),
+    access: { page: PAGES.search, permission: 'view' },
+    tags: ['search'],
+    summary:
+      'Suggestions as a query is typed: documents the caller may see whose number begins with it, or ' +
+      'whose subject has its words, the last one only begun (newest first)',
   }),
 };

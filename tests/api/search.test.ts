@@ -242,6 +242,39 @@ describe('search', () => {
     expect((await found(org.clerk.token, 'المكيف الصيانة'))[0]).toBe(stems);
   });
 
+  it('suggests as the box is typed: a number by its beginning, a subject by its words, the last one begun', async () => {
+    const suggest = async (token: string, q: string) => {
+      const res = await call(h, {
+        method: 'GET',
+        url: `/search/suggest?${new URLSearchParams({ q })}`,
+        token,
+      });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+      return res.json.data as { documentId: number; kind: string; docNumber: string | null }[];
+    };
+    const byNumber = await suggest(org.clerk.token, numbers.memo!.toLowerCase());
+    expect(byNumber[0]).toMatchObject({ documentId: ids.memo, kind: 'number', docNumber: numbers.memo });
+    const begun = await suggest(org.clerk.token, numbers.memo!.slice(0, -1));
+    expect(begun.filter((s) => s.kind === 'number').map((s) => s.documentId)).toContain(ids.memo);
+    expect(
+      begun.every((s) => s.kind !== 'number' || s.docNumber!.startsWith(numbers.memo!.slice(0, -1))),
+    ).toBe(true);
+    for (const q of ['مذك', 'المذكر', 'وزارة الصح', 'وزاره الصحه بالمذ']) {
+      const found = await suggest(org.clerk.token, q);
+      expect(
+        found.filter((s) => s.kind === 'subject').map((s) => s.documentId),
+        q,
+      ).toContain(ids.memo);
+    }
+    expect((await suggest(org.clerk.token, 'budg')).map((s) => s.documentId)).toEqual([ids.english]);
+    // Two letters are not enough to ask; and nothing the caller may not see is suggested.
+    expect(await suggest(org.clerk.token, 'مذ')).toEqual([]);
+    expect(await suggest(org.outsider.token, 'مذك')).toEqual([]);
+    expect(await suggest(org.outsider.token, numbers.memo!.slice(0, -1))).toEqual([]);
+    const bad = await call(h, { method: 'GET', url: '/search/suggest?q=', token: org.clerk.token });
+    expect(bad.status).toBe(400);
+  });
+
   it(
     'remakes an index entry made by an older lexicon from the stored text, the old entry answering meanwhile',
     async () => {

@@ -192,3 +192,33 @@ export function firstMatchingPages(db: Tx, ids: number[], tsq: string) {
         order by a.document_id, a.id, p.page`,
   );
 }
+
+/** A suggestion's row. */
+export interface SuggestionRow {
+  id: number;
+  doc_number: string | null;
+  subject: string;
+  direction: SearchHit['direction'];
+}
+
+/**
+ * Documents whose number begins with `prefix` (as numberForm writes it), newest number first: the
+ * number's pattern index (documents_doc_number_prefix_idx) answers the beginning.
+ */
+export function numberPrefixMatches(db: Tx, prefix: string, where: SQL, limit: number) {
+  return rowsOf<SuggestionRow>(
+    db,
+    sql`select d.id, d.doc_number, d.subject, d.direction from documents d
+         where d.doc_number like ${`${likeEscape(prefix)}%`} and ${where}
+         order by d.doc_number desc limit ${limit}`,
+  );
+}
+
+/** The documents among `candidates` (rows of id), with what a suggestion shows, newest first. */
+export function suggestionsOf(db: Tx, candidates: SQL, limit: number) {
+  return rowsOf<SuggestionRow>(
+    db,
+    sql`select d.id, d.doc_number, d.subject, d.direction from (${candidates}) c
+          join documents d on d.id = c.id order by d.id desc limit ${limit}`,
+  );
+}

@@ -16,12 +16,18 @@ import type {
   SearchSnippet,
   SnippetField,
 } from '../../../src-shared/api/search';
-import { SEARCH_MAX_RESULTS } from '../../../src-shared/api/search';
+import {
+  SEARCH_MAX_RESULTS,
+  SUGGESTIONS_MAX,
+  type Suggestion,
+  type SuggestQuery,
+} from '../../../src-shared/api/search';
 import {
   anyTermQueryText,
   ignoredWords,
   matchRanges,
   queryParts,
+  prefixQueryText,
   queryPhrases,
   snippet,
   tsQueryText,
@@ -193,4 +199,59 @@ async function hitsOfPage(
       snippets,
     };
   });
+}
+
+/**
+ * GET /search/suggest: as the header's box is typed, the documents the caller may see whose number
+ * begins with what was typed, then those whose subject (or number, or reference) has its words, the last
+ * only begun — newest first, SUGGESTIONS_MAX at most. The same index and visibility as a search, limited
+ * to the fields of weight A; the newest RECENT_SPAN documents first, as a search.
+ */
+export async function suggest(
+  ctx: ServerContext,
+  caller: AuthContext,
+  query: SuggestQuery,
+): Promise<Suggestion[]> {
+  const scope = await scopeOf(ctx.db, caller);
+  const where = visibleTo(scope);
+  const number = numberForm(query.q);
+  const byNumber =
+    /\d/.test(number) && number.length >= 2
+      ? await q.numberPrefixMatches(ctx.db, number, where, SUGGESTIONS_MAX)
+      : [];
+  const tsq = byNumber.length < SUGGESTIONS_MAX ? prefixQueryText(query.q, 'A') : null;
+  let bySubject: q.SuggestionRow[] = [];
+  if (tsq) {
+    const broad = seesBroadly(scope);
+    const newest = broad ? await q.newestIndexed(ctx.db) : 0;
+    const among = (after: number | null) =>
+      q.suggestionsOf(
+        ctx.db,
+        broad
+          ? q.indexMatches(tsq, where, after, SUGGESTIONS_MAX)
+          : q.visibleMatches(tsq, where, visibleCandidates(scope), SUGGESTIONS_MAX),
+        SUGGESTIONS_MAX,
+      );
+    bySubject = await among(newest > RECENT_SPAN ? newest - RECENT_SPAN : null);
+    if (newest > RECENT_SPAN && bySubject.length < SUGGESTIONS_MAX) bySubject = await among(null);
+  }
+  const seen = new Set<number>();
+  const out: Suggestion[] = [];
+  for (const [kind, rows] of [
+    ['number', byNumber],
+    ['subject', bySubject],
+  ] as const) {
+    for (const r of rows) {
+      if (seen.has(r.id) || out.length >= SUGGESTIONS_MAX) continue;
+      seen.add(r.id);
+      out.push({
+        documentId: r.id,
+        kind,
+        docNumber: r.doc_number,
+        subject: r.subject,
+        direction: r.direction,
+      });
+    }
+  }
+  return out;
 }

@@ -38,4 +38,5 @@ export const localDraftKeys = {
 /** The search screen's answers. */
 export const searchKeys = {
   query: (params: string) => ['search', params] as const,
+  suggest: (q: string) => ['search', 'suggest', q] as const,
 };
