@@ -15,7 +15,8 @@
  * - what crossed to the renderer for it: the bytes of the file source's range answers, beside the file's size;
  * - the renderer's JavaScript heap while scrolling through all 300 pages (CDP Performance metrics: before
  *   opening, after the first page, peak while scrolling).
- * Prints one JSON object.
+ * Prints one JSON object. BENCH_RUNS (5), BENCH_PAGES (300), BENCH_WARM_MS (1500: how long the form is
+ * looked at before the first opening), BENCH_TRACE=1 (each opening's requests and marks on stderr).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,7 +127,7 @@ async function main() {
     const open = page.getByTestId('attachment-open').first();
     await open.waitFor();
     // The form warms the viewer up while the user looks at it (its code, pdf.js's worker).
-    await page.waitForTimeout(1500);
+    await page.waitForTimeout(Number(process.env.BENCH_WARM_MS ?? 1500));
     const heapBefore = await heapMB();
     let heapAfterFirst = 0;
     let peakWhileScrolling = 0;

@@ -88,8 +88,20 @@ test('a clerk finds a letter by words of its scanned attachment, in Arabic and i
   await page.screenshot({ path: `${SCREENS}/search-attachment-text-ar.png` });
   await page.keyboard.press('Escape');
 
-  // From the header: words of the scan typed without hamza, ه for ة.
+  // The header's box suggests as it is typed: a subject by its words, the last only begun.
   const box = page.getByTestId('header-search').locator('input');
+  await box.pressSequentially('خطاب وارد من الجمع', { delay: 20 });
+  // The other letter (خطاب آخر) is suggested while only خطاب is typed, and goes with the next words.
+  const suggestions = page.getByTestId('header-suggestion');
+  const suggestion = suggestions.filter({ hasText: 'خطاب وارد من الجمعية' });
+  await expect(suggestion).toContainText(found.docNumber);
+  await expect(suggestions).toHaveCount(1);
+  await page.screenshot({ path: `${SCREENS}/search-suggestions-ar.png` });
+  await suggestion.click();
+  await expect(page.getByTestId('doc-number')).toContainText(found.docNumber);
+  await app.goTo(shell.url, `${PAGES.incoming}/${found.id}`);
+
+  // From the header: words of the scan typed without hamza, ه for ة.
   await box.fill('الاجتماع السنوي لاعضاء الجمعيه');
   await box.press('Enter');
   await expect(page).toHaveURL(/search\/documents\?q=/);

@@ -52,7 +52,7 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
  * every API request behind it for a few hundred milliseconds (bench/pdf-viewer: the event loop's delay
  * while a 300-page file is read).
  */
-const PAGES_PER_STATEMENT = 50;
+const PAGES_PER_STATEMENT = 10;
 
 /**
  * Stores an attachment's pages, a piece at a time, each piece its own statement (no transaction around
@@ -129,6 +129,9 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
     await reindexDocument(ctx.db, documentId);
     return;
   }
+  // A file just uploaded is often opened at once: its reading (a child process to start, the file to
+  // parse) waits for the requests being answered to calm, as between its pages.
+  await job.giveWay();
   await ctx.db.execute(sql`update document_attachments set text_status = 'reading', text_pages_done = 0,
     text_pages = null where id = ${attachmentId}`);
   // A store on this disk is read where the file lies; any other (S3) is copied to a temporary file first.

@@ -68,6 +68,8 @@ export function HeaderSearch() {
         void navigate(`${PAGES.search}/${id}`, { state: { back: `${location.pathname}${location.search}` } });
       }}
       popupMatchSelectWidth={420}
+      // Enter searches what was typed; a suggestion is chosen by the arrows or a click.
+      defaultActiveFirstOption={false}
       aria-label={t('box.label')}
     >
       <Input.Search
