@@ -14,10 +14,8 @@
  * - A few very common words (في، من، the, of …) are not indexed nor required of a match, unless written as
  *   an acronym (IT, US) or a query holds nothing else.
  *
- * We do not use PostgreSQL's `arabic` configuration (its Snowball stemmer, present in PostgreSQL 15 and
- * PGlite alike): it stems inconsistently across prefixes — وزارة → زار but للوزارة → وزار, سيارات → يارا
- * but السيارة → سيار — so a query for a word misses the same word with a preposition, and it leaves
- * والمذكرة unstemmed. The database stores our lexemes with the `simple` configuration instead.
+ * Not PostgreSQL's `arabic` configuration, which stems a word differently after a preposition: our
+ * lexemes are stored with the `simple` one (docs/decisions.md).
  */
 import { stemmer } from 'stemmer';
 import { normalizeArabic } from './arabic';

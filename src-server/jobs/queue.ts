@@ -1,69 +1,8 @@
 /**
- * The durable background job queue, on the database (table `background_jobs`): PDF text extraction and
- * OCR of attachments, re-indexing documents for search. It works on the embedded PGlite (one in-process
- * connection) and on a PostgreSQL shared by several server processes.
- *
- * Our own rather than pg-boss or graphile-worker (tried against PGlite, 2026-11): pg-boss 12 does run on
- * PGlite, but pg-boss 11+ and graphile-worker 0.18 require Node ≥ 22 while we run on Node 20; pg-boss 10,
- * the last for Node 20, fails to start on PGlite behind a plain `executeSql` ("cannot insert multiple
- * commands into a prepared statement": its schema SQL is multi-statement) and has no abort signal for a
- * handler that times out; graphile-worker takes only a pg.Pool (no PGlite) and takes a dead worker's job
- * back after a fixed 4 hours. Neither stores a job's progress, pg-boss lets no handler skip the retries
- * left, and each brings its own schema and migrations outside drizzle-kit. This is one table and one file.
- *
- * How it works:
- * - `enqueue` inserts a row, in the caller's transaction if given one; a `key` makes the same work
- *   enqueued twice while it waits one job (a unique partial index). A job already running may have read
- *   what changed since, so the same key enqueued then is queued again (handlers of one key must tolerate
- *   running at the same time: the search indexer locks the document it indexes).
- * - A poller claims due jobs of the kinds registered here, up to each kind's concurrency, with one
- *   `UPDATE … FROM (SELECT … FOR UPDATE SKIP LOCKED)` statement that sets `running`, counts the attempt
- *   and leases the job until `locked_until`. The handler runs outside any transaction (on PGlite nothing
- *   may hold the one connection around a handler); the lease is renewed while it runs.
- * - Success: `done`. A throw: back to `queued` after a back-off, or `dead` once the attempts are used up
- *   or at once for a `PermanentJobError`. A handler past its time-out is aborted (its `signal`) and
- *   counts as a failure.
- * - Workers that die. Each queue names itself (`workerId`: host, pid and a random part, new in every
- *   life of a process) in the jobs it holds, and makes itself known alive while it runs (`liveness`):
- *   on the embedded PGlite no other process can open the database, so a job held by no running queue of
- *   this process was held by its previous life; on PostgreSQL, shared by several processes, each
- *   worker holds a session-level advisory lock named after its id on a connection of its own for as long
- *   as it runs, and PostgreSQL frees it the moment that process dies (its connection closes: a kill -9,
- *   a crash, the machine's power). A job whose holder is gone is claimable at once, by the process
- *   restarted or by any peer — a live peer's lock is held, so its jobs are never taken. We chose this
- *   over a name kept across restarts (host + data folder, or a configured id), which a second server
- *   started with the same name would take for its own previous life and rob, and over heartbeats, which
- *   can only tell a peer dead some time after it died. (The lock needs session connections: a
- *   transaction-pooling proxy in front of PostgreSQL would hand the lock's session to others.)
- * - A lease that expires still frees a job whose holder cannot be known dead (its database session is
- *   alive though its machine is gone: PostgreSQL notices a dead network peer only when TCP does), so
- *   work survives whatever happened; every write of a worker about a job is fenced by (locked_by,
- *   attempts), so a worker that lost its job cannot overwrite the new owner's outcome. Handlers must
- *   therefore be idempotent: a job runs at least once, and twice only when a worker was lost. A job
- *   taken back counts the attempt its dead worker made (a job that kills its worker each time ends dead).
- * - Done jobs are kept `keepDoneDays` and then pruned by a slow timer; dead jobs stay for a person to
- *   look at and `retry`.
- * - Background work yields to requests (`yieldWhenBusy`, on unless a caller turns it off). The handlers
- *   run on the thread that answers requests, and on PGlite the database runs on that thread too: during
- *   a burst of uploads from a scanning station, the search jobs each upload enqueues took 20–25 % of the
- *   intake's throughput. So while the process is busy the poller skips its claim round and looks again
- *   after `checkMs` (instead of `pollMs`); a nudge looks, but does not claim, either. A long handler
- *   gives way between its steps (`job.giveWay()`: a file's pages) while requests are answered. Under
- *   sustained load a claim round still runs once `maxDeferMs` has passed since the
- *   last: background work slows down, it never stops.
- *   Busy is this thread's event-loop utilization (ELU) since the previous look, not a count of requests in
- *   flight: a server on PostgreSQL with many users nearly always has a request in flight yet may be
- *   mostly idle, whereas ELU measures the one thing the jobs compete for — this thread, which on PGlite
- *   includes the database's own work. The server also tells the queue when it answers requests
- *   (`requestsActive`): busy is then requests answered in the window *and* the thread loaded, by
- *   whatever loads it — the jobs' own work included, since it is what those requests wait behind (during
- *   a station's burst, counting only the requests' share let the search jobs take a sixth of the
- *   thread) — while a process that answers nothing runs its jobs back to back. A queue told nothing of
- *   requests leaves its own work out instead: the measure restarts whenever one of its handlers settles,
- *   and what the thread does in the 20 ms after (a shorter window measures the instant, not the load)
- *   decides.
- *   `drain()` claims regardless: whoever calls it wants the work done now, and waits for it.
- * All times are the database's (`now()`), never this process's clock, so servers with skewed clocks agree.
+ * The durable background job queue, on the database (table `background_jobs`): text extraction and OCR of
+ * attachments, search indexing; on the embedded PGlite and on a PostgreSQL shared by several servers.
+ * How it claims, leases, retries, takes back a dead worker's jobs and gives way to requests:
+ * docs/jobs.md. Why our own: docs/decisions.md.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';

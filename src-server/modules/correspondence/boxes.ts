@@ -1,29 +1,7 @@
 /**
- * The boxes (GET /correspondence/boxes/{box}). Each box is a union of "arms" producing uniform key rows
- * (b.kind, b.row_id, b.document_id, b.box_date, b.done, …); filters, sort and paging run over the keys,
- * then the page's documents are read through the visibility predicate. Every arm is a subset of what
- * the predicate admits (receiving departments' leads and employees, taskers, archive office, creator —
- * each with the security rank checked on the arm's own table), so the keys never count a row
- * the caller could not see, and the predicate guards the page again. The incoming arm reads a
- * department's distributions from one index (department, registered_at desc, id desc) and only joins
- * documents when a filter or the sort needs a document column: first and deep pages stay index scans.
- *
- * Big boxes (issue 15): the order is total — sort value, row id, then the arm's kind — so a page can be
- * read from a keyset position (db/keyset.ts): the `next` cursor of a page lets the following one (or the
- * one before) be read by an index range scan from there, whatever its depth; without a usable cursor a
- * page is read with OFFSET over the arms' covering indexes (a jump: linear in its depth, no heap). The
- * total is counted up to LIST_EXACT_TOTAL_MAX rows only: beyond, it is a lower bound (`totalExact:
- * false`), exact again once the caller pages to the end.
- *
- * Jumps in the big boxes (issue 23, item 22): the big arms — filed documents by archive office and by
- * creator, distributions by receiving department — are tallied per day of their box date (box_tallies,
- * kept by triggers in the writing transaction, so exact in every snapshot and on every server process;
- * nothing is cached here). A box in its own date order without filters sums its rows per day from them
- * (counting only its small arms and the range's partial edge days), which is its exact total, and a page
- * lying far from any known position is read from the boundary of the day it starts on, in the same
- * snapshot as the sums: at most a day's rows are passed over, however deep the page.
- *
- * The SQL of all this (the arms, a window of keys, the count, the rows per day) is in box-queries.ts.
+ * The boxes (GET /correspondence/boxes/{box}): each a union of arms giving uniform key rows, filtered,
+ * sorted and paged over the keys, the page's documents read through the visibility predicate; keyset
+ * cursors, day tallies for jumps, exact totals (docs/boxes.md). The SQL is in box-queries.ts.
  */
 import { normalizeArabic } from '../../../src-shared/arabic';
 import { filtersSchema } from '../../../src-shared/filters';

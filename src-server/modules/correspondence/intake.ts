@@ -1,29 +1,8 @@
 /**
- * Intake: a scanning station's PDFs arriving, one a request (POST /correspondence/intake) or a batch a
- * request (POST /correspondence/intake/batch: a station with a backlog sends what is queued in one).
- * Each file becomes a new incoming draft (its subject the file's name, for the archive office to
- * complete and register), or an attachment of the document whose registration number the station read
- * from the file's name — on an approved letter or memo, an addition after approval (the scan of its
- * signed copy), which leaves the approved version as it was (content.ts). Both routes are one implementation (`intakeFiles`); a batch is the same files
- * handled together. Decisions:
- * - Exactly once: each file's `Idempotency-Key` (per user) is recorded with what the upload made and a
- *   hash of the file it came with (its content, name and number: http/idempotency.ts), in the same
- *   transaction; a retry with the key answers that (200, `replayed`) without keeping or checking the file
- *   again, so a station that crashed or lost the answer never registers a file twice. The retry's bytes
- *   are hashed on the way past: the key sent with another file is refused (422 `idempotency.keyReused`),
- *   never answered with the first file's result while the new one is dropped. A receipt recorded before
- *   hashes were replays without reading the file, as before.
- * - The same content twice (a file dropped again, already attached to a document the caller may see, or
- *   twice in one batch) is refused with 409 naming that document: the archive keeps one copy of a scan.
- *   A duplicate the caller may not see is no duplicate for them: the file is taken as if it were new (a
- *   new incoming draft, or an attachment of the numbered document), its bytes stored once by content as
- *   always — so nobody learns by sending a file's bytes that a document hidden from them holds it.
- *   Concurrent uploads of one content are serialised on its hash, so two stations racing cannot both
- *   win.
- * - Access is checked before a byte is read: creating incoming drafts, or filing on the named document.
- * - In a batch, a file refused (not a PDF, too large, active content, a duplicate, an unknown number, not
- *   permitted) refuses that file only; the new drafts of a batch are made in one transaction and one
- *   statement (a thousand scans are a thousand drafts, not seven thousand round trips).
+ * Intake: a scanning station's PDFs arriving, one a request (POST /correspondence/intake) or a batch
+ * (POST /correspondence/intake/batch). Each file becomes an incoming draft, or an attachment (or an
+ * addition after approval) of the document whose number the station read. Exactly once, one copy of a
+ * scan, no leak through duplicates: docs/intake.md.
  */
 import type { IntakeResult } from '../../../src-shared/api/correspondence';
 import { parseRegistrationNumber } from '../../../src-shared/numbering';
