@@ -5,18 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
-import {
-  Alert,
-  Avatar,
-  Badge,
-  Button,
-  Dropdown,
-  Flex,
-  Layout,
-  Menu,
-  Typography,
-  type MenuProps,
-} from 'antd';
+import { Alert, Avatar, Badge, Button, Dropdown, Flex, Layout, Menu, Typography, type MenuProps } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { BoxCounts } from '../../../src-shared/api/correspondence';
 import { approvalsApi, corrKeys } from '../../features/correspondence/documents/api';
