@@ -11,7 +11,7 @@
  *
  * The server's time per request (Fastify's elapsed time) under autocannon, beside the raw SQL: the
  * statements the server issued for the request (the session check excluded) replayed on one connection.
- * Targets: p95 < 100 ms and within 2× of the raw SQL.
+ * Targets: p95 < 100 ms (suggestions as the header box is typed: < 50 ms) and within 2× of the raw SQL.
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres npx tsx bench/search/run.ts
  *
@@ -34,6 +34,7 @@ const REUSE = process.env.BENCH_REUSE === '1';
 /** The correspondence benchmark's users' password. */
 const PASSWORD = 'bench-password-1';
 const TARGET_MS = 100;
+const SUGGEST_TARGET_MS = 50;
 const round = (v: number) => Math.round(v * 100) / 100;
 
 async function main() {
@@ -105,6 +106,10 @@ async function main() {
       { name: 'a name (نوره الشهري)', q: 'نوره الشهري' },
       { name: 'one English word', q: 'budgets' },
       { name: 'number lookup', q: number },
+      // The header box's suggestions as it is typed (target SUGGEST_TARGET_MS).
+      { name: 'suggest: a word begun (مناق)', q: 'مناق', suggest: true },
+      { name: 'suggest: a word and one begun', q: 'اعتماد الميز', suggest: true },
+      { name: 'suggest: a number begun', q: number.slice(0, -3), suggest: true },
     ];
     const users = [
       { who: 'clerk', login: 'bench-clerk', queries: queries(clerkNumber) },
@@ -114,15 +119,30 @@ async function main() {
       const token = await signIn(u.login);
       for (const s of u.queries) {
         const route = `${u.who}: ${s.name}`;
-        const path = `/search?${new URLSearchParams({ q: s.q, page: '1', pageSize: '20' }).toString()}`;
+        const suggest = 'suggest' in s;
+        const target = suggest ? SUGGEST_TARGET_MS : TARGET_MS;
+        const path = suggest
+          ? `/search/suggest?${new URLSearchParams({ q: s.q }).toString()}`
+          : `/search?${new URLSearchParams({ q: s.q, page: '1', pageSize: '20' }).toString()}`;
         startCapture();
         const check = await fetch(server.url + path, { headers: { authorization: `Bearer ${token}` } });
         const statements = stopCapture().filter((x) => !/\bsessions\b/.test(x.text));
-        const body = (await check.json()) as {
-          data?: { total: number; totalExact: boolean; items: { numberMatch: boolean }[] };
+        const answer = (await check.json()) as {
+          data?:
+            { total: number; totalExact: boolean; items: { numberMatch: boolean }[] } | { kind: string }[];
         };
-        if (check.status !== 200 || !body.data)
-          throw new Error(`${route}: ${check.status} ${JSON.stringify(body)}`);
+        if (check.status !== 200 || !answer.data)
+          throw new Error(`${route}: ${check.status} ${JSON.stringify(answer)}`);
+        // Suggestions answer a list: as many as they are, the first by its number or not.
+        const body = {
+          data: Array.isArray(answer.data)
+            ? {
+                total: answer.data.length,
+                totalExact: true,
+                items: answer.data.map((x) => ({ numberMatch: x.kind === 'number' })),
+              }
+            : answer.data,
+        };
         measuring('');
         await autocannon(server.url + path, { token, connections: 1, seconds: 2 }); // warm-up
         measuring(route);
@@ -141,7 +161,8 @@ async function main() {
           non2xx: load.non2xx,
           serverMs: { samples: serverMs.length, p50: round(percentile(serverMs, 50)), p95: round(p95) },
           rawSqlMs: { statements: statements.length, ...raw, explainExecutionMs: plans },
-          withinTarget: p95 < TARGET_MS,
+          target,
+          withinTarget: p95 < target,
           within2xRaw: p95 <= 2 * raw.p95,
         };
         results.push(entry);
@@ -161,6 +182,7 @@ async function main() {
   ];
   for (const e of results as {
     route: string;
+    target: number;
     total: string;
     serverMs: { p95: number };
     rawSqlMs: { p95: number };
@@ -169,7 +191,7 @@ async function main() {
   }[])
     lines.push(
       `${pad(e.route, 40)}${pad(e.total, 10)}${pad(`${e.serverMs.p95} ms`, 12)}${pad(`${e.rawSqlMs.p95} ms`, 13)}` +
-        `${e.withinTarget ? `< ${TARGET_MS} ms` : `MISSED (${TARGET_MS} ms)`} / ${e.within2xRaw ? '≤ 2× raw' : '> 2× raw (MISSED)'}`,
+        `${e.withinTarget ? `< ${e.target} ms` : `MISSED (${e.target} ms)`} / ${e.within2xRaw ? '≤ 2× raw' : '> 2× raw (MISSED)'}`,
     );
   console.log(lines.join('\n'));
 }

@@ -132,6 +132,13 @@ test('a clerk finds a letter by words of its scanned attachment, in Arabic and i
   await expect(page.getByTestId('search-empty')).toBeVisible();
   await page.screenshot({ path: `${SCREENS}/search-empty-ar.png` });
 
+  // A word nobody wrote beside words of the letter: left out, and named.
+  await page.getByTestId('search-input').locator('input').fill('الاجتماع السنوي زنجفيل');
+  await page.getByTestId('search-input').locator('input').press('Enter');
+  await expect(page.getByTestId('search-hit')).toHaveCount(1);
+  await expect(page.getByTestId('search-note-missing')).toContainText('«\u2068زنجفيل\u2069»');
+  await page.screenshot({ path: `${SCREENS}/search-missing-ar.png` });
+
   // In English: English words of the same scan, with a filter on the direction.
   await app.switchLanguage();
   await page.getByTestId('search-input').locator('input').fill('general assemblies');
@@ -143,4 +150,11 @@ test('a clerk finds a letter by words of its scanned attachment, in Arabic and i
   await page.getByTestId('search-clear-filters').click();
   await expect(page.getByTestId('search-hit')).toHaveCount(1);
   await page.screenshot({ path: `${SCREENS}/search-results-en.png` });
+
+  // Words that are never together: the documents with most of them, said so; common words named.
+  await page.getByTestId('search-input').locator('input').fill('the general assembly of another letter');
+  await page.getByTestId('search-input').locator('input').press('Enter');
+  await expect(page.getByTestId('search-note-ignored')).toContainText('“\u2068the\u2069”');
+  await expect(page.getByTestId('search-note-missing')).toContainText('“\u2068another\u2069”');
+  await page.screenshot({ path: `${SCREENS}/search-notes-en.png` });
 });
