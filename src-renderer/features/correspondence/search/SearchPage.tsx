@@ -117,7 +117,8 @@ function QueryNotes({ data }: { data: SearchPage | undefined }) {
   if (data.missing.length)
     notes.push({ key: 'missing', text: t('page.missing', { words: words(data.missing) }) });
   if (data.partial) notes.push({ key: 'partial', text: t('page.partial') });
-  if (data.ignored.length && data.terms.length)
+  // Common words left out are said only when nothing was found: on every search they would be noise.
+  if (data.ignored.length && data.terms.length && data.total === 0)
     notes.push({ key: 'ignored', text: t('page.ignored', { words: words(data.ignored) }) });
   if (!notes.length) return null;
   return (
