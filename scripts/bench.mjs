@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const NEEDS_POSTGRES = new Set(['correspondence', 'directory', 'load']);
+const NEEDS_POSTGRES = new Set(['correspondence', 'directory', 'load', 'search']);
 const all = readdirSync(join(ROOT, 'bench'), { withFileTypes: true })
   .filter((d) => d.isDirectory() && existsSync(join(ROOT, 'bench', d.name, 'run.ts')))
   .map((d) => d.name)
