@@ -17,8 +17,7 @@
  * the child as an Electron utility process (`setOcrLauncher(utilityProcessOcrLauncher(utilityProcess.fork))`);
  * the child speaks both transports.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import type { Socket } from 'node:net';
 import { siblingScript } from '../../entry';
@@ -105,26 +104,17 @@ export function ocrChildEntry(): { modulePath: string; execArgv: string[] } {
   return siblingScript(import.meta.url, 'ocr-child');
 }
 
-/** nice(1), where the system has it (not on Windows, where the child lowers its own priority class). */
-const NICE = ['/usr/bin/nice', '/bin/nice'].find((path) => process.platform !== 'win32' && existsSync(path));
-
 /** The default launcher: child_process.fork at a lowered priority. */
 export function forkOcrChild(): OcrChildHandle {
   const { modulePath, execArgv } = ocrChildEntry();
-  // Started through nice(1) where there is one, so every thread of the child is low from its first
-  // instruction: lowered afterwards, its start (loading pdf.js and its modules, seconds of work on V8's
-  // threads too) ran at the server's priority and slowed the viewer opening the file just uploaded
-  // (bench/pdf-viewer, while the server reads the file).
-  const child: ChildProcess = NICE
-    ? spawn(NICE, ['-n', String(OCR_CHILD_NICE), process.execPath, ...execArgv, modulePath], {
-        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-        serialization: 'json',
-      })
-    : fork(modulePath, [], {
-        execArgv,
-        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-        serialization: 'json',
-      });
+  // Not started through nice(1): the child's start (tesseract's WebAssembly, its language data) at the
+  // lowest priority from the first instruction starved behind a busy machine (an OCR of one page past
+  // two minutes in CI); it lowers its own threads once started (ocr-child.ts).
+  const child: ChildProcess = fork(modulePath, [], {
+    execArgv,
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    serialization: 'json',
+  });
   if (child.pid !== undefined) {
     try {
       os.setPriority(child.pid, OCR_CHILD_NICE);
