@@ -5,7 +5,19 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { Alert, Avatar, Badge, Button, Dropdown, Flex, Layout, Menu, Typography, type MenuProps } from 'antd';
+import {
+  Alert,
+  Avatar,
+  Badge,
+  Button,
+  Dropdown,
+  Flex,
+  Input,
+  Layout,
+  Menu,
+  Typography,
+  type MenuProps,
+} from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { BoxCounts } from '../../../src-shared/api/correspondence';
 import { approvalsApi, corrKeys } from '../../features/correspondence/documents/api';
@@ -13,7 +25,6 @@ import { GlobalOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@
 import { useTranslation } from 'react-i18next';
 import type { PageSection } from '../../../src-shared/api/auth';
 import { LanguageToggle } from '../../components/LanguageSwitch';
-import { HeaderSearch } from '../../features/correspondence/search/HeaderSearch';
 import { PageIcon } from '../../components/PageIcon';
 import { useLocale } from '../locale';
 import { useCanOn, useCurrentPage } from '../permissions';
@@ -32,6 +43,7 @@ export function MainLayout() {
   const location = useLocation();
   const current = useCurrentPage();
   const [collapsed, setCollapsed] = useState(false);
+  const { t: ts } = useTranslation('search');
   const maySearch = useCanOn(PAGES.search, 'view');
 
   // The profile is refreshed once per sign-in (the cached one shows meanwhile, or offline).
@@ -129,7 +141,20 @@ export function MainLayout() {
             <strong>{current ? (locale === 'ar' ? current.nameAr : current.nameEn) : ''}</strong>
           </Typography.Text>
           <Flex align="center" gap={8}>
-            {maySearch && !location.pathname.startsWith(PAGES.search) ? <HeaderSearch /> : null}
+            {maySearch && !location.pathname.startsWith(PAGES.search) ? (
+              <Input.Search
+                className="header-search"
+                allowClear
+                maxLength={200}
+                placeholder={ts('box.placeholder')}
+                aria-label={ts('box.label')}
+                onSearch={(value) => {
+                  const q = value.trim();
+                  if (q) void navigate(`${PAGES.search}?${new URLSearchParams({ q }).toString()}`);
+                }}
+                data-testid="header-search"
+              />
+            ) : null}
             <LanguageToggle />
             <Dropdown
               menu={{ items: userMenu, onClick: onUserMenu }}

@@ -38,5 +38,4 @@ export const localDraftKeys = {
 /** The search screen's answers. */
 export const searchKeys = {
   query: (params: string) => ['search', params] as const,
-  suggest: (q: string) => ['search', 'suggest', q] as const,
 };

@@ -115,7 +115,10 @@ function QueryNotes({ data }: { data: SearchPage | undefined }) {
     );
   const notes: { key: string; text: string }[] = [];
   if (data.missing.length)
-    notes.push({ key: 'missing', text: t('page.missing', { words: words(data.missing) }) });
+    notes.push({
+      key: 'missing',
+      text: t('page.missing', { words: words(data.missing), count: data.missing.length }),
+    });
   if (data.partial) notes.push({ key: 'partial', text: t('page.partial') });
   // Common words left out are said only when nothing was found: on every search they would be noise.
   if (data.ignored.length && data.terms.length && data.total === 0)
