@@ -322,17 +322,22 @@ export function matchRanges(
     if (i > 0 && /\s/.test(text.slice(words[i - 1]!.end, words[i]!.start))) group += 1;
     together.push(group);
   }
+  // The lexemes of each group of words standing together, gathered once.
+  const groupLexemes = new Map<number, Set<string>>();
+  for (const [i, w] of words.entries()) {
+    const set = groupLexemes.get(together[i]!) ?? new Set<string>();
+    for (const l of w.lexemes) set.add(l);
+    groupLexemes.set(together[i]!, set);
+  }
   const ranges: [number, number][] = [];
   for (const [i, w] of words.entries()) {
     const hits = [...w.lexemes].filter((l) => wanted.has(l));
     if (!hits.length) continue;
     const free = hits.some((l) => !bound.has(l));
+    const near = groupLexemes.get(together[i]!)!;
     const held = hits.some((l) => {
       const run = bound.get(l);
-      if (!run) return false;
-      const near = words.filter((_, j) => together[j] === together[i]);
-      const met = run.filter((t) => near.some((n) => terms[t]!.some((x) => n.lexemes.has(x))));
-      return met.length >= 2;
+      return !!run && run.filter((t) => terms[t]!.some((x) => near.has(x))).length >= 2;
     });
     if (free || held) ranges.push([w.start, w.end]);
   }

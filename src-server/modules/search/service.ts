@@ -8,7 +8,7 @@
  * the words are shown (`partial`), as search engines do. The page's passages are cut from the fields and
  * the first matching attachment page, with the matched words marked.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type {
   SearchHit,
   SearchPage,
@@ -37,7 +37,7 @@ import {
 import { ARABIC_UNIFY } from '../../../src-shared/arabic';
 import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
-import { scopeOf, seesBroadly, visibleCandidates, visibleTo } from '../correspondence/visibility';
+import { scopeOf, seesBroadly, visibleCandidates, visibleTo, type Scope } from '../correspondence/visibility';
 import { documentTexts } from './indexer';
 import * as q from './queries';
 
@@ -52,6 +52,39 @@ export function numberForm(q: string): string {
     .map((c) => (/[\u0660-\u0669\u06F0-\u06F9]/.test(c) ? ARABIC_UNIFY[c]! : c))
     .join('')
     .toUpperCase();
+}
+
+/**
+ * Where a caller's matches come from: one who sees much (an archive clerk) from the index, one who sees
+ * little from what they may see, each looked up in the index (queries.ts); and the newest indexed
+ * document, asked once.
+ */
+function matchesFor(ctx: ServerContext, scope: Scope, where: SQL) {
+  const broad = seesBroadly(scope);
+  let newest: Promise<number> | undefined;
+  return {
+    hits: (tsq: string, after: number | null, window: number, groups?: string[]) =>
+      broad
+        ? q.indexMatches(tsq, where, after, window, groups)
+        : q.visibleMatches(tsq, where, visibleCandidates(scope), window, groups),
+    newest: () => (newest ??= broad ? q.newestIndexed(ctx.db) : Promise.resolve(0)),
+  };
+}
+
+/**
+ * Reads among the newest RECENT_SPAN indexed documents first (`read(after)`), and among all when they
+ * did not give `enough` (a common word is in a third of a million documents); `span` false reads all.
+ */
+async function newestFirst<T>(
+  source: { newest: () => Promise<number> },
+  span: boolean,
+  read: (after: number | null) => Promise<T>,
+  enough: (found: T) => boolean,
+): Promise<T> {
+  const newest = span ? await source.newest() : 0;
+  if (newest <= RECENT_SPAN) return read(null);
+  const found = await read(newest - RECENT_SPAN);
+  return enough(found) ? found : read(null);
 }
 
 /** GET /search. */
@@ -79,27 +112,24 @@ export async function search(
   // reached by narrowing: a date range, a filter, another word). A caller who sees little starts from
   // what they may see; one who sees much (an archive clerk) from the index, first among the newest
   // RECENT_SPAN documents and, when they hold too few matches, among all.
-  const broad = seesBroadly(scope);
+  const source = matchesFor(ctx, scope, where);
+  const hitsOf = source.hits;
   // The documents whose number or sender's reference is the query itself come first.
   const numbers = q.numberMatches(exact, where);
   const limit = Math.min(query.pageSize, SEARCH_MAX_RESULTS - offset);
-  const hitsOf = (tsq: string, after: number | null, window: number, groups?: string[]) =>
-    broad
-      ? q.indexMatches(tsq, where, after, window, groups)
-      : q.visibleMatches(tsq, where, visibleCandidates(scope), window, groups);
-  const newest = broad && terms.length ? await q.newestIndexed(ctx.db) : 0;
 
   /** The page of the matches of `tsq` (and the number's), `groups` ranking by how many words match. */
-  const find = async (tsq: string | null, groups?: string[]) => {
-    const page = async (after: number | null) => {
-      const hits = tsq ? hitsOf(tsq, after, RANK_WINDOW, groups) : null;
-      const candidates = hits ? sql`(${hits}) union all (${numbers})` : numbers;
-      return q.rankedPage(ctx.db, candidates, limit, offset, whole);
-    };
-    let found = await page(newest > RECENT_SPAN ? newest - RECENT_SPAN : null);
-    if (newest > RECENT_SPAN && found.h < RANK_WINDOW) found = await page(null);
-    return found;
-  };
+  const find = (tsq: string | null, groups?: string[]) =>
+    newestFirst(
+      source,
+      tsq !== null,
+      (after) => {
+        const hits = tsq ? hitsOf(tsq, after, RANK_WINDOW, groups) : null;
+        const candidates = hits ? sql`(${hits}) union all (${numbers})` : numbers;
+        return q.rankedPage(ctx.db, candidates, limit, offset, whole);
+      },
+      (found) => found.h >= RANK_WINDOW,
+    );
 
   let found = await find(terms.length ? tsQueryText(terms) : null);
   // No document has every word: the words no document has are left out (and named), and when every
@@ -222,18 +252,13 @@ export async function suggest(
   const tsq = byNumber.length < SUGGESTIONS_MAX ? prefixQueryText(query.q, 'A') : null;
   let bySubject: q.SuggestionRow[] = [];
   if (tsq) {
-    const broad = seesBroadly(scope);
-    const newest = broad ? await q.newestIndexed(ctx.db) : 0;
-    const among = (after: number | null) =>
-      q.suggestionsOf(
-        ctx.db,
-        broad
-          ? q.indexMatches(tsq, where, after, SUGGESTIONS_MAX)
-          : q.visibleMatches(tsq, where, visibleCandidates(scope), SUGGESTIONS_MAX),
-        SUGGESTIONS_MAX,
-      );
-    bySubject = await among(newest > RECENT_SPAN ? newest - RECENT_SPAN : null);
-    if (newest > RECENT_SPAN && bySubject.length < SUGGESTIONS_MAX) bySubject = await among(null);
+    const source = matchesFor(ctx, scope, where);
+    bySubject = await newestFirst(
+      source,
+      true,
+      (after) => q.suggestionsOf(ctx.db, source.hits(tsq, after, SUGGESTIONS_MAX), SUGGESTIONS_MAX),
+      (rows) => rows.length >= SUGGESTIONS_MAX,
+    );
   }
   const seen = new Set<number>();
   const out: Suggestion[] = [];
