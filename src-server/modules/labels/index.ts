@@ -35,6 +35,16 @@ const ARABIC_INDIC = '٠١٢٣٤٥٦٧٨٩';
 /** Western digits written in Arabic-Indic digits (IN-2026-000123 → IN-٢٠٢٦-٠٠٠١٢٣). */
 export const arabicIndicDigits = (text: string) => text.replace(/[0-9]/g, (d) => ARABIC_INDIC[Number(d)]!);
 
+/** Latin text kept in one left-to-right piece inside an Arabic line (27 Nov 2026, not Nov 2026 27). */
+const isolateLtr = (text: string) => `\u2066${text}\u2069`;
+
+/**
+ * The number in Arabic-Indic digits, set right to left as Arabic text sets it (٠٠٠١٢٣-٢٠٢٦-IN, read from
+ * the right: IN, ٢٠٢٦, ٠٠٠١٢٣) and all in the Arabic font, so that a PDF reader gets it back in one piece
+ * and in logical order (pdf.js reads a run of Arabic-Indic digits as right-to-left text).
+ */
+const ARABIC_NUMBER: Omit<TextStyle, 'size'> = { bold: true, dir: 'rtl', script: 'arabic' };
+
 const ar = (key: string, params?: Record<string, unknown>) => translate('ar', `labels.${key}`, params);
 const en = (key: string, params?: Record<string, unknown>) => translate('en', `labels.${key}`, params);
 
@@ -98,7 +108,7 @@ function drawSticker(
   let barModule = (small ? 0.25 : 0.3) * MM;
   const barsWidth = (barModules - 2 * CODE128_QUIET) * barModule;
   if (barsWidth > innerWidth) barModule = innerWidth / (barModules - 2 * CODE128_QUIET);
-  const barHeight = (small ? 5 : 6.5) * MM;
+  const barHeight = (small ? 4.5 : 6.5) * MM;
   const barWidth = barModules * barModule;
   drawCode128(page, doc.number, box.x + (box.width - barWidth) / 2, box.y + pad.y, barModule, barHeight);
 
@@ -108,49 +118,51 @@ function drawSticker(
   drawQr(page, qrText, qrX, qrY, qrModule);
 
   const d = dates(doc.registeredAt);
+  const direction = `${ar(`direction.${doc.direction}`)} · ${en(`direction.${doc.direction}`)}`;
+  const numberSize = small ? 7.5 : 9;
+  const body = small ? 5.5 : 6.5;
+  type Line = { text: string; style: TextStyle };
+  // Beside the QR code, flush right; on the small label the English name and the dates run under the
+  // QR code across the whole label, where there is room for them.
+  const beside: Line[] = [
+    { text: doc.entity.ar, style: { size: small ? body : 7, bold: true } },
+    ...(small ? [] : [{ text: doc.entity.en, style: { size: body, dir: 'ltr' } } satisfies Line]),
+    { text: doc.number, style: { size: numberSize, bold: true, dir: 'ltr' } },
+    { text: arabicIndicDigits(doc.number), style: { ...ARABIC_NUMBER, size: numberSize } },
+    { text: direction, style: { size: body } },
+    ...(small
+      ? []
+      : ([
+          { text: d.hijriAr, style: { size: body } },
+          { text: d.gregorianEn, style: { size: body, dir: 'ltr' } },
+        ] satisfies Line[])),
+  ];
+  const under: Line[] = small
+    ? [
+        { text: `${d.hijriAr} · ${isolateLtr(d.gregorianShort)}`, style: { size: body } },
+        { text: doc.entity.en, style: { size: body, dir: 'ltr' } },
+      ]
+    : [];
+  const top = box.y + box.height - pad.y;
+  const barsTop = box.y + pad.y + barHeight + 0.5 * MM;
+  const qrBottom = qrY + 2 * qrModule;
   const right = qrX + 2 * qrModule;
   const left = box.x + pad.x;
-  const maxWidth = right - left;
-  const top = box.y + box.height - pad.y;
-  const bottom = box.y + pad.y + barHeight + 0.6 * MM;
-  const numberSize = small ? 7.5 : 9;
-  const bodySize = small ? 5.5 : 6.5;
-  const entity = `${doc.entity.ar} · ${doc.entity.en}`;
-  const lines: { text: string; style: TextStyle }[] = small
-    ? [
-        { text: doc.entity.ar, style: { size: bodySize, bold: true } },
-        { text: doc.number, style: { size: numberSize, bold: true, dir: 'ltr' } },
-        { text: arabicIndicDigits(doc.number), style: { size: numberSize, bold: true } },
-        {
-          text: `${ar(`direction.${doc.direction}`)} · ${en(`direction.${doc.direction}`)}`,
-          style: { size: bodySize },
-        },
-        { text: `${d.hijriAr} · ${d.gregorianShort}`, style: { size: bodySize } },
-      ]
-    : [
-        { text: doc.entity.ar, style: { size: 7, bold: true } },
-        { text: doc.entity.en, style: { size: 6.5, dir: 'ltr' } },
-        { text: doc.number, style: { size: numberSize, bold: true, dir: 'ltr' } },
-        { text: arabicIndicDigits(doc.number), style: { size: numberSize, bold: true } },
-        {
-          text: `${ar(`direction.${doc.direction}`)} · ${en(`direction.${doc.direction}`)}`,
-          style: { size: bodySize },
-        },
-        { text: d.hijriAr, style: { size: bodySize } },
-        { text: d.gregorianEn, style: { size: bodySize, dir: 'ltr' } },
-      ];
-  // On the small label the English name shares the Arabic one's line when both fit at a readable size.
-  if (small && ts.width(entity, { size: bodySize, bold: true }) <= maxWidth) lines[0]!.text = entity;
-  const heights = lines.map((l) => l.style.size * 1.18);
-  const total = heights.reduce((a, b) => a + b, 0);
-  // The lines are spread over the height there is (never closer than their size allows).
-  const gap = Math.max(0, (top - bottom - total) / lines.length);
-  let y = top;
-  lines.forEach((line, index) => {
-    y -= heights[index]! * 0.82 + gap / 2;
-    ts.draw(page, line.text, { x: right, y, align: 'right', maxWidth, minSize: 4.5 }, line.style);
-    y -= heights[index]! * 0.18 + gap / 2;
-  });
+  /** Sets `lines` flush right between `from` and `to` (y, top down), spread evenly over the height. */
+  const setLines = (lines: Line[], from: number, to: number, width: number, edge: number) => {
+    const heights = lines.map((l) => l.style.size * 1.2);
+    const gap = Math.max(0, (from - to - heights.reduce((a, b) => a + b, 0)) / lines.length);
+    let y = from;
+    lines.forEach((line, index) => {
+      y -= heights[index]! * 0.8 + gap / 2;
+      ts.draw(page, line.text, { x: edge, y, align: 'right', maxWidth: width, minSize: 4 }, line.style);
+      y -= heights[index]! * 0.2 + gap / 2;
+    });
+  };
+  if (under.length) {
+    setLines(beside, top, qrBottom, right - left, right);
+    setLines(under, qrBottom, barsTop, box.width - 2 * pad.x, box.x + box.width - pad.x);
+  } else setLines(beside, top, barsTop, right - left, right);
 }
 
 async function newDocument(title: string) {
@@ -261,7 +273,12 @@ export async function coverSheetPdf(doc: LabelDocument): Promise<Uint8Array> {
   y -= 14 * MM;
   ts.draw(page, doc.number, { x: centre, y, align: 'center' }, { size: 26, bold: true, dir: 'ltr' });
   y -= 12 * MM;
-  ts.draw(page, arabicIndicDigits(doc.number), { x: centre, y, align: 'center' }, { size: 24, bold: true });
+  ts.draw(
+    page,
+    arabicIndicDigits(doc.number),
+    { x: centre, y, align: 'center' },
+    { ...ARABIC_NUMBER, size: 24 },
+  );
   y -= 14 * MM;
   const rows: [string, string, string, string][] = [
     [ar('entity'), doc.entity.ar, en('entity'), doc.entity.en],

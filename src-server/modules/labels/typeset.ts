@@ -13,9 +13,9 @@
  * as outlines, so they add nothing to the text layer.
  */
 import bidiFactory from 'bidi-js';
+import type { PDFName } from 'pdf-lib';
 import {
   PDFHexString,
-  PDFName,
   PDFString,
   appendBezierCurve,
   appendQuadraticCurve,
@@ -43,6 +43,8 @@ const bidi = bidiFactory();
 
 /** Arabic-script characters (letters, Arabic-Indic digits, Arabic punctuation, presentation forms). */
 const ARABIC = /[\u0600-\u06ff\u0750-\u077f\u0870-\u08ff\ufb50-\ufdff\ufe70-\ufefc]/;
+/** Bidi marks, embeddings and isolates: they order the text and draw nothing. */
+const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 /** Characters that take the font of their neighbours (spaces, punctuation, symbols). */
 const NEUTRAL = /[^\p{L}\p{N}\p{M}]/u;
 
@@ -51,6 +53,8 @@ export interface TextStyle {
   bold?: boolean;
   /** The paragraph direction: `rtl` for Arabic text (the default), `ltr` for English. */
   dir?: 'rtl' | 'ltr';
+  /** Sets every character in this script's font (when it has the glyph), e.g. a number that must read back as one piece. */
+  script?: 'arabic' | 'latin';
   /** Grey level of the text, 0 (black) to 1. */
   gray?: number;
 }
@@ -295,6 +299,11 @@ export class Typesetter {
     for (let i = 0; i < line.length;) {
       const cp = line.codePointAt(i)!;
       const ch = String.fromCodePoint(cp);
+      // Bidi controls (isolates, marks) shape the order but are not drawn.
+      if (BIDI_CONTROL.test(ch)) {
+        i += ch.length;
+        continue;
+      }
       chars.push({ ch: mirrors.get(i) ?? ch, level: levels[i]!, script: scriptOf(ch) });
       i += ch.length;
     }
@@ -309,7 +318,7 @@ export class Typesetter {
     // Runs of one level and one script, in logical order.
     const runs: { text: string; level: number; key: FontKey }[] = [];
     for (const { ch, level, script } of chars) {
-      let key: FontKey = script === 'arabic' ? 'arabic' : 'latin';
+      let key: FontKey = (style.script ?? script) === 'arabic' ? 'arabic' : 'latin';
       if (!this.fonts[key].font.hasGlyphForCodePoint(ch.codePointAt(0)!))
         key = key === 'arabic' ? 'latin' : 'arabic';
       if (bold) key = `${key}-bold` as FontKey;
@@ -349,8 +358,15 @@ export class Typesetter {
         glyphs.push({
           font: run.key,
           glyph,
-          // A ligature drawn right to left holds its characters in visual order, as its neighbours do.
-          text: rtl ? [...chars].reverse().join('') : chars,
+          // Right to left, a ligature holds its characters in visual order, as its neighbours do, and a
+          // mirrored bracket its own character (the `(` drawn as `)`), which is how readers of PDFs
+          // (pdf.js, src-shared/text-layout.ts) turn the line back into logical order.
+          text: rtl
+            ? [...chars]
+                .reverse()
+                .map((ch) => bidi.getMirroredCharacter(ch) ?? ch)
+                .join('')
+            : chars,
           x: pen + position.xOffset * scale,
           y: position.yOffset * scale,
         });
@@ -386,6 +402,13 @@ export class Typesetter {
     if (at.maxWidth !== undefined && line.width > at.maxWidth) {
       size = Math.max(at.minSize ?? size * 0.6, (size * at.maxWidth) / line.width);
       line = this.shape(text, { ...style, size });
+      // Still too wide at the smallest size: the last words give way to an ellipsis (a line running
+      // into a code's quiet zone would stop the code from reading).
+      const words = text.trim().split(/\s+/);
+      while (line.width > at.maxWidth && words.length > 1) {
+        words.pop();
+        line = this.shape(`${words.join(' ')}…`, { ...style, size });
+      }
     }
     const align = at.align ?? ((style.dir ?? 'rtl') === 'rtl' ? 'right' : 'left');
     const left = align === 'left' ? at.x : align === 'right' ? at.x - line.width : at.x - line.width / 2;
