@@ -86,7 +86,8 @@ async function embeddedGlyphs(bytes: Uint8Array) {
   const fonts: { name: string; empty: number; glyphs: number }[] = [];
   for (const [, object] of pdf.context.enumerateIndirectObjects()) {
     if (!(object instanceof PDFDict) || !object.has(PDFName.of('FontFile2'))) continue;
-    const stream = pdf.context.lookup(object.get(PDFName.of('FontFile2')), PDFRawStream);
+    const stream = pdf.context.lookup(object.get(PDFName.of('FontFile2')));
+    if (!(stream instanceof PDFRawStream)) throw new Error('FontFile2 is not a stream');
     const font = fontkit.create(decodePDFRawStream(stream).decode()) as unknown as {
       numGlyphs: number;
       getGlyph(id: number): { path: { commands: unknown[] } };
