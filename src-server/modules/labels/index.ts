@@ -145,8 +145,9 @@ function drawSticker(
     : [];
   const top = box.y + box.height - pad.y;
   const barsTop = box.y + pad.y + barHeight + 0.5 * MM;
-  const qrBottom = qrY + 2 * qrModule;
-  const right = qrX + 2 * qrModule;
+  const qrBottom = qrY;
+  // Text stops short of the QR code's whole quiet zone.
+  const right = qrX - 0.4 * MM;
   const left = box.x + pad.x;
   /** Sets `lines` flush right between `from` and `to` (y, top down), spread evenly over the height. */
   const setLines = (lines: Line[], from: number, to: number, width: number, edge: number) => {
