@@ -176,6 +176,28 @@ describe('stickers', () => {
     expect(b.bottom).toBeLessThan(296.5);
   });
 
+  it('fits a long entity name and a seven-digit number on the small label, codes still reading', async () => {
+    const memo: LabelDocument = {
+      number: 'MEMO-2026-1234567',
+      registeredAt: '2026-03-01T12:00:00Z',
+      direction: 'memo',
+      entity: {
+        ar: 'وزارةُ الشؤونِ البلدية والقروية والإسكان — الإدارة العامة للاتصالات الإدارية والأرشيف',
+        en: 'Ministry of Municipal, Rural Affairs and Housing — General Directorate of Administrative Communications and Archives',
+      },
+    };
+    const page = await readBack(await stickerPdf(memo, { size: '50x25' }), 'sticker-50x25-long');
+    expect(page.text).toContain(memo.number);
+    expect(page.text).toContain(arabicIndicDigits(memo.number));
+    expect(page.text).toContain('مذكرة داخلية');
+    // The names give way to an ellipsis rather than run into the codes.
+    expect(page.text).toContain('Ministry of Municipal');
+    expect(page.text).toContain('…');
+    const codes = await codesIn(page.png);
+    expect(codes).toContainEqual({ format: 'QRCode', text: stickerPayload(memo.number) });
+    expect(codes).toContainEqual({ format: 'Code128', text: memo.number });
+  });
+
   it('refuses a position off the sheet', async () => {
     await expect(stickerPdf(DOC, { size: 'a4-24', position: 25 })).rejects.toThrow(RangeError);
     await expect(stickerPdf(DOC, { size: 'a4-24', position: 0 })).rejects.toThrow(RangeError);
