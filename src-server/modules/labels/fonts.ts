@@ -47,7 +47,11 @@ export interface ShapingFont {
   };
   createSubset(): {
     includeGlyph(glyph: number): number;
-    encodeStream(): { on(event: 'data' | 'end', listener: (data: Uint8Array) => void): unknown };
+    encodeStream(): {
+      on(event: 'data', listener: (data: Uint8Array) => void): unknown;
+      on(event: 'end', listener: () => void): unknown;
+      on(event: 'error', listener: (error: unknown) => void): unknown;
+    };
   };
 }
 

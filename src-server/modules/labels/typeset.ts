@@ -106,11 +106,14 @@ class EmbeddedFont {
     const subset = evenGlyphRecords(font.createSubset());
     const gidOf = new Map<number, number>();
     for (const { gid } of this.entries) if (!gidOf.has(gid)) gidOf.set(gid, subset.includeGlyph(gid));
-    const fontBytes = await new Promise<Uint8Array>((resolve) => {
+    const fontBytes = await new Promise<Uint8Array>((resolve, reject) => {
       const parts: Uint8Array[] = [];
       const stream = subset.encodeStream();
-      stream.on('data', (data) => parts.push(data));
+      stream.on('data', (data: Uint8Array) => parts.push(data));
       stream.on('end', () => resolve(concat(parts)));
+      stream.on('error', (error: unknown) =>
+        reject(error instanceof Error ? error : new Error(String(error))),
+      );
     });
     const scale = 1000 / font.unitsPerEm;
     const tag = subsetTag(this.loaded.key, this.entries.length);
