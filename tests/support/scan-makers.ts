@@ -248,7 +248,8 @@ export async function scanPage(
     raw: { width: raw.info.width, height: raw.info.height, channels: raw.info.channels },
   });
   if ((options.blur ?? 0) > 0) out = out.blur(Math.max(0.3, options.blur!));
-  const jpeg = await out.greyscale().jpeg({ quality: 85 }).toBuffer();
+  // One channel, as a grey scan is (sharp's greyscale alone still writes three).
+  const jpeg = await out.greyscale().toColourspace('b-w').jpeg({ quality: 85 }).toBuffer();
   return { jpeg, width: raw.info.width, height: raw.info.height, dpi };
 }
 

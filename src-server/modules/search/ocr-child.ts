@@ -9,7 +9,7 @@
  * codes and Code 128s on it are read with zxing-wasm, whose WebAssembly is loaded only when the first such
  * request comes (an OCR-only child never loads it). The first try reads the page as rendered, which finds
  * a sticker anywhere on the page, turned a quarter turn or skewed a few degrees; only when it finds
- * nothing is the page tried again, turned by ±3° and then enlarged (see readCodes).
+ * nothing is the page tried again, with another threshold and turned by ±3° (see RETRIES).
  *
  * The document last asked for stays open while the requests that follow are for the same file (the
  * server asks page after page): it is closed when another file is asked for, when the file has changed on
@@ -27,6 +27,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import type SharpFunction from 'sharp';
+import type * as ZXingReaderModule from 'zxing-wasm/reader';
+import type { ReaderOptions } from 'zxing-wasm/reader';
 import Tesseract from 'tesseract.js';
 import { rgbaToGrayPng } from './gray-png';
 import {
@@ -257,8 +259,7 @@ async function renderPage(doc: PdfDocument, pageNumber: number, dpi: number) {
   return { png: rgbaToGrayPng(data, width, height, used), width, height, dpi: used };
 }
 
-type ZXingReader = typeof import('zxing-wasm/reader');
-type ReaderOptions = import('zxing-wasm/reader').ReaderOptions;
+type ZXingReader = typeof ZXingReaderModule;
 let zxing: Promise<ZXingReader> | null = null;
 
 /**
@@ -327,22 +328,14 @@ async function decode(reader: ZXingReader, image: Pixels, options: ReaderOptions
   return [...codes.values()];
 }
 
-/**
- * `image` turned by `degrees` (clockwise, on white) or enlarged by `scale`, with sharp: grey in, RGBA out
- * as zxing takes it.
- */
-async function transformed(image: Pixels, change: { degrees: number } | { scale: number }): Promise<Pixels> {
+/** `image` turned by `degrees` (clockwise, on white) with sharp: grey in, RGBA out as zxing takes it. */
+async function transformed(image: Pixels, change: { degrees: number }): Promise<Pixels> {
   const sharp = await loadSharp();
   const grey = new Uint8Array(image.width * image.height);
   for (let i = 0, j = 0; j < grey.length; i += 4, j++)
     grey[j] = (image.data[i]! * 77 + image.data[i + 1]! * 150 + image.data[i + 2]! * 29) >> 8;
   let pipeline = sharp(grey, { raw: { width: image.width, height: image.height, channels: 1 } });
-  pipeline =
-    'degrees' in change
-      ? pipeline.rotate(change.degrees, { background: '#ffffff' })
-      : pipeline.resize(Math.round(image.width * change.scale), Math.round(image.height * change.scale), {
-          kernel: 'cubic',
-        });
+  pipeline = pipeline.rotate(change.degrees, { background: '#ffffff' });
   const { data, info } = await pipeline.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
   const rgba = new Uint8ClampedArray(info.width * info.height * 4);
   for (let i = 0, j = 0; j < data.length; i += 4, j++) {
@@ -378,16 +371,15 @@ async function readText(request: TextRequest): Promise<FromOcrChild> {
 
 /**
  * What is tried when the page as rendered gives no code, in this order, until one gives a code: the
- * whole-page threshold instead of the local one (a grey or unevenly lit sticker), the page turned by +3°
- * and by −3° (a Code 128 skewed past what zxing's scan lines follow; a small QR code turned between two
- * quarter turns), and the page enlarged by half (a small or blurred code). A page without any code (most
- * pages of a batch) goes through all of them: together they cost about four first tries.
+ * whole-page threshold instead of the local one (a grey or unevenly lit sticker; costs one more decode),
+ * then the page turned by +3° and by −3° with sharp (a Code 128 skewed past what zxing's scan lines follow,
+ * a small QR code turned between two quarter turns; each costs a rotation and a decode). A page without
+ * any code (most pages of a batch) goes through all of them: about four first tries in all (bench/barcodes).
  */
-const RETRIES: ({ options: ReaderOptions } | { degrees: number } | { scale: number })[] = [
+const RETRIES: ({ options: ReaderOptions } | { degrees: number })[] = [
   { options: { ...READER_OPTIONS, binarizer: 'GlobalHistogram' } },
   { degrees: 3 },
   { degrees: -3 },
-  { scale: 1.5 },
 ];
 
 /** Renders a page in grey and reads its codes (see RETRIES). */
