@@ -49,12 +49,12 @@ try {
 
   // ---------------------------------------------------------------------------------- speed: a batch
   // The pool: a separator, then letters of 1 to 4 pages, the first with a sticker (any turn, any skew).
-  type Kind = { kind: 'sep' } | { kind: 'sticker'; number: string } | { kind: 'plain' };
+  type Kind = { kind: 'separator' } | { kind: 'sticker'; number: string } | { kind: 'plain' };
   const pool: { kind: Kind; scan: Awaited<ReturnType<typeof scanPage>> }[] = [];
   let documents = 0;
   while (pool.length < POOL) {
     pool.push({
-      kind: { kind: 'sep' },
+      kind: { kind: 'separator' },
       scan: await scanPage(separator, { ...noisy(pool.length), skew: random() * 4 - 2 }),
     });
     for (let d = 0; d < 3 && pool.length < POOL; d++) {
