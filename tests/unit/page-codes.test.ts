@@ -4,6 +4,7 @@
  * separator sheets, stand-in stickers on letters turned by each quarter turn and skewed −5…+5°, speckled and
  * blurred, plain letters — is cut into exactly the documents it was made of.
  */
+import { fork, type Serializable } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ChildRequestError,
   codesService,
+  ocrChildEntry,
   ocrService,
   readPageCodes,
+  setOcrLauncher,
+  utilityProcessOcrLauncher,
+  type UtilityProcessFork,
+  type UtilityProcessLike,
 } from '../../src-server/modules/search/ocr-process';
 import { CODES_CHILD_NICE } from '../../src-server/modules/search/ocr-protocol';
 import { closeOcr } from '../../src-server/modules/search/extract';
@@ -86,10 +92,14 @@ const EXPECTED: BatchPart[] = [
 
 let dir: string;
 let batch: string;
+/** A one-page file: a separator sheet as printed. */
+let separatorFile: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(os.tmpdir(), 'sijill-codes-'));
   const separator = await makeSeparatorSheet();
+  separatorFile = join(dir, 'separator.pdf');
+  writeFileSync(separatorFile, separator);
   const random = seededRandom(26);
   const scans = [];
   for (const [index, kind] of LAYOUT.entries()) {
@@ -138,12 +148,51 @@ describe('readPageCodes', () => {
   }, 180_000);
 
   it('reads in its own child at a mild priority, apart from the OCR child', async () => {
-    await readPageCodes(batch, { dpi: 100 }).catch(() => undefined);
+    await readPageCodes(separatorFile);
     const pid = codesService.childPid;
     expect(pid).toBeTypeOf('number');
     expect(pid).not.toBe(ocrService.childPid);
     if (process.platform === 'linux') expect(os.getPriority(pid)).toBe(CODES_CHILD_NICE);
   }, 120_000);
+
+  it('runs the codes child through a utility-process launcher, with its own name and priority', async () => {
+    // Electron's utilityProcess.fork stand-in (as in extract.test.ts): child_process.fork with its shape.
+    const started: { args: string[]; serviceName: string; pid?: number }[] = [];
+    const forkUtility: UtilityProcessFork = (modulePath, args, options) => {
+      const child = fork(modulePath, args, {
+        execArgv: ocrChildEntry().execArgv,
+        stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      });
+      started.push({ args, serviceName: options.serviceName, pid: child.pid });
+      const utility = {
+        get pid() {
+          return child.pid;
+        },
+        stderr: child.stderr,
+        postMessage: (message: unknown) => void child.send(message as Serializable),
+        kill: () => child.kill('SIGKILL'),
+        on(event: string, listener: (value?: unknown) => void) {
+          if (event === 'exit') child.on('exit', (code) => listener(code ?? -1));
+          else child.on(event, listener);
+          return utility;
+        },
+      };
+      return utility as UtilityProcessLike;
+    };
+    await closeOcr();
+    setOcrLauncher(utilityProcessOcrLauncher(forkUtility));
+    try {
+      const { pages } = await readPageCodes(separatorFile);
+      expect(pages.map(markOfPage)).toEqual([{ kind: 'separator' }]);
+      expect(started).toEqual([
+        { args: [`--nice=${CODES_CHILD_NICE}`], serviceName: 'Sijill codes', pid: codesService.childPid },
+      ]);
+      if (process.platform === 'linux') expect(os.getPriority(started[0]!.pid)).toBe(CODES_CHILD_NICE);
+    } finally {
+      await closeOcr();
+      setOcrLauncher(null);
+    }
+  }, 60_000);
 
   it('fails a damaged or missing file with a clear kind', async () => {
     const damaged = join(dir, 'damaged.pdf');
