@@ -153,6 +153,13 @@ try {
     share: round(((variants.length - missed.length) / variants.length) * 100, 1),
     target: '100%',
     foundFirstTry: found.timings.filter((t, i) => t.attempts === 1 && found.pages[i]!.length > 0).length,
+    // Which try found the rest: 2 another threshold, 3 turned +3°, 4 turned −3° (ocr-child.ts RETRIES).
+    foundAtTry: Object.fromEntries(
+      [2, 3, 4].map((n) => [
+        n,
+        found.timings.filter((t, i) => t.attempts === n && found.pages[i]!.length > 0).length,
+      ]),
+    ),
     bothCodesRead: found.pages.filter((codes) => new Set(codes.map((c) => c.format)).size === 2).length,
     ...(missed.length ? { missed: missed.slice(0, 20) } : {}),
   };

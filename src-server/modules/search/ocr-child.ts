@@ -299,9 +299,9 @@ function loadSharp(): Promise<Sharp> {
 
 /**
  * How zxing reads a page: QR codes and Code 128s only (the codes Sijill prints), anywhere on the page in
- * any of the four orientations (tryRotate), trying harder (slower scan lines, which finds a Code 128
- * skewed a few degrees), on a downscaled image as well (tryDownscale: finds a blurred QR code), not
- * inverted (stickers are dark on light). A page holds at most a few codes.
+ * any of the four orientations (tryRotate), trying harder (more scan lines, a slower detector), on
+ * downscaled copies as well (tryDownscale: a blurred or large code), not inverted (stickers are dark on
+ * light). A page holds at most a few codes.
  */
 const READER_OPTIONS: ReaderOptions = {
   formats: ['QRCode', 'Code128'],
@@ -317,23 +317,32 @@ interface Pixels {
   data: Uint8ClampedArray;
   width: number;
   height: number;
+  grey?: Uint8Array;
 }
 
 /** The codes zxing reads on an RGBA image, each once. */
 async function decode(reader: ZXingReader, image: Pixels, options: ReaderOptions = READER_OPTIONS) {
-  const found = await reader.readBarcodes({ ...image, colorSpace: 'srgb' }, options);
+  const { data, width, height } = image;
+  const found = await reader.readBarcodes({ data, width, height, colorSpace: 'srgb' }, options);
   const codes = new Map<string, { format: string; text: string }>();
   for (const code of found)
     if (code.isValid) codes.set(`${code.format}\n${code.text}`, { format: code.format, text: code.text });
   return [...codes.values()];
 }
 
-/** `image` turned by `degrees` (clockwise, on white) with sharp: grey in, RGBA out as zxing takes it. */
-async function transformed(image: Pixels, change: { degrees: number }): Promise<Pixels> {
-  const sharp = await loadSharp();
+/** The grey of an RGBA image, one byte a pixel (computed once for the retries that turn it). */
+const greyOf = (image: Pixels) => {
+  if (image.grey) return image.grey;
   const grey = new Uint8Array(image.width * image.height);
   for (let i = 0, j = 0; j < grey.length; i += 4, j++)
     grey[j] = (image.data[i]! * 77 + image.data[i + 1]! * 150 + image.data[i + 2]! * 29) >> 8;
+  return (image.grey = grey);
+};
+
+/** `image` turned by `degrees` (clockwise, on white) with sharp: grey in, RGBA out as zxing takes it. */
+async function transformed(image: Pixels, change: { degrees: number }): Promise<Pixels> {
+  const sharp = await loadSharp();
+  const grey = greyOf(image);
   let pipeline = sharp(grey, { raw: { width: image.width, height: image.height, channels: 1 } });
   pipeline = pipeline.rotate(change.degrees, { background: '#ffffff' });
   const { data, info } = await pipeline.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
