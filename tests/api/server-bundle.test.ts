@@ -24,14 +24,15 @@
  * - a scan (no text layer) read by OCR in the child, then SIGTERM: exit code 0 within seconds, and the
  *   OCR child gone with it (no orphan) — a server that had read scans once ignored SIGTERM for minutes.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canMakePdfs, makeBornDigitalPdf, makeScannedPdf } from '../support/pdf-makers';
+import { makeSeparatorSheet } from '../support/scan-makers';
 import { encryptedPdf, minimalPdf, pdfWith } from './support/files';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -529,6 +530,34 @@ describe('the bundled server (npm run server)', () => {
     },
     SCAN_TIMEOUT_MS + 30_000,
   );
+
+  it('reads the codes of a page in the bundle’s ocr-child.js (zxing’s WebAssembly found from the bundle)', async () => {
+    // The codes child is started as codesService starts it; nothing of intake is needed to ask it.
+    const file = join(pdfDir, 'separator.pdf');
+    writeFileSync(file, await makeSeparatorSheet());
+    const child = fork(join(outDir, 'ocr-child.js'), ['--nice=5'], {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      const answer = await new Promise<unknown>((resolve, reject) => {
+        child.on('message', (message: { type: string }) => {
+          if (message.type === 'ready') child.send({ type: 'codes', id: 1, file, page: 1, dpi: 150 });
+          else resolve(message);
+        });
+        child.on('exit', (code) => reject(new Error(`ocr-child.js exited (${code}): ${stderr}`)));
+      });
+      expect(answer, stderr).toMatchObject({
+        type: 'codesDone',
+        id: 1,
+        pages: 1,
+        codes: expect.arrayContaining([{ format: 'QRCode', text: 'SIJILL:SEP' }]),
+      });
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 60_000);
 
   it('stops on SIGTERM with exit code 0, its OCR child with it', async () => {
     server.process.kill('SIGTERM');

@@ -13,7 +13,7 @@
  */
 import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { ChildRequestError, ocrService, type TextPageResult } from './ocr-process';
+import { ChildRequestError, codesService, ocrService, type TextPageResult } from './ocr-process';
 import { stripBidiControls } from '../../../src-shared/text-layout';
 
 /** The text of one page, and how it was obtained. */
@@ -187,7 +187,7 @@ export async function extractPdfText(filePath: string, options: ExtractOptions =
   return results;
 }
 
-/** Ends the OCR child process, if one is running (server shutdown, end of tests). */
+/** Ends the OCR child process and the codes child, if running (server shutdown, end of tests). */
 export async function closeOcr(): Promise<void> {
-  await ocrService.close();
+  await Promise.all([ocrService.close(), codesService.close()]);
 }

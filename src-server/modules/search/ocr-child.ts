@@ -5,6 +5,12 @@
  * by src-shared/text-layout.ts), or renders a page (pdf.js on @napi-rs/canvas) to a grayscale image and
  * reads it with Tesseract (tesseract.js, one worker).
  *
+ * It also reads the codes on a scanned page (`codes`, issue 26): the page is rendered in grey and the QR
+ * codes and Code 128s on it are read with zxing-wasm, whose WebAssembly is loaded only when the first such
+ * request comes (an OCR-only child never loads it). The first try reads the page as rendered, which finds
+ * a sticker anywhere on the page, turned a quarter turn or skewed a few degrees; only when it finds
+ * nothing is the page tried again, with another threshold and turned by ±3° (see RETRIES).
+ *
  * The document last asked for stays open while the requests that follow are for the same file (the
  * server asks page after page): it is closed when another file is asked for, when the file has changed on
  * disk, after a few seconds without requests, and when the child ends.
@@ -16,15 +22,20 @@
  * cache is off, so nothing is fetched from the network or written to the working directory.
  */
 import { readdirSync } from 'node:fs';
-import { copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
+import type SharpFunction from 'sharp';
+import type * as ZXingReaderModule from 'zxing-wasm/reader';
+import type { ReaderOptions } from 'zxing-wasm/reader';
 import Tesseract from 'tesseract.js';
 import { rgbaToGrayPng } from './gray-png';
 import {
+  NICE_ARGUMENT,
   OCR_CHILD_NICE,
   type ChildFailureKind,
+  type CodesRequest,
   type FromOcrChild,
   type OcrRequest,
   type TextRequest,
@@ -33,8 +44,15 @@ import {
 import { openPdfFile, type PdfLoadingTask } from '../../pdfjs';
 import { layoutPageText, unmappedShare, type PositionedText } from '../../../src-shared/text-layout';
 
-/** The nice value of this process's threads (the lowest: see OCR_CHILD_NICE). */
-const NICE = OCR_CHILD_NICE;
+/**
+ * The nice value of this process's threads: what the server passed (`--nice=5` for the codes child), else
+ * the lowest (see OCR_CHILD_NICE).
+ */
+const NICE = (() => {
+  const argument = process.argv.find((arg) => arg.startsWith(NICE_ARGUMENT));
+  const value = Number(argument?.slice(NICE_ARGUMENT.length));
+  return argument && Number.isInteger(value) && value >= 0 && value <= 19 ? value : OCR_CHILD_NICE;
+})();
 /** The largest image rendered, in pixels (an A4 page at 300 dpi is 8.7 million). */
 const MAX_PIXELS = 12_000_000;
 /** Which build of the language data is used: the LSTM-only "best (integer)" models tesseract.js prefers. */
@@ -200,8 +218,11 @@ async function closeDocument(): Promise<void> {
   await current?.task.destroy().catch(() => undefined);
 }
 
-/** Renders a page at `dpi` (less for a page so large it would pass MAX_PIXELS) to a grayscale PNG. */
-async function renderPage(doc: PdfDocument, pageNumber: number, dpi: number) {
+/**
+ * Renders a page at `dpi` (less for a page so large it would pass MAX_PIXELS) on a white background:
+ * RGBA pixels, their size, and the resolution used.
+ */
+async function renderPixels(doc: PdfDocument, pageNumber: number, dpi: number) {
   const page = await doc.getPage(pageNumber);
   try {
     const unit = page.getViewport({ scale: 1 });
@@ -223,13 +244,116 @@ async function renderPage(doc: PdfDocument, pageNumber: number, dpi: number) {
         background: 'rgb(255,255,255)',
       }).promise;
       const { data } = entry.context.getImageData(0, 0, width, height);
-      return { png: rgbaToGrayPng(data, width, height, scale * 72), width, height, dpi: scale * 72 };
+      return { data, width, height, dpi: scale * 72 };
     } finally {
       factory.destroy(entry);
     }
   } finally {
     page.cleanup();
   }
+}
+
+/** Renders a page (see renderPixels) to a grayscale PNG. */
+async function renderPage(doc: PdfDocument, pageNumber: number, dpi: number) {
+  const { data, width, height, dpi: used } = await renderPixels(doc, pageNumber, dpi);
+  return { png: rgbaToGrayPng(data, width, height, used), width, height, dpi: used };
+}
+
+type ZXingReader = typeof ZXingReaderModule;
+let zxing: Promise<ZXingReader> | null = null;
+
+/**
+ * zxing-wasm's reader, loaded on the first codes request. Its WebAssembly is handed in read from the
+ * package (found as the Tesseract data is, through the module resolver): left alone, it would be fetched
+ * from a CDN.
+ */
+function loadZXing(): Promise<ZXingReader> {
+  const loading = (zxing ??= (async () => {
+    const reader = await import('zxing-wasm/reader');
+    const bytes = await readFile(resolveFromHere('zxing-wasm/reader/zxing_reader.wasm'));
+    const wasmBinary = bytes.buffer.slice(
+      bytes.byteOffset,
+      bytes.byteOffset + bytes.byteLength,
+    ) as ArrayBuffer;
+    await reader.prepareZXingModule({ overrides: { wasmBinary }, fireImmediately: true });
+    return reader;
+  })());
+  // A failed load is tried again by the next request.
+  loading.catch(() => {
+    if (zxing === loading) zxing = null;
+  });
+  return loading;
+}
+
+type Sharp = typeof SharpFunction;
+let sharpModule: Promise<Sharp> | null = null;
+
+/** sharp, loaded for the first retry; one libvips thread (the child works one page at a time). */
+function loadSharp(): Promise<Sharp> {
+  sharpModule ??= import('sharp').then(({ default: sharp }) => {
+    sharp.concurrency(1);
+    return sharp;
+  });
+  return sharpModule;
+}
+
+/**
+ * How zxing reads a page: QR codes and Code 128s only (the codes Sijill prints), anywhere on the page in
+ * any of the four orientations (tryRotate), trying harder (more scan lines, a slower detector), on
+ * downscaled copies as well (tryDownscale: a blurred or large code), not inverted (stickers are dark on
+ * light). A page holds at most a few codes.
+ */
+const READER_OPTIONS: ReaderOptions = {
+  formats: ['QRCode', 'Code128'],
+  tryHarder: true,
+  tryRotate: true,
+  tryInvert: false,
+  tryDownscale: true,
+  binarizer: 'LocalAverage',
+  maxNumberOfSymbols: 8,
+};
+
+interface Pixels {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+  grey?: Uint8Array;
+}
+
+/** The codes zxing reads on an RGBA image, each once. */
+async function decode(reader: ZXingReader, image: Pixels, options: ReaderOptions = READER_OPTIONS) {
+  const { data, width, height } = image;
+  const found = await reader.readBarcodes({ data, width, height, colorSpace: 'srgb' }, options);
+  const codes = new Map<string, { format: string; text: string }>();
+  for (const code of found)
+    if (code.isValid) codes.set(`${code.format}\n${code.text}`, { format: code.format, text: code.text });
+  return [...codes.values()];
+}
+
+/** The grey of an RGBA image, one byte a pixel (computed once for the retries that turn it). */
+const greyOf = (image: Pixels) => {
+  if (image.grey) return image.grey;
+  const grey = new Uint8Array(image.width * image.height);
+  for (let i = 0, j = 0; j < grey.length; i += 4, j++)
+    grey[j] = (image.data[i]! * 77 + image.data[i + 1]! * 150 + image.data[i + 2]! * 29) >> 8;
+  return (image.grey = grey);
+};
+
+/** `image` turned by `degrees` (clockwise, on white) with sharp: grey in, RGBA out as zxing takes it. */
+async function transformed(image: Pixels, change: { degrees: number }): Promise<Pixels> {
+  const sharp = await loadSharp();
+  const grey = greyOf(image);
+  let pipeline = sharp(grey, { raw: { width: image.width, height: image.height, channels: 1 } });
+  pipeline = pipeline.rotate(change.degrees, { background: '#ffffff' });
+  const { data, info } = await pipeline.extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const rgba = new Uint8ClampedArray(info.width * info.height * 4);
+  for (let i = 0, j = 0; j < data.length; i += 4, j++) {
+    rgba[i] = rgba[i + 1] = rgba[i + 2] = data[j]!;
+    rgba[i + 3] = 255;
+  }
+  // libvips started its threads meanwhile.
+  lowerPriority();
+  return { data: rgba, width: info.width, height: info.height };
 }
 
 /** The text layer of a page, laid out, with its share of unmapped glyphs. */
@@ -252,6 +376,47 @@ async function readText(request: TextRequest): Promise<FromOcrChild> {
   } finally {
     page.cleanup();
   }
+}
+
+/**
+ * What is tried when the page as rendered gives no code, in this order, until one gives a code: the
+ * whole-page threshold instead of the local one (a grey or unevenly lit sticker; costs one more decode),
+ * then the page turned by +3° and by −3° with sharp (a Code 128 skewed past what zxing's scan lines follow,
+ * a small QR code turned between two quarter turns; each costs a rotation and a decode). A page without
+ * any code (most pages of a batch) goes through all of them: about four first tries in all (bench/barcodes).
+ */
+const RETRIES: ({ options: ReaderOptions } | { degrees: number })[] = [
+  { options: { ...READER_OPTIONS, binarizer: 'GlobalHistogram' } },
+  { degrees: 3 },
+  { degrees: -3 },
+];
+
+/** Renders a page in grey and reads its codes (see RETRIES). */
+async function readCodes(request: CodesRequest): Promise<FromOcrChild> {
+  const started = performance.now();
+  const doc = await documentFor(request.file);
+  if (request.page < 1) throw new RequestFailure('page', `page ${request.page} is not a page number`);
+  const answer = { type: 'codesDone' as const, id: request.id, pages: doc.numPages };
+  if (request.page > doc.numPages) return { ...answer, codes: [], renderMs: 0, decodeMs: 0, attempts: 0 };
+  const [image, reader] = await Promise.all([renderPixels(doc, request.page, request.dpi), loadZXing()]);
+  const rendered = performance.now();
+  let codes = await decode(reader, image);
+  let attempts = 1;
+  for (const retry of RETRIES) {
+    if (codes.length > 0) break;
+    attempts += 1;
+    codes =
+      'options' in retry
+        ? await decode(reader, image, retry.options)
+        : await decode(reader, await transformed(image, retry));
+  }
+  return {
+    ...answer,
+    codes,
+    renderMs: Math.round(rendered - started),
+    decodeMs: Math.round(performance.now() - rendered),
+    attempts,
+  };
 }
 
 async function recognise(request: OcrRequest): Promise<FromOcrChild> {
@@ -295,14 +460,16 @@ function onMessage(message: unknown): void {
     work = work.then(() => shutdown(0));
     return;
   }
-  if (m?.type !== 'ocr' && m?.type !== 'text') return;
+  if (m?.type !== 'ocr' && m?.type !== 'text' && m?.type !== 'codes') return;
   pending += 1;
   if (documentIdle) clearTimeout(documentIdle);
   documentIdle = null;
   // One request at a time, in the order asked.
   work = work.then(async () => {
     try {
-      send(m.type === 'text' ? await readText(m) : await recognise(m));
+      send(
+        m.type === 'text' ? await readText(m) : m.type === 'codes' ? await readCodes(m) : await recognise(m),
+      );
     } catch (error) {
       send({
         type: 'failed',

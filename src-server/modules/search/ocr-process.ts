@@ -16,14 +16,23 @@
  * ELECTRON_RUN_AS_NODE (fuse runAsNode), which fork needs: there, main must hand in a launcher that starts
  * the child as an Electron utility process (`setOcrLauncher(utilityProcessOcrLauncher(utilityProcess.fork))`);
  * the child speaks both transports.
+ *
+ * Two services use this machinery, each with its own queue and child: `ocrService` (text layers and OCR
+ * of attachments, at the lowest priority: nobody waits for it) and `codesService` (the codes on the pages
+ * of a scanned batch, issue 26: a station's upload waits for them, so they never queue behind OCR, at a
+ * mild priority that still leaves the API server first). `readPageCodes` reads every page of a file.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import type { Socket } from 'node:net';
 import { siblingScript } from '../../entry';
+import type { ReadCode } from '../../../src-shared/paper-codes';
 import {
+  CODES_CHILD_NICE,
+  NICE_ARGUMENT,
   OCR_CHILD_NICE,
   type ChildFailureKind,
+  type CodesRequest,
   type FromOcrChild,
   type OcrRequest,
   type TextRequest,
@@ -45,6 +54,10 @@ const START_TIMEOUT_MS = 60_000;
 const RECYCLE_AFTER_PAGES = 500;
 /** The same for text layers, which take far less work and memory a page. */
 const RECYCLE_AFTER_TEXT_PAGES = 5000;
+/** The same for pages read for codes (a rendered page each, no Tesseract). */
+const RECYCLE_AFTER_CODES_PAGES = 2000;
+/** Rendering resolution for reading codes: a scanner's usual 200 dpi (a QR module of 0.45 mm is 3.5 pixels). */
+export const CODES_DPI = 200;
 
 /** A started OCR child, whatever started it. */
 export interface OcrChildHandle {
@@ -60,8 +73,19 @@ export interface OcrChildHandle {
   stderrTail(): string;
 }
 
-/** Starts an OCR child running ocr-child's code. */
-export type OcrLauncher = () => OcrChildHandle;
+/** How a child is started: its nice value and, for a utility process, the name Electron shows. */
+export interface ChildLaunchOptions {
+  nice: number;
+  serviceName: string;
+}
+
+/** The OCR service's child: the lowest priority. */
+const OCR_LAUNCH: ChildLaunchOptions = { nice: OCR_CHILD_NICE, serviceName: 'Sijill OCR' };
+/** The codes service's child: a mild priority (see CODES_CHILD_NICE). */
+const CODES_LAUNCH: ChildLaunchOptions = { nice: CODES_CHILD_NICE, serviceName: 'Sijill codes' };
+
+/** Starts an OCR child running ocr-child's code, at the priority `options` say (the OCR child's if absent). */
+export type OcrLauncher = (options?: ChildLaunchOptions) => OcrChildHandle;
 
 /** What the child read on a page. */
 export interface OcrPageResult {
@@ -105,19 +129,19 @@ export function ocrChildEntry(): { modulePath: string; execArgv: string[] } {
 }
 
 /** The default launcher: child_process.fork at a lowered priority. */
-export function forkOcrChild(): OcrChildHandle {
+export function forkOcrChild(options: ChildLaunchOptions = OCR_LAUNCH): OcrChildHandle {
   const { modulePath, execArgv } = ocrChildEntry();
   // Not started through nice(1): the child's start (tesseract's WebAssembly, its language data) at the
   // lowest priority from the first instruction starved behind a busy machine (an OCR of one page past
   // two minutes in CI); it lowers its own threads once started (ocr-child.ts).
-  const child: ChildProcess = fork(modulePath, [], {
+  const child: ChildProcess = fork(modulePath, [`${NICE_ARGUMENT}${options.nice}`], {
     execArgv,
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     serialization: 'json',
   });
   if (child.pid !== undefined) {
     try {
-      os.setPriority(child.pid, OCR_CHILD_NICE);
+      os.setPriority(child.pid, options.nice);
     } catch {
       // Not permitted here: the child lowers its own threads as well.
     }
@@ -193,14 +217,14 @@ export type UtilityProcessFork = (
  * bundled ocr-child.js) then talks over `process.parentPort`, and lowers its priority once started.
  */
 export function utilityProcessOcrLauncher(forkUtility: UtilityProcessFork): OcrLauncher {
-  return () => {
-    const child = forkUtility(ocrChildEntry().modulePath, [], {
-      serviceName: 'Sijill OCR',
+  return (options = OCR_LAUNCH) => {
+    const child = forkUtility(ocrChildEntry().modulePath, [`${NICE_ARGUMENT}${options.nice}`], {
+      serviceName: options.serviceName,
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     child.on('spawn', () => {
       try {
-        if (child.pid !== undefined) os.setPriority(child.pid, OCR_CHILD_NICE);
+        if (child.pid !== undefined) os.setPriority(child.pid, options.nice);
       } catch {
         // The child lowers its own threads as well.
       }
@@ -240,16 +264,29 @@ let launcher: OcrLauncher = forkOcrChild;
 
 /**
  * Replaces how the OCR child is started (a packaged Electron app passes one that starts a utility
- * process); `null` restores child_process.fork. Takes effect for the next child started.
+ * process); `null` restores child_process.fork. Takes effect for the next child started, of both services
+ * (each passes its own ChildLaunchOptions).
  */
 export function setOcrLauncher(next: OcrLauncher | null): void {
   launcher = next ?? forkOcrChild;
 }
 
 /** A request as queued here: what is sent to the child, but its id. */
-type Work = Omit<OcrRequest, 'id'> | Omit<TextRequest, 'id'>;
+type Work = Omit<OcrRequest, 'id'> | Omit<TextRequest, 'id'> | Omit<CodesRequest, 'id'>;
 /** The child's answers that carry a result. */
-type Answer = Extract<FromOcrChild, { type: 'done' | 'textDone' }>;
+type Answer = Extract<FromOcrChild, { type: 'done' | 'textDone' | 'codesDone' }>;
+
+/** The codes read on a page, as the child read them. */
+export interface CodesPageResult {
+  /** Pages in the document. */
+  pages: number;
+  /** Empty for a page past the end, or a page without codes. */
+  codes: ReadCode[];
+  renderMs: number;
+  decodeMs: number;
+  /** Images decoded (1: the page as rendered; more: retries, see ocr-child.ts). */
+  attempts: number;
+}
 
 interface Job {
   work: Work;
@@ -267,18 +304,29 @@ interface Child {
   handle: OcrChildHandle;
   exited: Promise<void>;
   ready: boolean;
-  /** Pages done by OCR, and text layers read. */
+  /** Pages done by OCR, text layers read, and pages read for codes. */
   pages: number;
   textPages: number;
+  codesPages: number;
   startTimer: NodeJS.Timeout | null;
 }
 
 /** What a job is about, for error messages: `page 3 of /x.pdf`, `the text of page 3 of /x.pdf`. */
 const describeWork = (work: Work) =>
-  `${work.type === 'text' ? 'the text of ' : ''}page ${work.page} of ${work.file}`;
+  `${work.type === 'text' ? 'the text of ' : work.type === 'codes' ? 'the codes of ' : ''}page ${work.page} of ${work.file}`;
+
+/** What failed, for error messages. */
+const failedWhat = (work: Work) =>
+  work.type === 'text' ? 'Reading the text' : work.type === 'codes' ? 'Reading the codes' : 'OCR';
+
+/** How an OcrService starts its child and how long it keeps it idle. */
+export interface OcrServiceOptions extends ChildLaunchOptions {
+  /** How long an idle child is kept before it is ended (a minute). */
+  idleMs?: number;
+}
 
 /** The queue of pages and the one child that does them. */
-class OcrService {
+export class OcrService {
   private child: Child | null = null;
   private queue: Job[] = [];
   private running: Job | null = null;
@@ -286,6 +334,13 @@ class OcrService {
   private idleTimer: NodeJS.Timeout | null = null;
   private nextId = 1;
   private live = new Set<Child>();
+  private readonly launch: ChildLaunchOptions;
+  private readonly idleMs: number;
+
+  constructor(options: OcrServiceOptions = OCR_LAUNCH) {
+    this.launch = { nice: options.nice, serviceName: options.serviceName };
+    this.idleMs = options.idleMs ?? IDLE_MS;
+  }
 
   /**
    * Renders one page and reads it by OCR; rejects with the signal's reason when aborted (killing the child
@@ -308,6 +363,18 @@ class OcrService {
       if (answer.type !== 'textDone') return null;
       const { pages, text, unmappedShare } = answer;
       return { pages, text, unmappedShare };
+    });
+  }
+
+  /**
+   * Renders one page in grey and reads the QR codes and Code 128s on it; rejects as `read` does. A page
+   * past the end gives the page count and no codes.
+   */
+  codes(request: Omit<CodesRequest, 'type' | 'id'>, signal?: AbortSignal): Promise<CodesPageResult> {
+    return this.submit({ type: 'codes', ...request }, signal, (answer) => {
+      if (answer.type !== 'codesDone') return null;
+      const { pages, codes, renderMs, decodeMs, attempts } = answer;
+      return { pages, codes, renderMs, decodeMs, attempts };
     });
   }
 
@@ -401,10 +468,18 @@ class OcrService {
   }
 
   private startChild(): Child {
-    const handle = launcher();
+    const handle = launcher(this.launch);
     let markExited = () => {};
     const exited = new Promise<void>((resolve) => (markExited = resolve));
-    const child: Child = { handle, exited, ready: false, pages: 0, textPages: 0, startTimer: null };
+    const child: Child = {
+      handle,
+      exited,
+      ready: false,
+      pages: 0,
+      textPages: 0,
+      codesPages: 0,
+      startTimer: null,
+    };
     this.live.add(child);
     child.startTimer = setTimeout(() => {
       if (this.child === child && !child.ready) this.childFailed(child, 'did not start in time');
@@ -463,9 +538,10 @@ class OcrService {
     if (this.pageTimer) clearTimeout(this.pageTimer);
     this.pageTimer = null;
     if (job.work.type === 'text') child.textPages += 1;
+    else if (job.work.type === 'codes') child.codesPages += 1;
     else child.pages += 1;
     if (message.type === 'failed') {
-      const what = job.work.type === 'text' ? 'Reading the text' : 'OCR';
+      const what = failedWhat(job.work);
       this.settle(
         job,
         new ChildRequestError(
@@ -475,7 +551,11 @@ class OcrService {
         ),
       );
     } else this.settle(job, { answer: message });
-    if (child.pages >= RECYCLE_AFTER_PAGES || child.textPages >= RECYCLE_AFTER_TEXT_PAGES) {
+    if (
+      child.pages >= RECYCLE_AFTER_PAGES ||
+      child.textPages >= RECYCLE_AFTER_TEXT_PAGES ||
+      child.codesPages >= RECYCLE_AFTER_CODES_PAGES
+    ) {
       this.child = null;
       child.handle.send({ type: 'exit' });
     }
@@ -497,12 +577,13 @@ class OcrService {
     this.child.handle.setRef(true);
     this.running = job;
     const child = this.child;
-    const timeoutMs = job.work.type === 'text' ? TEXT_PAGE_TIMEOUT_MS : PAGE_TIMEOUT_MS;
+    // A page read for codes is rendered and decoded in about a second: the text layer's guard fits it.
+    const timeoutMs = job.work.type === 'ocr' ? PAGE_TIMEOUT_MS : TEXT_PAGE_TIMEOUT_MS;
     this.pageTimer = setTimeout(() => {
       if (this.running !== job) return;
       this.running = null;
       const detail = `took longer than ${timeoutMs / 1000} s`;
-      const what = job.work.type === 'text' ? 'Reading the text' : 'OCR';
+      const what = failedWhat(job.work);
       this.settle(
         job,
         new ChildRequestError(
@@ -527,7 +608,7 @@ class OcrService {
       this.child = null;
       child.handle.send({ type: 'exit' });
       setTimeout(() => child.handle.kill(), 5000).unref();
-    }, IDLE_MS);
+    }, this.idleMs);
     this.idleTimer.unref();
   }
 
@@ -537,5 +618,43 @@ class OcrService {
   }
 }
 
-/** The one OCR service of this process. */
-export const ocrService = new OcrService();
+/** The one OCR service of this process: text layers and OCR of attachments, at the lowest priority. */
+export const ocrService = new OcrService(OCR_LAUNCH);
+
+/**
+ * The service that reads codes on scanned pages (issue 26): its own child, at a mild priority, so that a
+ * station's upload never waits behind OCR; ended after half a minute without work (a batch comes, is
+ * read, and the child is not kept for the next one).
+ */
+export const codesService = new OcrService({ ...CODES_LAUNCH, idleMs: 30_000 });
+
+/**
+ * Reads the codes of every page of a PDF file, in order, through codesService (never on the server's
+ * thread): `pages[i]` holds the codes of page i + 1, `timings[i]` what reading it took. Rejects with the
+ * signal's reason when aborted, with a ChildRequestError when the file cannot be opened (`invalid`,
+ * `encrypted`, `unreadable`) or a page cannot be read; the pages still waiting are then given up.
+ */
+export async function readPageCodes(
+  file: string,
+  options: { dpi?: number; signal?: AbortSignal } = {},
+): Promise<{ pages: ReadCode[][]; timings: Omit<CodesPageResult, 'pages' | 'codes'>[] }> {
+  const dpi = options.dpi ?? CODES_DPI;
+  // Given up on the first failure (or the caller's abort), so that a broken batch does not hold the child.
+  const giveUp = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, giveUp.signal]) : giveUp.signal;
+  try {
+    // The first page tells how many there are; the rest are queued at once, read one after another.
+    const first = await codesService.codes({ file, page: 1, dpi }, signal);
+    const rest = Array.from({ length: Math.max(0, first.pages - 1) }, (_, i) =>
+      codesService.codes({ file, page: i + 2, dpi }, signal),
+    );
+    const results = first.pages === 0 ? [] : [first, ...(await Promise.all(rest))];
+    return {
+      pages: results.map((result) => result.codes),
+      timings: results.map(({ renderMs, decodeMs, attempts }) => ({ renderMs, decodeMs, attempts })),
+    };
+  } catch (error) {
+    giveUp.abort(error);
+    throw options.signal?.aborted ? options.signal.reason : error;
+  }
+}

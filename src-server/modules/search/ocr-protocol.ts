@@ -32,13 +32,29 @@ export interface TextRequest {
   page: number;
 }
 
+/**
+ * Asks the child to render one page of a PDF file in grey and read the QR codes and Code 128s on it
+ * (zxing-wasm, loaded on the first such request). A page past the end is answered with the document's
+ * page count and no codes, as for `text`.
+ */
+export interface CodesRequest {
+  type: 'codes';
+  id: number;
+  /** Absolute path of the PDF file. */
+  file: string;
+  /** Page number, from 1. */
+  page: number;
+  /** Rendering resolution in dots per inch. */
+  dpi: number;
+}
+
 /** Asks the child to end (after its idle time, or when the server shuts down). */
 export interface OcrExitRequest {
   type: 'exit';
 }
 
-/** The requests that get an answer (`done`, `textDone` or `failed`, with the request's id). */
-export type ChildRequest = OcrRequest | TextRequest;
+/** The requests that get an answer (`done`, `textDone`, `codesDone` or `failed`, with the request's id). */
+export type ChildRequest = OcrRequest | TextRequest | CodesRequest;
 
 export type ToOcrChild = ChildRequest | OcrExitRequest;
 
@@ -72,6 +88,18 @@ export type FromOcrChild =
       /** Share of the page's glyphs that map to no character (NUL or U+FFFD); 0 for a page without glyphs. */
       unmappedShare: number;
     }
+  | {
+      type: 'codesDone';
+      id: number;
+      /** Pages in the document. */
+      pages: number;
+      /** The codes read on the page (QR codes and Code 128s), each once; empty for a page past the end. */
+      codes: { format: string; text: string }[];
+      renderMs: number;
+      decodeMs: number;
+      /** Images decoded: 1 when the page as rendered gave its codes (or nothing looked like a code). */
+      attempts: number;
+    }
   | { type: 'failed'; id: number; message: string; kind: ChildFailureKind };
 
 /**
@@ -81,3 +109,13 @@ export type FromOcrChild =
  * tenth of a core from a burst on two cores).
  */
 export const OCR_CHILD_NICE = 19;
+
+/**
+ * The nice value of the child that reads codes on scanned pages (codesService): a station's upload waits
+ * for it, so it must not queue behind OCR at the lowest priority, but a 300-page batch must not take the
+ * API server's CPU either: mildly below normal.
+ */
+export const CODES_CHILD_NICE = 5;
+
+/** How the server tells a child its nice value: an argument `--nice=<n>` (the OCR child's when absent). */
+export const NICE_ARGUMENT = '--nice=';
