@@ -56,6 +56,8 @@ export const AUDIT_ACTIONS = [
   'secretaryOffices.deactivate',
   'signingAuthority.grant',
   'signingAuthority.revoke',
+  'documents.stickerPrinted',
+  'documents.coverSheetPrinted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -15,6 +15,16 @@ import { parseRegistrationNumber } from './numbering';
 
 const PREFIX = 'SIJILL:';
 
+/**
+ * The sizes a registration sticker is printed in: a label printer's 50×25 mm or 70×35 mm label, or one
+ * label of an A4 sheet of 24 (3 × 8 labels of 70 × 37 mm) at a position from 1, counted left to right
+ * and top to bottom as the sheets' makers number them (a sheet partly used is used up, not wasted).
+ */
+export const LABEL_SIZES = ['50x25', '70x35', 'a4-24'] as const;
+export type LabelSize = (typeof LABEL_SIZES)[number];
+/** Labels on an A4 sheet (`a4-24`). */
+export const A4_SHEET_LABELS = 24;
+
 /** The QR text of a registration sticker. */
 export const stickerPayload = (number: string) => `${PREFIX}DOC:${number}`;
 /** The QR and Code 128 text of a cover sheet. */
@@ -104,12 +114,14 @@ export function cutBatch(marks: readonly (PageMark | { kind: 'conflict'; numbers
         conflicts.push(page);
         return;
       case 'separator':
-        if (pendingCover) parts.push({ pages: [pendingCover.page], number: pendingCover.number, by: 'cover' });
+        if (pendingCover)
+          parts.push({ pages: [pendingCover.page], number: pendingCover.number, by: 'cover' });
         pendingCover = null;
         close();
         return;
       case 'cover':
-        if (pendingCover) parts.push({ pages: [pendingCover.page], number: pendingCover.number, by: 'cover' });
+        if (pendingCover)
+          parts.push({ pages: [pendingCover.page], number: pendingCover.number, by: 'cover' });
         close();
         pendingCover = { number: mark.number, page };
         return;

@@ -163,6 +163,8 @@ function finalRefusal(answer: IntakeAnswer, number: string | null, limit: number
       // The station checked the PDF signature already: what the server could not open is damaged.
       return { code: code === 'upload.encrypted' ? 'encrypted' : 'damaged' };
     case 409:
+      if (code === 'intake.duplicate' && params.pages !== undefined && params.document)
+        return { code: 'partDuplicate', params: { pages: params.pages, document: params.document } };
       if (!code || code === 'intake.duplicate')
         return params.document
           ? { code: 'duplicate', params: { document: params.document } }
@@ -172,6 +174,9 @@ function finalRefusal(answer: IntakeAnswer, number: string | null, limit: number
       if (code === 'upload.activeContent') return { code: 'activeContent' };
       break;
     case 404:
+      // A number read from a code on the batch's pages (a sticker, a cover sheet), not from its name.
+      if (code === 'intake.noSuchNumber' && params.pages !== undefined && params.number !== undefined)
+        return { code: 'codedNumber', params: { number: params.number, pages: params.pages } };
       if (number && (!code || code === 'intake.noSuchNumber'))
         return { code: 'noSuchNumber', params: { number } };
       break;

@@ -69,6 +69,12 @@ export interface HttpTransportOptions {
 }
 
 const STALL_MS = 60_000;
+/**
+ * How long the server may take with a file it has all of before it answers or asks for more: it reads
+ * every page for codes (separator and cover sheets, stickers) and cuts a batch into its documents, about
+ * a second a page on a slow machine.
+ */
+const ANSWER_MS = 15 * 60_000;
 
 const join = (base: string, path: string) =>
   new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`);
@@ -85,7 +91,7 @@ const CRLF = new TextEncoder().encode('\r\n');
  */
 function batchBody(
   files: readonly OutgoingFile[],
-  sent: (index: number, bytes: number) => void,
+  sent: (index: number, bytes: number, whole?: boolean) => void,
 ): { body: ReadableStream<Uint8Array>; contentType: string } {
   const boundary = `----sijill${randomBytes(12).toString('hex')}`;
   const encode = (text: string) => new TextEncoder().encode(text);
@@ -125,7 +131,7 @@ function batchBody(
             controller.enqueue(
               new Uint8Array(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
             );
-            sent(index, file.bytes.byteLength);
+            sent(index, file.bytes.byteLength, true);
             return;
           }
           handle = await open(file.path, 'r');
@@ -136,6 +142,7 @@ function batchBody(
         const { bytesRead } = await handle.read(chunk, 0, CHUNK, position);
         if (bytesRead === 0) {
           await close();
+          sent(index, position, true);
           return;
         }
         position += bytesRead;
@@ -162,9 +169,10 @@ function stallGuard() {
   let timer = setTimeout(abort, STALL_MS);
   return {
     signal: controller.signal,
-    alive() {
+    /** Progress: the request is given up if nothing moves for `ms` from now. */
+    alive(ms = STALL_MS) {
       clearTimeout(timer);
-      timer = setTimeout(abort, STALL_MS);
+      timer = setTimeout(abort, ms);
     },
     done: () => clearTimeout(timer),
   };
@@ -197,8 +205,9 @@ export function httpTransport(options: HttpTransportOptions): StationTransport &
     onProgress?: (index: number, sent: number) => void,
   ): Promise<{ status: number; answers: IntakeAnswer[] }> => {
     const stall = stallGuard();
-    const multipart = batchBody(files, (index, sent) => {
-      stall.alive();
+    const multipart = batchBody(files, (index, sent, whole) => {
+      // A whole file sent: the server reads it for codes before it asks for the next.
+      stall.alive(whole ? ANSWER_MS : STALL_MS);
       onProgress?.(index, sent);
     });
     let status: number;
@@ -254,6 +263,10 @@ export function httpTransport(options: HttpTransportOptions): StationTransport &
         sent += chunk.byteLength;
         onProgress?.(sent);
         controller.enqueue(chunk);
+      },
+      flush() {
+        // All sent: the server reads it for codes before it answers.
+        stall.alive(ANSWER_MS);
       },
     });
     const bytes = (

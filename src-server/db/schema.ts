@@ -821,6 +821,13 @@ export const intakeReceipts = pgTable(
       onDelete: 'set null',
     }),
     requestHash: text('request_hash'),
+    /**
+     * A batch cut into documents by its codes (src-shared/paper-codes.ts) has a receipt per part, keyed
+     * `<key>#<n>` (n from 1; `#` is never in a sender's key), with the batch's pages the part holds; the
+     * batch's own key answers its first part and counts them (`parts`). Null: a file taken whole.
+     */
+    pages: integer('pages').array(),
+    parts: integer('parts'),
     createdAt: created(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],

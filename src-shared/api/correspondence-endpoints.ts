@@ -51,6 +51,7 @@ import {
   relatedDocumentSchema,
   relatedParamsSchema,
   signatoriesSchema,
+  stickerQuerySchema,
   signingAuthorityParamsSchema,
   signingAuthoritySchema,
   signingGrantParamsSchema,
@@ -459,6 +460,45 @@ export const correspondenceEndpoints = {
         count: data.results.length,
       },
     }),
+  }),
+  sticker: endpoint({
+    method: 'GET',
+    path: '/correspondence/documents/:id/sticker',
+    params: idParamsSchema,
+    query: stickerQuerySchema,
+    response: fileAnswer,
+    bytes: 'application/pdf',
+    access: authenticated,
+    tags,
+    summary:
+      "A registered document's registration sticker (application/pdf): its number in Western and " +
+      'Arabic-Indic digits, a QR code and a Code 128 of the number, the date in Hijri and Gregorian, the ' +
+      "entity's names and the direction, on a 50×25 or 70×35 mm label or one label of an A4 sheet of 24. " +
+      'Every print is recorded on the timeline (reprints counted) and in the audit log; 409 ' +
+      'paper.notNumbered for a document without a number',
+  }),
+  coverSheet: endpoint({
+    method: 'GET',
+    path: '/correspondence/documents/:id/cover-sheet',
+    params: idParamsSchema,
+    response: fileAnswer,
+    bytes: 'application/pdf',
+    access: authenticated,
+    tags,
+    summary:
+      "A registered document's cover sheet (A4, application/pdf), to put on top of its paper when it is " +
+      'scanned: the station files the pages after it on the document. Recorded as the sticker is',
+  }),
+  separatorSheet: endpoint({
+    method: 'GET',
+    path: '/correspondence/separator-sheet',
+    response: fileAnswer,
+    bytes: 'application/pdf',
+    access: authenticated,
+    tags,
+    summary:
+      'The separator sheet (A4, application/pdf): put between documents of one scanned batch, the station ' +
+      'cuts the batch there and drops the sheet',
   }),
   attachmentContent: endpoint({
     method: 'GET',

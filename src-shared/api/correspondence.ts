@@ -5,6 +5,7 @@
  * type their calls with them. Dates are `YYYY-MM-DD`, instants ISO 8601 strings.
  */
 import { z } from 'zod';
+import { A4_SHEET_LABELS, LABEL_SIZES } from '../paper-codes';
 import { listQuerySchema } from '../filters';
 import { problemSchema } from './envelope';
 import {
@@ -339,6 +340,16 @@ export type UploadedAttachment = z.infer<typeof uploadedAttachmentSchema>;
  */
 export const intakeHeadersSchema = z.looseObject({ 'idempotency-key': idempotencyKeyHeader });
 export const intakeQuerySchema = z.object({ number: z.string().max(40).optional() }).strict();
+/** One document cut out of a scanned batch by its codes: what it became, and the batch's pages it holds. */
+export const intakePartSchema = z.object({
+  documentId: z.number().int(),
+  attachmentId: z.number().int().nullable(),
+  docNumber: z.string().nullable(),
+  subject: z.string(),
+  /** The batch's pages in this part, from 1, in order (separator and cover sheets are in none). */
+  pages: z.array(z.number().int()),
+});
+export type IntakePart = z.infer<typeof intakePartSchema>;
 export const intakeResultSchema = z.object({
   documentId: z.number().int(),
   attachmentId: z.number().int().nullable(),
@@ -346,6 +357,12 @@ export const intakeResultSchema = z.object({
   subject: z.string(),
   /** True when this answers a retry of an upload already received. */
   replayed: z.boolean(),
+  /**
+   * A batch cut by the codes on its pages (separator and cover sheets, registration stickers:
+   * src-shared/paper-codes.ts): every document it made, in batch order; the fields above are the first's.
+   * Absent: the file was taken whole.
+   */
+  parts: z.array(intakePartSchema).optional(),
 });
 export type IntakeResult = z.infer<typeof intakeResultSchema>;
 
@@ -589,6 +606,24 @@ export type RelateRequest = z.infer<typeof relateRequestSchema>;
  * GET /correspondence/documents/lookup?q=: documents the caller may see, of any direction, to link as
  * related (by number, sender's number or subject; newest first; at most 20). Drafts are the caller's own.
  */
+/**
+ * GET /correspondence/documents/{id}/sticker: the registration sticker's size (src-shared/paper-codes.ts)
+ * and, on an A4 sheet of labels, the position of the label to print on (1–24, counted left to right, top
+ * to bottom).
+ */
+export const stickerQuerySchema = z
+  .object({
+    size: z.enum(LABEL_SIZES).default('70x35'),
+    position: z
+      .string()
+      .regex(/^\d{1,2}$/, { message: 'validation.integer' })
+      .transform(Number)
+      .pipe(z.number().int().min(1).max(A4_SHEET_LABELS))
+      .optional(),
+  })
+  .strict();
+export type StickerQuery = z.input<typeof stickerQuerySchema>;
+
 export const lookupQuerySchema = z.object({ q: text(0, 100).optional() }).strict();
 export type LookupQuery = z.infer<typeof lookupQuerySchema>;
 
@@ -922,6 +957,8 @@ export const TIMELINE_EVENTS = [
   'numbered',
   'dispatched',
   'addedAfterApproval',
+  'stickerPrinted',
+  'coverSheetPrinted',
 ] as const;
 export type TimelineEvent = (typeof TIMELINE_EVENTS)[number];
 

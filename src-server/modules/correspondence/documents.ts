@@ -618,6 +618,8 @@ export async function fileAttachment(
   documentId: number,
   verdict: ContentVerdict,
   file: { sha256: string; fileName: string; size: number },
+  /** A part of a scanned batch cut by its codes: the batch and its pages, said on the timeline. */
+  origin?: { batch: string; pages: number[] },
 ): Promise<number> {
   const attachmentId = await q.insertAttachment(tx, {
     documentId,
@@ -628,7 +630,7 @@ export async function fileAttachment(
     userId: s.userId,
     kind: verdict.kind,
   });
-  const details = { attachmentId, fileName: file.fileName, size: file.size };
+  const details = { attachmentId, fileName: file.fileName, size: file.size, ...origin };
   if (verdict.addition)
     await q.appendEvent(tx, documentId, 'addedAfterApproval', s.userId, { ...details, kind: verdict.kind });
   else {

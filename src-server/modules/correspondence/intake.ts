@@ -4,16 +4,19 @@
  * addition after approval) of the document whose number the station read. Exactly once, one copy of a
  * scan, no leak through duplicates: docs/intake.md.
  */
-import type { IntakeResult } from '../../../src-shared/api/correspondence';
+import type { IntakePart, IntakeResult } from '../../../src-shared/api/correspondence';
 import { parseRegistrationNumber } from '../../../src-shared/numbering';
 import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem, PROBLEM_STATUS } from '../../http/problem';
 import { cleanFileName, type FileIdentity, type ReceivedFile } from '../../http/upload';
 import { intakeRequestHash, keyReused, sameRequest } from '../../http/idempotency';
+import { readPageCodes } from '../search/ocr-process';
+import { cutReceived, pageRanges, type CutPart } from './batch-cut';
 import { requireOnDirection, scope, visibleDocument } from './common';
 import { fileAttachment, requireFiling } from './documents';
 import * as q from './queries';
+import type { Tx } from '../auth/queries';
 import type { Scope } from './visibility';
 
 /** One file handed to intake: its key, the number its name carries, and how to read its bytes. */
@@ -58,6 +61,14 @@ const noSuchNumber = (number: string) =>
     params: { number },
   });
 
+/** A code on a batch's page names a document that does not exist or that the caller may not file on. */
+const noSuchCoded = (number: string, pages: string) =>
+  new HttpProblem('notFound', {
+    code: 'intake.noSuchNumber',
+    detailKey: 'intake.codedNumber',
+    params: { number, pages },
+  });
+
 /** The hash of a file's request (http/idempotency.ts), from what was received or identified of it. */
 const hashOf = (file: FileIdentity, number: string | undefined) =>
   intakeRequestHash({ sha256: file.sha256, fileName: file.fileName ?? '', number: number ?? null });
@@ -85,17 +96,15 @@ async function refusalOf(check: () => Promise<unknown>): Promise<HttpProblem | n
 
 /** The document a registration number names, when the caller may file on it (else why not). */
 async function filingTarget(
-  ctx: ServerContext,
+  db: Tx,
   caller: AuthContext,
   s: Scope,
   number: string,
 ): Promise<number | HttpProblem> {
-  const id = parseRegistrationNumber(number) ? await q.documentIdByNumber(ctx.db, number.trim()) : null;
+  const id = parseRegistrationNumber(number) ? await q.documentIdByNumber(db, number.trim()) : null;
   if (id === null) return noSuchNumber(number);
   return (
-    (await refusalOf(async () =>
-      requireFiling(ctx.db, caller, s, await visibleDocument(ctx.db, s, id), SCAN),
-    )) ?? id
+    (await refusalOf(async () => requireFiling(db, caller, s, await visibleDocument(db, s, id), SCAN))) ?? id
   );
 }
 
@@ -138,6 +147,125 @@ async function attachTo(
         request_hash: requestHash,
       },
     };
+  });
+}
+
+/** What a cut batch made: each part's document and file, in batch order. */
+interface CutOutcome {
+  parts: { part: CutPart; documentId: number; attachmentId: number }[];
+}
+
+/**
+ * Files every part of a batch cut by its codes, all in one transaction: a part named by a cover sheet or a
+ * sticker on the document it names (as a scan filed by its number is), any other part on the document the
+ * file's name numbers, or else as a new incoming draft. Any part refused (an unknown or hidden number, a
+ * document closed to filing, content the archive holds) refuses the whole batch, and nothing is made:
+ * never half a batch. The batch's key gets a receipt naming its first part and counting the parts, each
+ * part one keyed `<key>#<n>` with its pages, so a retry answers all of them.
+ */
+async function fileCutBatch(
+  ctx: ServerContext,
+  caller: AuthContext,
+  s: Scope,
+  v: {
+    key: string;
+    batch: ReceivedFile;
+    batchName: string;
+    parts: CutPart[];
+    requestHash: string;
+    /** The document the file's name numbers, if any: where a part without a code of its own goes. */
+    target: number | undefined;
+  },
+): Promise<CutOutcome | { prior: q.IntakeReceiptRow }> {
+  return ctx.db.transaction(async (tx) => {
+    await q.lockContents(
+      tx,
+      v.parts.map((p) => p.sha256),
+    );
+    const raced = await q.intakeReceipt(tx, s.userId, v.key);
+    if (raced) return { prior: raced };
+    /** Each part's document (null: a new draft) and the verdict filing on it gives. */
+    const verdicts = new Map<number, Awaited<ReturnType<typeof requireFiling>>>();
+    const documentOf = new Map<CutPart, number | null>();
+    for (const part of v.parts) {
+      let id: number | null = v.target ?? null;
+      if (part.number !== undefined) {
+        const found = await filingTarget(tx, caller, s, part.number);
+        // The same answer for a number that does not exist and one the caller may not see or file on.
+        if (found instanceof HttpProblem) throw noSuchCoded(part.number, pageRanges(part.pages));
+        id = found;
+      }
+      if (id !== null && !verdicts.has(id))
+        verdicts.set(id, await requireFiling(tx, caller, s, await visibleDocument(tx, s, id, true), SCAN));
+      documentOf.set(part, id);
+      if (await q.visibleHolderOf(tx, s, part.sha256)) {
+        const [holder] = await q.holdersOf(tx, s, part.sha256, null, 1);
+        throw new HttpProblem('conflict', {
+          code: 'intake.duplicate',
+          detailKey: 'intake.partDuplicate',
+          params: {
+            pages: pageRanges(part.pages),
+            document: holder ? (holder.doc_number ?? `#${holder.id}`) : '',
+          },
+        });
+      }
+    }
+    const origin = (part: CutPart) => ({ batch: v.batchName, pages: part.pages });
+    const made = new Map<CutPart, { documentId: number; attachmentId: number }>();
+    const drafts = v.parts.filter((part) => documentOf.get(part) === null);
+    if (drafts.length > 0) {
+      const outcomes = await q.intakeDrafts(tx, {
+        scope: s,
+        archiveDepartmentId: s.archiveDepartmentId,
+        files: drafts.map((part) => ({
+          key: `${v.key}#${v.parts.indexOf(part) + 1}`,
+          requestHash: v.requestHash,
+          sha256: part.sha256,
+          subject: part.fileName.replace(/\.pdf$/i, '').slice(0, 300),
+          fileName: part.fileName,
+          size: part.bytes.length,
+          origin: origin(part),
+        })),
+      });
+      outcomes.forEach((outcome, n) => {
+        // Checked above under the same locks: a part's key is new, its content held by nobody visible.
+        if (!('made' in outcome)) throw new Error('a part of a cut batch was found made already');
+        made.set(drafts[n]!, outcome.made);
+      });
+    }
+    for (const [n, part] of v.parts.entries()) {
+      const documentId = documentOf.get(part);
+      if (documentId === null || documentId === undefined) continue;
+      const attachmentId = await fileAttachment(
+        tx,
+        s,
+        documentId,
+        verdicts.get(documentId)!,
+        { sha256: part.sha256, fileName: part.fileName, size: part.bytes.length },
+        origin(part),
+      );
+      await q.insertIntakeReceipt(tx, {
+        userId: s.userId,
+        key: `${v.key}#${n + 1}`,
+        sha256: part.sha256,
+        documentId,
+        attachmentId,
+        requestHash: v.requestHash,
+        pages: part.pages,
+      });
+      made.set(part, { documentId, attachmentId });
+    }
+    const first = made.get(v.parts[0]!)!;
+    await q.insertIntakeReceipt(tx, {
+      userId: s.userId,
+      key: v.key,
+      sha256: v.batch.sha256,
+      documentId: first.documentId,
+      attachmentId: first.attachmentId,
+      requestHash: v.requestHash,
+      parts: v.parts.length,
+    });
+    return { parts: v.parts.map((part) => ({ part, ...made.get(part)! })) };
   });
 }
 
@@ -194,7 +322,7 @@ export async function intakeFiles(
     }
     let target = byNumber.get(file.number);
     if (target === undefined) {
-      target = await filingTarget(ctx, caller, s, file.number);
+      target = await filingTarget(ctx.db, caller, s, file.number);
       byNumber.set(file.number, target);
     }
     if (target instanceof HttpProblem) refuse(i, target);
@@ -209,6 +337,9 @@ export async function intakeFiles(
   const contents = new Set<string>();
   /** The hash of each received file's request, recorded with its receipt. */
   const hashes = new Map<number, string>();
+  /** Files cut into documents by their codes (batch-cut.ts), and what filing their parts made. */
+  const cuts = new Map<number, { batch: ReceivedFile; parts: CutPart[] }>();
+  const cutDone = new Map<number, CutOutcome>();
   for (const [i, file] of files.entries()) {
     const retried = retries.get(i);
     if (retried) {
@@ -236,12 +367,55 @@ export async function intakeFiles(
       continue;
     }
     contents.add(got.sha256);
+    // Its pages read for codes: a batch with separator or cover sheets or stickers is cut into its
+    // documents (batch-cut.ts); the parts are stored, not the batch (its sender keeps the original).
+    let parts: CutPart[] | null;
+    try {
+      parts = await cutReceived(got, intakeName(got), {
+        tempDir: ctx.files.tempDir,
+        readCodes: async (path) => (await readPageCodes(path)).pages,
+      });
+    } catch (error) {
+      await got.discard();
+      if (error instanceof HttpProblem) {
+        refuse(i, error);
+        continue;
+      }
+      throw error;
+    }
+    if (parts) {
+      try {
+        for (const part of parts) await ctx.files.put(Buffer.from(part.bytes), part.sha256);
+      } finally {
+        await got.discard();
+      }
+      cuts.set(i, { batch: got, parts });
+      continue;
+    }
     try {
       await got.store(ctx.files);
     } finally {
       await got.discard();
     }
     received.set(i, got);
+  }
+
+  for (const [i, { batch, parts }] of cuts) {
+    try {
+      const done = await fileCutBatch(ctx, caller, s, {
+        key: files[i]!.key,
+        batch,
+        batchName: intakeName(batch),
+        parts,
+        requestHash: hashes.get(i)!,
+        target: targets.get(i),
+      });
+      if ('prior' in done) replay(i, done.prior, hashes.get(i)!);
+      else cutDone.set(i, done);
+    } catch (error) {
+      if (!(error instanceof HttpProblem)) throw error;
+      refuse(i, error);
+    }
   }
 
   const drafts = [...received.keys()].filter((i) => !targets.has(i));
@@ -285,6 +459,7 @@ export async function intakeFiles(
   }
 
   for (const [i, documentId] of targets) {
+    if (cuts.has(i)) continue;
     const file = received.get(i);
     if (!file) continue;
     try {
@@ -303,23 +478,72 @@ export async function intakeFiles(
     refuse(i, duplicate(holder));
   }
 
-  // What an upload made, as its sender sees it: the document's number and subject.
+  // What an upload made, as its sender sees it: the document's number and subject; every part of a cut
+  // batch (made now, or recorded by its receipts when replayed).
   const answered = [...receipts].filter(([i]) => !outcomes.has(i));
-  if (answered.length > 0) {
-    const docs = await q.numbersAndSubjects(
-      ctx.db,
-      answered.map(([, r]) => r.receipt.document_id),
+  const replayedCuts = await q.intakePartReceipts(
+    ctx.db,
+    s.userId,
+    new Map(
+      answered.flatMap(([i, { receipt }]) =>
+        receipt.parts ? [[files[i]!.key, receipt.parts] as const] : [],
+      ),
+    ),
+  );
+  const partsOf = new Map<number, { documentId: number; attachmentId: number | null; pages: number[] }[]>();
+  for (const [i, done] of cutDone)
+    partsOf.set(
+      i,
+      done.parts.map(({ part, documentId, attachmentId }) => ({
+        documentId,
+        attachmentId,
+        pages: part.pages,
+      })),
     );
+  for (const [i] of answered) {
+    const recorded = replayedCuts.get(files[i]!.key);
+    if (recorded)
+      partsOf.set(
+        i,
+        recorded.map((r) => ({ documentId: r.document_id, attachmentId: r.attachment_id, pages: r.pages })),
+      );
+  }
+  const documentIds = [
+    ...answered.map(([, r]) => r.receipt.document_id),
+    ...[...partsOf.values()].flat().map((p) => p.documentId),
+  ];
+  if (documentIds.length > 0) {
+    const docs = await q.numbersAndSubjects(ctx.db, documentIds);
+    const described = (documentId: number) => {
+      const doc = docs.get(documentId);
+      return { docNumber: doc?.doc_number ?? null, subject: doc?.subject ?? '' };
+    };
+    const partsAnswer = (i: number): IntakePart[] | undefined =>
+      partsOf.get(i)?.map((p) => ({ ...p, ...described(p.documentId) }));
     for (const [i, { receipt, replayed }] of answered) {
-      const doc = docs.get(receipt.document_id);
+      const parts = partsAnswer(i);
       outcomes.set(i, {
         status: replayed ? 200 : 201,
         result: {
           documentId: receipt.document_id,
           attachmentId: receipt.attachment_id,
-          docNumber: doc?.doc_number ?? null,
-          subject: doc?.subject ?? '',
+          ...described(receipt.document_id),
           replayed,
+          ...(parts ? { parts } : {}),
+        },
+      });
+    }
+    for (const [i, done] of cutDone) {
+      const parts = partsAnswer(i)!;
+      const first = done.parts[0]!;
+      outcomes.set(i, {
+        status: 201,
+        result: {
+          documentId: first.documentId,
+          attachmentId: first.attachmentId,
+          ...described(first.documentId),
+          replayed: false,
+          parts,
         },
       });
     }

@@ -390,6 +390,15 @@ export async function appendEvent(
     values (${documentId}, ${event}, ${actorId}, ${JSON.stringify(details)}::jsonb)`);
 }
 
+/** How many times an event happened to a document (e.g. its sticker printed: the next is a reprint). */
+export async function eventCount(db: Tx, documentId: number, event: string): Promise<number> {
+  const [row] = await rowsOf<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from document_events where document_id = ${documentId} and event = ${event}`,
+  );
+  return row?.n ?? 0;
+}
+
 export async function timeline(db: Tx, documentId: number) {
   return rowsOf<{
     id: number;
@@ -825,6 +834,8 @@ export interface IntakeReceiptRow {
   document_id: number;
   attachment_id: number | null;
   sha256: string;
+  /** A cut batch's own receipt: how many parts it made (their receipts are `<key>#<n>`). */
+  parts?: number | null;
   /** The request the key first came with (http/idempotency.ts); null on receipts older than hashes. */
   request_hash: string | null;
 }
@@ -833,7 +844,7 @@ export interface IntakeReceiptRow {
 export async function intakeReceipt(db: Tx, userId: number, key: string): Promise<IntakeReceiptRow | null> {
   const [row] = await rowsOf<IntakeReceiptRow>(
     db,
-    sql`select document_id, attachment_id, sha256, request_hash from intake_receipts
+    sql`select document_id, attachment_id, sha256, request_hash, parts from intake_receipts
          where user_id = ${userId} and key = ${key}`,
   );
   return row ?? null;
@@ -849,12 +860,18 @@ export async function insertIntakeReceipt(
     documentId: number;
     attachmentId: number;
     requestHash: string;
+    /** A part of a cut batch: the batch's pages it holds (schema.ts intakeReceipts). */
+    pages?: readonly number[];
+    /** A cut batch's own receipt: how many parts it made. */
+    parts?: number;
   },
 ): Promise<boolean> {
+  const pages = v.pages ? `{${v.pages.join(',')}}` : null;
   const inserted = await rowsOf(
     db,
-    sql`insert into intake_receipts (user_id, key, sha256, document_id, attachment_id, request_hash)
-        values (${v.userId}, ${v.key}, ${v.sha256}, ${v.documentId}, ${v.attachmentId}, ${v.requestHash})
+    sql`insert into intake_receipts (user_id, key, sha256, document_id, attachment_id, request_hash, pages, parts)
+        values (${v.userId}, ${v.key}, ${v.sha256}, ${v.documentId}, ${v.attachmentId}, ${v.requestHash},
+                ${pages}::int[], ${v.parts ?? null}::int)
         on conflict do nothing returning 1`,
   );
   return inserted.length > 0;
@@ -917,6 +934,8 @@ export interface IntakeDraftInput {
   subject: string;
   fileName: string;
   size: number;
+  /** A part of a cut batch: the batch's name and the pages this draft holds (on the receipt and the timeline). */
+  origin?: { batch: string; pages: number[] };
 }
 
 /**
@@ -949,6 +968,8 @@ export async function intakeDrafts(
       subject: f.subject,
       file_name: f.fileName,
       size: f.size,
+      origin: f.origin ?? null,
+      pages: f.origin?.pages ?? null,
     })),
   );
   const found = await rowsOf<{
@@ -962,7 +983,8 @@ export async function intakeDrafts(
     db,
     sql`with input as (
           select * from jsonb_to_recordset(${input}::jsonb)
-            as t(ord int, key text, request_hash text, sha256 text, subject text, file_name text, size bigint)
+            as t(ord int, key text, request_hash text, sha256 text, subject text, file_name text, size bigint,
+                 origin jsonb, pages int[])
         ),
         prior as (
           select i.ord, r.document_id, r.attachment_id, r.request_hash
@@ -1003,12 +1025,13 @@ export async function intakeDrafts(
             union all
             select f.ord, 2, f.document_id, 'attachmentAdded',
                    jsonb_build_object('attachmentId', f.attachment_id, 'fileName', f.file_name, 'size', f.size)
+                     || coalesce(f.origin, '{}'::jsonb)
               from fresh f
           ) e order by e.ord, e.seq
         ),
         receipt as (
-          insert into intake_receipts (user_id, key, sha256, document_id, attachment_id, request_hash)
-          select ${userId}, f.key, f.sha256, f.document_id, f.attachment_id, f.request_hash
+          insert into intake_receipts (user_id, key, sha256, document_id, attachment_id, request_hash, pages)
+          select ${userId}, f.key, f.sha256, f.document_id, f.attachment_id, f.request_hash, f.pages
             from fresh f order by f.ord
         )
         select p.document_id as prior_document_id, p.attachment_id as prior_attachment_id,
@@ -1034,6 +1057,37 @@ export async function intakeDrafts(
   });
 }
 
+/**
+ * The parts of cut batches (receipts keyed `<key>#<n>`), each batch's in order, by its key: `batches`
+ * maps a batch's key to its part count (its own receipt's `parts`).
+ */
+export async function intakePartReceipts(
+  db: Tx,
+  userId: number,
+  batches: ReadonlyMap<string, number>,
+): Promise<Map<string, (IntakeReceiptRow & { pages: number[] })[]>> {
+  const parts = new Map<string, (IntakeReceiptRow & { pages: number[] })[]>();
+  const keys = [...batches].flatMap(([key, count]) =>
+    Array.from({ length: count }, (_, n) => `${key}#${n + 1}`),
+  );
+  if (keys.length === 0) return parts;
+  const found = await rowsOf<IntakeReceiptRow & { key: string; pages: number[] }>(
+    db,
+    sql`select key, document_id, attachment_id, sha256, request_hash, pages from intake_receipts
+         where user_id = ${userId}
+           and key in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))`,
+  );
+  const byKey = new Map(found.map((row) => [row.key, row]));
+  for (const [key, count] of batches)
+    parts.set(
+      key,
+      Array.from({ length: count }, (_, n) => byKey.get(`${key}#${n + 1}`)).filter(
+        (row) => row !== undefined,
+      ),
+    );
+  return parts;
+}
+
 /** Receipts of intake by their sender's idempotency keys, by key. */
 export async function intakeReceipts(
   db: Tx,
@@ -1042,7 +1096,7 @@ export async function intakeReceipts(
 ): Promise<Map<string, IntakeReceiptRow>> {
   const found = await rowsOf<IntakeReceiptRow & { key: string }>(
     db,
-    sql`select key, document_id, attachment_id, sha256, request_hash from intake_receipts
+    sql`select key, document_id, attachment_id, sha256, request_hash, parts from intake_receipts
          where user_id = ${userId}
            and key in (select jsonb_array_elements_text(${JSON.stringify(keys)}::jsonb))`,
   );

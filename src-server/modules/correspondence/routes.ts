@@ -17,14 +17,16 @@ import {
   versionOfTag,
 } from '../../../src-shared/api/correspondence';
 import { boxEndpoints, correspondenceEndpoints as E } from '../../../src-shared/api/correspondence-endpoints';
+import type { FastifyReply } from 'fastify';
 import type { AppModule } from '../../app-type';
 import { callerOf } from '../../http/access';
 import { HttpProblem, fieldsOfZodError, renderProblem } from '../../http/problem';
 import { route } from '../../http/route';
-import { sendStoredFile } from '../../http/send-file';
+import { contentDisposition, sendStoredFile } from '../../http/send-file';
 import { pdfReceiver, receivePdfBatch, uploadOptions } from '../../http/upload';
 import { metaOf } from '../auth/service';
 import * as approvals from './approvals';
+import * as paper from './paper';
 import { intake, intakeFiles } from './intake';
 import * as corr from './service';
 import * as signing from './signing';
@@ -211,6 +213,37 @@ export const correspondenceModule: AppModule = {
       }));
       return { results };
     });
+    // ------------------------------------------------------------ paper: stickers, cover and separator sheets
+    /** A PDF made for printing: shown inline, never cached (every print of a sticker is recorded). */
+    const sendPdf = (reply: FastifyReply, fileName: string, bytes: Uint8Array) =>
+      reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', contentDisposition('inline', fileName))
+        .header('cache-control', 'no-store')
+        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    route(app, E.sticker, async (request, reply) => {
+      const bytes = await paper.documentSticker(
+        ctx,
+        callerOf(request),
+        request.params.id,
+        request.query,
+        metaOf(request).ip,
+      );
+      return sendPdf(reply, `sticker-${request.params.id}.pdf`, bytes);
+    });
+    route(app, E.coverSheet, async (request, reply) => {
+      const bytes = await paper.documentCoverSheet(
+        ctx,
+        callerOf(request),
+        request.params.id,
+        metaOf(request).ip,
+      );
+      return sendPdf(reply, `cover-sheet-${request.params.id}.pdf`, bytes);
+    });
+    route(app, E.separatorSheet, async (_request, reply) =>
+      sendPdf(reply, 'separator-sheet.pdf', await paper.separatorSheet()),
+    );
+
     route(app, E.attachmentContent, async (request, reply) => {
       const { attachment, open } = await corr.openAttachment(
         ctx,

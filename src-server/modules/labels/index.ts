@@ -6,14 +6,17 @@
  */
 import { PDFDocument, type PDFPage } from 'pdf-lib';
 import type { Direction } from '../../../src-shared/api/correspondence';
-import { SEPARATOR_PAYLOAD, coverPayload, stickerPayload } from '../../../src-shared/paper-codes';
+import {
+  SEPARATOR_PAYLOAD,
+  coverPayload,
+  stickerPayload,
+  type LabelSize,
+} from '../../../src-shared/paper-codes';
 import { translate } from '../../i18n';
 import { MM, code128WidthModules, drawCode128, drawQr, qrSideModules, CODE128_QUIET } from './codes';
 import { Typesetter, type TextStyle } from './typeset';
 
-/** Sticker sizes: a 50×25 mm or 70×35 mm label, or one label of an A4 sheet of 3×8 labels of 70×37 mm. */
-export const LABEL_SIZES = ['50x25', '70x35', 'a4-24'] as const;
-export type LabelSize = (typeof LABEL_SIZES)[number];
+export { LABEL_SIZES, type LabelSize } from '../../../src-shared/paper-codes';
 
 export interface LabelDocument {
   /** Registration number, e.g. IN-2026-000123 (src-shared/numbering.ts). */
