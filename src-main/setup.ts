@@ -8,7 +8,7 @@ import type { AppInfo, EventName, EventPayload } from '../src-shared/ipc/contrac
 import { loadDraftKey, type KeyProtector } from './drafts/crypto';
 import { LocalDrafts, routeUploads, sessionOwner } from './drafts/drafts';
 import { createDispatch, type Dispatch } from './ipc/dispatch';
-import { createHandlers } from './ipc/handlers';
+import { createHandlers, type MainServices } from './ipc/handlers';
 import { ApiClient } from './services/api-client';
 import type { LocalStore } from './services/local-store';
 import type { SessionVault } from './services/session-vault';
@@ -33,6 +33,8 @@ export interface MainServicesSetup {
   app: Pick<AppInfo, 'name' | 'version' | 'host'>;
   /** The operating system's folder dialog (the desktop only). */
   chooseFolder?: () => Promise<string | null>;
+  /** Printing without a dialog (the desktop only). */
+  print?: MainServices['print'];
   /** Progress and problems of background work (drafts, station). */
   log?: (message: string) => void;
   /** Unexpected handler errors; `log` when absent. */
@@ -86,6 +88,7 @@ export function createMainServices(setup: MainServicesSetup, push: PushEvent): M
     station,
     drafts,
     ...(setup.chooseFolder ? { chooseFolder: setup.chooseFolder } : {}),
+    ...(setup.print ? { print: setup.print } : {}),
   });
   const logError = setup.logError ?? setup.log;
   const dispatch = createDispatch(handlers, {

@@ -12,6 +12,7 @@ import { LocalStore, NewerDatabaseError } from '../services/local-store';
 import { createMainServices, type MainServicesHandle } from '../setup';
 import { pushEvent, registerIpc } from './ipc';
 import { APP_START_URL, isAppUrl, registerAppScheme, serveRenderer } from './protocol';
+import { windowPrinting } from './print';
 import { SafeStorageVault, safeStorageKeyProtector } from './safe-storage-vault';
 import { trustedSender } from './sender-check';
 import { createMainWindow, installAppGuards } from './window';
@@ -89,6 +90,7 @@ async function start(): Promise<void> {
           : await dialog.showOpenDialog(options);
         return chosen.canceled ? null : (chosen.filePaths[0] ?? null);
       },
+      print: windowPrinting(() => window),
       log: console.log,
       logError: console.error,
     },

@@ -2,7 +2,7 @@
  * The handlers of every contract channel, over the main-process services. The same handlers serve
  * Electron (src-main/electron) and the web shell (src-main/web); each host only adds the transport.
  */
-import type { AppInfo } from '../../src-shared/ipc/contract';
+import type { AppInfo, PrintRequest, PrintResult, Printers } from '../../src-shared/ipc/contract';
 import type { ApiClient } from '../services/api-client';
 import type { LocalStore } from '../services/local-store';
 import { SessionService } from '../services/session';
@@ -29,6 +29,11 @@ export interface MainServices {
   drafts: LocalDrafts;
   /** The operating system's folder dialog (Electron); absent where there is none (the web shell). */
   chooseFolder?: () => Promise<string | null>;
+  /** Printing without a dialog (Electron); absent where there is none (the web shell). */
+  print?: {
+    printers(): Promise<Printers>;
+    silent(request: PrintRequest): Promise<PrintResult>;
+  };
 }
 
 export function createHandlers(services: MainServices): Handlers {
@@ -71,5 +76,9 @@ export function createHandlers(services: MainServices): Handlers {
     'drafts:delete': ({ id }) => services.drafts.delete(id),
     'drafts:sync': () => services.drafts.sync(),
     'drafts:resolve': ({ id, keep }) => services.drafts.resolve(id, keep),
+    'print:printers': () => services.print?.printers() ?? Promise.resolve({ silent: false, printers: [] }),
+    'print:silent': (request) =>
+      services.print?.silent(request) ??
+      Promise.resolve({ printed: false, reason: 'unavailable' as const, detail: null }),
   };
 }

@@ -123,7 +123,7 @@ export class ApiClient {
    * back as its status and problem body instead.
    */
   async download(req: ApiDownload): Promise<ApiDownloadResult> {
-    const url = resolveApiUrl(this.options.baseUrl(), req.path);
+    const url = resolveApiUrl(this.options.baseUrl(), req.path, req.query);
     const headers = { ...this.headers(), Accept: '*/*' };
     const response = await this.send(url, { method: 'GET', headers, maxBytes: FILE_TRANSFER_MAX_BYTES });
     const { bytes } = response;

@@ -48,6 +48,8 @@ export interface LocalStoreOptions {
 }
 
 const SERVER_URL = 'serverUrl';
+/** The printer stickers go to without a dialog (app_settings; not one of the specification's keys). */
+const STICKER_PRINTER = 'stickerPrinter';
 const STATION = 'station';
 
 /** The client's local database; open it with `LocalStore.open`. */
@@ -127,13 +129,22 @@ export class LocalStore {
   /** The settings the renderer may read; the locale defaults to Arabic. */
   getSettings(): ClientSettings {
     const stored = this.get<string>('selectedLocale');
-    return { selectedLocale: stored ? pickLocale(stored) : DEFAULT_LOCALE };
+    const row = this.db.prepare('SELECT value FROM app_settings WHERE key = ?').get(STICKER_PRINTER) as
+      { value: string } | undefined;
+    const printer = row ? parseJson<unknown>(row.value) : null;
+    return {
+      selectedLocale: stored ? pickLocale(stored) : DEFAULT_LOCALE,
+      stickerPrinter: typeof printer === 'string' && printer.length > 0 ? printer : null,
+    };
   }
 
   /** Changes some settings (validated again here, since other callers than IPC may use it); answers all. */
   setSettings(patch: Partial<ClientSettings>): ClientSettings {
     const valid = clientSettingsSchema.partial().strict().parse(patch);
     if (valid.selectedLocale !== undefined) this.set('selectedLocale', valid.selectedLocale);
+    if (valid.stickerPrinter === null)
+      this.db.prepare('DELETE FROM app_settings WHERE key = ?').run(STICKER_PRINTER);
+    else if (valid.stickerPrinter !== undefined) this.putAppSetting(STICKER_PRINTER, valid.stickerPrinter);
     return this.getSettings();
   }
 

@@ -2,6 +2,7 @@
  * Request and response schemas of sign-in, two-factor, the profile and the page tree (docs/api.md, "Auth and
  * session"). The server validates with these; the client types its calls with them.
  */
+import { LABEL_SIZES } from '../paper-codes';
 import { z } from 'zod';
 import { PERMISSIONS } from '../permissions';
 import { LOCALES } from '../locale';
@@ -125,13 +126,18 @@ export type RoleRef = z.infer<typeof roleRefSchema>;
  * A user's own settings, kept with their account on the server so they follow the user to any desk:
  * the date format, the digits of Arabic screens, and the home page (the page `/` leads to — one of the
  * pages of their tree; without one, or when it is no longer theirs, the first page of the first
- * section, as the specification's guard says). Unset entries take the defaults.
+ * section, as the specification's guard says), and how registration stickers are printed. Unset entries
+ * take the defaults.
  */
 export const preferencesSchema = z
   .object({
     dateFormat: z.enum(DATE_FORMATS).optional(),
     digits: z.enum(DIGIT_STYLES).optional(),
     homePage: z.string().min(1).max(200).nullable().optional(),
+    /** The registration sticker's size (src-shared/paper-codes.ts); unset: 70 × 35 mm. */
+    stickerSize: z.enum(LABEL_SIZES).optional(),
+    /** Print the sticker as soon as a document is registered (else a button offers it). */
+    stickerAfterRegister: z.boolean().optional(),
   })
   .strict();
 export type Preferences = z.infer<typeof preferencesSchema>;

@@ -97,7 +97,13 @@ export const apiUploadSchema = z
 export type ApiUpload = z.input<typeof apiUploadSchema>;
 
 /** A file to fetch from our API (e.g. an attachment's content), by its relative path. */
-export const apiDownloadSchema = z.object({ path: apiPathSchema }).strict();
+export const apiDownloadSchema = z
+  .object({
+    path: apiPathSchema,
+    /** A few query parameters (e.g. a sticker's size), as `api:request` takes them. */
+    query: z.record(z.string().max(64), queryValueSchema).optional(),
+  })
+  .strict();
 export type ApiDownload = z.infer<typeof apiDownloadSchema>;
 
 /**

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LOCALES } from '../locale';
 import { channel } from './common';
+import { printerNameSchema } from './print';
 
 export const appInfoSchema = z.object({
   name: z.string(),
@@ -17,6 +18,11 @@ export type AppInfo = z.infer<typeof appInfoSchema>;
 
 export const clientSettingsSchema = z.object({
   selectedLocale: z.enum(LOCALES),
+  /**
+   * The printer registration stickers go to without a dialog (the desktop): a printer belongs to the
+   * desk, so it is kept on this computer, not with the account. Null: the print dialog is shown.
+   */
+  stickerPrinter: printerNameSchema.nullable(),
 });
 export type ClientSettings = z.infer<typeof clientSettingsSchema>;
 

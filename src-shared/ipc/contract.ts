@@ -1,6 +1,6 @@
 /**
  * The IPC contract: every channel between the renderer and main, with its zod input and output, declared
- * once in its area's file (app, api, session, connection, station, drafts) and composed here. Main
+ * once in its area's file (app, api, session, connection, station, drafts, print) and composed here. Main
  * dispatches from this table, the preload and the web shell bridge it, and the renderer's bridge type is
  * derived from it. A new channel touches three files: its area's file, names.ts (the zod-free name list,
  * checked against this table at compile time) and its handler in src-main/ipc/handlers.ts.
@@ -12,6 +12,7 @@ import { connectionChannels, connectionEvents } from './connection';
 import { draftsChannels, draftsEvents } from './drafts';
 import type { ChannelNameList, EventNameList, MethodName } from './names';
 import { sessionChannels, sessionEvents } from './session';
+import { printChannels } from './print';
 import { stationChannels } from './station';
 import type { IpcResult } from './common';
 
@@ -22,6 +23,7 @@ export * from './session';
 export * from './connection';
 export * from './station';
 export * from './drafts';
+export * from './print';
 
 export const contract = {
   ...appChannels,
@@ -30,6 +32,7 @@ export const contract = {
   ...connectionChannels,
   ...stationChannels,
   ...draftsChannels,
+  ...printChannels,
 } as const;
 
 export type Contract = typeof contract;

@@ -38,6 +38,8 @@ export const CHANNEL_NAMES = [
   'drafts:delete',
   'drafts:sync',
   'drafts:resolve',
+  'print:printers',
+  'print:silent',
 ] as const;
 export type ChannelNameList = (typeof CHANNEL_NAMES)[number];
 

@@ -106,20 +106,37 @@ describe('LocalStore migrations', () => {
 describe('LocalStore state and settings', () => {
   it('defaults the locale to Arabic and keeps a change across a reopen', () => {
     const store = LocalStore.open(file);
-    expect(store.getSettings()).toEqual({ selectedLocale: 'ar' });
-    expect(store.setSettings({ selectedLocale: 'en' })).toEqual({ selectedLocale: 'en' });
+    expect(store.getSettings()).toEqual({ selectedLocale: 'ar', stickerPrinter: null });
+    expect(store.setSettings({ selectedLocale: 'en' })).toEqual({
+      selectedLocale: 'en',
+      stickerPrinter: null,
+    });
     store.close();
 
     const reopened = LocalStore.open(file);
-    expect(reopened.getSettings()).toEqual({ selectedLocale: 'en' });
+    expect(reopened.getSettings()).toEqual({ selectedLocale: 'en', stickerPrinter: null });
     expect(reopened.get('selectedLocale')).toBe('en');
+    reopened.close();
+  });
+
+  it("keeps this desk's sticker printer across a reopen, and forgets it when set to none", () => {
+    const store = LocalStore.open(file);
+    expect(store.setSettings({ stickerPrinter: 'Zebra ZD421 (فرع الأرشيف)' })).toEqual({
+      selectedLocale: 'ar',
+      stickerPrinter: 'Zebra ZD421 (فرع الأرشيف)',
+    });
+    expect(() => store.setSettings({ stickerPrinter: 'bad\nname' })).toThrow();
+    store.close();
+    const reopened = LocalStore.open(file);
+    expect(reopened.getSettings().stickerPrinter).toBe('Zebra ZD421 (فرع الأرشيف)');
+    expect(reopened.setSettings({ stickerPrinter: null }).stickerPrinter).toBeNull();
     reopened.close();
   });
 
   it('refuses an unsupported locale', () => {
     const store = LocalStore.open(':memory:');
     expect(() => store.setSettings({ selectedLocale: 'fr' as 'ar' })).toThrow();
-    expect(store.getSettings()).toEqual({ selectedLocale: 'ar' });
+    expect(store.getSettings()).toEqual({ selectedLocale: 'ar', stickerPrinter: null });
     store.close();
   });
 

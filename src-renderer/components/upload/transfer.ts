@@ -229,8 +229,11 @@ export interface DownloadedFile {
 }
 
 /** Fetches a file from an API path. */
-export async function downloadFile(path: string): Promise<DownloadedFile> {
-  const result = await getBridge().apiDownload({ path });
+export async function downloadFile(
+  path: string,
+  query?: Record<string, string | number | boolean>,
+): Promise<DownloadedFile> {
+  const result = await getBridge().apiDownload(query ? { path, query } : { path });
   if (!result.ok) {
     const detail = i18n.t(result.error.code, { defaultValue: i18n.t('errors.unexpected') });
     toast({ severity: 'error', detail });

@@ -4,7 +4,7 @@
  * code, then the recovery codes shown once), disabling it and regenerating recovery codes (with a code
  * or the password). Server field errors show under their fields.
  */
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Button,
@@ -20,7 +20,7 @@ import {
   Typography,
   type FormInstance,
 } from 'antd';
-import { SafetyOutlined } from '@ant-design/icons';
+import { PrinterOutlined, SafetyOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import {
   authEndpoints,
@@ -37,6 +37,9 @@ import { useLocale } from '../../app/locale';
 import { savePreferences, sessionActions, useSession } from '../../app/session';
 import { RecoveryCodesDialog } from '../../components/RecoveryCodes';
 import { StationCard } from './StationCard';
+import { printSeparatorSheet } from '../../components/pdf/paper';
+import { LABEL_SIZES, type LabelSize } from '../../../src-shared/paper-codes';
+import type { Printers } from '../../../src-shared/ipc/contract';
 import {
   applyPreferences,
   DATE_FORMAT,
@@ -157,6 +160,97 @@ function DisplayCard() {
   );
 }
 
+/**
+ * How registration stickers are printed: their size (kept with the account, like the display settings)
+ * and, on the desktop, the printer they go to without a dialog (kept on this computer: a printer belongs
+ * to the desk); the separator sheet for scanning batches is printed from here too.
+ */
+function PaperCard() {
+  const { t } = useTranslation('user');
+  const { user } = useSession();
+  const [size, setSize] = useState<LabelSize>(user?.preferences.stickerSize ?? '70x35');
+  const [printers, setPrinters] = useState<Printers | null>(null);
+  const [printer, setPrinter] = useState<string | null>(null);
+  const [printing, setPrinting] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void Promise.all([getBridge().printPrinters(), getBridge().settingsGet()]).then(([list, settings]) => {
+      if (!live) return;
+      if (list.ok) setPrinters(list.data);
+      if (settings.ok) setPrinter(settings.data.stickerPrinter);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return (
+    <Card title={t('paper.title')} data-testid="paper-card">
+      <Flex vertical gap={16}>
+        <Flex vertical gap={8}>
+          <Typography.Text>{t('paper.size')}</Typography.Text>
+          <Radio.Group
+            value={size}
+            onChange={(e) => {
+              const next = e.target.value as LabelSize;
+              const before = size;
+              setSize(next);
+              void savePreferences({ stickerSize: next }).catch(() => setSize(before));
+            }}
+            data-testid="sticker-size"
+          >
+            <Flex vertical gap={4}>
+              {LABEL_SIZES.map((value) => (
+                <Radio key={value} value={value} data-testid={`sticker-size-${value}`}>
+                  {t(`paper.sizes.${value}`)}
+                </Radio>
+              ))}
+            </Flex>
+          </Radio.Group>
+        </Flex>
+        {printers?.silent ? (
+          <Flex vertical gap={8}>
+            <label htmlFor="sticker-printer">{t('paper.printer')}</label>
+            <Select
+              id="sticker-printer"
+              value={printer ?? ''}
+              options={[
+                { value: '', label: t('paper.printerDialog') },
+                ...printers.printers.map((p) => ({ value: p.name, label: p.displayName })),
+              ]}
+              onChange={(value: string) => {
+                setPrinter(value || null);
+                void getBridge().settingsSet({ stickerPrinter: value || null });
+              }}
+              data-testid="sticker-printer"
+            />
+            <Typography.Text type="secondary">{t('paper.printerHint')}</Typography.Text>
+          </Flex>
+        ) : (
+          <Typography.Text type="secondary" data-testid="sticker-printer-web">
+            {t('paper.printerWeb')}
+          </Typography.Text>
+        )}
+        <Flex vertical gap={8} align="start">
+          <Button
+            icon={<PrinterOutlined />}
+            loading={printing}
+            onClick={() => {
+              setPrinting(true);
+              void printSeparatorSheet()
+                .catch(() => undefined)
+                .finally(() => setPrinting(false));
+            }}
+            data-testid="print-separator"
+          >
+            {t('paper.separator')}
+          </Button>
+          <Typography.Text type="secondary">{t('paper.separatorHint')}</Typography.Text>
+        </Flex>
+      </Flex>
+    </Card>
+  );
+}
+
 /** Puts a failed call's field errors under the form's fields; toasts the rest. */
 function showFailure<V>(error: unknown, form: FormInstance<V>, fields: readonly (keyof V & string)[]) {
   if (!(error instanceof ApiError)) throw error;
@@ -208,6 +302,7 @@ export function Component() {
           ) : null}
         </Card>
         <DisplayCard />
+        <PaperCard />
         <PasswordCard />
         <TwoFactorCard />
         <StationCard />

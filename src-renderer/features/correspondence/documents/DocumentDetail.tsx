@@ -29,6 +29,7 @@ import '../search/search.css';
 import { Attachments } from './Attachments';
 import { DistributionPanel } from './DistributionPanel';
 import { FollowButton } from './FollowButton';
+import { PaperMenu } from './PaperActions';
 import { TasksPanel } from './TasksPanel';
 
 /** Which list the detail was opened from (its back link). */
@@ -296,6 +297,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
             </Button>
           )}
           {filed && <FollowButton doc={d} onChanged={refresh} />}
+          <PaperMenu doc={d} onPrinted={refresh} />
         </>
       }
     >

@@ -60,6 +60,7 @@ import { DepartmentSelect, DepartmentsSelect } from './pickers';
 import { RelatedSelect } from './RelatedSelect';
 import { SettingSelect } from './SettingSelect';
 import { useAttachmentQueue } from './useAttachmentQueue';
+import { StickerAfterRegister } from './PaperActions';
 import { useLocalDraft } from './useLocalDraft';
 
 export { toDocumentFields, type DocumentFormValues } from './documentFields';
@@ -295,9 +296,12 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
               submitted ? (
                 <span data-testid="submitted-note">{t('circuit.submittedNote')}</span>
               ) : (
-                <span data-testid="registered-number">
-                  {t('add.registeredNumber')} <bdi className="corr-number">{finished.docNumber}</bdi>
-                </span>
+                <Space direction="vertical" align="center">
+                  <span data-testid="registered-number">
+                    {t('add.registeredNumber')} <bdi className="corr-number">{finished.docNumber}</bdi>
+                  </span>
+                  <StickerAfterRegister doc={finished} />
+                </Space>
               )
             }
             extra={[

@@ -31,6 +31,34 @@ const COLORS: Partial<Record<TimelineEntry['event'], string>> = {
   addedAfterApproval: 'purple',
 };
 
+/**
+ * A batch's pages as a clerk reads them: `3–5, 8` — each range kept left to right (an en dash between
+ * two numbers would be turned around in an Arabic sentence), the list in the sentence's own direction.
+ */
+function PageRanges({ pages, language }: { pages: readonly unknown[]; language: string }) {
+  const numbers = pages.filter((p): p is number => typeof p === 'number');
+  const ranges: string[] = [];
+  for (let i = 0; i < numbers.length;) {
+    let j = i;
+    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j]! + 1) j++;
+    ranges.push(
+      i === j ? formatNumber(numbers[i]!) : `${formatNumber(numbers[i]!)}–${formatNumber(numbers[j]!)}`,
+    );
+    i = j + 1;
+  }
+  const comma = language === 'ar' ? '، ' : ', ';
+  return (
+    <>
+      {ranges.map((range, n) => (
+        <span key={range}>
+          {n > 0 && comma}
+          <Ltr>{range}</Ltr>
+        </span>
+      ))}
+    </>
+  );
+}
+
 const str = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
 
 /** The i18n key of an event: a sending for approval after the first says so, as does one that resumes. */
@@ -41,6 +69,13 @@ function eventKey(entry: TimelineEntry, earlierSubmissions: number): string {
     (entry.details.type === 'forAction' || entry.details.type === 'forKnowledge')
   )
     return `timeline.distributed_${entry.details.type}`;
+  // A sticker or cover sheet printed again says which copy it is: a second paper is never unnoticed.
+  if (
+    (entry.event === 'stickerPrinted' || entry.event === 'coverSheetPrinted') &&
+    typeof entry.details.copy === 'number' &&
+    entry.details.copy > 1
+  )
+    return `timeline.${entry.event}_reprint`;
   if (entry.event !== 'submitted') return `timeline.${entry.event}`;
   if (entry.details.resumed === true) return 'timeline.resumed';
   return earlierSubmissions > 0 ? 'timeline.resubmitted' : 'timeline.submitted';
@@ -77,6 +112,7 @@ export function TimelineText({
         date: <Ltr>{date}</Ltr>,
         step: <Ltr>{formatNumber(Number(d.step ?? 0))}</Ltr>,
         kind: typeof d.kind === 'string' ? t(`additions.kind.${d.kind}`) : '',
+        copy: <Ltr>{formatNumber(Number(d.copy ?? 1))}</Ltr>,
       }}
     />
   );
@@ -105,6 +141,18 @@ export function DocumentTimeline({ entries }: { entries: readonly TimelineEntry[
                 <Tag color="purple" data-testid="timeline-after-approval">
                   {t('additions.title')}
                 </Tag>
+              )}
+              {typeof entry.details.batch === 'string' && Array.isArray(entry.details.pages) && (
+                <span className="corr-timeline-notes" data-testid="timeline-batch">
+                  <Sentence
+                    t={t}
+                    i18nKey="timeline.fromBatch"
+                    values={{
+                      batch: <Ltr>{entry.details.batch}</Ltr>,
+                      pages: <PageRanges pages={entry.details.pages as unknown[]} language={i18n.language} />,
+                    }}
+                  />
+                </span>
               )}
               {typeof entry.details.notes === 'string' && entry.details.notes && (
                 <span className="corr-timeline-notes">{entry.details.notes}</span>
