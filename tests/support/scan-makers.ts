@@ -5,9 +5,9 @@
  * quarter turn and skewed a few degrees, speckled with grey noise and blurred a little, and the images are
  * wrapped as the pages of a new PDF (pdf-lib), one page per image at the image's size at 200 dpi.
  *
- * Until the real stickers exist (src-server/modules/labels), `makeStandInSticker` and
- * `makeSeparatorSheet` draw stand-ins with pdf-lib: a QR code (`qrcode`'s modules as rectangles, a module
- * ≈ 0.45 mm) and a Code 128 (bwip-js). `placeSticker` takes any PDF bytes, so real stickers plug in.
+ * `makeStandInSticker` and `makeSeparatorSheet` draw stand-ins with pdf-lib, quick to make and free of
+ * fonts: a QR code (`qrcode`'s modules as rectangles, a module ≈ 0.45 mm) and a Code 128 (bwip-js).
+ * `placeSticker` takes any PDF bytes, so the real ones (src-server/modules/labels) plug in as well.
  * Everything is deterministic: the noise comes from a seeded generator.
  */
 import bwipjs from 'bwip-js/node';

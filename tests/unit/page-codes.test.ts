@@ -21,6 +21,7 @@ import {
   type UtilityProcessLike,
 } from '../../src-server/modules/search/ocr-process';
 import { CODES_CHILD_NICE } from '../../src-server/modules/search/ocr-protocol';
+import { coverSheetPdf, separatorSheetPdf, stickerPdf } from '../../src-server/modules/labels';
 import { closeOcr } from '../../src-server/modules/search/extract';
 import { cutBatch, markOfPage, type BatchPart } from '../../src-shared/paper-codes';
 import {
@@ -146,6 +147,39 @@ describe('readPageCodes', () => {
     expect(cutBatch(pages.map(markOfPage))).toEqual({ parts: EXPECTED, conflicts: [] });
     expect(timings).toHaveLength(LAYOUT.length);
   }, 180_000);
+
+  it('reads the labels module’s stickers, cover and separator sheets, scanned turned and skewed', async () => {
+    const document = {
+      number: 'OUT-2026-000042',
+      registeredAt: '2026-11-27T10:00:00Z',
+      direction: 'out' as const,
+      entity: { ar: 'وزارة الأشغال العامة', en: 'Ministry of Public Works' },
+      subject: 'Annual maintenance plan',
+    };
+    const random = seededRandom(42);
+    const scans = [];
+    for (const size of ['50x25', '70x35'] as const)
+      for (const [k, rotate] of ROTATIONS.entries()) {
+        const sticker = await stickerPdf(document, { size });
+        const page = await placeSticker(await makeLetterPage(500 + k), sticker, {
+          x: 5 + random() * 130,
+          y: 5 + random() * 250,
+        });
+        scans.push(await scanPage(page, { rotate, skew: k % 2 ? 5 : -5, noise: 0.03, blur: 0.7, seed: k }));
+      }
+    scans.push(
+      await scanPage(await coverSheetPdf(document), { rotate: 180, skew: 2, noise: 0.03, blur: 0.7 }),
+    );
+    scans.push(await scanPage(await separatorSheetPdf(), { rotate: 90, skew: -3, noise: 0.03, blur: 0.7 }));
+    const file = join(dir, 'labels.pdf');
+    writeFileSync(file, await wrapScans(scans));
+    const { pages } = await readPageCodes(file);
+    expect(pages.map(markOfPage)).toEqual([
+      ...Array.from({ length: 8 }, () => ({ kind: 'sticker', number: document.number })),
+      { kind: 'cover', number: document.number },
+      { kind: 'separator' },
+    ]);
+  }, 120_000);
 
   it('reads in its own child at a mild priority, apart from the OCR child', async () => {
     await readPageCodes(separatorFile);
