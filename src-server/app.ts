@@ -23,6 +23,7 @@ import type { ServerConfig } from './config';
 import type { App, AppModule } from './app-type';
 import type { ServerContext } from './context';
 import type { Database } from './db/open';
+import { ClientGone } from './http/client-gone';
 import { installAccessControl } from './http/access';
 import { JobQueue, type WorkerLiveness } from './jobs/queue';
 import { installTextGuard } from './http/text-guard';
@@ -205,6 +206,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   app.setErrorHandler((error, request, reply) => {
+    // Its sender is gone (http/client-gone.ts): nobody reads this answer, and it is no failure of ours.
+    if (error instanceof ClientGone) {
+      request.log.info('the client went away before the answer');
+      return reply.status(499).send();
+    }
     let problem: HttpProblem;
     const dbProblem = problemOfDbError(error);
     if (error instanceof HttpProblem) {

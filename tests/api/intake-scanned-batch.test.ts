@@ -28,7 +28,8 @@ async function pageImages(bytes: Uint8Array): Promise<string[]> {
   return doc.getPages().map((page) => {
     const xobjects = page.node.Resources()!.lookup(PDFName.of('XObject'), PDFDict);
     const [ref] = xobjects.values();
-    const stream = doc.context.lookup(ref!, PDFRawStream);
+    const stream = doc.context.lookup(ref!);
+    if (!(stream instanceof PDFRawStream)) throw new Error('a scanned page without its image');
     return createHash('sha256').update(stream.contents).digest('hex');
   });
 }

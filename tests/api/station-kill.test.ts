@@ -3,7 +3,9 @@
  * at random moments during a burst of 200 files and started again, several times; then every file is
  * accounted for: the valid ones in processed/ and registered once each on the server, the rest
  * (not PDFs, and copies of a file already taken) in rejected/ with their notes, none left behind, none
- * lost, none registered twice.
+ * lost, none registered twice. And a 30-page scanned batch that intake cuts into nine documents by its codes
+ * (issue 26), the station killed again and again while the server reads it: each part made once, never
+ * half the batch.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '../../src-shared/pages';
 import { makeRole, makeUser, startHarness, type Harness } from './support/harness';
 import { minimalPdf } from './support/files';
+import type { LabelDocument } from '../../src-server/modules/labels';
+import { scannedBatch } from '../support/paper-batch';
+import { organisation, registeredLetter } from './support/correspondence';
 
 let h: Harness;
 let baseUrl: string;
@@ -37,8 +42,13 @@ afterAll(async () => {
 
 const CLI = resolve('src-main/station/cli.ts');
 
-function startStation(folder: string, dataDir: string, once = false): ChildProcess {
-  const args = ['--import', 'tsx', CLI, '--folder', folder, '--server', baseUrl, '--user', user.username];
+function startStation(
+  folder: string,
+  dataDir: string,
+  once = false,
+  account: { username: string; password: string } = user,
+): ChildProcess {
+  const args = ['--import', 'tsx', CLI, '--folder', folder, '--server', baseUrl, '--user', account.username];
   args.push(
     '--data-dir',
     dataDir,
@@ -53,7 +63,7 @@ function startStation(folder: string, dataDir: string, once = false): ChildProce
   );
   if (once) args.push('--once');
   return spawn(process.execPath, args, {
-    env: { ...process.env, SIJILL_STATION_PASSWORD: user.password },
+    env: { ...process.env, SIJILL_STATION_PASSWORD: account.password },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -136,6 +146,77 @@ describe('the station killed during a burst', () => {
               (select count(*) from documents)::int as documents`,
       );
       expect(server).toEqual({ receipts: 190, attachments: 190, contents: 190, documents: 190 });
+    },
+    12 * 60_000,
+  );
+
+  it(
+    'makes each part of a batch cut by its codes once, never half the batch',
+    async () => {
+      const org = await organisation(h);
+      const letters = [
+        await registeredLetter(h, org),
+        await registeredLetter(h, org),
+        await registeredLetter(h, org),
+      ];
+      const facts = letters.map((l): LabelDocument => ({
+        number: l.docNumber,
+        registeredAt: new Date().toISOString(),
+        direction: 'in',
+        entity: { ar: 'الأرشيف', en: 'Archive' },
+      })) as [LabelDocument, LabelDocument, LabelDocument];
+      const batch = await scannedBatch(facts, 11);
+      const folder = join(root, 'batch');
+      const dataDir = join(root, 'batch-station');
+      mkdirSync(folder);
+      writeFileSync(join(folder, 'دفعة 30 صفحة.pdf'), batch.bytes);
+      // The clerk's own station: org.clerk files on the three letters and makes incoming drafts (the
+      // harness gives its users this password).
+      const [clerk] = await h.query<{ username: string }>(
+        `select username from users where id = ${org.clerk.userId}`,
+      );
+      const station = { username: clerk!.username, password: 'correct-horse-1' };
+      const before = await h.query<{ documents: number; attachments: number }>(
+        `select (select count(*) from documents)::int as documents,
+                (select count(*) from document_attachments)::int as attachments`,
+      );
+      let seed = 7;
+      const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const log: string[] = [];
+      for (let round = 0; round < 4; round++) {
+        const child = startStation(folder, dataDir, false, station);
+        child.stderr?.on('data', (d: Buffer) => log.push(d.toString()));
+        child.stdout?.on('data', (d: Buffer) => log.push(d.toString()));
+        // Killed while the batch is on its way or being read (reading 30 pages takes several seconds).
+        await sleep(1500 + Math.floor(random() * 6000));
+        child.kill('SIGKILL');
+        await exited(child);
+      }
+      const last = startStation(folder, dataDir, true, station);
+      let output = '';
+      last.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+      last.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+      const code = await Promise.race([exited(last), sleep(8 * 60_000).then(() => 'timeout' as const)]);
+      if (code === 'timeout') last.kill('SIGKILL');
+      expect(code, `${log.join('').slice(-1500)}\n--- last run ---\n${output.slice(-1500)}`).toBe(0);
+      expect(readdirSync(join(folder, 'processed'))).toEqual(['دفعة 30 صفحة.pdf']);
+
+      const drafts = batch.expected.filter((p) => p.number === null).length;
+      const [after] = await h.query<{ documents: number; attachments: number }>(
+        `select (select count(*) from documents)::int as documents,
+                (select count(*) from document_attachments)::int as attachments`,
+      );
+      expect(after).toEqual({
+        documents: before[0]!.documents + drafts,
+        attachments: before[0]!.attachments + batch.expected.length,
+      });
+      // Each part once, with its pages, on the document it belongs to.
+      const parts = await h.query<{ doc_number: string | null; pages: number[] }>(
+        `select d.doc_number, r.pages from intake_receipts r join documents d on d.id = r.document_id
+          where r.user_id = ${org.clerk.userId} and r.pages is not null
+          order by r.pages[1]`,
+      );
+      expect(parts.map((p) => ({ pages: p.pages, number: p.doc_number }))).toEqual(batch.expected);
     },
     12 * 60_000,
   );

@@ -164,7 +164,7 @@ describe('ApiClient on 401', () => {
     expect(store.get('sections')).toBeNull();
     expect(store.get('user')).toBeNull();
     expect(store.get('rememberMe')).toBe('false');
-    expect(store.getSettings()).toEqual({ selectedLocale: 'en' });
+    expect(store.getSettings()).toEqual({ selectedLocale: 'en', stickerPrinter: null });
     expect(events).toEqual([{ rememberMe: 'false' }]);
 
     unsubscribe();

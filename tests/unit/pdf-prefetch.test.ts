@@ -45,7 +45,9 @@ beforeEach(() => {
   requests = [];
 });
 
-describe('the viewer prefetch', () => {
+// A guard against a hang, not a speed limit: on a loaded machine (CI's lanes side by side) a read can
+// take longer than vitest's default 5 s.
+describe('the viewer prefetch', { timeout: 60_000 }, () => {
   it('reads a file’s ends once from the click, and the viewer takes exactly those', async () => {
     const source = { url: `${base}/a.pdf` };
     prefetchPdf(source);

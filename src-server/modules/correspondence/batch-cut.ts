@@ -17,7 +17,7 @@ import { HttpProblem } from '../../http/problem';
 import type { ReceivedFile } from '../../http/upload';
 
 /** Reads the codes of every page of a PDF file, in page order (the codes child: search/ocr-process.ts). */
-export type PageCodeReader = (file: string) => Promise<ReadCode[][]>;
+export type PageCodeReader = (file: string, signal?: AbortSignal) => Promise<ReadCode[][]>;
 
 /** One part of a cut batch, made into its own PDF. */
 export interface CutPart extends BatchPart {
@@ -56,7 +56,13 @@ const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).diges
 export async function cutReceived(
   file: ReceivedFile,
   batchName: string,
-  options: { tempDir: string; readCodes: PageCodeReader; log?: (message: string) => void },
+  options: {
+    tempDir: string;
+    readCodes: PageCodeReader;
+    log?: (message: string) => void;
+    /** Aborted when the sender is gone (http/client-gone.ts): the reading stops, and this throws its reason. */
+    signal?: AbortSignal | undefined;
+  },
 ): Promise<CutPart[] | null> {
   let path = file.path;
   let temporary: string | null = null;
@@ -69,8 +75,9 @@ export async function cutReceived(
       path = temporary;
     }
     try {
-      pages = await options.readCodes(path);
+      pages = await options.readCodes(path, options.signal);
     } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
       options.log?.(`codes of ${batchName} not read: ${(error as Error).message}`);
       return null;
     }

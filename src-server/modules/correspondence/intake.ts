@@ -277,6 +277,8 @@ export async function intakeFiles(
   ctx: ServerContext,
   caller: AuthContext,
   files: readonly IntakeFile[],
+  /** Aborted when the sender is gone: a batch being read for codes is given up (nothing made of it). */
+  signal?: AbortSignal,
 ): Promise<IntakeOutcome[]> {
   const s = await scope(ctx, caller);
   const outcomes = new Map<number, IntakeOutcome>();
@@ -373,7 +375,8 @@ export async function intakeFiles(
     try {
       parts = await cutReceived(got, intakeName(got), {
         tempDir: ctx.files.tempDir,
-        readCodes: async (path) => (await readPageCodes(path)).pages,
+        readCodes: async (path, abort) => (await readPageCodes(path, abort ? { signal: abort } : {})).pages,
+        signal,
       });
     } catch (error) {
       await got.discard();
@@ -560,10 +563,14 @@ export async function intake(
   caller: AuthContext,
   input: { key: string; number?: string | undefined },
   file: { receive(): Promise<ReceivedFile>; identify(): Promise<FileIdentity> },
+  signal?: AbortSignal,
 ): Promise<IntakeResult> {
-  const [outcome] = await intakeFiles(ctx, caller, [
-    { ...input, receive: file.receive, identify: file.identify, skip: async () => undefined },
-  ]);
+  const [outcome] = await intakeFiles(
+    ctx,
+    caller,
+    [{ ...input, receive: file.receive, identify: file.identify, skip: async () => undefined }],
+    signal,
+  );
   if ('problem' in outcome!) throw outcome.problem;
   return outcome!.result;
 }

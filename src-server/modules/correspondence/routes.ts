@@ -22,6 +22,7 @@ import type { AppModule } from '../../app-type';
 import { callerOf } from '../../http/access';
 import { HttpProblem, fieldsOfZodError, renderProblem } from '../../http/problem';
 import { route } from '../../http/route';
+import { clientGoneSignal } from '../../http/client-gone';
 import { contentDisposition, sendStoredFile } from '../../http/send-file';
 import { pdfReceiver, receivePdfBatch, uploadOptions } from '../../http/upload';
 import { metaOf } from '../auth/service';
@@ -182,13 +183,15 @@ export const correspondenceModule: AppModule = {
             number: request.query.number,
           },
           pdf,
+          clientGoneSignal(reply),
         ).finally(pdf.discard);
         reply.status(result.replayed ? 200 : 201);
         return result;
       },
       { schema: { headers: intakeHeadersSchema } },
     );
-    route(app, E.intakeBatch, async (request) => {
+    route(app, E.intakeBatch, async (request, reply) => {
+      const gone = clientGoneSignal(reply);
       const { manifest, files } = await receivePdfBatch(
         request,
         { ...uploadOptions(ctx), maxFiles: INTAKE_BATCH_MAX_FILES },
@@ -203,6 +206,7 @@ export const correspondenceModule: AppModule = {
         ctx,
         callerOf(request),
         manifest.files.map((entry, i) => ({ ...entry, ...files[i]! })),
+        gone,
       );
       const results = outcomes.map((outcome, i) => ({
         key: manifest.files[i]!.key,
