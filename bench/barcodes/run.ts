@@ -10,12 +10,19 @@
  * - robustness: the share of stickers found over N generated variants — the four quarter turns × skews
  *   from −5° to +5° × three noise levels × both sticker sizes, each at a random place on a letter and
  *   with its own blur — target 100%; with the share found at the first try, and the variants missed.
+ * - responsiveness: the same 300-page batch POSTed to /correspondence/intake of the API server run as
+ *   `npm run server` runs it (its own process, PGlite), while this process asks for the incoming box one
+ *   request after another; the box's p99 during the batch against its p99 idle (target: within 2×), and
+ *   what the batch came out as.
  * Prints one JSON object. BENCH_PAGES (300), BENCH_SKEWS (comma-separated degrees: -5,-3,-1,0,1,3,5),
- * BENCH_NOISE (0.01,0.03,0.05).
+ * BENCH_NOISE (0.01,0.03,0.05), BENCH_IDLE_S (15): how long the idle box is measured.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openAsBlob } from 'node:fs';
+import { percentile } from '../harness';
+import { firstAdmin, startServerProcess } from '../station/support';
 import { closeOcr } from '../../src-server/modules/search/extract';
 import { readPageCodes } from '../../src-server/modules/search/ocr-process';
 import { cutBatch, markOfPage } from '../../src-shared/paper-codes';
@@ -163,8 +170,73 @@ try {
     bothCodesRead: found.pages.filter((codes) => new Set(codes.map((c) => c.format)).size === 2).length,
     ...(missed.length ? { missed: missed.slice(0, 20) } : {}),
   };
-  console.log(JSON.stringify({ speed, robustness }, null, 2));
+  // ------------------------------------------------------------------------ responsiveness: the API
+  const responsiveness = await underBatch(batch);
+  console.log(JSON.stringify({ speed, robustness, responsiveness }, null, 2));
 } finally {
   await closeOcr();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * The incoming box's latency, asked one request after another (a clerk's screen refreshing), idle and
+ * while the server takes in the batch at `batchFile` (POST /correspondence/intake, as a station sends it).
+ */
+async function underBatch(batchFile: string) {
+  const idleSeconds = Number(process.env.BENCH_IDLE_S ?? 15);
+  const server = await startServerProcess(join(dir, 'server'), {
+    UPLOAD_MAX_BYTES: String(1024 * 1024 * 1024),
+  });
+  try {
+    const token = await firstAdmin(server.url);
+    const box = async () => {
+      const started = performance.now();
+      const res = await fetch(`${server.url}/correspondence/boxes/incoming`, {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`the incoming box answered ${res.status}`);
+      return performance.now() - started;
+    };
+    const probe = async (until: () => boolean) => {
+      const times: number[] = [];
+      while (!until()) times.push(await box());
+      return times.sort((a, b) => a - b);
+    };
+    for (let i = 0; i < 20; i++) await box(); // warm
+    const idleEnd = performance.now() + idleSeconds * 1000;
+    const idle = await probe(() => performance.now() > idleEnd);
+
+    const form = new FormData();
+    form.append('file', await openAsBlob(batchFile, { type: 'application/pdf' }), 'batch.pdf');
+    let done = false;
+    const started = performance.now();
+    const sent = fetch(`${server.url}/correspondence/intake`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'idempotency-key': `bench-batch-${Date.now()}` },
+      body: form,
+    })
+      .then(async (res) => ({
+        status: res.status,
+        body: (await res.json()) as { data?: { parts?: unknown[] } },
+      }))
+      .finally(() => (done = true));
+    const during = await probe(() => done);
+    const answer = await sent;
+    const seconds = (performance.now() - started) / 1000;
+    const p99Idle = percentile(idle, 99);
+    const p99During = percentile(during, 99);
+    return {
+      batch: { status: answer.status, parts: answer.body.data?.parts?.length ?? 0, seconds: round(seconds) },
+      pagesPerMinute: Math.round((PAGES / seconds) * 60),
+      box: {
+        idle: { requests: idle.length, p50Ms: round(percentile(idle, 50)), p99Ms: round(p99Idle) },
+        during: { requests: during.length, p50Ms: round(percentile(during, 50)), p99Ms: round(p99During) },
+        p99Ratio: round(p99During / p99Idle, 2),
+        target: 'p99 during the batch within 2× of idle',
+      },
+    };
+  } finally {
+    await server.stop();
+  }
 }
