@@ -53,6 +53,15 @@ export class Api {
     return answer.data;
   }
 
+  /** The bytes a GET answers (a PDF the server makes), as this account; a refusal throws. */
+  async bytes(path: string): Promise<Uint8Array> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      headers: this.token ? { Authorization: `Bearer ${this.token}` } : {},
+    });
+    if (!response.ok) throw new Error(`GET ${path} → ${response.status}: ${await response.text()}`);
+    return new Uint8Array(await response.arrayBuffer());
+  }
+
   /** Whether the server still waits for its first administrator. */
   async setupNeeded(): Promise<boolean> {
     return (await this.ok<{ needed: boolean }>('GET', '/setup')).needed;

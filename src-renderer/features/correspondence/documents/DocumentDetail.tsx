@@ -266,7 +266,12 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
     {
       key: 'summary',
       label: d.direction === 'in' ? t('fields.summary') : t('fields.body'),
-      value: <span className="corr-timeline-notes">{d.summary || '—'}</span>,
+      // Its own direction: an Arabic summary keeps its full stop at its end on an English screen.
+      value: (
+        <span className="corr-timeline-notes" dir="auto">
+          {d.summary || '—'}
+        </span>
+      ),
       wide: true,
     },
   ];
