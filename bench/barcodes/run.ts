@@ -21,6 +21,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openAsBlob } from 'node:fs';
+import { Agent, FormData, fetch as undiciFetch } from 'undici';
 import { percentile } from '../harness';
 import { firstAdmin, startServerProcess } from '../station/support';
 import { closeOcr } from '../../src-server/modules/search/extract';
@@ -211,10 +212,12 @@ async function underBatch(batchFile: string) {
     form.append('file', await openAsBlob(batchFile, { type: 'application/pdf' }), 'batch.pdf');
     let done = false;
     const started = performance.now();
-    const sent = fetch(`${server.url}/correspondence/intake`, {
+    // undici's own fetch, waiting as long as the batch takes (Node's fetch gives up after 5 minutes).
+    const sent = undiciFetch(`${server.url}/correspondence/intake`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'idempotency-key': `bench-batch-${Date.now()}` },
       body: form,
+      dispatcher: new Agent({ headersTimeout: 0, bodyTimeout: 0 }),
     })
       .then(async (res) => ({
         status: res.status,

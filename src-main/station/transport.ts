@@ -6,6 +6,7 @@
  * (`POST /correspondence/intake`). The desktop passes the signed-in session's headers (the token stays
  * in main); the headless station signs in with its own account (`signInTransport`).
  */
+import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -75,6 +76,17 @@ const STALL_MS = 60_000;
  * a second a page on a slow machine.
  */
 const ANSWER_MS = 15 * 60_000;
+
+/**
+ * Uploads go through undici's own fetch with an agent that waits for the answer as long as the server may
+ * read a batch: Node's fetch gives up on an answer's headers after 5 minutes, which a 300-page batch on a
+ * loaded server can take (the server then stops reading a batch whose sender went away, and the retry
+ * would start over: a big batch would never get in). The stall guard still gives up an upload that does
+ * not move.
+ */
+const uploads = new Agent({ headersTimeout: ANSWER_MS, bodyTimeout: ANSWER_MS });
+const uploadFetch = (url: URL, init: RequestInit): Promise<Response> =>
+  undiciFetch(url, { ...(init as UndiciRequestInit), dispatcher: uploads }) as unknown as Promise<Response>;
 
 const join = (base: string, path: string) =>
   new URL(path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`);
@@ -213,7 +225,7 @@ export function httpTransport(options: HttpTransportOptions): StationTransport &
     let status: number;
     let text: string;
     try {
-      const response = await fetch(join(options.baseUrl(), '/correspondence/intake/batch'), {
+      const response = await uploadFetch(join(options.baseUrl(), '/correspondence/intake/batch'), {
         ...streamingInit(
           'POST',
           { ...options.headers(), 'Content-Type': multipart.contentType },
@@ -278,7 +290,7 @@ export function httpTransport(options: HttpTransportOptions): StationTransport &
     let text: string;
     let response: Response;
     try {
-      response = await fetch(url, {
+      response = await uploadFetch(url, {
         ...streamingInit(
           'POST',
           { ...options.headers(), 'Content-Type': multipart.contentType, 'Idempotency-Key': key },

@@ -104,7 +104,7 @@ test('a clerk prints the sticker and the cover sheet, and a scanned batch is fil
   // The sticker in one click: handed to the print dialog at the label's size, one page at 300 dpi.
   await expect(page.getByTestId('sticker-always')).not.toBeChecked();
   await page.getByTestId('register-print-sticker').click();
-  await expect.poll(() => printsOf(page)).toEqual(['70x35']);
+  await expect.poll(() => printsOf(page), { timeout: 60_000 }).toEqual(['70x35']);
   const images = page.locator('#pdfv-print img');
   await expect(images).toHaveCount(1);
   const natural = await images.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight]);
@@ -133,7 +133,7 @@ test('a clerk prints the sticker and the cover sheet, and a scanned batch is fil
   // The cover sheet from the Print menu: A4. The timeline says each print (the sticker twice by now).
   await page.getByTestId('paper-menu').click();
   await page.getByTestId('print-cover').click();
-  await expect.poll(() => printsOf(page)).toEqual(['70x35', '210x297']);
+  await expect.poll(() => printsOf(page), { timeout: 60_000 }).toEqual(['70x35', '210x297']);
   const timeline = page.getByTestId('timeline');
   await expect(timeline.getByTestId('timeline-coverSheetPrinted')).toContainText('طبع صفحة الغلاف');
   await expect(timeline.getByTestId('timeline-stickerPrinted').first()).toContainText('طبع ملصق القيد');
@@ -161,12 +161,11 @@ test('a clerk prints the sticker and the cover sheet, and a scanned batch is fil
   writeFileSync(join(folder, `${BATCH}.pdf`), batch);
   // A wait on real work (the batch settles, is sent, its pages read for codes): minutes as a ceiling.
   await expect(station.getByTestId('station-count-done')).toContainText('1', { timeout: 180_000 });
-  expect(readdirSync(join(folder, 'processed'))).toEqual([`${BATCH}.pdf`]);
+  await expect.poll(() => readdirSync(join(folder, 'processed'))).toEqual([`${BATCH}.pdf`]);
 
   // Page 2 is on the document, its timeline naming the batch and the page.
   await app.goTo(shell.url, `${PAGES.incoming}/${id}`);
-  // The detail seen minutes ago is kept for 30 s (the client's staleTime): a reload reads it afresh.
-  await page.reload();
+  // No reload: the station's panel dropped the cached detail when the batch was filed (StationCard).
   await expect(page.getByTestId('document-detail')).toBeVisible();
   await expect(page.getByTestId('attachments-panel')).toContainText(`${BATCH} (2).pdf`);
   const fromBatch = timeline.getByTestId('timeline-batch');
@@ -206,7 +205,7 @@ test('a clerk prints the sticker and the cover sheet, and a scanned batch is fil
   await expect(paper.getByTestId('sticker-printer-web')).toContainText('print dialog');
   await page.evaluate(() => ((window as unknown as { __prints: string[] }).__prints.length = 0));
   await paper.getByTestId('print-separator').click();
-  await expect.poll(() => printsOf(page)).toEqual(['210x297']);
+  await expect.poll(() => printsOf(page), { timeout: 60_000 }).toEqual(['210x297']);
   // From the top: a full-page picture of a scrolled page draws the sticky side menu halfway down.
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `${SCREENS}/paper-settings-en.png`, fullPage: true });

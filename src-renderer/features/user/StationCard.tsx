@@ -5,7 +5,7 @@
  * with a link to the draft each became. The station itself runs in main (src-main/station); this card
  * only asks it (`station:*` channels) every second and a half while it is on screen.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import {
   Button,
@@ -73,6 +73,20 @@ export function StationCard() {
     queryFn: () => call(() => getBridge().stationStatus()),
     refetchInterval: 1500,
   });
+  // A file the station has just filed changes documents and boxes the clerk may have open or open next:
+  // their cached data (kept 30 s) is dropped, so what the station made shows at once. The key is the
+  // correspondence screens' root (features/correspondence/documents/keys.ts `corrKeys.all`).
+  // Files done before the panel opened are the baseline: only a change after it drops the cache.
+  const lastFiled = status.data ? (status.data.recent.find((f) => f.state === 'done') ?? null) : undefined;
+  const lastFiledKey =
+    lastFiled === undefined ? undefined : lastFiled ? `${lastFiled.id}@${lastFiled.updatedAt}` : null;
+  const seenFiled = useRef<string | null | undefined>(undefined);
+  useEffect(() => {
+    if (lastFiledKey === undefined || lastFiledKey === seenFiled.current) return;
+    const baseline = seenFiled.current === undefined;
+    seenFiled.current = lastFiledKey;
+    if (!baseline) void queryClient.invalidateQueries({ queryKey: ['correspondence'] });
+  }, [lastFiledKey, queryClient]);
   const [draft, setDraft] = useState<StationConfig | null>(null);
   const [saving, setSaving] = useState(false);
   useEffect(() => {
