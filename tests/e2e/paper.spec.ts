@@ -171,6 +171,7 @@ test('a clerk prints the sticker and the cover sheet, and a scanned batch is fil
   const fromBatch = timeline.getByTestId('timeline-batch');
   await expect(fromBatch).toHaveCount(1);
   await expect(fromBatch).toContainText('من دفعة المسح');
+  await expect(fromBatch).toContainText('الصفحة 2');
   await expect(fromBatch).toContainText(BATCH);
   // Page 4, after the separator, is an incoming draft of its own.
   const drafts = await clerk.ok<{ items: { subject: string }[] }>(
@@ -184,7 +185,7 @@ test('a clerk prints the sticker and the cover sheet, and a scanned batch is fil
   // English: the same timeline, and the settings' paper card.
   await app.switchLanguage();
   await expect(fromBatch).toContainText(`From the scanned batch ${BATCH}`);
-  await expect(fromBatch).toContainText('pages 2');
+  await expect(fromBatch).toContainText('page 2');
   await expect(timeline.getByTestId('timeline-stickerPrinted').first()).toContainText(
     'Printed the registration sticker',
   );

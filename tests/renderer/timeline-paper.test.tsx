@@ -38,6 +38,13 @@ const entries = [
     batch: 'دفعة 7.pdf',
     pages: [3, 4, 5, 8],
   }),
+  entry(5, 'attachmentAdded', {
+    attachmentId: 10,
+    fileName: 'b (2).pdf',
+    size: 10,
+    batch: 'b.pdf',
+    pages: [2],
+  }),
 ];
 
 describe('the timeline of paper', () => {
@@ -48,10 +55,11 @@ describe('the timeline of paper', () => {
     expect(printed[0]!.textContent).toContain('طبع ملصق القيد');
     expect(printed[1]!.textContent).toContain('أعاد طباعة ملصق القيد (النسخة 2)');
     expect(screen.getByTestId('timeline-coverSheetPrinted').textContent).toContain('طبع صفحة الغلاف');
-    const batch = screen.getByTestId('timeline-batch');
-    expect(batch.textContent).toBe('من دفعة المسح دفعة 7.pdf، الصفحات 3–5، 8');
+    const [batch, single] = screen.getAllByTestId('timeline-batch');
+    expect(batch!.textContent).toBe('من دفعة المسح دفعة 7.pdf، الصفحات 3–5، 8');
+    expect(single!.textContent).toBe('من دفعة المسح b.pdf، الصفحة 2');
     // Each range is one left-to-right island.
-    expect([...batch.querySelectorAll('bdi[dir="ltr"]')].map((b) => b.textContent)).toContain('3–5');
+    expect([...batch!.querySelectorAll('bdi[dir="ltr"]')].map((b) => b.textContent)).toContain('3–5');
   });
 
   it('reads in English', async () => {
@@ -60,8 +68,8 @@ describe('the timeline of paper', () => {
     const printed = screen.getAllByTestId('timeline-stickerPrinted');
     expect(printed[0]!.textContent).toContain('Printed the registration sticker');
     expect(printed[1]!.textContent).toContain('Printed the registration sticker again (copy 2)');
-    expect(screen.getByTestId('timeline-batch').textContent).toBe(
-      'From the scanned batch دفعة 7.pdf, pages 3–5, 8',
-    );
+    const [batch, single] = screen.getAllByTestId('timeline-batch');
+    expect(batch!.textContent).toBe('From the scanned batch دفعة 7.pdf, pages 3–5, 8');
+    expect(single!.textContent).toBe('From the scanned batch b.pdf, page 2');
   });
 });

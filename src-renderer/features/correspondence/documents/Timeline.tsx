@@ -147,6 +147,7 @@ export function DocumentTimeline({ entries }: { entries: readonly TimelineEntry[
                   <Sentence
                     t={t}
                     i18nKey="timeline.fromBatch"
+                    count={entry.details.pages.length}
                     values={{
                       batch: <Ltr>{entry.details.batch}</Ltr>,
                       pages: <PageRanges pages={entry.details.pages as unknown[]} language={i18n.language} />,
