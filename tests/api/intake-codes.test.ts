@@ -36,7 +36,7 @@ const newKey = () => `codes-test:${Date.now()}:${++seq}`;
 
 /** What a batch page carries: nothing, a separator sheet, a cover sheet, or a sticker (QR or Code 128). */
 type Sheet =
-  | { kind: 'plain' }
+  | { kind: 'plain'; foreign?: string }
   | { kind: 'separator' }
   | { kind: 'cover'; number: string }
   | { kind: 'sticker'; number: string; as?: 'qr' | 'code128' }
@@ -67,6 +67,8 @@ async function batch(sheets: readonly Sheet[]): Promise<Buffer> {
   for (const [index, sheet] of sheets.entries()) {
     const page = doc.addPage([500 + index + 1, 800]);
     page.drawText(`Page ${index + 1} ${randomBytes(4).toString('hex')}`, { x: 40, y: 760, size: 14 });
+    // A letter's own QR code (an e-invoice's, a sender's reference): not ours, so it cuts nothing.
+    if (sheet.kind === 'plain' && sheet.foreign) drawQr(page, sheet.foreign, 300, 400, 3);
     if (sheet.kind === 'separator') drawQr(page, SEPARATOR_PAYLOAD, 180, 600, 4);
     if (sheet.kind === 'cover') drawQr(page, coverPayload(sheet.number), 180, 600, 4);
     if (sheet.kind === 'two') {
@@ -129,7 +131,7 @@ describe('a batch cut by its codes', () => {
       { kind: 'plain' }, // 5
       { kind: 'plain' }, // 6
       { kind: 'sticker', number: two.docNumber, as: 'code128' }, // 7 → two, with 8
-      { kind: 'plain' }, // 8
+      { kind: 'plain', foreign: 'https://zatca.gov.sa/e-invoice/310122393500003?total=115.00' }, // 8
       { kind: 'separator' }, // 9 dropped
       { kind: 'plain' }, // 10 → a draft
     ]);

@@ -42,6 +42,7 @@ import {
   type ToOcrChild,
 } from './ocr-protocol';
 import { openPdfFile, type PdfLoadingTask } from '../../pdfjs';
+import { markOfCode } from '../../../src-shared/paper-codes';
 import { layoutPageText, unmappedShare, type PositionedText } from '../../../src-shared/text-layout';
 
 /**
@@ -383,7 +384,8 @@ async function readText(request: TextRequest): Promise<FromOcrChild> {
  * whole-page threshold instead of the local one (a grey or unevenly lit sticker; costs one more decode),
  * then the page turned by +3° and by −3° with sharp (a Code 128 skewed past what zxing's scan lines follow,
  * a small QR code turned between two quarter turns; each costs a rotation and a decode). A page without
- * any code (most pages of a batch) goes through all of them: about four first tries in all (bench/barcodes).
+ * a code of ours (most pages of a batch; a page with only a sender's codes) goes through all of them:
+ * about four first tries in all (bench/barcodes).
  */
 const RETRIES: ({ options: ReaderOptions } | { degrees: number })[] = [
   { options: { ...READER_OPTIONS, binarizer: 'GlobalHistogram' } },
@@ -400,19 +402,27 @@ async function readCodes(request: CodesRequest): Promise<FromOcrChild> {
   if (request.page > doc.numPages) return { ...answer, codes: [], renderMs: 0, decodeMs: 0, attempts: 0 };
   const [image, reader] = await Promise.all([renderPixels(doc, request.page, request.dpi), loadZXing()]);
   const rendered = performance.now();
-  let codes = await decode(reader, image);
+  // Every code found is kept (each once); the retries go on until one of Sijill's own is among them: a
+  // letter's own QR code (an e-invoice's, a sender's) must not stop the search for the sticker beside it.
+  const found = new Map<string, { format: string; text: string }>();
+  const add = (codes: { format: string; text: string }[]) => {
+    for (const code of codes) found.set(`${code.format}\n${code.text}`, code);
+  };
+  const ours = () => [...found.values()].some((code) => markOfCode(code) !== null);
+  add(await decode(reader, image));
   let attempts = 1;
   for (const retry of RETRIES) {
-    if (codes.length > 0) break;
+    if (ours()) break;
     attempts += 1;
-    codes =
+    add(
       'options' in retry
         ? await decode(reader, image, retry.options)
-        : await decode(reader, await transformed(image, retry));
+        : await decode(reader, await transformed(image, retry)),
+    );
   }
   return {
     ...answer,
-    codes,
+    codes: [...found.values()],
     renderMs: Math.round(rendered - started),
     decodeMs: Math.round(performance.now() - rendered),
     attempts,
