@@ -119,7 +119,9 @@ const counts = async () => ({
   receipts: await countRows(h, 'intake_receipts'),
 });
 
-describe('a batch cut by its codes', () => {
+// A guard against a hang, not a speed limit: each batch's pages are read by the codes child, which on a
+// machine loaded with other suites takes far longer than alone.
+describe('a batch cut by its codes', { timeout: 300_000 }, () => {
   it('splits at separators, files cover-sheet and sticker parts on their documents, keeps every other page in order', async () => {
     const one = await registeredLetter(h, org);
     const two = await registeredLetter(h, org);

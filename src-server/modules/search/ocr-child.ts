@@ -393,6 +393,16 @@ const RETRIES: ({ options: ReaderOptions } | { degrees: number })[] = [
   { degrees: -3 },
 ];
 
+/**
+ * Whether a rendered page has any ink: a pixel darker than light grey. A code is dark bars on light, so a
+ * page without one has no code; a scanned blank page's speckles count as ink (it is decoded as any page).
+ */
+function hasInk(image: Pixels): boolean {
+  const { data } = image;
+  for (let i = 0; i < data.length; i += 4) if (data[i]! < 160) return true;
+  return false;
+}
+
 /** Renders a page in grey and reads its codes (see RETRIES). */
 async function readCodes(request: CodesRequest): Promise<FromOcrChild> {
   const started = performance.now();
@@ -402,6 +412,9 @@ async function readCodes(request: CodesRequest): Promise<FromOcrChild> {
   if (request.page > doc.numPages) return { ...answer, codes: [], renderMs: 0, decodeMs: 0, attempts: 0 };
   const [image, reader] = await Promise.all([renderPixels(doc, request.page, request.dpi), loadZXing()]);
   const rendered = performance.now();
+  // A page without ink (the blank back of a duplex scan) holds no code: not decoded at all.
+  if (!hasInk(image))
+    return { ...answer, codes: [], renderMs: Math.round(rendered - started), decodeMs: 0, attempts: 0 };
   // Every code found is kept (each once); the retries go on until one of Sijill's own is among them: a
   // letter's own QR code (an e-invoice's, a sender's) must not stop the search for the sticker beside it.
   const found = new Map<string, { format: string; text: string }>();
