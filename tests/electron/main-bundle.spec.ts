@@ -60,7 +60,7 @@ test.describe('the built bundles (no Electron binary needed)', () => {
       expect(result.health).toMatchObject({ ok: true, data: { status: 200 } });
       expect(result.foreignSender).toEqual({ ok: false, error: { code: 'ipc.forbiddenSender' } });
       expect(result.badArgument).toMatchObject({ ok: false, error: { code: 'ipc.invalidInput' } });
-      expect(result.settings).toEqual({ ok: true, data: { selectedLocale: 'en' } });
+      expect(result.settings).toEqual({ ok: true, data: { selectedLocale: 'en', stickerPrinter: null } });
       expect(result.unauthorized).toMatchObject({ ok: true, data: { status: 401 } });
       expect(result.sent).toEqual([['event:session:expired', { rememberMe: null }]]);
       expect(result.windowOpen).toEqual({ action: 'deny' });
