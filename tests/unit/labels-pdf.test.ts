@@ -164,16 +164,19 @@ describe('stickers', () => {
       const mm = (px: number) => (px / DPI) * 25.4;
       return { left: mm(minX), right: mm(maxX), top: mm(minY), bottom: mm(maxY) };
     };
-    const a = await inkBox(first.png);
-    expect(a.left).toBeGreaterThan(0);
-    expect(a.right).toBeLessThan(70);
-    expect(a.top).toBeGreaterThan(0.5);
-    expect(a.bottom).toBeLessThan(37.5);
-    const b = await inkBox(last.png);
-    expect(b.left).toBeGreaterThan(140);
-    expect(b.right).toBeLessThan(210);
-    expect(b.top).toBeGreaterThan(0.5 + 7 * 37);
-    expect(b.bottom).toBeLessThan(296.5);
+    /** The sheet's cell (1–24, left to right, top to bottom) holding a point in millimetres. */
+    const cellAt = (x: number, y: number) => Math.floor((y - 0.5) / 37) * 3 + Math.floor(x / 70) + 1;
+    /** The cells the ink's four corners fall in: one cell when the label stays inside its own. */
+    const cellsOf = (box: { left: number; right: number; top: number; bottom: number }) => [
+      ...new Set([
+        cellAt(box.left, box.top),
+        cellAt(box.right, box.top),
+        cellAt(box.left, box.bottom),
+        cellAt(box.right, box.bottom),
+      ]),
+    ];
+    expect(cellsOf(await inkBox(first.png))).toEqual([1]);
+    expect(cellsOf(await inkBox(last.png))).toEqual([24]);
   });
 
   it('fits a long entity name and a seven-digit number on the small label, codes still reading', async () => {
