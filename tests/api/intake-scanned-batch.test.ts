@@ -8,8 +8,7 @@
 import { createHash } from 'node:crypto';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LabelDocument } from '../../src-server/modules/labels';
-import { scannedBatch } from '../support/paper-batch';
+import { labelFacts, scannedBatch } from '../support/paper-batch';
 import { organisation, registeredLetter, type Org } from './support/correspondence';
 import { countRows, startHarness, type Harness } from './support/harness';
 import { multipart } from './support/files';
@@ -41,13 +40,7 @@ describe('a 30-page scanned batch', () => {
       await registeredLetter(h, org),
       await registeredLetter(h, org),
     ];
-    const facts = letters.map((l): LabelDocument => ({
-      number: l.docNumber,
-      registeredAt: new Date().toISOString(),
-      direction: 'in',
-      entity: { ar: 'الأرشيف', en: 'Archive' },
-    })) as [LabelDocument, LabelDocument, LabelDocument];
-    const batch = await scannedBatch(facts, 7);
+    const batch = await scannedBatch(labelFacts(letters), 7);
     const images = await pageImages(batch.bytes);
     expect(images).toHaveLength(batch.pages);
 

@@ -15,8 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '../../src-shared/pages';
 import { makeRole, makeUser, startHarness, type Harness } from './support/harness';
 import { minimalPdf } from './support/files';
-import type { LabelDocument } from '../../src-server/modules/labels';
-import { scannedBatch } from '../support/paper-batch';
+import { labelFacts, scannedBatch } from '../support/paper-batch';
 import { organisation, registeredLetter } from './support/correspondence';
 
 let h: Harness;
@@ -159,13 +158,7 @@ describe('the station killed during a burst', () => {
         await registeredLetter(h, org),
         await registeredLetter(h, org),
       ];
-      const facts = letters.map((l): LabelDocument => ({
-        number: l.docNumber,
-        registeredAt: new Date().toISOString(),
-        direction: 'in',
-        entity: { ar: 'الأرشيف', en: 'Archive' },
-      })) as [LabelDocument, LabelDocument, LabelDocument];
-      const batch = await scannedBatch(facts, 11);
+      const batch = await scannedBatch(labelFacts(letters), 11);
       const folder = join(root, 'batch');
       const dataDir = join(root, 'batch-station');
       mkdirSync(folder);

@@ -116,3 +116,17 @@ export async function scannedBatch(
     pages: PAGES.length,
   };
 }
+
+/** The sticker facts of three registered letters (numbers from the server), as a batch's documents. */
+export function labelFacts(
+  letters: readonly { docNumber: string }[],
+): [LabelDocument, LabelDocument, LabelDocument] {
+  const facts = letters.map((l): LabelDocument => ({
+    number: l.docNumber,
+    registeredAt: new Date().toISOString(),
+    direction: 'in',
+    entity: { ar: 'الأرشيف', en: 'Archive' },
+  }));
+  if (facts.length !== 3) throw new Error('a batch is made for three documents');
+  return facts as [LabelDocument, LabelDocument, LabelDocument];
+}
