@@ -163,3 +163,14 @@ export function cutBatch(marks: readonly (PageMark | { kind: 'conflict'; numbers
   close();
   return { parts, conflicts };
 }
+
+/** Pages as runs of consecutive numbers, in order: [3, 4, 5, 8] → [[3, 5], [8, 8]]. */
+export function pageRuns(pages: readonly number[]): [number, number][] {
+  const runs: [number, number][] = [];
+  for (const page of pages) {
+    const last = runs.at(-1);
+    if (last && page === last[1] + 1) last[1] = page;
+    else runs.push([page, page]);
+  }
+  return runs;
+}

@@ -12,7 +12,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import { cutBatch, markOfPage, type BatchPart, type ReadCode } from '../../../src-shared/paper-codes';
+import {
+  cutBatch,
+  markOfPage,
+  pageRuns,
+  type BatchPart,
+  type ReadCode,
+} from '../../../src-shared/paper-codes';
 import { HttpProblem } from '../../http/problem';
 import type { ReceivedFile } from '../../http/upload';
 
@@ -27,23 +33,11 @@ export interface CutPart extends BatchPart {
   fileName: string;
 }
 
-/** Pages as a clerk reads them: `3–5, 8`. */
-export function pageRanges(pages: readonly number[]): string {
-  const ranges: string[] = [];
-  let start = pages[0];
-  let end = start;
-  for (const page of [...pages.slice(1), Number.NaN]) {
-    if (start === undefined || end === undefined) break;
-    if (page === end + 1) {
-      end = page;
-      continue;
-    }
-    ranges.push(start === end ? String(start) : `${start}-${end}`);
-    start = page;
-    end = page;
-  }
-  return ranges.join(',');
-}
+/** Pages as a file name or a message carries them: `3-5,8`. */
+export const pageRanges = (pages: readonly number[]) =>
+  pageRuns(pages)
+    .map(([start, end]) => (start === end ? String(start) : `${start}-${end}`))
+    .join(',');
 
 const sha256Of = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 

@@ -7,6 +7,7 @@
 import { Tag, Timeline as AntTimeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { TimelineEntry } from '../../../../src-shared/api/correspondence';
+import { pageRuns } from '../../../../src-shared/paper-codes';
 import { formatDate, formatDateTime } from '../../../components/DataTable';
 import { Ltr, Sentence } from '../../../components/Bidi';
 import { formatNumber } from '../../../lib/format';
@@ -36,16 +37,9 @@ const COLORS: Partial<Record<TimelineEntry['event'], string>> = {
  * two numbers would be turned around in an Arabic sentence), the list in the sentence's own direction.
  */
 function PageRanges({ pages, language }: { pages: readonly unknown[]; language: string }) {
-  const numbers = pages.filter((p): p is number => typeof p === 'number');
-  const ranges: string[] = [];
-  for (let i = 0; i < numbers.length;) {
-    let j = i;
-    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j]! + 1) j++;
-    ranges.push(
-      i === j ? formatNumber(numbers[i]!) : `${formatNumber(numbers[i]!)}–${formatNumber(numbers[j]!)}`,
-    );
-    i = j + 1;
-  }
+  const ranges = pageRuns(pages.filter((p): p is number => typeof p === 'number')).map(([start, end]) =>
+    start === end ? formatNumber(start) : `${formatNumber(start)}–${formatNumber(end)}`,
+  );
   const comma = language === 'ar' ? '، ' : ', ';
   return (
     <>
