@@ -35,7 +35,9 @@ export function Providers({ children }: { children: ReactNode }) {
         },
       }}
     >
-      <AntApp notification={{ placement: 'top', maxCount: 5 }} className="app-root">
+      {/* No stacking: one notice stands at a time (lib/toast), and a stacked list paused every toast
+          while it believed itself hovered, which it could go on believing after its toasts went. */}
+      <AntApp notification={{ placement: 'top', maxCount: 5, stack: false }} className="app-root">
         <ToastHost />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </AntApp>

@@ -66,7 +66,8 @@ export class AdminShell {
     await expect
       .poll(async () => (await toasts.allInnerTexts()).join(' | '), {
         message: 'a toast stayed on screen',
-        timeout: 15_000,
+        // 3 s each, on a machine whose two cores also run the other suites.
+        timeout: 25_000,
       })
       .toBe('');
   }
