@@ -46,6 +46,7 @@ import { directoryModule } from './modules/directory/routes';
 import { settingsModule } from './modules/settings/routes';
 import { correspondenceModule } from './modules/correspondence/routes';
 import { searchModule } from './modules/search/routes';
+import { finalModule, verifyModule } from './modules/final/routes';
 import { JOB_REGISTRATIONS } from './jobs/registrations';
 import { VERSION } from './version';
 
@@ -59,6 +60,8 @@ const MODULES: readonly AppModule[] = [
   settingsModule,
   correspondenceModule,
   searchModule,
+  finalModule,
+  verifyModule,
 ];
 
 /** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */

@@ -58,6 +58,11 @@ export const AUDIT_ACTIONS = [
   'signingAuthority.revoke',
   'documents.stickerPrinted',
   'documents.coverSheetPrinted',
+  'documents.finalRemade',
+  'documents.finalCancelled',
+  'letterSettings.updated',
+  'letterSettings.certificateSet',
+  'letterSettings.certificateRemoved',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

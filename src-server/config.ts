@@ -36,6 +36,8 @@ export const configSchema = z.object({
   LOGIN_LOCK_MINUTES: int(15, 1, 24 * 60),
   /** Requests per minute per address on the sign-in and two-factor routes; 0 turns the limiter off (benchmarks). */
   AUTH_RATE_LIMIT_PER_MINUTE: int(30, 0, 1_000_000),
+  /** Public verification pages answered per minute per address (issue 27); 0 turns the limiter off. */
+  VERIFY_RATE_LIMIT_PER_MINUTE: int(20, 0, 1_000_000),
   /**
    * Big lists count their rows up to this many: beyond it a list answers `total` = this number with
    * `totalExact: false` ("more than …"), since an exact count of a large box costs more than its page.

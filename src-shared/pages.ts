@@ -34,6 +34,7 @@ export const PAGES = {
   securityLevels: '/correspondence/settings/security-levels',
   codifications: '/correspondence/settings/codifications',
   mainDistribution: '/correspondence/settings/main-distribution',
+  letterSettings: '/correspondence/settings/letters',
 
   users: '/auth/users',
   roles: '/auth/roles',

@@ -192,6 +192,11 @@ export const MAIN_ROUTES: readonly MainRoute[] = [
     lazy: () => import('../features/correspondence/settings/MainDistributionPage'),
   },
   {
+    path: PAGES.letterSettings,
+    treePath: PAGES.letterSettings,
+    lazy: () => import('../features/correspondence/settings/LetterSettingsPage'),
+  },
+  {
     path: PAGES.search,
     treePath: PAGES.search,
     lazy: () => import('../features/correspondence/search/SearchPage'),

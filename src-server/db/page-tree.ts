@@ -241,6 +241,13 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
         icon: 'ShareAltOutlined',
         permissions: CRUD,
       },
+      {
+        path: PAGES.letterSettings,
+        nameAr: 'الخطابات الصادرة: الختم والتوقيع',
+        nameEn: 'Outgoing Letters: Stamp and Signature',
+        icon: 'SafetyCertificateOutlined',
+        permissions: ['view', 'edit'],
+      },
     ],
   },
   {

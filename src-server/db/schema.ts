@@ -19,6 +19,7 @@ import {
   TASK_STATES,
   TEXT_STATUSES,
 } from '../../src-shared/api/correspondence';
+import { DIGIT_STYLES, STAMP_CORNERS } from '../modules/final/types';
 import {
   type AnyPgColumn,
   bigint,
@@ -1029,5 +1030,82 @@ export const backgroundJobs = pgTable(
       .on(t.kind, t.key)
       .where(sql`${t.key} is not null and ${t.state} = 'queued'`),
     index('background_jobs_claim_idx').on(t.state, t.runAt),
+  ],
+);
+
+// ---------------------------------------------------------------- the letter that leaves (modules/final)
+
+export const FINAL_LETTER_STATES = ['pending', 'done', 'failed'] as const;
+export type FinalLetterState = (typeof FINAL_LETTER_STATES)[number];
+
+/**
+ * The organisation's settings for the letters it sends (one row, id 1): where the stamp stands and what
+ * it says, the address of the public verification page, the SMTP server, and the signing certificate.
+ * Secrets (the PKCS#12, its password, the SMTP password) are sealed with the server's secrets key
+ * (final/signature.ts) and stored as base64; the API never returns them.
+ */
+export const organisationSettings = pgTable(
+  'organisation_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    stampCorner: text('stamp_corner', { enum: STAMP_CORNERS }).notNull().default('top-start'),
+    stampDigits: text('stamp_digits', { enum: DIGIT_STYLES }).notNull().default('arabic-indic'),
+    /** Null: the default heading (صادر / Outgoing, مذكرة داخلية / Internal memo). */
+    stampHeadingAr: text('stamp_heading_ar'),
+    stampHeadingEn: text('stamp_heading_en'),
+    /** The server's public address the QR codes lead to, e.g. https://sijill.example.gov; null: none yet. */
+    verifyBaseUrl: text('verify_base_url'),
+    /** SMTP settings without the password (final/mail.ts SmtpSettings); null: e-mail not set up. */
+    smtp: jsonb('smtp').$type<Record<string, unknown>>(),
+    smtpPasswordSealed: text('smtp_password_sealed'),
+    certificateSealed: text('certificate_sealed'),
+    certificatePasswordSealed: text('certificate_password_sealed'),
+    /** What may be shown of the certificate (subject, issuer, validity, fingerprint). */
+    certificate: jsonb('certificate').$type<Record<string, unknown>>(),
+    updatedAt: updated(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    check('organisation_settings_one_row', sql`${t.id} = 1`),
+    check('organisation_settings_corner_check', oneOf(t.stampCorner, STAMP_CORNERS)),
+    check('organisation_settings_digits_check', oneOf(t.stampDigits, DIGIT_STYLES)),
+  ],
+);
+
+/**
+ * An approved letter's or memo's final PDF: the author's letter stamped (and signed when a certificate is
+ * set), made by a background job after the signatory's approval; the original attachment stays as it
+ * was. `token` (128 random bits, base64url) is the public verification link's; a cancelled letter verifies
+ * as cancelled.
+ */
+export const finalLetters = pgTable(
+  'final_letters',
+  {
+    documentId: integer('document_id')
+      .primaryKey()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    token: text('token').notNull(),
+    state: text('state', { enum: FINAL_LETTER_STATES }).notNull().default('pending'),
+    /** The attachment stamped (the letter); null until made, or when the document had no PDF letter. */
+    sourceAttachmentId: integer('source_attachment_id').references(() => documentAttachments.id, {
+      onDelete: 'set null',
+    }),
+    sha256: text('sha256'),
+    size: bigint('size', { mode: 'number' }),
+    pages: integer('pages'),
+    signed: boolean('signed').notNull().default(false),
+    /** The signing certificate's summary at the time of signing. */
+    certificate: jsonb('certificate').$type<Record<string, unknown>>(),
+    /** Why it could not be made (an error key, e.g. final.noLetter). */
+    error: text('error'),
+    madeAt: tstz('made_at'),
+    cancelledAt: tstz('cancelled_at'),
+    cancelledBy: integer('cancelled_by').references(() => users.id, { onDelete: 'set null' }),
+    cancelReason: text('cancel_reason'),
+    createdAt: created(),
+  },
+  (t) => [
+    uniqueIndex('final_letters_token_idx').on(t.token),
+    check('final_letters_state_check', oneOf(t.state, FINAL_LETTER_STATES)),
   ],
 );

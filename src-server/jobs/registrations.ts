@@ -5,6 +5,7 @@
 import type { JobRegistration } from '../app-type';
 import { closeOcr } from '../modules/search/extract';
 import { enqueueMissingSearchWork, registerSearchJobs } from '../modules/search/jobs';
+import { FINAL_MAKE, makeFinal } from '../modules/final/letters';
 
 /**
  * Search: text extraction, OCR and indexing; the work left from before queued again at start (an
@@ -21,4 +22,9 @@ const searchJobs: JobRegistration = (app, ctx) => {
   app.addHook('onClose', async () => closeOcr());
 };
 
-export const JOB_REGISTRATIONS: readonly JobRegistration[] = [searchJobs];
+/** The final PDFs of approved letters (stamped and signed): a few seconds each, one at a time. */
+const finalJobs: JobRegistration = (_app, ctx) => {
+  ctx.jobs.register(FINAL_MAKE, (job) => makeFinal(ctx, job), { concurrency: 1, timeoutMs: 5 * 60_000 });
+};
+
+export const JOB_REGISTRATIONS: readonly JobRegistration[] = [searchJobs, finalJobs];

@@ -959,6 +959,9 @@ export const TIMELINE_EVENTS = [
   'addedAfterApproval',
   'stickerPrinted',
   'coverSheetPrinted',
+  'finalMade',
+  'finalFailed',
+  'finalCancelled',
 ] as const;
 export type TimelineEvent = (typeof TIMELINE_EVENTS)[number];
 

@@ -35,6 +35,7 @@ import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem, type FieldMessage } from '../../http/problem';
 import type { Tx } from '../auth/queries';
+import { openFinal } from '../final/letters';
 import {
   CIRCUIT_DIRECTIONS,
   memberOf,
@@ -409,8 +410,12 @@ export async function decideDocument(
       comment,
       version: input.version,
     } as const;
-    await applyEffects(tx, s, doc, members, effectsOf(transition(circuit, event)));
+    const effects = effectsOf(transition(circuit, event));
+    await applyEffects(tx, s, doc, members, effects);
+    // The signatory's approval: the letter's final PDF is made (stamped, signed) in the background.
+    if (effects.some((e) => e.type === 'assignNumber')) await openFinal(ctx, tx, id);
   });
+  ctx.jobs.nudge();
   return getDocument(ctx, caller, id, s);
 }
 

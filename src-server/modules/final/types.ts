@@ -3,18 +3,13 @@
  * (signature.ts), the verification page (verify-page.ts) and the e-mail dispatch (mail.ts).
  */
 
-/** How the stamp writes numbers: Arabic-Indic (٠١٢) or Western (012) digits, per the organisation. */
-export type DigitStyle = 'arabic-indic' | 'western';
-export const DIGIT_STYLES = ['arabic-indic', 'western'] as const satisfies readonly DigitStyle[];
+import { DIGIT_STYLES, STAMP_CORNERS } from '../../../src-shared/api/final';
 
+export { DIGIT_STYLES, STAMP_CORNERS };
+/** How the stamp writes numbers: Arabic-Indic (٠١٢) or Western (012) digits, per the organisation. */
+export type DigitStyle = (typeof DIGIT_STYLES)[number];
 /** The corner of the first page the stamp stands in; "start" is where the letter's text starts. */
-export type StampCorner = 'top-start' | 'top-end' | 'bottom-start' | 'bottom-end';
-export const STAMP_CORNERS = [
-  'top-start',
-  'top-end',
-  'bottom-start',
-  'bottom-end',
-] as const satisfies readonly StampCorner[];
+export type StampCorner = (typeof STAMP_CORNERS)[number];
 
 /** What the stamp says and the verification page shows. */
 export interface LetterFacts {

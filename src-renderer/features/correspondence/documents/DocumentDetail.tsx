@@ -30,6 +30,7 @@ import { Attachments } from './Attachments';
 import { DistributionPanel } from './DistributionPanel';
 import { FollowButton } from './FollowButton';
 import { PaperMenu } from './PaperActions';
+import { FinalLetterPanel } from './FinalLetterPanel';
 import { TasksPanel } from './TasksPanel';
 
 /** Which list the detail was opened from (its back link). */
@@ -342,6 +343,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
         </div>
         <div className="corr-stack">
           {family !== 'in' && <ApprovalPanel doc={d} onChanged={refresh} />}
+          <FinalLetterPanel doc={d} onChanged={refresh} />
           <DispatchPanel doc={d} onChanged={refresh} />
           {family !== 'out' && filed && (
             <>

@@ -30,6 +30,9 @@ const COLORS: Partial<Record<TimelineEntry['event'], string>> = {
   changesRequested: 'orange',
   circuitRestarted: 'orange',
   addedAfterApproval: 'purple',
+  finalMade: 'green',
+  finalFailed: 'orange',
+  finalCancelled: 'red',
 };
 
 /**
@@ -70,6 +73,8 @@ function eventKey(entry: TimelineEntry, earlierSubmissions: number): string {
     entry.details.copy > 1
   )
     return `timeline.${entry.event}_reprint`;
+  // A final letter made without a certificate says it is not signed.
+  if (entry.event === 'finalMade' && entry.details.signed === false) return 'timeline.finalMade_unsigned';
   if (entry.event !== 'submitted') return `timeline.${entry.event}`;
   if (entry.details.resumed === true) return 'timeline.resumed';
   return earlierSubmissions > 0 ? 'timeline.resubmitted' : 'timeline.submitted';
@@ -107,6 +112,7 @@ export function TimelineText({
         step: <Ltr>{formatNumber(Number(d.step ?? 0))}</Ltr>,
         kind: typeof d.kind === 'string' ? t(`additions.kind.${d.kind}`) : '',
         copy: <Ltr>{formatNumber(Number(d.copy ?? 1))}</Ltr>,
+        reason: <bdi>{str(d.reason)}</bdi>,
       }}
     />
   );

@@ -1,0 +1,186 @@
+/**
+ * The letter that leaves (issue 27): an approved outgoing letter's or memo's final PDF (stamped, and
+ * signed with the organisation's certificate when one is set), the organisation's letter settings, and
+ * the public verification page's link. Schemas and endpoints, shared by the server and the client.
+ */
+import { z } from 'zod';
+import { PAGES } from '../pages';
+import { endpoint, fileAnswer } from './endpoint';
+import { idParamsSchema } from './fields';
+
+export const DIGIT_STYLES = ['arabic-indic', 'western'] as const;
+export const STAMP_CORNERS = ['top-start', 'top-end', 'bottom-start', 'bottom-end'] as const;
+export const FINAL_STATES = ['pending', 'done', 'failed'] as const;
+
+/** What may be shown of a certificate (never its key). */
+export const certificateSummarySchema = z.object({
+  subject: z.string(),
+  issuer: z.string(),
+  serial: z.string(),
+  notBefore: z.string(),
+  notAfter: z.string(),
+  sha256Fingerprint: z.string(),
+  chainLength: z.number().int(),
+});
+export type CertificateSummary = z.infer<typeof certificateSummarySchema>;
+
+/** A document's final PDF, as its screen shows it. */
+export const finalLetterSchema = z.object({
+  state: z.enum(FINAL_STATES),
+  signed: z.boolean(),
+  sha256: z.string().nullable(),
+  size: z.number().int().nullable(),
+  pages: z.number().int().nullable(),
+  madeAt: z.string().nullable(),
+  /** The public verification page's address, when the organisation has set its public address. */
+  verifyUrl: z.string().nullable(),
+  /** The certificate it was signed with. */
+  certificate: certificateSummarySchema.nullable(),
+  /** Why it could not be made: an error catalogue key. */
+  error: z.string().nullable(),
+  cancelled: z.object({ at: z.string(), reason: z.string() }).nullable(),
+  /** Whether the caller may cancel it or make it again (its archive office, an administrator). */
+  mayManage: z.boolean(),
+});
+export type FinalLetter = z.infer<typeof finalLetterSchema>;
+
+const text = (max: number) => z.string().trim().max(max);
+
+/** The organisation's settings for the letters it sends, as the administrator sees and edits them. */
+export const letterSettingsSchema = z.object({
+  stampCorner: z.enum(STAMP_CORNERS),
+  stampDigits: z.enum(DIGIT_STYLES),
+  /** Null: the default heading (صادر / Outgoing; مذكرة داخلية / Internal memo). */
+  stampHeadingAr: z.string().nullable(),
+  stampHeadingEn: z.string().nullable(),
+  verifyBaseUrl: z.string().nullable(),
+  certificate: certificateSummarySchema.nullable(),
+  updatedAt: z.string(),
+});
+export type LetterSettings = z.infer<typeof letterSettingsSchema>;
+
+/**
+ * An https address without credentials, query or fragment (or http for a server on this machine), e.g.
+ * `https://sijill.example.gov` or `https://gov.example/sijill`.
+ */
+const publicAddress = z
+  .string()
+  .trim()
+  .max(200)
+  .regex(
+    /^(https:\/\/[A-Za-z0-9.-]+(:\d{1,5})?|http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?)(\/[A-Za-z0-9._~%!$&'()*+,;=:@/-]*)?$/,
+    'validation.publicAddress',
+  );
+
+export const letterSettingsRequestSchema = z
+  .object({
+    stampCorner: z.enum(STAMP_CORNERS),
+    stampDigits: z.enum(DIGIT_STYLES),
+    stampHeadingAr: text(60).nullable(),
+    stampHeadingEn: text(60).nullable(),
+    verifyBaseUrl: publicAddress.nullable(),
+  })
+  .strict();
+export type LetterSettingsRequest = z.infer<typeof letterSettingsRequestSchema>;
+
+/** A PKCS#12 file (base64, at most 64 KiB) and its password. */
+export const certificateRequestSchema = z
+  .object({
+    pkcs12: z
+      .string()
+      .max(90_000)
+      .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'validation.format'),
+    password: z.string().max(200),
+  })
+  .strict();
+export type CertificateRequest = z.infer<typeof certificateRequestSchema>;
+
+export const cancelFinalRequestSchema = z.object({ reason: text(500).min(1) }).strict();
+export type CancelFinalRequest = z.infer<typeof cancelFinalRequestSchema>;
+
+const tags = ['final letters'] as const;
+const settingsAccess = { page: PAGES.letterSettings, permission: 'view' } as const;
+const settingsEdit = { page: PAGES.letterSettings, permission: 'edit' } as const;
+
+export const finalEndpoints = {
+  finalLetter: endpoint({
+    method: 'GET',
+    path: '/correspondence/documents/:id/final',
+    params: idParamsSchema,
+    response: finalLetterSchema.nullable(),
+    access: 'authenticated',
+    tags,
+    summary:
+      "An approved letter's or memo's final PDF: made after the signatory's approval (pending, done or " +
+      'failed), signed or not, its SHA-256 and verification address; null for a document without one',
+  }),
+  finalFile: endpoint({
+    method: 'GET',
+    path: '/correspondence/documents/:id/final/file',
+    params: idParamsSchema,
+    response: fileAnswer,
+    bytes: 'application/pdf',
+    access: 'authenticated',
+    tags,
+    summary: "The final PDF's bytes (application/pdf); 404 until it is made",
+  }),
+  remakeFinal: endpoint({
+    method: 'POST',
+    path: '/correspondence/documents/:id/final/remake',
+    params: idParamsSchema,
+    response: finalLetterSchema,
+    access: 'authenticated',
+    tags,
+    summary:
+      'Makes the final PDF again (after a failure, or to sign it with a certificate set since): its ' +
+      'archive office or an administrator; not for a cancelled letter',
+  }),
+  cancelFinal: endpoint({
+    method: 'POST',
+    path: '/correspondence/documents/:id/final/cancel',
+    params: idParamsSchema,
+    body: cancelFinalRequestSchema,
+    response: finalLetterSchema,
+    access: 'authenticated',
+    tags,
+    summary:
+      'Cancels the letter as issued (its archive office or an administrator), with a reason: its ' +
+      'verification page says so from then on',
+  }),
+  letterSettings: endpoint({
+    method: 'GET',
+    path: '/correspondence/letter-settings',
+    response: letterSettingsSchema,
+    access: settingsAccess,
+    tags,
+    summary: "The organisation's settings for the letters it sends (the certificate's summary, never its key)",
+  }),
+  saveLetterSettings: endpoint({
+    method: 'PUT',
+    path: '/correspondence/letter-settings',
+    body: letterSettingsRequestSchema,
+    response: letterSettingsSchema,
+    access: settingsEdit,
+    tags,
+    summary: "The stamp's corner, digits and heading, and the public verification address",
+  }),
+  setCertificate: endpoint({
+    method: 'PUT',
+    path: '/correspondence/letter-settings/certificate',
+    body: certificateRequestSchema,
+    response: letterSettingsSchema,
+    access: settingsEdit,
+    tags,
+    summary:
+      "The organisation's signing certificate, as a PKCS#12 file (base64) and its password: read and " +
+      'checked (wrong password, expired, not yet valid, no key: 422 final.certificate.*), then kept sealed',
+  }),
+  removeCertificate: endpoint({
+    method: 'DELETE',
+    path: '/correspondence/letter-settings/certificate',
+    response: letterSettingsSchema,
+    access: settingsEdit,
+    tags,
+    summary: 'Removes the signing certificate: letters approved from then on are stamped, not signed',
+  }),
+};
