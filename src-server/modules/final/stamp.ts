@@ -124,9 +124,12 @@ function times(a: View['matrix'], b: View['matrix']): View['matrix'] {
 
 async function loadLetter(original: Uint8Array): Promise<PDFDocument> {
   let pdf: PDFDocument;
+  let pages: number;
   try {
     // The author's metadata (producer, dates) is theirs: loading must not rewrite it.
     pdf = await PDFDocument.load(original, { ignoreEncryption: false, updateMetadata: false });
+    // A damaged file may load and only fail when its page tree is looked at.
+    pages = pdf.getPageCount();
   } catch (error) {
     if (error instanceof EncryptedPDFError)
       throw new Error('The letter PDF is encrypted (password protected) and cannot be stamped', {
@@ -137,7 +140,7 @@ async function loadLetter(original: Uint8Array): Promise<PDFDocument> {
       cause: error,
     });
   }
-  if (pdf.getPageCount() === 0) throw new Error('The letter PDF has no pages: there is nothing to stamp');
+  if (pages === 0) throw new Error('The letter PDF has no pages: there is nothing to stamp');
   return pdf;
 }
 
