@@ -126,7 +126,7 @@ describe('verification page', () => {
         expect(html).toContain(`<code class="hash" dir="ltr">${SHA}</code>`);
         expect(html).toContain(`data-expected="${SHA}"`);
         expect(html).toMatch(/<input type="file" id="compare-file"/);
-        expect(html).toContain('<label for="compare-file">');
+        expect(html).toContain('<label for="compare-file" class="button">');
         expect(html).toMatch(/id="compare-result"[^>]*aria-live="polite"/);
         // No subject unless given; no cancellation.
         expect(text).not.toContain(lang === 'ar' ? 'الموضوع' : 'Subject');

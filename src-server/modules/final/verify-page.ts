@@ -161,7 +161,7 @@ max-inline-size:46rem;margin-inline:auto;padding-block:1rem;padding-inline:1rem}
 .lang{color:var(--focus);font-weight:600;text-decoration:none;padding-block:.35rem;padding-inline:.75rem;
 border:1px solid var(--line);border-radius:999px;background:var(--paper)}
 .lang:hover{text-decoration:underline}
-a:focus-visible,input:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+a:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 main{max-inline-size:46rem;margin-inline:auto;padding-inline:1rem;padding-block-end:1rem}
 .card{background:var(--paper);border:1px solid var(--line);border-radius:12px;padding:1.25rem;margin-block-end:1rem}
 .verdict{display:flex;gap:1rem;align-items:flex-start;border-inline-start:6px solid var(--ok);background:var(--ok-bg)}
@@ -179,7 +179,7 @@ background:var(--bad);color:#fff;font-weight:700;letter-spacing:.05em;text-trans
 .state-unknown .verdict,.state-tooMany .verdict{border-inline-start-color:var(--info);background:var(--info-bg)}
 .state-unknown .verdict h1,.state-tooMany .verdict h1{color:var(--info)}
 .state-unknown .verdict .icon,.state-tooMany .verdict .icon{fill:var(--info)}
-.facts{margin:0;display:grid;grid-template-columns:1fr;gap:.15rem 1.25rem}
+.facts{margin:0;display:grid;grid-template-columns:1fr;gap:.15rem 0}
 .facts dt{color:var(--muted);font-size:.9rem;margin-block-start:.75rem}
 .facts dt:first-child{margin-block-start:0}
 .facts dd{margin:0;font-weight:600}
@@ -190,17 +190,21 @@ font-size:.85rem;font-weight:400;word-break:break-all;overflow-wrap:anywhere;uni
 .subject{font-weight:400}
 @media (min-width:40rem){
 .facts{grid-template-columns:minmax(9rem,max-content) 1fr}
-.facts dt,.facts dt:first-child{margin-block-start:0;padding-block:.55rem}
+.facts dt,.facts dt:first-child{margin-block-start:0;padding-block:.55rem;padding-inline-end:1.25rem}
 .facts dd{padding-block:.55rem}
 .facts dt:not(:first-of-type),.facts dt:not(:first-of-type)+dd{border-block-start:1px solid var(--line)}
 }
 .compare h2{margin-block:0 .25rem;font-size:1.15rem}
 .compare>p{margin-block:0 1rem;color:var(--muted)}
-.zone{display:flex;flex-direction:column;gap:.5rem;align-items:flex-start;padding:1rem;border:2px dashed #9aa5b4;
+.zone{position:relative;display:flex;flex-direction:column;gap:.5rem;align-items:flex-start;padding:1rem;border:2px dashed #9aa5b4;
 border-radius:10px;background:#fafbfc}
 .zone.over{border-color:var(--focus);background:#eaf1fd}
-.zone label{font-weight:600}
-.zone input{max-inline-size:100%;font:inherit}
+.file{position:absolute;inline-size:1px;block-size:1px;opacity:0;overflow:hidden}
+.button{display:inline-block;cursor:pointer;padding-block:.55rem;padding-inline:1.1rem;border-radius:8px;
+background:var(--focus);color:#fff;font-weight:600}
+.button:hover{background:#174ca8}
+.file:focus-visible+.button{outline:3px solid var(--focus);outline-offset:3px}
+.file:disabled+.button{opacity:.5;cursor:not-allowed}
 .zone .drop{margin:0;color:var(--muted);font-size:.9rem}
 .result:empty{display:none}
 .result{margin-block-start:1rem;padding:.9rem 1rem;border-radius:10px;border-inline-start:6px solid var(--line);background:#f6f7f9}
@@ -317,8 +321,8 @@ function foundBody(outcome: Extract<VerifyOutcome, { kind: 'found' }>, lang: Ver
 <h2 id="compare-heading">${t('compare.heading')}</h2>
 <p id="compare-help">${t('compare.help')}</p>
 <div class="zone" id="compare-zone">
-<label for="compare-file">${t('compare.choose')}</label>
-<input type="file" id="compare-file" accept="application/pdf,.pdf" aria-describedby="compare-help">
+<input type="file" id="compare-file" class="file" accept="application/pdf,.pdf" aria-describedby="compare-help">
+<label for="compare-file" class="button">${t('compare.choose')}</label>
 <p class="drop">${t('compare.drop')}</p>
 </div>
 <div class="result" id="compare-result" role="status" aria-live="polite" aria-atomic="true"></div>
