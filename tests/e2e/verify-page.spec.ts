@@ -129,6 +129,7 @@ test('cancelled: a match is still reported, with the cancellation warning kept',
 
 test('unknown and too many: short pages; the language link switches', async ({ page }) => {
   const violations = watchCsp(page);
+  mkdirSync(SCREENSHOTS, { recursive: true });
   await page.goto(`${base}/verify/nothing`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('لا يوجد خطاب يطابق هذا الرابط');
   await expect(page.locator('#compare')).toHaveCount(0);
@@ -136,6 +137,8 @@ test('unknown and too many: short pages; the language link switches', async ({ p
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('No letter matches this link');
   await page.goto(`${base}/verify/busy`);
   await expect(page.locator('main')).toContainText('يُرجى المحاولة مرة أخرى بعد ٣٠ ثانية.');
+  await page.setViewportSize({ width: 390, height: 600 });
+  await page.screenshot({ path: `${SCREENSHOTS}/verify-page-busy-ar-390.png` });
   expect(violations).toEqual([]);
 });
 

@@ -168,6 +168,7 @@ describe('verification page', () => {
         );
         expect(html).not.toContain('id="compare"');
         expect(html).not.toContain('data-expected');
+        expect(html).not.toContain('<footer>');
         expect(text).not.toContain('tok_abc123');
       });
 

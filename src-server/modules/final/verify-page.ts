@@ -231,6 +231,11 @@ function pageDocument(page: Page, options: VerifyPageOptions): string {
   const { lang } = page;
   const other: VerifyLang = lang === 'ar' ? 'en' : 'ar';
   const nonce = escapeHtml(options.scriptNonce);
+  // The footer speaks of a letter's recorded details: only on a page that shows them.
+  const footer =
+    page.state === 'found' || page.state === 'cancelled'
+      ? `<footer><p>${textHtml(lang, 'footer')}</p></footer>\n`
+      : '';
   return `<!doctype html>
 <html lang="${lang}" dir="${lang === 'ar' ? 'rtl' : 'ltr'}">
 <head>
@@ -252,8 +257,7 @@ function pageDocument(page: Page, options: VerifyPageOptions): string {
 <main>
 ${page.body}
 </main>
-<footer><p>${textHtml(lang, 'footer')}</p></footer>
-<script src="${escapeHtml(options.scriptSrc)}" nonce="${nonce}" defer></script>
+${footer}<script src="${escapeHtml(options.scriptSrc)}" nonce="${nonce}" defer></script>
 </body>
 </html>
 `;
