@@ -18,7 +18,7 @@ export interface SmtpSettings {
    * `tls`: TLS from the first byte (usually port 465). `starttls`: plain connection that must upgrade
    * (usually 587); a server that does not offer STARTTLS is refused. `none`: no requirement, but the
    * connection still upgrades when the server offers STARTTLS, so the password only goes in clear to a
-   * server that offers no TLS at all.
+   * server that offers no TLS at all. The certificate is checked on that upgrade too (see allowSelfSigned).
    */
   security: 'tls' | 'starttls' | 'none';
   /** null: the server takes mail without signing in. */
