@@ -114,6 +114,17 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const app = Fastify({
     logger: options.logger ? { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] } : false,
     bodyLimit: 1024 * 1024,
+    // What the router refuses before any route runs (a path segment longer than any id or token, a
+    // malformed URL) is answered as every other refusal: localised problem details, never the path
+    // echoed back. A segment too long names nothing: 404.
+    frameworkErrors: (error, request, reply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const body = renderProblem(
+        new HttpProblem(tooLong ? 'notFound' : 'badRequest'),
+        pickLocale(request.headers['accept-language']),
+      );
+      void reply.status(body.status).type('application/problem+json; charset=utf-8').send(body);
+    },
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
   const ctx: ServerContext = {
     db: options.database.db,

@@ -13,12 +13,12 @@ const files = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json'
   import: 'default',
 });
 
-/** Builds `{ ar: { common: {...} }, en: {...} }` from the bundled files (server.json excluded). */
+/** Builds `{ ar: { common: {...} }, en: {...} }` from the bundled files (the server's server.json and verify.json excluded). */
 function collectResources(): Resources {
   const resources: Resources = {};
   for (const [path, content] of Object.entries(files)) {
     const match = /locales\/(\w+)\/([\w-]+)\.json$/.exec(path);
-    if (!match || match[2] === 'server') continue;
+    if (!match || match[2] === 'server' || match[2] === 'verify') continue;
     const [, lng, ns] = match as unknown as [string, string, string];
     (resources[lng] ??= {})[ns] = content;
   }

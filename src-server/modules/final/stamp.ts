@@ -122,6 +122,11 @@ function times(a: View['matrix'], b: View['matrix']): View['matrix'] {
   ];
 }
 
+/** A letter file that cannot be stamped whatever the attempt: encrypted, unreadable, without pages. */
+export class UnstampableLetter extends Error {
+  override name = 'UnstampableLetter';
+}
+
 async function loadLetter(original: Uint8Array): Promise<PDFDocument> {
   let pdf: PDFDocument;
   let pages: number;
@@ -132,15 +137,15 @@ async function loadLetter(original: Uint8Array): Promise<PDFDocument> {
     pages = pdf.getPageCount();
   } catch (error) {
     if (error instanceof EncryptedPDFError)
-      throw new Error('The letter PDF is encrypted (password protected) and cannot be stamped', {
+      throw new UnstampableLetter('The letter PDF is encrypted (password protected) and cannot be stamped', {
         cause: error,
       });
     const detail = error instanceof Error ? error.message : String(error);
-    throw new Error(`The letter file is not a readable PDF and cannot be stamped (${detail})`, {
+    throw new UnstampableLetter(`The letter file is not a readable PDF and cannot be stamped (${detail})`, {
       cause: error,
     });
   }
-  if (pages === 0) throw new Error('The letter PDF has no pages: there is nothing to stamp');
+  if (pages === 0) throw new UnstampableLetter('The letter PDF has no pages: there is nothing to stamp');
   return pdf;
 }
 
