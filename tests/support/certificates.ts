@@ -65,8 +65,9 @@ function certificate(options: CertificateOptions): forge.pki.Certificate {
     subject.push({
       shortName: 'O',
       value: options.organisation,
-      valueTagClass: forge.asn1.Type.UTF8,
-    } as forge.pki.CertificateField);
+      // A UTF8String (forge's types call valueTagClass a Class; forge reads it as the tag type).
+      valueTagClass: forge.asn1.Type.UTF8 as number as forge.asn1.Class,
+    });
   subject.push({ shortName: 'CN', value: options.cn });
   cert.setSubject(subject);
   cert.setIssuer(options.issuer ? options.issuer.cert.subject.attributes : subject);

@@ -70,6 +70,10 @@ interface OpenedPkcs12 {
   signatureBytes: number;
 }
 
+// The PKCS#12 bag types (forge's oid table is typed as a plain record: these are its entries).
+const SHROUDED_KEY_BAG = '1.2.840.113549.1.12.10.1.2';
+const CERT_BAG = '1.2.840.113549.1.12.10.1.3';
+
 const binary = (bytes: Uint8Array) => Buffer.from(bytes).toString('binary');
 const certificateDer = (cert: forge.pki.Certificate) =>
   Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
@@ -107,11 +111,11 @@ function openPkcs12(p12: Uint8Array, password: string, now: Date): OpenedPkcs12 
   }
 
   // signer-p12 takes its key from the password-protected (shrouded) key bag only: so does this.
-  const keys = (
-    pfx.getBags({ bagType: forge.pki.oids.pkcs8ShroudedKeyBag })[forge.pki.oids.pkcs8ShroudedKeyBag] ?? []
-  ).flatMap((bag) => (bag.key ? [bag.key] : []));
-  const certs = (pfx.getBags({ bagType: forge.pki.oids.certBag })[forge.pki.oids.certBag] ?? []).flatMap(
-    (bag) => (bag.cert ? [bag.cert] : []),
+  const keys = (pfx.getBags({ bagType: SHROUDED_KEY_BAG })[SHROUDED_KEY_BAG] ?? []).flatMap((bag) =>
+    bag.key ? [bag.key] : [],
+  );
+  const certs = (pfx.getBags({ bagType: CERT_BAG })[CERT_BAG] ?? []).flatMap((bag) =>
+    bag.cert ? [bag.cert] : [],
   );
   const key = keys[0];
   if (!key) throw new CertificateProblem('noPrivateKey', 'The file holds no private key to sign with.');
