@@ -33,6 +33,7 @@ import {
 } from '../../tests/support/certificates';
 
 const PDFSIG = '/usr/bin/pdfsig';
+const OPENSSL = '/usr/bin/openssl';
 const DAY = 86_400_000;
 const INFO = {
   reason: 'اعتماد الخطاب (رقم ٥) \\ approved',
@@ -67,15 +68,29 @@ async function signatureDict(signed: Uint8Array): Promise<PDFDict> {
   return field.lookup(PDFName.of('V'), PDFDict);
 }
 
-/** The CMS in /Contents, parsed with forge (the placeholder's zero padding left off). */
-async function cmsOf(signed: Uint8Array) {
+/** The CMS in /Contents as DER (the placeholder's zero padding left off). */
+async function cmsDer(signed: Uint8Array): Promise<Buffer> {
   const contents = (await signatureDict(signed)).lookup(PDFName.of('Contents'), PDFHexString);
   const bytes = Buffer.from(contents.asString(), 'hex');
   // A SEQUENCE with a two-byte length (30 82 hi lo): the CMS is that long, the rest is padding.
   expect([bytes[0], bytes[1]]).toEqual([0x30, 0x82]);
-  const der = bytes.subarray(0, 4 + bytes.readUInt16BE(2)).toString('binary');
-  const asn1 = forge.asn1.fromDer(der);
+  return bytes.subarray(0, 4 + bytes.readUInt16BE(2));
+}
+
+/** The CMS parsed with forge. */
+async function cmsOf(signed: Uint8Array) {
+  const asn1 = forge.asn1.fromDer((await cmsDer(signed)).toString('binary'));
   return forge.pkcs7.messageFromAsn1(asn1) as forge.pkcs7.PkcsSignedData;
+}
+
+/** The bytes the signature covers (the /ByteRange's two parts). */
+function signedBytes(signed: Buffer): Buffer {
+  const range = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+)\]/
+    .exec(signed.toString('latin1'))!
+    .slice(1)
+    .map(Number);
+  const [a, b, c, d] = range as [number, number, number, number];
+  return Buffer.concat([signed.subarray(a, a + b), signed.subarray(c, c + d)]);
 }
 
 function problemOf(run: () => unknown): CertificateProblemCode | 'none' {
@@ -123,6 +138,49 @@ describe.skipIf(!existsSync(PDFSIG))('signPdf, checked by pdfsig', () => {
       expect.arrayContaining(['Sijill Test Signer', 'Sijill Test Issuing CA', 'Sijill Test Root CA']),
     );
   });
+
+  it.skipIf(!existsSync(OPENSSL))(
+    'makes a PAdES B-B CMS: OpenSSL verifies it up to the root; signing-certificate-v2, no signingTime',
+    async () => {
+      const signed = Buffer.from(await signPdf(letter, chain.p12, chain.password, INFO));
+      await writeFile(join(dir, 'cms.der'), await cmsDer(signed));
+      await writeFile(join(dir, 'content.bin'), signedBytes(signed));
+      await writeFile(join(dir, 'root.pem'), chain.certificatePems[2]!);
+      const openssl = (args: string[]) => promisify(execFile)(OPENSSL, ['cms', ...args], { cwd: dir });
+      const verified = await openssl([
+        '-verify',
+        '-inform',
+        'DER',
+        '-in',
+        'cms.der',
+        '-content',
+        'content.bin',
+        '-binary',
+        '-CAfile',
+        'root.pem',
+        '-purpose',
+        'any',
+        '-out',
+        '/dev/null',
+      ]);
+      expect(verified.stderr).toContain('Verification successful');
+      const printed = (await openssl(['-cmsout', '-print', '-inform', 'DER', '-in', 'cms.der'])).stdout;
+      const signedAttrs = printed.slice(
+        printed.indexOf('signedAttrs:'),
+        printed.indexOf('signatureAlgorithm:', printed.indexOf('signedAttrs:')),
+      );
+      expect([...signedAttrs.matchAll(/object: (\S+)/g)].map((m) => m[1])).toEqual([
+        'contentType',
+        'messageDigest',
+        'id-smime-aa-signingCertificateV2',
+      ]);
+      // The attribute names the leaf: its SHA-256.
+      const leafHash = createHash('sha256')
+        .update(new X509Certificate(chain.certificatePems[0]!).raw)
+        .digest('hex');
+      expect(signedAttrs.replace(/\s/g, '')).toContain(`[HEXDUMP]:${leafHash.toUpperCase()}`);
+    },
+  );
 
   it('writes Arabic reason, name and location as PDF text strings that read back unchanged', async () => {
     const signingTime = new Date('2026-11-27T09:30:00Z');

@@ -3,14 +3,14 @@
  * Pure functions — no database, no HTTP: the caller keeps the uploaded PKCS#12 and its password sealed
  * at rest (sealSecret / openSecret, key from loadSecretsKey) and hands them here to sign.
  *
- * The PKCS#12 is read with node-forge (the same reader @signpdf/signer-p12 uses, so a file that passes
- * readPkcs12 is a file the signer can open); the certificate facts come from Node's own X509Certificate.
- * The signature is a detached CMS made by @signpdf/signer-p12 in a placeholder added by
- * @signpdf/placeholder-pdf-lib, declared with SubFilter ETSI.CAdES.detached (PAdES). The CMS carries what
- * signer-p12 puts in it: every certificate of the file, SHA-256, signed attributes contentType,
- * signingTime and messageDigest — not the ESS signing-certificate-v2 attribute that PAdES B-B also asks
- * for (forge cannot add other attributes), so a strict PAdES validator may call it a CMS/PKCS#7
- * signature rather than B-B; readers (Acrobat, poppler) verify it either way.
+ * The PKCS#12 is read with node-forge (the reader @signpdf/signer-p12 uses too); the certificate facts
+ * come from Node's own X509Certificate. The signature is a detached CMS in a placeholder added by
+ * @signpdf/placeholder-pdf-lib and filled by @signpdf/signpdf, declared with SubFilter
+ * ETSI.CAdES.detached: PAdES baseline B-B. The CMS is forge's SignedData, as @signpdf/signer-p12 makes
+ * it, with what B-B asks beyond it (ETSI EN 319 142-1 §6.3): the ESS signing-certificate-v2 attribute
+ * (binding the signer's certificate to the signature) and no signing-time attribute (the time is the
+ * dictionary's /M). forge cannot write that attribute, so PadesSigner adds it to the signed attributes
+ * and signs them again — forge still writes all the rest of the CMS.
  */
 import {
   X509Certificate,
@@ -23,8 +23,7 @@ import {
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { P12Signer } from '@signpdf/signer-p12';
-import { SignPdf } from '@signpdf/signpdf';
+import { SignPdf, Signer } from '@signpdf/signpdf';
 import forge from 'node-forge';
 import { PDFDocument } from 'pdf-lib';
 
@@ -68,6 +67,9 @@ interface OpenedPkcs12 {
   summary: CertificateSummary;
   /** Bytes the CMS will take at most (certificates, signature value, structure). */
   signatureBytes: number;
+  key: forge.pki.rsa.PrivateKey;
+  /** The signing certificate first, then the rest of the file's certificates as they came. */
+  certificates: forge.pki.Certificate[];
 }
 
 // The PKCS#12 bag types (forge's oid table is typed as a plain record: these are its entries).
@@ -110,15 +112,21 @@ function openPkcs12(p12: Uint8Array, password: string, now: Date): OpenedPkcs12 
     throw new CertificateProblem('notPkcs12', `Not a PKCS#12 (.p12/.pfx) file: ${message}`);
   }
 
-  // signer-p12 takes its key from the password-protected (shrouded) key bag only: so does this.
-  const keys = (pfx.getBags({ bagType: SHROUDED_KEY_BAG })[SHROUDED_KEY_BAG] ?? []).flatMap((bag) =>
-    bag.key ? [bag.key] : [],
-  );
+  // The password-protected (shrouded) key bag, as signer-p12 reads it. forge leaves a key it cannot
+  // read (not RSA) undefined.
+  const keyBags = pfx.getBags({ bagType: SHROUDED_KEY_BAG })[SHROUDED_KEY_BAG] ?? [];
+  const keys = keyBags.flatMap((bag) => (bag.key ? [bag.key] : []));
   const certs = (pfx.getBags({ bagType: CERT_BAG })[CERT_BAG] ?? []).flatMap((bag) =>
     bag.cert ? [bag.cert] : [],
   );
   const key = keys[0];
-  if (!key) throw new CertificateProblem('noPrivateKey', 'The file holds no private key to sign with.');
+  if (!key)
+    throw new CertificateProblem(
+      'noPrivateKey',
+      keyBags.length
+        ? 'The file’s private key cannot be used: Sijill signs with RSA keys.'
+        : 'The file holds no private key to sign with.',
+    );
   if (!certs.length) throw new CertificateProblem('keyMismatch', 'The file holds no certificate.');
 
   const privateKey = createPrivateKey(forge.pki.privateKeyToPem(key));
@@ -162,6 +170,8 @@ function openPkcs12(p12: Uint8Array, password: string, now: Date): OpenedPkcs12 
       chainLength: certs.length,
     },
     signatureBytes: ders.reduce((sum, der) => sum + der.length, 0) + modulusBytes + 2048,
+    key: key as forge.pki.rsa.PrivateKey,
+    certificates: [forgeCert, ...certs.filter((_, i) => i !== signingIndex)],
   };
 }
 
@@ -192,8 +202,8 @@ export function pdfTextString(text: string): string {
 }
 
 /**
- * Signs the PDF with a detached CMS. SubFilter ETSI.CAdES.detached (PAdES; @signpdf/placeholder-pdf-lib
- * supports it) — see the module comment for what the CMS holds. The certificate is read first: an
+ * Signs the PDF with a detached CMS: PAdES B-B, SubFilter ETSI.CAdES.detached (which
+ * @signpdf/placeholder-pdf-lib supports) — see the module comment for what the CMS holds. The certificate is read first: an
  * expired, not yet valid or unreadable one never signs. The document is saved again in full (pdf-lib),
  * so a PDF that was already signed would lose its earlier signatures: sign Sijill's own final PDF.
  */
@@ -203,7 +213,7 @@ export async function signPdf(
   password: string,
   info: { reason: string; name: string; location: string; contactInfo?: string; signingTime?: Date },
 ): Promise<Uint8Array> {
-  const { signatureBytes } = openPkcs12(p12, password, new Date());
+  const { signatureBytes, key, certificates } = openPkcs12(p12, password, new Date());
   const signingTime = info.signingTime ?? new Date();
   const doc = await PDFDocument.load(pdf, { updateMetadata: false });
   pdflibAddPlaceholder({
@@ -221,8 +231,92 @@ export async function signPdf(
   });
   // No object streams: signpdf finds the placeholder by searching the bytes.
   const prepared = await doc.save({ useObjectStreams: false });
-  const signer = new P12Signer(Buffer.from(p12), { passphrase: password });
-  return new SignPdf().sign(Buffer.from(prepared), signer, signingTime);
+  return new SignPdf().sign(Buffer.from(prepared), new PadesSigner(key, certificates));
+}
+
+const ID_AA_SIGNING_CERTIFICATE_V2 = '1.2.840.113549.1.9.16.2.47';
+
+/** The parts of forge's SignedData that PadesSigner completes after sign() (not in @types/node-forge). */
+interface SignedDataInternals {
+  signers: { authenticatedAttributesAsn1: forge.asn1.Asn1 }[];
+  signerInfos: forge.asn1.Asn1[];
+}
+
+/**
+ * The ESS signing-certificate-v2 attribute (RFC 5035): the SHA-256 of the signer's certificate (the
+ * default hash, so not named) and its issuer and serial number.
+ */
+function signingCertificateV2(cert: forge.pki.Certificate): forge.asn1.Asn1 {
+  const { asn1 } = forge;
+  const { UNIVERSAL, CONTEXT_SPECIFIC } = asn1.Class;
+  const hash = createHash('sha256').update(certificateDer(cert)).digest().toString('binary');
+  const issuerSerial = asn1.create(UNIVERSAL, asn1.Type.SEQUENCE, true, [
+    // GeneralNames: one directoryName, [4] EXPLICIT Name.
+    asn1.create(UNIVERSAL, asn1.Type.SEQUENCE, true, [
+      asn1.create(CONTEXT_SPECIFIC, 4, true, [forge.pki.distinguishedNameToAsn1(cert.issuer)]),
+    ]),
+    asn1.create(UNIVERSAL, asn1.Type.INTEGER, false, forge.util.hexToBytes(cert.serialNumber)),
+  ]);
+  const essCertIdV2 = asn1.create(UNIVERSAL, asn1.Type.SEQUENCE, true, [
+    asn1.create(UNIVERSAL, asn1.Type.OCTETSTRING, false, hash),
+    issuerSerial,
+  ]);
+  return asn1.create(UNIVERSAL, asn1.Type.SEQUENCE, true, [
+    asn1.create(UNIVERSAL, asn1.Type.OID, false, asn1.oidToDer(ID_AA_SIGNING_CERTIFICATE_V2).getBytes()),
+    asn1.create(UNIVERSAL, asn1.Type.SET, true, [
+      asn1.create(UNIVERSAL, asn1.Type.SEQUENCE, true, [
+        asn1.create(UNIVERSAL, asn1.Type.SEQUENCE, true, [essCertIdV2]),
+      ]),
+    ]),
+  ]);
+}
+
+/**
+ * @signpdf/signer-p12's signer made PAdES B-B: the same forge SignedData (SHA-256, RSA PKCS#1 v1.5, every
+ * certificate of the file), its signed attributes contentType, messageDigest and signing-certificate-v2
+ * (no signingTime), sorted as DER sorts a SET OF, then signed again.
+ */
+class PadesSigner extends Signer {
+  constructor(
+    private readonly key: forge.pki.rsa.PrivateKey,
+    private readonly certificates: forge.pki.Certificate[],
+  ) {
+    super();
+  }
+
+  override async sign(pdfBuffer: Buffer): Promise<Buffer> {
+    const { asn1 } = forge;
+    const signer = this.certificates[0]!;
+    const p7 = forge.pkcs7.createSignedData();
+    p7.content = forge.util.createBuffer(pdfBuffer.toString('binary'));
+    for (const cert of this.certificates) p7.addCertificate(cert);
+    p7.addSigner({
+      key: this.key,
+      certificate: signer,
+      digestAlgorithm: forge.pki.oids.sha256!,
+      authenticatedAttributes: [
+        { type: forge.pki.oids.contentType!, value: forge.pki.oids.data! },
+        { type: forge.pki.oids.messageDigest! },
+      ],
+    });
+    p7.sign({ detached: true });
+
+    // Add signing-certificate-v2 to the signed attributes and sign them again.
+    const internals = p7 as unknown as SignedDataInternals;
+    const attributes = internals.signers[0]!.authenticatedAttributesAsn1.value as forge.asn1.Asn1[];
+    attributes.push(signingCertificateV2(signer));
+    const der = (node: forge.asn1.Asn1) => asn1.toDer(node).getBytes();
+    // DER orders a SET OF by the elements' encodings; verifiers that re-encode (OpenSSL) rely on it.
+    attributes.sort((a, b) => (der(a) < der(b) ? -1 : der(a) > der(b) ? 1 : 0));
+    const digest = forge.md.sha256.create();
+    digest.update(der(asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SET, true, attributes)));
+    const signerInfo = internals.signerInfos[0]!.value as forge.asn1.Asn1[];
+    // SignerInfo ends with the signature value (no unsigned attributes here).
+    const signatureValue = signerInfo[signerInfo.length - 1]!;
+    if (signatureValue.type !== asn1.Type.OCTETSTRING) throw new Error('Unexpected SignerInfo from forge.');
+    signatureValue.value = this.key.sign(digest);
+    return Buffer.from(der(p7.toAsn1()), 'binary');
+  }
 }
 
 // ------------------------------------------------------------------------------------ secrets at rest
