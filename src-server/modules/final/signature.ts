@@ -10,7 +10,7 @@
  * it, with what B-B asks beyond it (ETSI EN 319 142-1 §6.3): the ESS signing-certificate-v2 attribute
  * (binding the signer's certificate to the signature) and no signing-time attribute (the time is the
  * dictionary's /M). forge cannot write that attribute, so PadesSigner adds it to the signed attributes
- * and signs them again — forge still writes all the rest of the CMS.
+ * before they are signed (by Node's crypto, as is the document's digest) — forge writes all the rest.
  */
 import {
   X509Certificate,
@@ -19,6 +19,8 @@ import {
   createHash,
   createPrivateKey,
   randomBytes,
+  sign as rsaSign,
+  type KeyObject,
 } from 'node:crypto';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -67,7 +69,7 @@ interface OpenedPkcs12 {
   summary: CertificateSummary;
   /** Bytes the CMS will take at most (certificates, signature value, structure). */
   signatureBytes: number;
-  key: forge.pki.rsa.PrivateKey;
+  key: KeyObject;
   /** The signing certificate first, then the rest of the file's certificates as they came. */
   certificates: forge.pki.Certificate[];
 }
@@ -170,7 +172,7 @@ function openPkcs12(p12: Uint8Array, password: string, now: Date): OpenedPkcs12 
       chainLength: certs.length,
     },
     signatureBytes: ders.reduce((sum, der) => sum + der.length, 0) + modulusBytes + 2048,
-    key: key as forge.pki.rsa.PrivateKey,
+    key: privateKey,
     certificates: [forgeCert, ...certs.filter((_, i) => i !== signingIndex)],
   };
 }
@@ -274,11 +276,11 @@ function signingCertificateV2(cert: forge.pki.Certificate): forge.asn1.Asn1 {
 /**
  * @signpdf/signer-p12's signer made PAdES B-B: the same forge SignedData (SHA-256, RSA PKCS#1 v1.5, every
  * certificate of the file), its signed attributes contentType, messageDigest and signing-certificate-v2
- * (no signingTime), sorted as DER sorts a SET OF, then signed again.
+ * (no signingTime), sorted as DER sorts a SET OF, signed once they are complete.
  */
 class PadesSigner extends Signer {
   constructor(
-    private readonly key: forge.pki.rsa.PrivateKey,
+    private readonly key: KeyObject,
     private readonly certificates: forge.pki.Certificate[],
   ) {
     super();
@@ -288,10 +290,13 @@ class PadesSigner extends Signer {
     const { asn1 } = forge;
     const signer = this.certificates[0]!;
     const p7 = forge.pkcs7.createSignedData();
-    p7.content = forge.util.createBuffer(pdfBuffer.toString('binary'));
+    // Node hashes the document and makes the RSA signature (forge's JavaScript SHA-256 takes about
+    // 80 ms a megabyte): forge gets no content and a stand-in key, and writes the structure.
+    p7.content = forge.util.createBuffer('');
+    const standIn = { sign: () => '' } as unknown as forge.pki.rsa.PrivateKey;
     for (const cert of this.certificates) p7.addCertificate(cert);
     p7.addSigner({
-      key: this.key,
+      key: standIn,
       certificate: signer,
       digestAlgorithm: forge.pki.oids.sha256!,
       authenticatedAttributes: [
@@ -301,20 +306,28 @@ class PadesSigner extends Signer {
     });
     p7.sign({ detached: true });
 
-    // Add signing-certificate-v2 to the signed attributes and sign them again.
+    // The signed attributes: the document's digest in messageDigest, signing-certificate-v2 added.
     const internals = p7 as unknown as SignedDataInternals;
     const attributes = internals.signers[0]!.authenticatedAttributesAsn1.value as forge.asn1.Asn1[];
+    const documentDigest = createHash('sha256').update(pdfBuffer).digest().toString('binary');
+    for (const attribute of attributes) {
+      const [type, values] = attribute.value as forge.asn1.Asn1[];
+      if (asn1.derToOid(type!.value as string) === forge.pki.oids.messageDigest)
+        (values!.value as forge.asn1.Asn1[])[0]!.value = documentDigest;
+    }
     attributes.push(signingCertificateV2(signer));
     const der = (node: forge.asn1.Asn1) => asn1.toDer(node).getBytes();
     // DER orders a SET OF by the elements' encodings; verifiers that re-encode (OpenSSL) rely on it.
     attributes.sort((a, b) => (der(a) < der(b) ? -1 : der(a) > der(b) ? 1 : 0));
-    const digest = forge.md.sha256.create();
-    digest.update(der(asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SET, true, attributes)));
+    const signedAttributes = der(asn1.create(asn1.Class.UNIVERSAL, asn1.Type.SET, true, attributes));
     const signerInfo = internals.signerInfos[0]!.value as forge.asn1.Asn1[];
     // SignerInfo ends with the signature value (no unsigned attributes here).
     const signatureValue = signerInfo[signerInfo.length - 1]!;
     if (signatureValue.type !== asn1.Type.OCTETSTRING) throw new Error('Unexpected SignerInfo from forge.');
-    signatureValue.value = this.key.sign(digest);
+    // RSASSA-PKCS1-v1_5 with SHA-256, as forge declares it in the SignerInfo.
+    signatureValue.value = rsaSign('sha256', Buffer.from(signedAttributes, 'binary'), this.key).toString(
+      'binary',
+    );
     return Buffer.from(der(p7.toAsn1()), 'binary');
   }
 }
