@@ -22,7 +22,7 @@ import {
   sign as rsaSign,
   type KeyObject,
 } from 'node:crypto';
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { link, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
 import { SignPdf, Signer } from '@signpdf/signpdf';
@@ -106,6 +106,13 @@ function openPkcs12(p12: Uint8Array, password: string, now: Date): OpenedPkcs12 
     // MAC, when the decrypted bags turn out to be noise).
     if (/Invalid password|MAC could not be verified/i.test(message))
       throw new CertificateProblem('wrongPassword', 'The password does not open this certificate file.');
+    // OpenSSL 3 encrypts with PBKDF2, which takes the password as UTF-8; forge gives it the characters
+    // as bytes (it checks the MAC as PKCS#12 asks, so a non-Latin password passes that and fails here).
+    if (/decrypt/i.test(message) && /[^\x20-\x7e]/.test(password))
+      throw new CertificateProblem(
+        'wrongPassword',
+        'This file cannot be opened with a password that has non-Latin characters: export it again with a Latin password.',
+      );
     if (/private key/i.test(message))
       throw new CertificateProblem(
         'notPkcs12',
@@ -396,20 +403,24 @@ export async function loadSecretsKey(
   const fromEnv = env.SIJILL_SECRETS_KEY;
   if (fromEnv !== undefined && fromEnv !== '') return keyFromBase64(fromEnv, 'SIJILL_SECRETS_KEY');
   const file = join(dataDir, 'secrets.key');
+  const existing = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return null;
+    throw error;
+  });
+  if (existing !== null) return keyFromBase64(existing, file);
   await mkdir(dataDir, { recursive: true });
+  const key = randomBytes(KEY_BYTES);
+  // Written whole to a file of its own, then linked into place: link fails if secrets.key exists, so
+  // of two first callers one wins and the other reads the winner's complete key.
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  await writeFile(draft, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx', flush: true });
   try {
-    // 'wx': only the first caller creates it; a concurrent second one reads what the first wrote.
-    const handle = await open(file, 'wx', 0o600);
-    try {
-      const key = randomBytes(KEY_BYTES);
-      await handle.writeFile(`${key.toString('base64')}\n`);
-      await handle.sync();
-      return key;
-    } finally {
-      await handle.close();
-    }
+    await link(draft, file);
+    return key;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await rm(draft, { force: true });
   }
   return keyFromBase64(await readFile(file, 'utf8'), file);
 }
