@@ -95,24 +95,35 @@ const SIGNING_USAGES = new Set([
   '2.5.29.37.0', // anyExtendedKeyUsage
 ]);
 
+/**
+ * forge's PKCS#12 reader, made to open OpenSSL 3's files with a non-Latin password too: OpenSSL 3
+ * encrypts with PBES2, whose PBKDF2 takes the password as UTF-8, while forge hands it the characters as
+ * bytes. forge checks the MAC first (PKCS#12's own key derivation, which it does right): when that
+ * accepted the password and decrypting failed, the password is right, and the file is read again
+ * without its MAC, with the password's UTF-8 bytes.
+ */
+function parsePkcs12(p12: Uint8Array, password: string): forge.pkcs12.Pkcs12Pfx {
+  try {
+    return forge.pkcs12.pkcs12FromAsn1(forge.asn1.fromDer(binary(p12)), false, password);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    if (!/decrypt/i.test(message) || !/[\u0080-\uffff]/.test(password)) throw error;
+    const withoutMac = forge.asn1.fromDer(binary(p12));
+    (withoutMac.value as forge.asn1.Asn1[]).splice(2);
+    return forge.pkcs12.pkcs12FromAsn1(withoutMac, false, forge.util.encodeUtf8(password));
+  }
+}
+
 function openPkcs12(p12: Uint8Array, password: string, now: Date): OpenedPkcs12 {
   let pfx: forge.pkcs12.Pkcs12Pfx;
   try {
-    const asn1 = forge.asn1.fromDer(binary(p12));
-    pfx = forge.pkcs12.pkcs12FromAsn1(asn1, false, password);
+    pfx = parsePkcs12(p12, password);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     // forge checks the MAC with the password first; a wrong one fails there (or, in a file without a
     // MAC, when the decrypted bags turn out to be noise).
     if (/Invalid password|MAC could not be verified/i.test(message))
       throw new CertificateProblem('wrongPassword', 'The password does not open this certificate file.');
-    // OpenSSL 3 encrypts with PBKDF2, which takes the password as UTF-8; forge gives it the characters
-    // as bytes (it checks the MAC as PKCS#12 asks, so a non-Latin password passes that and fails here).
-    if (/decrypt/i.test(message) && /[^\x20-\x7e]/.test(password))
-      throw new CertificateProblem(
-        'wrongPassword',
-        'This file cannot be opened with a password that has non-Latin characters: export it again with a Latin password.',
-      );
     if (/private key/i.test(message))
       throw new CertificateProblem(
         'notPkcs12',
