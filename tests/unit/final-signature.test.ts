@@ -271,6 +271,10 @@ describe('readPkcs12', () => {
     expect(problemOf(() => readPkcs12(wrongKey.p12, wrongKey.password))).toBe('keyMismatch');
     const encryption = encryptionOnly();
     expect(problemOf(() => readPkcs12(encryption.p12, encryption.password))).toBe('notForSigning');
+    const tls = selfSigned({ cn: 'TLS only', extKeyUsage: { serverAuth: true } });
+    expect(problemOf(() => readPkcs12(tls.p12, tls.password))).toBe('notForSigning');
+    const mail = selfSigned({ cn: 'Mail and TLS', extKeyUsage: { serverAuth: true, emailProtection: true } });
+    expect(problemOf(() => readPkcs12(mail.p12, mail.password))).toBe('none');
     expect(problemOf(() => readPkcs12(self.p12, self.password, now))).toBe('none');
   });
 

@@ -206,7 +206,7 @@ export function readPkcs12(p12: Uint8Array, password: string, now: Date = new Da
  * §7.9.2.2), each byte one character; backslash, parentheses and line ends are escaped — UTF-16 bytes of
  * Arabic hold '(' and ')' (ب is 06 28).
  */
-export function pdfTextString(text: string): string {
+function pdfTextString(text: string): string {
   let bytes = text;
   if (!/^[\x20-\x7e]*$/.test(text)) {
     bytes = '\xfe\xff';
@@ -223,9 +223,11 @@ export function pdfTextString(text: string): string {
 
 /**
  * Signs the PDF with a detached CMS: PAdES B-B, SubFilter ETSI.CAdES.detached (which
- * @signpdf/placeholder-pdf-lib supports) — see the module comment for what the CMS holds. The certificate is read first: an
- * expired, not yet valid or unreadable one never signs. The document is saved again in full (pdf-lib),
- * so a PDF that was already signed would lose its earlier signatures: sign Sijill's own final PDF.
+ * @signpdf/placeholder-pdf-lib supports) — see the module comment for what the CMS holds. The
+ * certificate is read first: an expired, not yet valid or unreadable one never signs. The document is
+ * saved again in full (pdf-lib), so a PDF that was already signed would lose its earlier signatures:
+ * sign Sijill's own final PDF. `signingTime` (default now) is the dictionary's /M; validity is checked
+ * against the real clock.
  */
 export async function signPdf(
   pdf: Uint8Array,
