@@ -1,0 +1,113 @@
+/**
+ * Signing a letter's final PDF (issue 27): `npx tsx bench/final-pdf/sign.ts`. Signs with
+ * src-server/modules/final/signature.ts `signPdf` — PAdES B-B, a CA chain of three RSA-2048 certificates
+ * made by tests/support/certificates.ts — PDFs made with pdf-lib:
+ * - a 2-page letter and a 100-page one (text on every page);
+ * - a heavy one: BENCH_HEAVY_PAGES (20) pages, each showing its own image of BENCH_HEAVY_KB (500) KB of
+ *   random pixels, as a letter with scanned attachments would (about 10 MB).
+ * Measured for each: the median of BENCH_RUNS (5) signings (each one reads the PKCS#12, loads and saves
+ * the PDF with pdf-lib, hashes it and signs), the file's size before and after, and this process's peak
+ * resident memory (getrusage maxRSS) after each case, against its memory at the start. Prints one JSON object; nothing fails on a figure.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  PDFDocument,
+  StandardFonts,
+  concatTransformationMatrix,
+  drawObject,
+  popGraphicsState,
+  pushGraphicsState,
+} from 'pdf-lib';
+import { readPkcs12, signPdf } from '../../src-server/modules/final/signature';
+import { caChain } from '../../tests/support/certificates';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const HEAVY_PAGES = Number(process.env.BENCH_HEAVY_PAGES ?? 20);
+const HEAVY_KB = Number(process.env.BENCH_HEAVY_KB ?? 500);
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const peakRssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+/** A letter of `pages` A4 pages of text; with `imageKB`, each page also shows an image of random pixels. */
+async function letter(pages: number, imageKB = 0): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let n = 1; n <= pages; n++) {
+    const page = doc.addPage([595, 842]);
+    for (let line = 0; line < 40; line++)
+      page.drawText(`OUT-2026-000012 — page ${n}, line ${line + 1}: the body of the letter goes here.`, {
+        x: 56,
+        y: 780 - line * 18,
+        size: 10,
+        font,
+      });
+    if (imageKB) {
+      // A grey-scale raw image (no compression helps random pixels): side² bytes ≈ imageKB.
+      const side = Math.round(Math.sqrt(imageKB * 1024));
+      const image = doc.context.stream(randomBytes(side * side), {
+        Type: 'XObject',
+        Subtype: 'Image',
+        Width: side,
+        Height: side,
+        ColorSpace: 'DeviceGray',
+        BitsPerComponent: 8,
+      });
+      const name = page.node.newXObject('Scan', doc.context.register(image));
+      page.pushOperators(
+        pushGraphicsState(),
+        concatTransformationMatrix(483, 0, 0, 483, 56, 40),
+        drawObject(name),
+        popGraphicsState(),
+      );
+    }
+  }
+  return doc.save();
+}
+
+const rssAtStartMB = Math.round(process.memoryUsage().rss / 1e6);
+const chain = caChain();
+const info = { reason: 'اعتماد الخطاب', name: 'المدير العام', location: 'الرياض' };
+const started = performance.now();
+readPkcs12(chain.p12, chain.password);
+const readMs = performance.now() - started;
+
+// One signing first, so the figures below are not the first run's compiling and loading.
+await signPdf(await letter(1), chain.p12, chain.password, info);
+
+const cases: Record<string, unknown> = {};
+for (const [name, pdf] of [
+  ['2 pages', await letter(2)],
+  ['100 pages', await letter(100)],
+  [`${HEAVY_PAGES} scanned pages`, await letter(HEAVY_PAGES, HEAVY_KB)],
+] as const) {
+  const times: number[] = [];
+  let signed: Uint8Array = pdf;
+  for (let run = 0; run < RUNS; run++) {
+    const t = performance.now();
+    signed = await signPdf(pdf, chain.p12, chain.password, info);
+    times.push(performance.now() - t);
+  }
+  cases[name] = {
+    medianMs: Math.round(median(times)),
+    minMs: Math.round(Math.min(...times)),
+    maxMs: Math.round(Math.max(...times)),
+    sizeKB: Math.round(pdf.length / 1024),
+    signedSizeKB: Math.round(signed.length / 1024),
+    peakRssMB: peakRssMB(),
+  };
+}
+console.log(
+  JSON.stringify(
+    {
+      runs: RUNS,
+      certificate: 'RSA-2048, chain of 3 (leaf, intermediate, root)',
+      readPkcs12Ms: Math.round(readMs),
+      // This process before any PDF was made (tsx, pdf-lib, forge loaded; keys made).
+      rssAtStartMB,
+      cases,
+      peakRssMB: peakRssMB(),
+    },
+    null,
+    2,
+  ),
+);
