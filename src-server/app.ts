@@ -123,7 +123,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         new HttpProblem(tooLong ? 'notFound' : 'badRequest'),
         pickLocale(request.headers['accept-language']),
       );
-      void reply.status(body.status).type('application/problem+json; charset=utf-8').send(body);
+      // The reply of a request no route took: its type knows no statuses.
+      const raw = reply as unknown as { code(n: number): { type(t: string): { send(b: unknown): void } } };
+      raw.code(body.status).type('application/problem+json; charset=utf-8').send(body);
     },
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
   const ctx: ServerContext = {

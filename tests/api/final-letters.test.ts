@@ -11,142 +11,40 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGES } from '../../src-shared/pages';
 import { caChain, selfSigned } from '../support/certificates';
-import { actor, department, type Actor } from './support/correspondence';
-import { multipart } from './support/files';
+import { actor, type Actor } from './support/correspondence';
+import {
+  approvedLetter as approved,
+  documentPath as doc,
+  finalWorld,
+  madeFinal as made,
+  type FinalWorld,
+} from './support/final';
 import { call, makeRole, startHarness, type Harness } from './support/harness';
 
-const ROLE = {
-  [PAGES.outgoing]: ['view', 'edit', 'delete', 'distribute', 'export'],
-  [PAGES.outboxDrafts]: ['view', 'add', 'edit', 'delete'],
-  [PAGES.outboxAdd]: ['view', 'add'],
-  [PAGES.outboxAwaitingApproval]: ['view'],
-  [PAGES.outboxRequiringApproval]: ['view', 'approve'],
-  [PAGES.approvedMemos]: ['view', 'distribute', 'export'],
-  [PAGES.memoDrafts]: ['view', 'add', 'edit', 'delete'],
-  [PAGES.memoAdd]: ['view', 'add'],
-  [PAGES.memosAwaitingApproval]: ['view'],
-  [PAGES.memosRequiringApproval]: ['view', 'approve'],
-} as const;
-
 let h: Harness;
+let w: FinalWorld;
 let admin: Actor;
 let author: Actor;
-let minister: Actor;
 let clerk: Actor;
-let w: { receiver: number; deptB: number; codOut: number; codMemo: number; normal: number; secret: number };
+let minister: Actor;
 const dataDir = mkdtempSync(join(tmpdir(), 'sijill-final-'));
 
-const doc = (id: number) => `/correspondence/documents/${id}`;
-const get = (who: Actor | null, url: string) => call(h, { method: 'GET', url, token: who?.token ?? null });
+const get = (who: Actor, url: string) => call(h, { method: 'GET', url, token: who.token });
 const post = (who: Actor, url: string, body?: unknown) =>
   call(h, { method: 'POST', url, token: who.token, ...(body !== undefined ? { body } : {}) });
-const put = (who: Actor, url: string, body: unknown) => call(h, { method: 'PUT', url, token: who.token, body });
-
-/** A two-page letter as an author writes it (Latin text: the stamp brings the Arabic). */
-async function letterPdf(pages = 2): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= pages; i++)
-    pdf.addPage([595, 842]).drawText(`Letter body, page ${i}`, { x: 72, y: 600, size: 14, font });
-  return Buffer.from(await pdf.save());
-}
+const put = (who: Actor, url: string, body: unknown) =>
+  call(h, { method: 'PUT', url, token: who.token, body });
+const approvedLetter = (options: Parameters<typeof approved>[2] = {}) => approved(h, w, options);
+const madeFinal = (who: Actor, id: number) => made(h, who, id);
 
 beforeAll(async () => {
   h = await startHarness({ JOBS_WORKER: '1', DATA_DIR: dataDir, VERIFY_RATE_LIMIT_PER_MINUTE: '0' });
-  const role = await makeRole(h, ROLE as unknown as Record<string, ('view' | 'add')[]>);
-  admin = await actor(h, 'admin', null);
-  const archive = await department(h, 'الأرشيف', { archive: true });
-  const entity = await department(h, 'وزارة المالية', { archiveOfficeId: archive });
-  await h.query(`update departments set is_entity = true, name_en = 'Ministry of Finance' where id = ${entity}`);
-  const unit = await department(h, 'الحسابات', { archiveOfficeId: archive });
-  const deptB = await department(h, 'الموارد البشرية', { archiveOfficeId: archive });
-  await h.query(`update departments set parent_id = ${entity} where id in (${unit}, ${deptB})`);
-  const receiver = await department(h, 'وزارة الخارجية', { type: 'external' });
-  author = await actor(h, role, unit);
-  minister = await actor(h, role, entity);
-  clerk = await actor(h, role, archive);
-  await h.query(`update departments set manager_employee_id = ${minister.employeeId} where id = ${entity}`);
-  const make = async (list: string, body: Record<string, unknown>) => {
-    const res = await post(admin, `/correspondence/settings/${list}`, body);
-    if (res.status !== 201) throw new Error(`${list}: ${res.status} ${JSON.stringify(res.json)}`);
-    return res.json.data.id as number;
-  };
-  w = {
-    receiver,
-    deptB,
-    codOut: await make('codifications', { nameAr: 'صادر', nameEn: 'Outgoing', prefix: 'OUTF', direction: 'out' }),
-    codMemo: await make('codifications', { nameAr: 'مذكرة', nameEn: 'Memo', prefix: 'MEMF', direction: 'memo' }),
-    normal: await make('security-levels', { nameAr: 'عادي', nameEn: 'Normal', level: 1 }),
-    secret: await make('security-levels', { nameAr: 'سري', nameEn: 'Secret', level: 3 }),
-  };
+  w = await finalWorld(h);
+  ({ admin, author, clerk, minister } = w);
 });
 afterAll(async () => h?.close());
-
-/** An outgoing letter (or memo) written, attached, submitted and signed by the minister; answers its id. */
-async function approvedLetter(
-  options: { memo?: boolean; securityLevelId?: number; pdf?: Buffer | null } = {},
-): Promise<{ id: number; original: Buffer | null }> {
-  const created = await post(author, '/correspondence/documents', {
-    direction: options.memo ? 'memo' : 'out',
-    subject: 'الرد على طلب الميزانية',
-    codificationId: options.memo ? w.codMemo : w.codOut,
-    documentDate: '2026-11-01',
-    recipientIds: [options.memo ? w.deptB : w.receiver],
-    securityLevelId: options.securityLevelId ?? w.normal,
-  });
-  expect(created.status, JSON.stringify(created.json)).toBe(201);
-  const id = created.json.data.id as number;
-  const original = options.pdf === null ? null : (options.pdf ?? (await letterPdf()));
-  if (original) {
-    const file = multipart(original, 'الخطاب.pdf', 'application/pdf');
-    const attached = await h.app.inject({
-      method: 'POST',
-      url: `${doc(id)}/attachments`,
-      headers: { ...file.headers, authorization: `Bearer ${author.token}` },
-      payload: file.payload,
-    });
-    expect(attached.statusCode, attached.body).toBe(201);
-  }
-  const version = async () => (await get(author, doc(id))).json.data.version as number;
-  const submitted = await post(author, `${doc(id)}/submit`, {
-    steps: [{ userIds: [minister.userId] }],
-    version: await version(),
-  });
-  expect(submitted.status, JSON.stringify(submitted.json)).toBe(200);
-  const signed = await post(minister, `${doc(id)}/approval`, { action: 'approve', version: await version() });
-  expect(signed.status, JSON.stringify(signed.json)).toBe(200);
-  expect(signed.json.data.state).toBe('approved');
-  return { id, original };
-}
-
-interface Final {
-  state: string;
-  signed: boolean;
-  sha256: string | null;
-  pages: number | null;
-  verifyUrl: string | null;
-  error: string | null;
-  cancelled: { reason: string } | null;
-  mayManage: boolean;
-  certificate: { subject: string } | null;
-}
-
-/** The final PDF's record once the worker is done with it. */
-async function madeFinal(who: Actor, id: number): Promise<Final> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const res = await get(who, `${doc(id)}/final`);
-    expect(res.status, JSON.stringify(res.json)).toBe(200);
-    const f = res.json.data as Final;
-    if (f.state !== 'pending') return f;
-    if (Date.now() > deadline) throw new Error('the final PDF was not made within a minute');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const fileOf = async (who: Actor, id: number) => {
   const res = await h.app.inject({
@@ -201,7 +99,10 @@ describe('the final PDF', () => {
     for (const group of number.match(/[0-9]+/g)!) expect(page1).toContain(arabicIndic(group));
     expect(tool('pdftotext', ['-f', '2', '-l', '2'], bytes)).toContain('Letter body, page 2');
     // On the timeline, unsigned.
-    const events = (await get(author, `${doc(id)}/timeline`)).json.data as { event: string; details: object }[];
+    const events = (await get(author, `${doc(id)}/timeline`)).json.data as {
+      event: string;
+      details: object;
+    }[];
     expect(events.find((e) => e.event === 'finalMade')?.details).toMatchObject({ signed: false, pages: 2 });
   });
 
@@ -245,7 +146,10 @@ describe('the certificate and the signature', () => {
     const body = { pkcs12: Buffer.from(cert.p12).toString('base64'), password: cert.password };
     expect((await put(author, '/correspondence/letter-settings/certificate', body)).status).toBe(403);
     expect((await get(author, '/correspondence/letter-settings')).status).toBe(403);
-    const wrong = await put(admin, '/correspondence/letter-settings/certificate', { ...body, password: 'nope' });
+    const wrong = await put(admin, '/correspondence/letter-settings/certificate', {
+      ...body,
+      password: 'nope',
+    });
     expect(wrong.status).toBe(422);
     expect(wrong.json.code).toBe('final.certificate.wrongPassword');
     const past = selfSigned({
@@ -286,8 +190,12 @@ describe('the certificate and the signature', () => {
     const [row] = await h.query<{ certificate_sealed: string; certificate_password_sealed: string }>(
       'select certificate_sealed, certificate_password_sealed from organisation_settings',
     );
-    expect(Buffer.from(row!.certificate_sealed, 'base64').includes(Buffer.from(chain.p12).subarray(0, 64))).toBe(false);
-    expect(Buffer.from(row!.certificate_password_sealed, 'base64').toString('utf8')).not.toContain(chain.password);
+    expect(
+      Buffer.from(row!.certificate_sealed, 'base64').includes(Buffer.from(chain.p12).subarray(0, 64)),
+    ).toBe(false);
+    expect(Buffer.from(row!.certificate_password_sealed, 'base64').toString('utf8')).not.toContain(
+      chain.password,
+    );
 
     const { id } = await approvedLetter();
     const f = await madeFinal(author, id);
@@ -304,7 +212,11 @@ describe('the certificate and the signature', () => {
   });
 
   it('a letter stamped before the certificate is signed when its archive office makes it again', async () => {
-    await call(h, { method: 'DELETE', url: '/correspondence/letter-settings/certificate', token: admin.token });
+    await call(h, {
+      method: 'DELETE',
+      url: '/correspondence/letter-settings/certificate',
+      token: admin.token,
+    });
     const { id } = await approvedLetter();
     expect((await madeFinal(author, id)).signed).toBe(false);
     const cert = selfSigned({ cn: 'Ministry of Finance' });
@@ -401,7 +313,10 @@ describe('the verification page', () => {
       const statuses: number[] = [];
       let last = '';
       for (let i = 0; i < 5; i++) {
-        const res = await limited.app.inject({ method: 'GET', url: '/verify/AAAAAAAAAAAAAAAAAAAAAA?lang=en' });
+        const res = await limited.app.inject({
+          method: 'GET',
+          url: '/verify/AAAAAAAAAAAAAAAAAAAAAA?lang=en',
+        });
         statuses.push(res.statusCode);
         last = res.body;
         if (res.statusCode === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
