@@ -50,6 +50,9 @@ describe('route declarations', () => {
         'GET /auth/two-factor/setup',
         'POST /auth/two-factor/verify',
         'POST /auth/two-factor/skip',
+        // The verification page of an issued letter and its script (issue 27): a receiver has no account.
+        'GET /verify/:token',
+        'GET /verify/assets/verify.js',
       ].sort(),
     );
   });
