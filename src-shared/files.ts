@@ -12,9 +12,13 @@ export const FILE_SOURCE_PREFIX = '/files';
 /** The header carrying the web shell's launch secret on file requests. */
 export const FILE_SOURCE_KEY_HEADER = 'x-sijill-key';
 
-/** The API paths whose bytes the file source serves: the attachments of documents and employees. */
+/**
+ * The API paths whose bytes the file source serves: the attachments of documents and employees, and a
+ * letter's final PDF (stamped and signed).
+ */
 const FILE_PATHS: readonly RegExp[] = [
   /^\/correspondence\/documents\/[1-9]\d{0,9}\/attachments\/[1-9]\d{0,9}\/content$/,
+  /^\/correspondence\/documents\/[1-9]\d{0,9}\/final\/file$/,
   /^\/ec\/employees\/[1-9]\d{0,9}\/attachments\/[1-9]\d{0,9}$/,
 ];
 

@@ -153,7 +153,8 @@ export const finalEndpoints = {
     response: letterSettingsSchema,
     access: settingsAccess,
     tags,
-    summary: "The organisation's settings for the letters it sends (the certificate's summary, never its key)",
+    summary:
+      "The organisation's settings for the letters it sends (the certificate's summary, never its key)",
   }),
   saveLetterSettings: endpoint({
     method: 'PUT',

@@ -287,6 +287,11 @@ describe('the verification page', () => {
       expect(res.statusCode).toBe(404);
       expect(res.body).not.toContain(bad);
     }
+    // A control character: the app's refusal (400), on the same page, in the page's language.
+    const nul = await verifyPage('%00', '?lang=en');
+    expect(nul.statusCode).toBe(400);
+    expect(nul.headers['content-type']).toContain('text/html');
+    expect(nul.body).toContain('lang="en"');
     // Too long for the router: refused before any lookup, never echoed — here and on every route.
     for (const url of [`/verify/${'a'.repeat(300)}`, `/correspondence/documents/${'a'.repeat(300)}`]) {
       const long = await h.app.inject({ method: 'GET', url, headers: { 'accept-language': 'en' } });

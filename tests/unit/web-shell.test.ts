@@ -157,6 +157,13 @@ describe('web shell', () => {
     // Only attachment paths: the rest of the API is not a file.
     expect((await files('/files/auth/profile', { 'x-sijill-key': key })).status).toBe(404);
     expect((await files('/files/correspondence/documents/1', { 'x-sijill-key': key })).status).toBe(404);
+    expect((await files('/files/correspondence/documents/1/final', { 'x-sijill-key': key })).status).toBe(
+      404,
+    );
+    // A letter's final PDF is a file (issue 27): the server's own answer (not signed in) comes back.
+    expect(
+      (await files('/files/correspondence/documents/1/final/file', { 'x-sijill-key': key })).status,
+    ).toBe(401);
     // Not signed in: the server's own answer comes back.
     expect((await files(attachment, { 'x-sijill-key': key })).status).toBe(401);
 

@@ -378,17 +378,7 @@ export async function deleteDocument(db: Tx, id: number) {
   await db.execute(sql`delete from documents where id = ${id}`);
 }
 
-/** Appends a timeline event (call inside the change's transaction). */
-export async function appendEvent(
-  db: Tx,
-  documentId: number,
-  event: string,
-  actorId: number | null,
-  details: Record<string, unknown> = {},
-) {
-  await db.execute(sql`insert into document_events (document_id, event, actor_id, details)
-    values (${documentId}, ${event}, ${actorId}, ${JSON.stringify(details)}::jsonb)`);
-}
+export { appendEvent } from '../../db/records';
 
 /** How many times an event happened to a document (e.g. its sticker printed: the next is a reprint). */
 export async function eventCount(db: Tx, documentId: number, event: string): Promise<number> {

@@ -16,9 +16,9 @@ import type { AuthContext } from '../../http/access';
 import { HttpProblem } from '../../http/problem';
 import type { JobContext } from '../../jobs/queue';
 import { rowsOf } from '../../db/rows';
-import { entityOf } from '../correspondence/approval-queries';
 import { holds, scope, visibleDocument } from '../correspondence/common';
-import * as cq from '../correspondence/queries';
+import * as cq from '../../db/records';
+import { entityOf } from '../../db/records';
 import { readSettings, secretsOf, stampSettingsOf } from './settings';
 import { stampPdf, UnstampableLetter } from './stamp';
 import { signPdf } from './signature';
@@ -51,7 +51,10 @@ interface FinalRow {
 }
 
 export async function finalRow(db: Tx, documentId: number): Promise<FinalRow | null> {
-  const [row] = await rowsOf<FinalRow>(db, sql`select * from final_letters where document_id = ${documentId}`);
+  const [row] = await rowsOf<FinalRow>(
+    db,
+    sql`select * from final_letters where document_id = ${documentId}`,
+  );
   return row ?? null;
 }
 
@@ -68,7 +71,12 @@ export async function openFinal(ctx: ServerContext, tx: Tx, documentId: number):
   const token = randomBytes(16).toString('base64url');
   await tx.execute(sql`insert into final_letters (document_id, token) values (${documentId}, ${token})
     on conflict (document_id) do nothing`);
-  await ctx.jobs.enqueue(tx, FINAL_MAKE, { documentId }, { key: String(documentId), maxAttempts: MAX_ATTEMPTS });
+  await ctx.jobs.enqueue(
+    tx,
+    FINAL_MAKE,
+    { documentId },
+    { key: String(documentId), maxAttempts: MAX_ATTEMPTS },
+  );
 }
 
 interface FactsRow {
@@ -149,7 +157,12 @@ export async function makeFinal(ctx: ServerContext, job: JobContext): Promise<vo
     let stamped: Uint8Array;
     let pages: number;
     try {
-      ({ bytes: stamped, pages } = await stampPdf(original, facts, stampSettingsOf(settings, facts.kind), qrText));
+      ({ bytes: stamped, pages } = await stampPdf(
+        original,
+        facts,
+        stampSettingsOf(settings, facts.kind),
+        qrText,
+      ));
     } catch (error) {
       if (error instanceof UnstampableLetter) throw new FinalRefusal('final.unreadableLetter');
       throw error;
@@ -194,7 +207,8 @@ export async function makeFinal(ctx: ServerContext, job: JobContext): Promise<vo
 // ---------------------------------------------------------------- the document's screen
 
 /** A timestamp of a raw row (a Date from node-postgres, a string from PGlite's raw rows) in ISO form. */
-export const isoOf = (v: Date | string | null): string | null => (v === null ? null : new Date(v).toISOString());
+export const isoOf = (v: Date | string | null): string | null =>
+  v === null ? null : new Date(v).toISOString();
 
 function finalOut(row: FinalRow, base: string | null, mayManage: boolean): FinalLetter {
   return {
@@ -221,7 +235,11 @@ async function visibleFinal(ctx: ServerContext, caller: AuthContext, id: number)
 }
 
 /** GET /correspondence/documents/{id}/final. */
-export async function getFinal(ctx: ServerContext, caller: AuthContext, id: number): Promise<FinalLetter | null> {
+export async function getFinal(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+): Promise<FinalLetter | null> {
   const { s, doc, row } = await visibleFinal(ctx, caller, id);
   if (!row) return null;
   const settings = await readSettings(ctx.db);
@@ -259,7 +277,12 @@ export async function remakeFinal(
   const { s } = await managedFinal(ctx, caller, id);
   await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`update final_letters set state = 'pending', error = null where document_id = ${id}`);
-    await ctx.jobs.enqueue(tx, FINAL_MAKE, { documentId: id }, { key: String(id), maxAttempts: MAX_ATTEMPTS });
+    await ctx.jobs.enqueue(
+      tx,
+      FINAL_MAKE,
+      { documentId: id },
+      { key: String(id), maxAttempts: MAX_ATTEMPTS },
+    );
     await recordAudit(tx, {
       action: 'documents.finalRemade',
       actorId: s.userId,

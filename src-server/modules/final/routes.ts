@@ -4,16 +4,24 @@
  * CSP and an HTML answer even when refused).
  */
 import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
 import { finalEndpoints as E } from '../../../src-shared/api/final';
 import type { AppModule } from '../../app-type';
 import { callerOf } from '../../http/access';
+import { HttpProblem, PROBLEM_STATUS } from '../../http/problem';
 import { route } from '../../http/route';
 import { sendStoredFile } from '../../http/send-file';
 import { metaOf } from '../auth/service';
 import * as letters from './letters';
 import * as settings from './settings';
 import { verifyOutcome, TOKEN_PATTERN } from './verify';
-import { VERIFY_SCRIPT, verifyHeaders, verifyPageHtml, type VerifyLang, type VerifyOutcome } from './verify-page';
+import {
+  VERIFY_SCRIPT,
+  verifyHeaders,
+  verifyPageHtml,
+  type VerifyLang,
+  type VerifyOutcome,
+} from './verify-page';
 
 export const finalModule: AppModule = {
   name: 'final',
@@ -25,7 +33,13 @@ export const finalModule: AppModule = {
       return sendStoredFile(
         request,
         reply,
-        { sha256: file.sha256, size: file.size, contentType: file.mime, fileName: file.fileName, disposition: 'inline' },
+        {
+          sha256: file.sha256,
+          size: file.size,
+          contentType: file.mime,
+          fileName: file.fileName,
+          disposition: 'inline',
+        },
         (range) => ctx.files.open(file.sha256, range),
       );
     });
@@ -60,7 +74,7 @@ export const verifyModule: AppModule = {
       (query as { lang?: unknown } | null)?.lang === 'en' ? 'en' : 'ar';
 
     const page = (
-      reply: import('fastify').FastifyReply,
+      reply: FastifyReply,
       status: number,
       outcome: VerifyOutcome,
       lang: VerifyLang,
@@ -83,25 +97,26 @@ export const verifyModule: AppModule = {
 
     // Refused by the rate limit: the same page, saying when to try again (not the API's JSON problem).
     app.setErrorHandler((error, request, reply) => {
-      const status = (error as { statusCode?: number }).statusCode ?? 500;
+      // The app's own refusals (a control character in the address: 400) and Fastify's (429) alike.
+      const status =
+        error instanceof HttpProblem
+          ? PROBLEM_STATUS[error.kind]
+          : ((error as { statusCode?: number }).statusCode ?? 500);
       const lang = langOf(request.query);
       if (status === 429) {
         const retry = Number(reply.getHeader('retry-after')) || 60;
         return page(reply, 429, { kind: 'tooMany', retryAfterSeconds: retry }, lang, '');
       }
-      request.log.error({ err: error }, 'verify: failed');
+      if (status >= 500) request.log.error({ err: error }, 'verify: failed');
       return page(reply, status >= 400 && status < 500 ? status : 500, { kind: 'unknown' }, lang, '');
     });
 
-    app.get(
-      '/assets/verify.js',
-      { config: { access: 'public' } },
-      async (_request, reply) =>
-        reply
-          .header('content-type', 'text/javascript; charset=utf-8')
-          .header('cache-control', 'public, max-age=3600')
-          .header('x-content-type-options', 'nosniff')
-          .send(VERIFY_SCRIPT),
+    app.get('/assets/verify.js', { config: { access: 'public' } }, async (_request, reply) =>
+      reply
+        .header('content-type', 'text/javascript; charset=utf-8')
+        .header('cache-control', 'public, max-age=3600')
+        .header('x-content-type-options', 'nosniff')
+        .send(VERIFY_SCRIPT),
     );
 
     app.get<{ Params: { token: string }; Querystring: { lang?: string } }>(

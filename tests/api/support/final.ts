@@ -5,8 +5,10 @@
  * and approved by the minister, whose final PDF the background worker then makes. Needs a harness started
  * with `JOBS_WORKER: '1'` and a DATA_DIR of its own (the secrets key lives there).
  */
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { PAGES } from '../../../src-shared/pages';
+import { letterPdf } from '../../support/letter-pdf';
+
+export { letterPdf };
 import { actor, department, type Actor } from './correspondence';
 import { multipart } from './files';
 import { call, makeRole, type Harness } from './harness';
@@ -55,15 +57,6 @@ const must = (ok: boolean, what: string, detail: unknown) => {
 };
 
 export const documentPath = (id: number) => `/correspondence/documents/${id}`;
-
-/** A letter of `pages` A4 pages as an author writes it (Latin text: the stamp brings the Arabic). */
-export async function letterPdf(pages = 2): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= pages; i++)
-    pdf.addPage([595, 842]).drawText(`Letter body, page ${i}`, { x: 72, y: 600, size: 14, font });
-  return Buffer.from(await pdf.save());
-}
 
 export async function finalWorld(h: Harness): Promise<FinalWorld> {
   const role = await makeRole(h, ROLE as unknown as Record<string, ('view' | 'add')[]>);

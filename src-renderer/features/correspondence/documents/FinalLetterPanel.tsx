@@ -59,12 +59,7 @@ export function FinalLetterPanel({ doc, onChanged }: { doc: Document; onChanged:
     });
 
   return (
-    <Card
-      size="small"
-      title={t('final.title')}
-      data-testid="final-panel"
-      extra={<FinalTag final={f} />}
-    >
+    <Card size="small" title={t('final.title')} data-testid="final-panel" extra={<FinalTag final={f} />}>
       {preview.dialog}
       {f.cancelled && (
         <Alert
@@ -170,7 +165,12 @@ export function FinalLetterPanel({ doc, onChanged }: { doc: Document; onChanged:
           </Button>
         )}
         {f.mayManage && !f.cancelled && (
-          <Button danger icon={<StopOutlined />} onClick={() => setCancelling(true)} data-testid="final-cancel">
+          <Button
+            danger
+            icon={<StopOutlined />}
+            onClick={() => setCancelling(true)}
+            data-testid="final-cancel"
+          >
             {t('final.cancel')}
           </Button>
         )}
@@ -241,7 +241,12 @@ function CancelDialog({ id, onClose, onDone }: { id: number; onClose: () => void
           label={t('final.cancelReason')}
           rules={[{ required: true, whitespace: true, message: t('validation.required', { ns: 'common' }) }]}
         >
-          <Input.TextArea maxLength={500} showCount autoSize={{ minRows: 2 }} data-testid="final-cancel-reason" />
+          <Input.TextArea
+            maxLength={500}
+            showCount
+            autoSize={{ minRows: 2 }}
+            data-testid="final-cancel-reason"
+          />
         </Form.Item>
       </Form>
     </Modal>

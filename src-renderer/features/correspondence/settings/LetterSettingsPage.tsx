@@ -5,7 +5,19 @@
  * comes back).
  */
 import { useEffect, useState } from 'react';
-import { Alert, Button, Card, Descriptions, Form, Input, Popconfirm, Radio, Spin, Typography, Upload } from 'antd';
+import {
+  Alert,
+  Button,
+  Card,
+  Descriptions,
+  Form,
+  Input,
+  Popconfirm,
+  Radio,
+  Spin,
+  Typography,
+  Upload,
+} from 'antd';
 import { DeleteOutlined, SafetyCertificateOutlined, UploadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -103,7 +115,11 @@ function StampCard({ settings, mayEdit }: { settings: LetterSettings; mayEdit: b
             options={DIGIT_STYLES.map((d) => ({ value: d, label: t(`letterSettings.digitStyles.${d}`) }))}
           />
         </Form.Item>
-        <Form.Item name="stampHeadingAr" label={t('letterSettings.headingAr')} extra={t('letterSettings.headingHint')}>
+        <Form.Item
+          name="stampHeadingAr"
+          label={t('letterSettings.headingAr')}
+          extra={t('letterSettings.headingHint')}
+        >
           <Input maxLength={60} dir="rtl" placeholder="صادر" />
         </Form.Item>
         <Form.Item name="stampHeadingEn" label={t('letterSettings.headingEn')}>
@@ -115,10 +131,20 @@ function StampCard({ settings, mayEdit }: { settings: LetterSettings; mayEdit: b
           extra={t('letterSettings.verifyBaseUrlHint')}
           rules={[{ type: 'url', message: t('letterSettings.badAddress') }]}
         >
-          <Input maxLength={200} dir="ltr" placeholder="https://sijill.example.gov" data-testid="letter-verify-url" />
+          <Input
+            maxLength={200}
+            dir="ltr"
+            placeholder="https://sijill.example.gov"
+            data-testid="letter-verify-url"
+          />
         </Form.Item>
         {mayEdit && (
-          <Button type="primary" onClick={() => void submit()} loading={save.isPending} data-testid="letter-save">
+          <Button
+            type="primary"
+            onClick={() => void submit()}
+            loading={save.isPending}
+            data-testid="letter-save"
+          >
             {t('letterSettings.save')}
           </Button>
         )}
@@ -131,7 +157,8 @@ function StampCard({ settings, mayEdit }: { settings: LetterSettings; mayEdit: b
 async function base64Of(file: File): Promise<string> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
 }
 
@@ -201,7 +228,12 @@ function CertificateCard({ settings, mayEdit }: { settings: LetterSettings; mayE
           ]}
         />
       ) : (
-        <Alert type="info" showIcon message={t('letterSettings.noCertificate')} data-testid="certificate-none" />
+        <Alert
+          type="info"
+          showIcon
+          message={t('letterSettings.noCertificate')}
+          data-testid="certificate-none"
+        />
       )}
       {mayEdit && (
         <Form form={form} layout="vertical" className="corr-letter-form">
