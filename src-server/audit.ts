@@ -60,9 +60,12 @@ export const AUDIT_ACTIONS = [
   'documents.coverSheetPrinted',
   'documents.finalRemade',
   'documents.finalCancelled',
+  'documents.emailQueued',
   'letterSettings.updated',
   'letterSettings.certificateSet',
   'letterSettings.certificateRemoved',
+  'letterSettings.smtpUpdated',
+  'letterSettings.smtpRemoved',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

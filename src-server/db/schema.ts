@@ -305,6 +305,8 @@ export const departments = pgTable(
     archiveOfficeId: integer('archive_office_id').references((): AnyPgColumn => departments.id, {
       onDelete: 'set null',
     }),
+    /** An external entity's e-mail address, where final letters may be sent (issue 27); optional. */
+    email: text('email'),
     /** The department's manager (set by "configure"). */
     managerEmployeeId: integer('manager_employee_id').references((): AnyPgColumn => employees.id, {
       onDelete: 'set null',
@@ -1107,5 +1109,40 @@ export const finalLetters = pgTable(
   (t) => [
     uniqueIndex('final_letters_token_idx').on(t.token),
     check('final_letters_state_check', oneOf(t.state, FINAL_LETTER_STATES)),
+  ],
+);
+
+export const EMAIL_DISPATCH_STATES = ['queued', 'sent', 'failed'] as const;
+export type EmailDispatchState = (typeof EMAIL_DISPATCH_STATES)[number];
+
+/**
+ * A final letter sent by e-mail by its archive office (issue 27): one row per receiver's address, sent by
+ * a background job through the organisation's SMTP server. A failure is recorded (never retried on its
+ * own); the clerk may try again, which queues the same row anew.
+ */
+export const emailDispatches = pgTable(
+  'email_dispatches',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    documentId: integer('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    /** The receiver (an external department), when the address came from the directory. */
+    departmentId: integer('department_id').references(() => departments.id, { onDelete: 'set null' }),
+    address: text('address').notNull(),
+    state: text('state', { enum: EMAIL_DISPATCH_STATES }).notNull().default('queued'),
+    /** The Message-ID the SMTP server accepted. */
+    messageId: text('message_id'),
+    /** Why the last attempt failed (the SMTP server's answer or the connection's error) and its code. */
+    error: text('error'),
+    errorCode: text('error_code'),
+    attempts: integer('attempts').notNull().default(0),
+    sentBy: integer('sent_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+    sentAt: tstz('sent_at'),
+  },
+  (t) => [
+    index('email_dispatches_document_idx').on(t.documentId),
+    check('email_dispatches_state_check', oneOf(t.state, EMAIL_DISPATCH_STATES)),
   ],
 );

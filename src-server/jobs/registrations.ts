@@ -5,6 +5,7 @@
 import type { JobRegistration } from '../app-type';
 import { closeOcr } from '../modules/search/extract';
 import { enqueueMissingSearchWork, registerSearchJobs } from '../modules/search/jobs';
+import { FINAL_EMAIL, sendQueuedEmail } from '../modules/final/email';
 import { FINAL_MAKE, makeFinal } from '../modules/final/letters';
 
 /**
@@ -22,9 +23,16 @@ const searchJobs: JobRegistration = (app, ctx) => {
   app.addHook('onClose', async () => closeOcr());
 };
 
-/** The final PDFs of approved letters (stamped and signed): a few seconds each, one at a time. */
+/**
+ * The final PDFs of approved letters (stamped and signed): a few seconds each, one at a time. Their
+ * e-mails: one SMTP conversation each (its own 20 s limits on every wait), two at a time.
+ */
 const finalJobs: JobRegistration = (_app, ctx) => {
   ctx.jobs.register(FINAL_MAKE, (job) => makeFinal(ctx, job), { concurrency: 1, timeoutMs: 5 * 60_000 });
+  ctx.jobs.register(FINAL_EMAIL, (job) => sendQueuedEmail(ctx, job), {
+    concurrency: 2,
+    timeoutMs: 3 * 60_000,
+  });
 };
 
 export const JOB_REGISTRATIONS: readonly JobRegistration[] = [searchJobs, finalJobs];

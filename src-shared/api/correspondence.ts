@@ -962,6 +962,8 @@ export const TIMELINE_EVENTS = [
   'finalMade',
   'finalFailed',
   'finalCancelled',
+  'emailSent',
+  'emailFailed',
 ] as const;
 export type TimelineEvent = (typeof TIMELINE_EVENTS)[number];
 

@@ -110,6 +110,8 @@ export const departmentSchema = z.object({
   type: z.enum(DEPARTMENT_TYPES),
   isEntity: z.boolean(),
   archiveType: z.enum(ARCHIVE_TYPES),
+  /** An external entity's e-mail address, where its final letters may be sent (issue 27). */
+  email: z.string().nullable(),
   /** The department whose archive office registers this department's mail. */
   archiveOfficeId: z.number().int().nullable(),
   archiveOffice: namedRefSchema.nullable(),
@@ -185,6 +187,9 @@ export type DepartmentTreeQuery = z.input<typeof departmentTreeQuerySchema>;
 export const departmentTreeSchema = z.object({ roots: z.array(departmentTreeNodeSchema) });
 export type DepartmentTree = z.infer<typeof departmentTreeSchema>;
 
+/** A department's e-mail address: optional, meant for external entities (the receivers of final letters). */
+export const departmentEmailField = emailField;
+
 /** POST /ec/departments: a main department (parentId null) or one under a node (same type as its parent). */
 export const createDepartmentRequestSchema = z
   .object({
@@ -195,6 +200,7 @@ export const createDepartmentRequestSchema = z
     isEntity: z.boolean().default(false),
     archiveType: z.enum(ARCHIVE_TYPES).default('none'),
     archiveOfficeId: refIdField.nullable().default(null),
+    email: departmentEmailField.nullable().default(null),
     active: z.boolean().default(true),
   })
   .strict();
@@ -209,6 +215,7 @@ export const updateDepartmentRequestSchema = z
     type: z.enum(DEPARTMENT_TYPES).optional(),
     isEntity: z.boolean().optional(),
     archiveType: z.enum(ARCHIVE_TYPES).optional(),
+    email: departmentEmailField.nullable().optional(),
   })
   .strict();
 export type UpdateDepartmentRequest = z.infer<typeof updateDepartmentRequestSchema>;

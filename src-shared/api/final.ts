@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import { PAGES } from '../pages';
+import { namedRefSchema } from './directory';
 import { endpoint, fileAnswer } from './endpoint';
-import { idParamsSchema } from './fields';
+import { emailField, idField, idParamsSchema, refIdField } from './fields';
 
 export const DIGIT_STYLES = ['arabic-indic', 'western'] as const;
 export const STAMP_CORNERS = ['top-start', 'top-end', 'bottom-start', 'bottom-end'] as const;
@@ -46,6 +47,118 @@ export type FinalLetter = z.infer<typeof finalLetterSchema>;
 
 const text = (max: number) => z.string().trim().max(max);
 
+// ---------------------------------------------------------------- SMTP (the e-mail dispatch's server)
+
+/** How the connection to the SMTP server is secured (src-server/modules/final/mail.ts says what each does). */
+export const SMTP_SECURITY = ['tls', 'starttls', 'none'] as const;
+
+/** The organisation's SMTP server as the settings screen shows it: never the password, only whether one is set. */
+export const smtpSummarySchema = z.object({
+  host: z.string(),
+  port: z.number().int(),
+  security: z.enum(SMTP_SECURITY),
+  username: z.string().nullable(),
+  fromAddress: z.string(),
+  fromName: z.string().nullable(),
+  allowSelfSigned: z.boolean(),
+  passwordSet: z.boolean(),
+});
+export type SmtpSummary = z.infer<typeof smtpSummarySchema>;
+
+/**
+ * PUT /correspondence/letter-settings/smtp. The same rules as mail.ts `smtpSettingsSchema` (which the
+ * renderer cannot import); `password` omitted keeps the stored one, null (or empty) clears it.
+ */
+export const smtpRequestSchema = z
+  .object({
+    host: z
+      .string()
+      .trim()
+      .min(1)
+      .max(253)
+      .refine(
+        (host) => z.hostname().safeParse(host).success || z.ipv6().safeParse(host).success,
+        'validation.format',
+      ),
+    port: z.number().int().min(1).max(65535),
+    security: z.enum(SMTP_SECURITY),
+    username: z.string().trim().min(1).max(320).nullable(),
+    password: z.string().max(1024).nullable().optional(),
+    fromAddress: emailField,
+    fromName: z.string().trim().min(1).max(200).nullable(),
+    allowSelfSigned: z.boolean().default(false),
+  })
+  .strict();
+export type SmtpRequest = z.input<typeof smtpRequestSchema>;
+export type SmtpRequestParsed = z.output<typeof smtpRequestSchema>;
+
+/** POST /correspondence/letter-settings/smtp/check: whether the stored settings reach the server. */
+export const smtpCheckSchema = z.object({
+  ok: z.boolean(),
+  /** The server's or the connection's own words (English, as the SMTP server or the system says them). */
+  error: z.string().nullable(),
+  /** nodemailer's code: ECONNECTION, EAUTH, ETLS, ESOCKET, ETIMEDOUT… */
+  code: z.string().nullable(),
+});
+export type SmtpCheck = z.infer<typeof smtpCheckSchema>;
+
+// ---------------------------------------------------------------- e-mail dispatches
+
+export const EMAIL_DISPATCH_STATES = ['queued', 'sent', 'failed'] as const;
+
+/** One sending of a final letter to one address. */
+export const emailDispatchSchema = z.object({
+  id: z.number().int(),
+  address: z.string(),
+  /** The receiver it was sent to, when the address came from the directory. */
+  department: namedRefSchema.nullable(),
+  state: z.enum(EMAIL_DISPATCH_STATES),
+  /** The Message-ID the SMTP server accepted. */
+  messageId: z.string().nullable(),
+  /** Why the last attempt failed: the SMTP server's or the connection's words, or an error key (final.*). */
+  error: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  attempts: z.number().int(),
+  sentBy: namedRefSchema.nullable(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+});
+export type EmailDispatch = z.infer<typeof emailDispatchSchema>;
+
+/** GET /correspondence/documents/{id}/email-dispatches. */
+export const emailDispatchesSchema = z.object({
+  /** Newest first. */
+  items: z.array(emailDispatchSchema),
+  /** The document's receivers with their e-mail address from the directory (null: none recorded). */
+  receivers: z.array(namedRefSchema.extend({ email: z.string().nullable() })),
+  /** Whether the caller may send (its archive office, an administrator). */
+  mayManage: z.boolean(),
+  /** Whether the organisation's SMTP server is set. */
+  smtpReady: z.boolean(),
+});
+export type EmailDispatches = z.infer<typeof emailDispatchesSchema>;
+
+/** POST /correspondence/documents/{id}/email-dispatches: one to twenty addresses, each sent on its own. */
+export const sendEmailRequestSchema = z
+  .object({
+    recipients: z
+      .array(
+        z
+          .object({
+            /** One of the document's receivers, whose address this is. */
+            departmentId: refIdField.optional(),
+            address: z.string().trim().pipe(emailField),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(20),
+  })
+  .strict();
+export type SendEmailRequest = z.input<typeof sendEmailRequestSchema>;
+
+export const emailDispatchParamsSchema = z.object({ id: idField, dispatchId: idField }).strict();
+
 /** The organisation's settings for the letters it sends, as the administrator sees and edits them. */
 export const letterSettingsSchema = z.object({
   stampCorner: z.enum(STAMP_CORNERS),
@@ -55,6 +168,8 @@ export const letterSettingsSchema = z.object({
   stampHeadingEn: z.string().nullable(),
   verifyBaseUrl: z.string().nullable(),
   certificate: certificateSummarySchema.nullable(),
+  /** The SMTP server final letters are e-mailed through; null: not set. */
+  smtp: smtpSummarySchema.nullable(),
   updatedAt: z.string(),
 });
 export type LetterSettings = z.infer<typeof letterSettingsSchema>;
@@ -183,5 +298,68 @@ export const finalEndpoints = {
     access: settingsEdit,
     tags,
     summary: 'Removes the signing certificate: letters approved from then on are stamped, not signed',
+  }),
+  saveSmtp: endpoint({
+    method: 'PUT',
+    path: '/correspondence/letter-settings/smtp',
+    body: smtpRequestSchema,
+    response: letterSettingsSchema,
+    access: settingsEdit,
+    tags,
+    summary:
+      "The organisation's SMTP server for e-mailing final letters; the password omitted keeps the stored " +
+      'one, null clears it; it is kept sealed and never returned',
+  }),
+  removeSmtp: endpoint({
+    method: 'DELETE',
+    path: '/correspondence/letter-settings/smtp',
+    response: letterSettingsSchema,
+    access: settingsEdit,
+    tags,
+    summary: 'Removes the SMTP settings (and the password): no final letter can be e-mailed until set again',
+  }),
+  checkSmtp: endpoint({
+    method: 'POST',
+    path: '/correspondence/letter-settings/smtp/check',
+    response: smtpCheckSchema,
+    access: settingsEdit,
+    tags,
+    summary:
+      'Tries the stored SMTP settings (connects, secures and signs in; sends nothing): a failure is an ' +
+      'answer (ok false, the reason), not an error; 409 final.email.noSmtp when none are set',
+  }),
+  emailDispatches: endpoint({
+    method: 'GET',
+    path: '/correspondence/documents/:id/email-dispatches',
+    params: idParamsSchema,
+    response: emailDispatchesSchema,
+    access: 'authenticated',
+    tags,
+    summary:
+      "A final letter's e-mail dispatches (newest first), its receivers with their directory e-mail, and " +
+      'whether the caller may send',
+  }),
+  sendEmail: endpoint({
+    method: 'POST',
+    path: '/correspondence/documents/:id/email-dispatches',
+    params: idParamsSchema,
+    body: sendEmailRequestSchema,
+    response: emailDispatchesSchema,
+    status: 201,
+    access: 'authenticated',
+    tags,
+    summary:
+      "E-mails an outgoing letter's final PDF, one message per address, in the background (its archive " +
+      'office or an administrator): 409 final.email.notReady until the final PDF is made (and for memos), ' +
+      'final.cancelled once cancelled, final.email.noSmtp without SMTP settings',
+  }),
+  retryEmail: endpoint({
+    method: 'POST',
+    path: '/correspondence/documents/:id/email-dispatches/:dispatchId/retry',
+    params: emailDispatchParamsSchema,
+    response: emailDispatchesSchema,
+    access: 'authenticated',
+    tags,
+    summary: 'Sends a failed e-mail dispatch again (409 final.email.notFailed for one that is not failed)',
   }),
 };

@@ -134,6 +134,7 @@ const departmentColumns = {
   type: departments.type,
   isEntity: departments.isEntity,
   archiveType: departments.archiveType,
+  email: departments.email,
   archiveOfficeId: departments.archiveOfficeId,
   archiveNameAr: sub<string | null>(
     sql`select a.name_ar from departments a where a.id = ${outer(departments.archiveOfficeId)}`,
@@ -289,6 +290,7 @@ export async function insertDepartment(
     isEntity: boolean;
     archiveType: string;
     archiveOfficeId: number | null;
+    email: string | null;
     active: boolean;
   },
 ) {
@@ -308,6 +310,7 @@ export async function updateDepartment(
     archiveType: string;
     archiveOfficeId: number | null;
     managerEmployeeId: number | null;
+    email: string | null;
     active: boolean;
   }>,
 ) {

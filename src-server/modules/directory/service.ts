@@ -231,6 +231,7 @@ function departmentOut(row: q.DepartmentRow): Department {
     type: row.type === 'external' ? 'external' : 'internal',
     isEntity: row.isEntity,
     archiveType: row.archiveType === 'inOut' ? 'inOut' : 'none',
+    email: row.email,
     archiveOfficeId: row.archiveOfficeId,
     archiveOffice: ref(row.archiveOfficeId, row.archiveNameAr, row.archiveNameEn),
     managerEmployeeId: row.managerEmployeeId,

@@ -12,6 +12,7 @@ import { HttpProblem, PROBLEM_STATUS } from '../../http/problem';
 import { route } from '../../http/route';
 import { sendStoredFile } from '../../http/send-file';
 import { metaOf } from '../auth/service';
+import * as email from './email';
 import * as letters from './letters';
 import * as settings from './settings';
 import { verifyOutcome, TOKEN_PATTERN } from './verify';
@@ -58,6 +59,28 @@ export const finalModule: AppModule = {
     );
     route(app, E.removeCertificate, async (request) =>
       settings.removeCertificate(ctx, callerOf(request), metaOf(request).ip),
+    );
+    route(app, E.saveSmtp, async (request) =>
+      settings.saveSmtp(ctx, callerOf(request), request.body, metaOf(request).ip),
+    );
+    route(app, E.removeSmtp, async (request) =>
+      settings.removeSmtp(ctx, callerOf(request), metaOf(request).ip),
+    );
+    route(app, E.checkSmtp, async () => settings.checkStoredSmtp(ctx));
+    route(app, E.emailDispatches, async (request) =>
+      email.listEmailDispatches(ctx, callerOf(request), request.params.id),
+    );
+    route(app, E.sendEmail, async (request) =>
+      email.sendEmail(ctx, callerOf(request), request.params.id, request.body, metaOf(request).ip),
+    );
+    route(app, E.retryEmail, async (request) =>
+      email.retryEmail(
+        ctx,
+        callerOf(request),
+        request.params.id,
+        request.params.dispatchId,
+        metaOf(request).ip,
+      ),
     );
   },
 };

@@ -2,7 +2,8 @@
  * The organisation's settings for the letters it sends (issue 27): the stamp's corner, digits and
  * heading, the public verification address, and the signing certificate. The certificate (PKCS#12) and
  * its password are checked when uploaded (signature.ts readPkcs12), then sealed with the server's secrets
- * key; only the certificate's summary ever leaves the server.
+ * key; only the certificate's summary ever leaves the server. The SMTP server final letters are e-mailed
+ * through is kept the same way: its settings in the clear, its password sealed and never returned.
  */
 import { sql } from 'drizzle-orm';
 import type {
@@ -10,6 +11,9 @@ import type {
   CertificateSummary,
   LetterSettings,
   LetterSettingsRequest,
+  SmtpCheck,
+  SmtpRequestParsed,
+  SmtpSummary,
 } from '../../../src-shared/api/final';
 import { recordAudit } from '../../audit';
 import type { ServerContext } from '../../context';
@@ -17,6 +21,7 @@ import { rowsOf } from '../../db/rows';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem } from '../../http/problem';
 import type { Tx } from '../auth/queries';
+import { checkSmtp, type SmtpSettings } from './mail';
 import { CertificateProblem, loadSecretsKey, openSecret, readPkcs12, sealSecret } from './signature';
 import type { DigitStyle, LetterFacts, StampCorner, StampSettings } from './types';
 
@@ -29,8 +34,13 @@ export interface SettingsRow {
   certificate_sealed: string | null;
   certificate_password_sealed: string | null;
   certificate: CertificateSummary | null;
+  smtp: StoredSmtp | null;
+  smtp_password_sealed: string | null;
   updated_at: Date | string;
 }
+
+/** The SMTP settings as stored (organisation_settings.smtp): everything but the password. */
+type StoredSmtp = Omit<SmtpSettings, 'password' | 'allowSelfSigned'> & { allowSelfSigned: boolean };
 
 export async function readSettings(db: Tx): Promise<SettingsRow> {
   const [row] = await rowsOf<SettingsRow>(db, sql`select * from organisation_settings where id = 1`);
@@ -84,6 +94,32 @@ export async function secretsOf(
   };
 }
 
+/** The SMTP settings with the password unsealed, when they are set. */
+export async function smtpOf(ctx: ServerContext, row: SettingsRow): Promise<SmtpSettings | null> {
+  if (!row.smtp) return null;
+  const password = row.smtp_password_sealed
+    ? Buffer.from(
+        openSecret(await secretsKey(ctx), Buffer.from(row.smtp_password_sealed, 'base64')),
+      ).toString('utf8')
+    : null;
+  return { ...row.smtp, password };
+}
+
+function smtpOut(row: SettingsRow): SmtpSummary | null {
+  const s = row.smtp;
+  if (!s) return null;
+  return {
+    host: s.host,
+    port: s.port,
+    security: s.security,
+    username: s.username,
+    fromAddress: s.fromAddress,
+    fromName: s.fromName,
+    allowSelfSigned: s.allowSelfSigned,
+    passwordSet: row.smtp_password_sealed !== null,
+  };
+}
+
 function settingsOut(row: SettingsRow): LetterSettings {
   return {
     stampCorner: row.stamp_corner,
@@ -92,6 +128,7 @@ function settingsOut(row: SettingsRow): LetterSettings {
     stampHeadingEn: row.stamp_heading_en,
     verifyBaseUrl: row.verify_base_url,
     certificate: row.certificate,
+    smtp: smtpOut(row),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
 }
@@ -104,7 +141,12 @@ export async function getLetterSettings(ctx: ServerContext): Promise<LetterSetti
 const audit = (
   tx: Tx,
   caller: AuthContext,
-  action: 'letterSettings.updated' | 'letterSettings.certificateSet' | 'letterSettings.certificateRemoved',
+  action:
+    | 'letterSettings.updated'
+    | 'letterSettings.certificateSet'
+    | 'letterSettings.certificateRemoved'
+    | 'letterSettings.smtpUpdated'
+    | 'letterSettings.smtpRemoved',
   details: Record<string, unknown>,
   ip: string | null,
 ) =>
@@ -198,4 +240,79 @@ export async function removeCertificate(
     );
   });
   return getLetterSettings(ctx);
+}
+
+/** PUT /correspondence/letter-settings/smtp: the password omitted keeps the stored one, null or empty clears it. */
+export async function saveSmtp(
+  ctx: ServerContext,
+  caller: AuthContext,
+  input: SmtpRequestParsed,
+  ip: string | null,
+): Promise<LetterSettings> {
+  const stored: StoredSmtp = {
+    host: input.host,
+    port: input.port,
+    security: input.security,
+    username: input.username,
+    fromAddress: input.fromAddress,
+    fromName: input.fromName,
+    allowSelfSigned: input.allowSelfSigned,
+  };
+  const sealed =
+    input.password === undefined
+      ? undefined
+      : input.password === null || input.password === ''
+        ? null
+        : Buffer.from(sealSecret(await secretsKey(ctx), Buffer.from(input.password, 'utf8'))).toString(
+            'base64',
+          );
+  await ctx.db.transaction(async (tx) => {
+    await readSettings(tx);
+    await tx.execute(sql`update organisation_settings set smtp = ${JSON.stringify(stored)}::jsonb,
+        ${sealed === undefined ? sql`` : sql`smtp_password_sealed = ${sealed},`}
+        updated_at = now(), updated_by = ${caller.userId}
+      where id = 1`);
+    const { fromName: _name, ...details } = stored;
+    await audit(
+      tx,
+      caller,
+      'letterSettings.smtpUpdated',
+      { ...details, password: sealed === undefined ? 'kept' : sealed === null ? 'cleared' : 'changed' },
+      ip,
+    );
+  });
+  return getLetterSettings(ctx);
+}
+
+/** DELETE /correspondence/letter-settings/smtp. */
+export async function removeSmtp(
+  ctx: ServerContext,
+  caller: AuthContext,
+  ip: string | null,
+): Promise<LetterSettings> {
+  await ctx.db.transaction(async (tx) => {
+    const before = await readSettings(tx);
+    await tx.execute(sql`update organisation_settings set smtp = null, smtp_password_sealed = null,
+        updated_at = now(), updated_by = ${caller.userId}
+      where id = 1`);
+    await audit(tx, caller, 'letterSettings.smtpRemoved', { host: before.smtp?.host ?? null }, ip);
+  });
+  return getLetterSettings(ctx);
+}
+
+/** How long a silent SMTP server is waited for (connection, greeting, each answer). */
+export const SMTP_TIMEOUT_MS = 20_000;
+
+/** The problem of a dispatch or check without SMTP settings. */
+export const noSmtp = () =>
+  new HttpProblem('conflict', { code: 'final.email.noSmtp', detailKey: 'final.email.noSmtp' });
+
+/** POST /correspondence/letter-settings/smtp/check: connects, secures and signs in with the stored settings. */
+export async function checkStoredSmtp(ctx: ServerContext): Promise<SmtpCheck> {
+  const smtp = await smtpOf(ctx, await readSettings(ctx.db));
+  if (!smtp) throw noSmtp();
+  const outcome = await checkSmtp(smtp, { timeoutMs: SMTP_TIMEOUT_MS });
+  return outcome.ok
+    ? { ok: true, error: null, code: null }
+    : { ok: false, error: outcome.error, code: outcome.code };
 }

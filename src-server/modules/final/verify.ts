@@ -4,11 +4,19 @@
  * and its subject only for a letter at the lowest security level. An unknown token, or a letter whose
  * final PDF is not made, says nothing more than "no letter matches".
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { ServerContext } from '../../context';
 import { rowsOf } from '../../db/rows';
 import { factsOf } from './letters';
 import type { VerifyOutcome } from './verify-page';
+
+/**
+ * Whether a document's security rank is the lowest level (or below any level set): only then may its
+ * subject be shown outside the organisation (the verification page, an e-mail's subject line).
+ */
+export const atLowestSecurity = (rank: SQL) =>
+  sql`(${rank} <= coalesce((select min(s.level) from correspondence_settings s
+                             where s.list = 'security-levels'), 0))`;
 
 /** A token as openFinal makes them: 16 random bytes in base64url. */
 export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{22}$/;
@@ -27,8 +35,7 @@ export async function verifyOutcome(ctx: ServerContext, token: string): Promise<
   const [row] = await rowsOf<Row>(
     ctx.db,
     sql`select f.document_id, f.sha256, f.pages, f.signed, f.cancelled_at, d.subject,
-               (d.security_rank <= coalesce((select min(s.level) from correspondence_settings s
-                                              where s.list = 'security-levels'), 0)) as lowest
+               ${atLowestSecurity(sql`d.security_rank`)} as lowest
           from final_letters f join documents d on d.id = f.document_id
          where f.token = ${token} and f.state = 'done'`,
   );
