@@ -1,6 +1,6 @@
 /**
  * The department dialogs: add a main department, add one under a node, edit (names, parent — moving it
- * —, entity flag, archive type) and configure (archive office, manager, secretary office). They validate
+ * —, entity flag, archive type, e-mail address) and configure (archive office, manager, secretary office). They validate
  * with the server's schemas and show its field errors inline (a move into its own subtree is refused by
  * the server with 422; the picker does not offer it in the first place).
  */
@@ -36,6 +36,7 @@ interface DepartmentValues {
   parentId: number | null;
   isEntity: boolean;
   archiveType: ArchiveType;
+  email?: string;
 }
 
 /** Adds or edits a department; `onDone` gets the saved one. */
@@ -76,6 +77,7 @@ export function DepartmentFormModal({
         parentId: editing.parentId,
         isEntity: editing.isEntity,
         archiveType: editing.archiveType,
+        email: editing.email ?? '',
       });
     } else {
       form.setFieldsValue({
@@ -84,6 +86,7 @@ export function DepartmentFormModal({
         parentId: mode.kind === 'child' ? mode.parent.id : null,
         isEntity: mode.kind === 'main' && mode.type === 'external',
         archiveType: 'none',
+        email: '',
       });
     }
   }, [mode, editing, form]);
@@ -96,6 +99,7 @@ export function DepartmentFormModal({
       parentId: values.parentId ?? null,
       isEntity: values.isEntity,
       archiveType: values.archiveType,
+      email: values.email?.trim() ? values.email.trim() : null,
     };
     setSaving(true);
     try {
@@ -172,6 +176,15 @@ export function DepartmentFormModal({
               <Switch data-testid="department-is-entity" />
             </Form.Item>
           </div>
+          <Form.Item
+            name="email"
+            label={t('departments.fields.email')}
+            extra={type === 'external' ? t('departments.emailHint') : undefined}
+            rules={[directoryRule(fields.email, t, { optional: true })]}
+            normalize={(v: string) => v.trim()}
+          >
+            <Input dir="ltr" type="email" maxLength={254} autoComplete="off" data-testid="department-email" />
+          </Form.Item>
           <Typography.Text type="secondary">{t(`departments.types.${type}`)}</Typography.Text>
         </Form>
       )}

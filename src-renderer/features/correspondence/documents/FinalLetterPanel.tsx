@@ -2,7 +2,7 @@
  * An approved letter's or memo's final PDF (issue 27): the letter as it leaves, stamped and — with the
  * organisation's certificate — signed. Shows whether it is being made, made (signed or not, its SHA-256,
  * its verification address) or could not be made; opens it in the viewer and saves it; its archive office
- * makes it again or cancels it.
+ * makes it again or cancels it, and sends an outgoing letter's by e-mail (FinalEmailSection).
  */
 import { useState } from 'react';
 import { Alert, Button, Card, Descriptions, Form, Input, Modal, Space, Tag, Typography } from 'antd';
@@ -24,6 +24,7 @@ import { downloadFile, formatSize, saveDownloaded } from '../../../components/up
 import { call } from '../../../lib/call';
 import { fileSource } from '../../../lib/files';
 import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
+import { FinalEmailSection } from './FinalEmailSection';
 import { corrKeys } from './keys';
 
 const finalKey = (id: number) => [...corrKeys.document(id), 'final'] as const;
@@ -175,6 +176,7 @@ export function FinalLetterPanel({ doc, onChanged }: { doc: Document; onChanged:
           </Button>
         )}
       </Space>
+      {doc.direction === 'out' && f.state === 'done' && !f.cancelled && <FinalEmailSection doc={doc} />}
       {cancelling && (
         <CancelDialog
           id={doc.id}

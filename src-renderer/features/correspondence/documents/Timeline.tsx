@@ -33,6 +33,8 @@ const COLORS: Partial<Record<TimelineEntry['event'], string>> = {
   finalMade: 'green',
   finalFailed: 'orange',
   finalCancelled: 'red',
+  emailSent: 'green',
+  emailFailed: 'orange',
 };
 
 /**
@@ -113,6 +115,7 @@ export function TimelineText({
         kind: typeof d.kind === 'string' ? t(`additions.kind.${d.kind}`) : '',
         copy: <Ltr>{formatNumber(Number(d.copy ?? 1))}</Ltr>,
         reason: <bdi>{str(d.reason)}</bdi>,
+        address: <Ltr>{str(d.address)}</Ltr>,
       }}
     />
   );

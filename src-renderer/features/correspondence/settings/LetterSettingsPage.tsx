@@ -2,31 +2,47 @@
  * The organisation's settings for the letters it sends (issue 27): the stamp's corner, digits and
  * heading, the public address of the verification page its QR codes lead to, and the signing
  * certificate (a PKCS#12 file and its password, checked by the server and kept sealed: only its summary
- * comes back).
+ * comes back), and the SMTP server final letters are e-mailed through (its password kept sealed too: the
+ * screen only knows whether one is set), with a test of the connection.
  */
 import { useEffect, useState } from 'react';
 import {
   Alert,
   Button,
   Card,
+  Checkbox,
   Descriptions,
   Form,
   Input,
+  InputNumber,
   Popconfirm,
   Radio,
+  Select,
+  Space,
   Spin,
+  Switch,
   Typography,
   Upload,
 } from 'antd';
-import { DeleteOutlined, SafetyCertificateOutlined, UploadOutlined } from '@ant-design/icons';
+import {
+  ApiOutlined,
+  DeleteOutlined,
+  MailOutlined,
+  SafetyCertificateOutlined,
+  UploadOutlined,
+} from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import {
   DIGIT_STYLES,
+  SMTP_SECURITY,
   STAMP_CORNERS,
   finalEndpoints as F,
+  smtpRequestSchema,
   type LetterSettings,
   type LetterSettingsRequest,
+  type SmtpCheck,
+  type SmtpRequest,
 } from '../../../../src-shared/api/final';
 import { PAGES } from '../../../../src-shared/pages';
 import { useCanOn } from '../../../app/permissions';
@@ -60,6 +76,7 @@ export function Component() {
         <div className="corr-stack">
           <StampCard settings={settings.data} mayEdit={mayEdit} />
           <CertificateCard settings={settings.data} mayEdit={mayEdit} />
+          <SmtpCard settings={settings.data} mayEdit={mayEdit} />
         </div>
       )}
     </CorrespondenceScreen>
@@ -284,6 +301,224 @@ function CertificateCard({ settings, mayEdit }: { settings: LetterSettings; mayE
             </Popconfirm>
           )}
         </Form>
+      )}
+    </Card>
+  );
+}
+
+interface SmtpValues {
+  host?: string;
+  port?: number;
+  security: SmtpRequest['security'];
+  username?: string;
+  password?: string;
+  clearPassword?: boolean;
+  fromAddress?: string;
+  fromName?: string;
+  allowSelfSigned: boolean;
+}
+
+const smtpFields = smtpRequestSchema.shape;
+
+/** An antd rule checking a field with the server's schema; `message` says what is wrong. */
+const schemaRule = (schema: { safeParse(v: unknown): { success: boolean } }, message: string) => ({
+  validator: async (_rule: unknown, value: unknown) => {
+    if (!schema.safeParse(value).success) throw new Error(message);
+  },
+});
+
+function SmtpCard({ settings, mayEdit }: { settings: LetterSettings; mayEdit: boolean }) {
+  const { t } = useTranslation('correspondence');
+  const queryClient = useQueryClient();
+  const [form] = useLocalisedForm<SmtpValues>();
+  const [check, setCheck] = useState<SmtpCheck | null>(null);
+  const smtp = settings.smtp;
+  useEffect(() => {
+    form.setFieldsValue({
+      host: smtp?.host ?? '',
+      port: smtp?.port ?? 587,
+      security: smtp?.security ?? 'starttls',
+      username: smtp?.username ?? '',
+      password: '',
+      clearPassword: false,
+      fromAddress: smtp?.fromAddress ?? '',
+      fromName: smtp?.fromName ?? '',
+      allowSelfSigned: smtp?.allowSelfSigned ?? false,
+    });
+  }, [form, smtp]);
+  const allowSelfSigned = Form.useWatch('allowSelfSigned', form);
+  const clearPassword = Form.useWatch('clearPassword', form);
+  const save = useMutation({
+    mutationFn: (body: SmtpRequest) => call(F.saveSmtp, { body }),
+    onSuccess: (data) => {
+      queryClient.setQueryData(KEY, data);
+      setCheck(null);
+    },
+  });
+  const remove = useMutation({
+    mutationFn: () => call(F.removeSmtp),
+    onSuccess: (data) => {
+      queryClient.setQueryData(KEY, data);
+      setCheck(null);
+    },
+  });
+  const test = useMutation({
+    mutationFn: () => call(F.checkSmtp),
+    onSuccess: (data) => setCheck(data),
+  });
+  const submit = async () => {
+    const v = await form.validateFields().catch(() => null);
+    if (!v) return;
+    const blank = (s: string | undefined) => (s?.trim() ? s.trim() : null);
+    // An empty password field keeps the stored one; "clear" removes it.
+    const password = v.clearPassword ? null : v.password ? v.password : smtp?.passwordSet ? undefined : null;
+    try {
+      await save.mutateAsync({
+        host: v.host?.trim() ?? '',
+        port: v.port ?? 0,
+        security: v.security,
+        username: blank(v.username),
+        ...(password === undefined ? {} : { password }),
+        fromAddress: v.fromAddress?.trim() ?? '',
+        fromName: blank(v.fromName),
+        allowSelfSigned: v.allowSelfSigned,
+      });
+    } catch (error) {
+      applyServerErrors(form, error);
+    }
+  };
+  return (
+    <Card
+      size="small"
+      title={t('letterSettings.smtp.title')}
+      data-testid="letter-smtp-card"
+      extra={<MailOutlined />}
+    >
+      <Typography.Paragraph type="secondary">{t('letterSettings.smtp.hint')}</Typography.Paragraph>
+      {!smtp && (
+        <Alert type="info" showIcon message={t('letterSettings.smtp.none')} data-testid="smtp-none" />
+      )}
+      <Form form={form} layout="vertical" disabled={!mayEdit} className="corr-letter-form">
+        <Space wrap align="start">
+          <Form.Item
+            name="host"
+            label={t('letterSettings.smtp.host')}
+            rules={[schemaRule(smtpFields.host, t('letterSettings.smtp.badHost'))]}
+          >
+            <Input dir="ltr" maxLength={253} placeholder="smtp.example.gov" data-testid="smtp-host" />
+          </Form.Item>
+          <Form.Item
+            name="port"
+            label={t('letterSettings.smtp.port')}
+            rules={[schemaRule(smtpFields.port, t('letterSettings.smtp.badPort'))]}
+          >
+            <InputNumber min={1} max={65535} precision={0} dir="ltr" data-testid="smtp-port" />
+          </Form.Item>
+        </Space>
+        <Form.Item name="security" label={t('letterSettings.smtp.security')}>
+          <Select
+            data-testid="smtp-security"
+            options={SMTP_SECURITY.map((s) => ({
+              value: s,
+              label: t(`letterSettings.smtp.securities.${s}`),
+            }))}
+          />
+        </Form.Item>
+        <Form.Item
+          name="username"
+          label={t('letterSettings.smtp.username')}
+          extra={t('letterSettings.smtp.usernameHint')}
+        >
+          <Input dir="ltr" maxLength={320} autoComplete="off" data-testid="smtp-username" />
+        </Form.Item>
+        <Form.Item name="password" label={t('letterSettings.smtp.password')}>
+          <Input.Password
+            dir="ltr"
+            maxLength={1024}
+            autoComplete="new-password"
+            disabled={!mayEdit || clearPassword === true}
+            placeholder={smtp?.passwordSet ? t('letterSettings.smtp.passwordUnchanged') : undefined}
+            data-testid="smtp-password"
+          />
+        </Form.Item>
+        {smtp?.passwordSet && (
+          <Form.Item name="clearPassword" valuePropName="checked">
+            <Checkbox data-testid="smtp-clear-password">{t('letterSettings.smtp.clearPassword')}</Checkbox>
+          </Form.Item>
+        )}
+        <Form.Item
+          name="fromAddress"
+          label={t('letterSettings.smtp.fromAddress')}
+          rules={[schemaRule(smtpFields.fromAddress, t('final.email.badAddress'))]}
+        >
+          <Input dir="ltr" type="email" maxLength={254} data-testid="smtp-from-address" />
+        </Form.Item>
+        <Form.Item name="fromName" label={t('letterSettings.smtp.fromName')}>
+          <Input maxLength={200} data-testid="smtp-from-name" />
+        </Form.Item>
+        <Form.Item
+          name="allowSelfSigned"
+          label={t('letterSettings.smtp.allowSelfSigned')}
+          valuePropName="checked"
+          extra={
+            allowSelfSigned ? (
+              <Typography.Text type="warning">
+                {t('letterSettings.smtp.allowSelfSignedWarning')}
+              </Typography.Text>
+            ) : undefined
+          }
+        >
+          <Switch data-testid="smtp-allow-self-signed" />
+        </Form.Item>
+      </Form>
+      {check && (
+        <Alert
+          type={check.ok ? 'success' : 'error'}
+          showIcon
+          data-testid="smtp-check-result"
+          message={check.ok ? t('letterSettings.smtp.checkOk') : t('letterSettings.smtp.checkFailed')}
+          description={
+            check.ok ? undefined : (
+              <bdi dir="ltr">
+                {check.error}
+                {check.code ? ` (${check.code})` : ''}
+              </bdi>
+            )
+          }
+        />
+      )}
+      {mayEdit && (
+        <Space wrap>
+          <Button
+            type="primary"
+            onClick={() => void submit()}
+            loading={save.isPending}
+            data-testid="smtp-save"
+          >
+            {t('letterSettings.smtp.save')}
+          </Button>
+          {smtp && (
+            <Button
+              icon={<ApiOutlined />}
+              title={t('letterSettings.smtp.checkHint')}
+              onClick={() => test.mutate()}
+              loading={test.isPending}
+              data-testid="smtp-check"
+            >
+              {t('letterSettings.smtp.check')}
+            </Button>
+          )}
+          {smtp && (
+            <Popconfirm
+              title={t('letterSettings.smtp.removeConfirm')}
+              onConfirm={() => remove.mutateAsync().catch(() => undefined)}
+            >
+              <Button danger icon={<DeleteOutlined />} data-testid="smtp-remove">
+                {t('letterSettings.smtp.remove')}
+              </Button>
+            </Popconfirm>
+          )}
+        </Space>
       )}
     </Card>
   );
