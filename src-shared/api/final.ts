@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { PAGES } from '../pages';
 import { namedRefSchema } from './directory';
 import { endpoint, fileAnswer } from './endpoint';
-import { emailField, idField, idParamsSchema, refIdField } from './fields';
+import { emailField, idField, idParamsSchema, refIdField, text as textField } from './fields';
 
 export const DIGIT_STYLES = ['arabic-indic', 'western'] as const;
 export const STAMP_CORNERS = ['top-start', 'top-end', 'bottom-start', 'bottom-end'] as const;
@@ -82,10 +82,10 @@ export const smtpRequestSchema = z
       ),
     port: z.number().int().min(1).max(65535),
     security: z.enum(SMTP_SECURITY),
-    username: z.string().trim().min(1).max(320).nullable(),
+    username: z.string().trim().pipe(textField(1, 320)).nullable(),
     password: z.string().max(1024).nullable().optional(),
     fromAddress: emailField,
-    fromName: z.string().trim().min(1).max(200).nullable(),
+    fromName: z.string().trim().pipe(textField(1, 200)).nullable(),
     allowSelfSigned: z.boolean().default(false),
   })
   .strict();
