@@ -5,7 +5,7 @@
  * archive office: the letter's receivers with their address from the directory, plus typed addresses.
  * Nothing is sent but by the clerk's own action.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Checkbox, Form, Input, Modal, Space, Table, Tag, Typography } from 'antd';
 import { DeleteOutlined, MailOutlined, PlusOutlined, RedoOutlined } from '@ant-design/icons';
 import type { Rule } from 'antd/es/form';
@@ -37,7 +37,7 @@ const STATE_COLORS: Record<EmailDispatch['state'], string> = {
   failed: 'orange',
 };
 
-export function FinalEmailSection({ doc }: { doc: Document }) {
+export function FinalEmailSection({ doc, onChanged }: { doc: Document; onChanged?: () => void }) {
   const { t, i18n } = useTranslation('correspondence');
   const queryClient = useQueryClient();
   const dispatches = useQuery({
@@ -52,6 +52,13 @@ export function FinalEmailSection({ doc }: { doc: Document }) {
   });
   const [sending, setSending] = useState(false);
   const data = dispatches.data;
+  // Once the last one being sent is sent (or not), the document's timeline has its entries: refreshed.
+  const queued = data?.items.some((d) => d.state === 'queued') ?? false;
+  const wasQueued = useRef(false);
+  useEffect(() => {
+    if (wasQueued.current && !queued) onChanged?.();
+    wasQueued.current = queued;
+  }, [queued, onChanged]);
   if (!data) return null;
 
   const errorText = (d: EmailDispatch) =>

@@ -176,7 +176,9 @@ export function FinalLetterPanel({ doc, onChanged }: { doc: Document; onChanged:
           </Button>
         )}
       </Space>
-      {doc.direction === 'out' && f.state === 'done' && !f.cancelled && <FinalEmailSection doc={doc} />}
+      {doc.direction === 'out' && f.state === 'done' && !f.cancelled && (
+        <FinalEmailSection doc={doc} onChanged={onChanged} />
+      )}
       {cancelling && (
         <CancelDialog
           id={doc.id}
