@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { EmailDispatch, EmailDispatches, SendEmailRequest } from '../../../src-shared/api/final';
 import { recordAudit } from '../../audit';
 import type { ServerContext } from '../../context';
+import { appendEvent } from '../../db/records';
 import { rowsOf } from '../../db/rows';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem } from '../../http/problem';
@@ -205,11 +206,6 @@ export async function retryEmail(
 }
 
 // ---------------------------------------------------------------- the job
-
-/** A timeline entry (as correspondence/queries appendEvent writes them; a module keeps to its own queries). */
-const appendEvent = (tx: Tx, documentId: number, event: string, actorId: number | null, details: object) =>
-  tx.execute(sql`insert into document_events (document_id, event, actor_id, details)
-    values (${documentId}, ${event}, ${actorId}, ${JSON.stringify(details)}::jsonb)`);
 
 type Outcome = { ok: true; messageId: string } | { ok: false; error: string; code: string | null };
 
