@@ -7,10 +7,14 @@
  *   viewer beside the original;
  * - the receiver opens the verification link in a browser, in Arabic then English, and checks the PDF
  *   they hold (the final PDF matches, the original does not);
+ * - the archive office sets the SMTP server (a real one started by the test) and sends the final PDF by
+ *   e-mail to the receiver's directory address: the message arrives with the PDF byte for byte;
  * - the archive office cancels the letter, and its verification page says so.
  * Screenshots in test-results/screens/final-*.png.
  */
 import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { expect, test } from './fixtures';
 import { ADMIN, Api } from './support/api';
 import { AdminShell } from './pages/AdminScreens';
@@ -18,6 +22,8 @@ import { LoginPage } from './pages/LoginPage';
 import { PAGES } from '../../src-shared/pages';
 import { caChain } from '../support/certificates';
 import { letterPdf } from '../support/letter-pdf';
+import { contentType, leaves, parseMime } from '../support/mime';
+import { chooseOption } from './support/select';
 
 const SCREENS = 'test-results/screens';
 const PASSWORD = 'Final#2026';
@@ -34,7 +40,12 @@ async function approvedLetter(admin: Api, apiBaseUrl: string) {
     isEntity: true,
     archiveOfficeId: archive.id,
   });
-  const receiver = await dept({ nameAr: 'وزارة الصحة', nameEn: 'Ministry of Health', type: 'external' });
+  const receiver = await dept({
+    nameAr: 'وزارة الصحة',
+    nameEn: 'Ministry of Health',
+    type: 'external',
+    email: 'registry@health.example',
+  });
   const job = await admin.ok<{ id: number }>('POST', '/ec/jobs', {
     nameAr: 'وزير',
     nameEn: 'Minister',
@@ -130,7 +141,9 @@ test('the final letter: settings, stamped and signed, verified by its receiver, 
   });
   await page.getByTestId('certificate-password').fill('not the password');
   await page.getByTestId('certificate-upload').click();
-  await expect(page.locator('.ant-notification-notice')).toContainText('كلمة مرور ملف الشهادة غير صحيحة');
+  await expect(
+    page.locator('.ant-notification-notice', { hasText: 'كلمة مرور ملف الشهادة غير صحيحة' }),
+  ).toBeVisible();
   await expect(page.getByTestId('certificate-none')).toBeVisible();
   await app.closeToasts();
   await page.getByTestId('certificate-password').fill(chain.password);
@@ -190,6 +203,59 @@ test('the final letter: settings, stamped and signed, verified by its receiver, 
   await expect(receiver.locator('#compare-result')).toHaveAttribute('data-state', 'mismatch');
   await receiver.screenshot({ path: `${SCREENS}/final-verify-en.png`, fullPage: true });
   expect(problems).toEqual([]);
+
+  // E-mail: the organisation's SMTP server (a real one, here), set and tried on the settings screen.
+  const messages: { to: string[]; raw: Buffer }[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        messages.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (smtp.server.address() as AddressInfo).port;
+    await app.goTo(shell.url, PAGES.letterSettings);
+    await expect(page.getByTestId('smtp-none')).toBeVisible();
+    await page.getByTestId('smtp-host').fill('127.0.0.1');
+    await page.getByTestId('smtp-port').fill(String(port));
+    await chooseOption(page, page.getByTestId('smtp-security'), 'غير إلزامي (TLS إذا أتاحه الخادم)', {
+      type: false,
+    });
+    await page.getByTestId('smtp-from-address').fill('registry@finance.example');
+    await page.getByTestId('smtp-save').click();
+    await expect(page.getByTestId('smtp-none')).toHaveCount(0);
+    await page.getByTestId('smtp-check').click();
+    await expect(page.getByTestId('smtp-check-result')).toContainText('قبل الخادم الاتصال');
+    await app.closeToasts();
+    await page.screenshot({ path: `${SCREENS}/final-smtp-ar.png`, fullPage: true });
+
+    // The archive office sends the final letter to the receiver's address from the directory.
+    await app.goTo(shell.url, `${PAGES.outgoing}/${id}`);
+    await panel.getByTestId('final-email-send').click();
+    const dialog = page.getByTestId('final-email-form');
+    await expect(dialog.locator('input[type=email]').first()).toHaveValue('registry@health.example');
+    await page.screenshot({ path: `${SCREENS}/final-email-dialog-ar.png` });
+    await page.getByTestId('final-email-send-ok').click();
+    const list = panel.getByTestId('final-email-list');
+    await expect(list).toContainText('registry@health.example');
+    await expect.poll(() => messages.length, { timeout: 30_000 }).toBe(1);
+    await expect(list.locator('[data-testid^="final-email-state-"]')).toHaveText(/أُرسل|Sent/);
+    expect(messages[0]!.to).toEqual(['registry@health.example']);
+    const pdfPart = leaves(parseMime(messages[0]!.raw)).find((p) => contentType(p) === 'application/pdf')!;
+    expect(createHash('sha256').update(pdfPart.body).digest('hex')).toBe(sha256);
+    await app.closeToasts();
+    await page.screenshot({ path: `${SCREENS}/final-email-sent-ar.png`, fullPage: true });
+  } finally {
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  }
 
   // The archive office cancels it (in English); the receiver's page says so.
   await page.getByTestId('language-toggle').click();

@@ -29,7 +29,7 @@ import { corrKeys } from './keys';
 /** The server's limit of addresses in one sending. */
 export const MAX_RECIPIENTS = 20;
 
-const emailKey = (id: number) => [...corrKeys.document(id), 'final', 'email'] as const;
+const emailKey = corrKeys.finalEmail;
 
 const STATE_COLORS: Record<EmailDispatch['state'], string> = {
   queued: 'blue',

@@ -27,7 +27,7 @@ import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
 import { FinalEmailSection } from './FinalEmailSection';
 import { corrKeys } from './keys';
 
-const finalKey = (id: number) => [...corrKeys.document(id), 'final'] as const;
+const finalKey = corrKeys.final;
 const finalPath = (id: number) => fillPath(F.finalFile.path, { id });
 
 export function FinalLetterPanel({ doc, onChanged }: { doc: Document; onChanged: () => void }) {

@@ -23,6 +23,14 @@ export const corrKeys = {
   search: (q: string) => ['correspondence', 'search', q] as const,
   counts: ['correspondence', 'boxes', 'counts'] as const,
   approvers: (q: string) => ['correspondence', 'approvers', q] as const,
+  /** A letter's final PDF, and its e-mail dispatches (whose answer says whether SMTP is set up). */
+  final: (id: number) => ['correspondence', 'document', id, 'final'] as const,
+  finalEmail: (id: number) => ['correspondence', 'document', id, 'final', 'email'] as const,
+  /** Every document's final PDF (its verification link): asked again when the letter settings change. */
+  isFinal: (key: readonly unknown[]) => key[0] === 'correspondence' && key[3] === 'final',
+  /** Every document's e-mail dispatches: asked again when the organisation's SMTP settings change. */
+  isFinalEmail: (key: readonly unknown[]) =>
+    key[0] === 'correspondence' && key[3] === 'final' && key[4] === 'email',
 };
 
 /** Local drafts kept on this desk (main's, not the server's: apart from `corrKeys.all`). */

@@ -50,6 +50,7 @@ import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
 import { LoadFailed } from '../../../components/LoadFailed';
 import { formatDateTime } from '../../../components/DataTable';
 import { call } from '../../../lib/call';
+import { corrKeys } from '../documents/keys';
 import { applyServerErrors, useLocalisedForm } from '../../../lib/forms';
 
 const KEY = ['correspondence', 'letter-settings'] as const;
@@ -98,7 +99,11 @@ function StampCard({ settings, mayEdit }: { settings: LetterSettings; mayEdit: b
   }, [form, settings]);
   const save = useMutation({
     mutationFn: (body: LetterSettingsRequest) => call(F.saveLetterSettings, { body }),
-    onSuccess: (data) => queryClient.setQueryData(KEY, data),
+    onSuccess: (data) => {
+      queryClient.setQueryData(KEY, data);
+      // The letters' verification links follow the public address.
+      void queryClient.invalidateQueries({ predicate: (q) => corrKeys.isFinal(q.queryKey) });
+    },
   });
   const submit = async () => {
     const v = await form.validateFields().catch(() => null);
@@ -352,6 +357,8 @@ function SmtpCard({ settings, mayEdit }: { settings: LetterSettings; mayEdit: bo
     mutationFn: (body: SmtpRequest) => call(F.saveSmtp, { body }),
     onSuccess: (data) => {
       queryClient.setQueryData(KEY, data);
+      // Letters' e-mail sections say whether e-mail is set up: they ask again.
+      void queryClient.invalidateQueries({ predicate: (q) => corrKeys.isFinalEmail(q.queryKey) });
       setCheck(null);
     },
   });
@@ -359,6 +366,7 @@ function SmtpCard({ settings, mayEdit }: { settings: LetterSettings; mayEdit: bo
     mutationFn: () => call(F.removeSmtp),
     onSuccess: (data) => {
       queryClient.setQueryData(KEY, data);
+      void queryClient.invalidateQueries({ predicate: (q) => corrKeys.isFinalEmail(q.queryKey) });
       setCheck(null);
     },
   });
