@@ -12,6 +12,11 @@ import { emailField, idField, idParamsSchema, refIdField, text as textField } fr
 export const DIGIT_STYLES = ['arabic-indic', 'western'] as const;
 export const STAMP_CORNERS = ['top-start', 'top-end', 'bottom-start', 'bottom-end'] as const;
 export const FINAL_STATES = ['pending', 'done', 'failed'] as const;
+/**
+ * A final PDF's state as the screens see it: `none` for a letter approved before final PDFs existed
+ * (an upgrade), which its archive office may have made.
+ */
+export const FINAL_VIEW_STATES = ['none', ...FINAL_STATES] as const;
 
 /** What may be shown of a certificate (never its key). */
 export const certificateSummarySchema = z.object({
@@ -27,7 +32,7 @@ export type CertificateSummary = z.infer<typeof certificateSummarySchema>;
 
 /** A document's final PDF, as its screen shows it. */
 export const finalLetterSchema = z.object({
-  state: z.enum(FINAL_STATES),
+  state: z.enum(FINAL_VIEW_STATES),
   signed: z.boolean(),
   sha256: z.string().nullable(),
   size: z.number().int().nullable(),
@@ -227,7 +232,8 @@ export const finalEndpoints = {
     tags,
     summary:
       "An approved letter's or memo's final PDF: made after the signatory's approval (pending, done or " +
-      'failed), signed or not, its SHA-256 and verification address; null for a document without one',
+      'failed), signed or not, its SHA-256 and verification address; `none` for one approved before ' +
+      'final PDFs existed; null for a document that has none (incoming, not approved)',
   }),
   finalFile: endpoint({
     method: 'GET',
@@ -247,8 +253,9 @@ export const finalEndpoints = {
     access: 'authenticated',
     tags,
     summary:
-      'Makes the final PDF again (after a failure, or to sign it with a certificate set since): its ' +
-      'archive office or an administrator; not for a cancelled letter',
+      'Makes the final PDF again (after a failure, or to sign it with a certificate set since), or for ' +
+      'the first time for a letter approved before final PDFs existed: its archive office or an ' +
+      'administrator; not for a cancelled letter',
   }),
   cancelFinal: endpoint({
     method: 'POST',

@@ -140,6 +140,34 @@ describe('the final PDF', () => {
   });
 });
 
+describe('a letter approved before final PDFs existed', () => {
+  it('has none until its archive office makes it; nothing to cancel meanwhile', async () => {
+    const { id } = await approvedLetter();
+    await madeFinal(author, id);
+    // As an upgraded organisation's letters are: approved, numbered, no final PDF.
+    await h.query(`delete from final_letters where document_id = ${id}`);
+    const none = await get(author, `${doc(id)}/final`);
+    expect(none.json.data).toMatchObject({ state: 'none', sha256: null, mayManage: false });
+    expect((await get(clerk, `${doc(id)}/final`)).json.data).toMatchObject({
+      state: 'none',
+      mayManage: true,
+    });
+    expect((await post(author, `${doc(id)}/final/remake`)).status).toBe(403);
+    expect((await post(clerk, `${doc(id)}/final/cancel`, { reason: 'لا شيء' })).status).toBe(404);
+    const made = await post(clerk, `${doc(id)}/final/remake`);
+    expect(made.status, JSON.stringify(made.json)).toBe(200);
+    expect(await madeFinal(author, id)).toMatchObject({ state: 'done', pages: 2 });
+    expect(await tokenOf(id)).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    // An incoming letter has none at all.
+    const incoming = await post(admin, '/correspondence/documents', {
+      direction: 'in',
+      subject: 'وارد',
+    });
+    expect(incoming.status, JSON.stringify(incoming.json)).toBe(201);
+    expect((await get(admin, `${doc(incoming.json.data.id as number)}/final`)).json.data).toBeNull();
+  });
+});
+
 describe('the certificate and the signature', () => {
   it('is the administrator’s; a wrong password or an expired certificate is refused, nothing stored', async () => {
     const cert = selfSigned({ cn: 'Ministry of Finance' });

@@ -241,7 +241,7 @@ export async function getFinal(
   id: number,
 ): Promise<FinalLetter | null> {
   const { s, doc, row } = await visibleFinal(ctx, caller, id);
-  if (!row) return null;
+  if (!row) return awaitsFirst(doc) ? { ...NONE, mayManage: holds(s, doc) } : null;
   const settings = await readSettings(ctx.db);
   return finalOut(row, settings.verify_base_url, holds(s, doc));
 }
@@ -258,10 +258,31 @@ export async function finalFile(ctx: ServerContext, caller: AuthContext, id: num
   };
 }
 
+/**
+ * A letter or memo approved before final PDFs existed (an upgrade): it has none until its archive office
+ * has it made.
+ */
+const awaitsFirst = (doc: { state: string; direction: string }) =>
+  doc.state === 'approved' && (doc.direction === 'out' || doc.direction === 'memo');
+
+const NONE: Omit<FinalLetter, 'mayManage'> = {
+  state: 'none',
+  signed: false,
+  sha256: null,
+  size: null,
+  pages: null,
+  madeAt: null,
+  verifyUrl: null,
+  certificate: null,
+  error: null,
+  cancelled: null,
+};
+
 async function managedFinal(ctx: ServerContext, caller: AuthContext, id: number) {
   const { s, doc, row } = await visibleFinal(ctx, caller, id);
-  if (!row) throw new HttpProblem('notFound');
+  if (!row && !awaitsFirst(doc)) throw new HttpProblem('notFound');
   if (!holds(s, doc)) throw new HttpProblem('forbidden');
+  if (!row) return { s, row };
   if (row.cancelled_at)
     throw new HttpProblem('conflict', { code: 'final.cancelled', detailKey: 'final.cancelled' });
   return { s, row };
@@ -274,8 +295,10 @@ export async function remakeFinal(
   id: number,
   ip: string | null,
 ): Promise<FinalLetter> {
-  const { s } = await managedFinal(ctx, caller, id);
+  const { s, row } = await managedFinal(ctx, caller, id);
   await ctx.db.transaction(async (tx) => {
+    // A letter approved before final PDFs existed gets its token now.
+    if (!row) await openFinal(ctx, tx, id);
     await tx.execute(sql`update final_letters set state = 'pending', error = null where document_id = ${id}`);
     await ctx.jobs.enqueue(
       tx,
@@ -304,7 +327,9 @@ export async function cancelFinal(
   reason: string,
   ip: string | null,
 ): Promise<FinalLetter> {
-  const { s } = await managedFinal(ctx, caller, id);
+  const { s, row } = await managedFinal(ctx, caller, id);
+  // Nothing was issued yet: there is nothing to cancel.
+  if (!row) throw new HttpProblem('notFound');
   await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`update final_letters set cancelled_at = now(), cancelled_by = ${s.userId},
         cancel_reason = ${reason} where document_id = ${id}`);

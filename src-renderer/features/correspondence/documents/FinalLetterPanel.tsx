@@ -73,6 +73,11 @@ export function FinalLetterPanel({ doc, onChanged }: { doc: Document; onChanged:
         />
       )}
       {f.state === 'pending' && <Typography.Text type="secondary">{t('final.pendingText')}</Typography.Text>}
+      {f.state === 'none' && (
+        <Typography.Text type="secondary" data-testid="final-none">
+          {t('final.noneText')}
+        </Typography.Text>
+      )}
       {f.state === 'failed' && (
         <Alert
           type="warning"
@@ -162,10 +167,10 @@ export function FinalLetterPanel({ doc, onChanged }: { doc: Document; onChanged:
             onClick={() => remake.mutate()}
             data-testid="final-remake"
           >
-            {t('final.remake')}
+            {f.state === 'none' ? t('final.make') : t('final.remake')}
           </Button>
         )}
-        {f.mayManage && !f.cancelled && (
+        {f.mayManage && !f.cancelled && f.state !== 'none' && (
           <Button
             danger
             icon={<StopOutlined />}
@@ -197,6 +202,7 @@ export function FinalLetterPanel({ doc, onChanged }: { doc: Document; onChanged:
 function FinalTag({ final }: { final: FinalLetter }) {
   const { t } = useTranslation('correspondence');
   if (final.cancelled) return <Tag color="red">{t('final.state.cancelled')}</Tag>;
+  if (final.state === 'none') return <Tag>{t('final.state.none')}</Tag>;
   if (final.state === 'pending') return <Tag color="blue">{t('final.state.pending')}</Tag>;
   if (final.state === 'failed') return <Tag color="orange">{t('final.state.failed')}</Tag>;
   return final.signed ? (
