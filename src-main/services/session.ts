@@ -44,7 +44,14 @@ export interface SessionServiceOptions {
   localServerUrl: () => string | null;
   /** The clock, for the challenge expiry (tests move it). */
   now?: () => number;
+  /**
+   * How long signing out waits for the server to end the session there (default 3 s): a busy or slow
+   * server never keeps the user signed in here; its session then ends on its own.
+   */
+  logoutWaitMs?: number;
 }
+
+const LOGOUT_WAIT_MS = 3000;
 
 interface Challenge extends TwoFactorStep {
   token: string;
@@ -154,14 +161,23 @@ export class SessionService {
     return this.afterSecondStep(response);
   }
 
-  /** POST /auth/logout (best effort: an unreachable server does not keep the user signed in here). */
+  /**
+   * POST /auth/logout, best effort: an unreachable server, or one that has not answered within
+   * `logoutWaitMs`, does not keep the user signed in here (the request goes on; the server's session
+   * otherwise expires on its own).
+   */
   async logout(): Promise<SessionState> {
     if (this.options.vault.getToken()) {
-      try {
-        await this.options.api.request({ method: 'POST', path: '/auth/logout', body: {} });
-      } catch {
-        // unreachable: the local session ends anyway; the server's expires on its own
-      }
+      const told = this.options.api
+        .request({ method: 'POST', path: '/auth/logout', body: {} })
+        // unreachable: the local session ends anyway
+        .catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((done) => {
+        timer = setTimeout(done, this.options.logoutWaitMs ?? LOGOUT_WAIT_MS);
+      });
+      await Promise.race([told, waited]);
+      clearTimeout(timer);
     }
     this.signOutLocally();
     return this.state();

@@ -4,6 +4,8 @@
  * that neither token ever appears in what the renderer receives.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,6 +123,38 @@ describe('SessionService', () => {
     const after = await session.logout();
     expect(after).toMatchObject({ signedIn: false, user: null, sections: null, rememberMe: 'true' });
     expect(vault.getToken()).toBeNull();
+  });
+
+  it('signing out is not held by a server that does not answer: the session ends here at once', async () => {
+    // A server that takes the request and never answers (busy, or its network gone half-way).
+    const heard: string[] = [];
+    const silent = createServer((request) => heard.push(`${request.method} ${request.url}`));
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    try {
+      let url = baseUrl;
+      const store = LocalStore.open(':memory:');
+      const vault = new MemoryVault();
+      const api = new ApiClient({ baseUrl: () => url, vault, store });
+      const session = new SessionService({
+        api,
+        vault,
+        store,
+        localServerUrl: () => baseUrl,
+        logoutWaitMs: 200,
+      });
+      await session.login({ login: ADMIN.username, password: ADMIN.password, rememberMe: false });
+      expect(session.state().signedIn).toBe(true);
+      url = silentUrl;
+      const after = await session.logout();
+      expect(after).toMatchObject({ signedIn: false, user: null });
+      expect(vault.getToken()).toBeNull();
+      // The server was told, and has still not answered.
+      expect(heard).toEqual(['POST /auth/logout']);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((done) => silent.close(() => done()));
+    }
   });
 
   it('without remember-me, a restart of the client signs out', async () => {
