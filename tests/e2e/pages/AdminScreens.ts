@@ -4,6 +4,7 @@
  * Locators use test ids and accessible names, so the same steps run in Arabic and in English.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
+import { chooseInDropdown } from '../support/dropdown';
 import { chooseOption } from '../support/select';
 
 /** Signing in and out, and the side menu, as a clerk sees them. */
@@ -29,8 +30,9 @@ export class AdminShell {
   }
 
   async signOut() {
-    await this.page.getByTestId('user-menu').click();
-    await this.page.locator('.ant-dropdown:visible').getByRole('menuitem').last().click();
+    await chooseInDropdown(this.page, this.page.getByTestId('user-menu'), (menu) =>
+      menu.getByRole('menuitem').last(),
+    );
     await expect(this.page.getByTestId('sign-in-form')).toBeVisible();
   }
 
@@ -147,9 +149,10 @@ export class AdminUsersScreen {
 
   /** Resets a user's password and answers the temporary one shown. */
   async resetPassword(username: string): Promise<string> {
-    await this.page.getByTestId(`user-more-${username}`).click();
     // The side menu's entries are menu items too: only the open dropdown's count.
-    await this.page.locator('.ant-dropdown:visible').getByRole('menuitem').nth(1).click();
+    await chooseInDropdown(this.page, this.page.getByTestId(`user-more-${username}`), (menu) =>
+      menu.getByRole('menuitem').nth(1),
+    );
     await this.page.locator('.ant-modal-confirm .ant-btn-primary').click();
     const secret = this.page.getByTestId('temporary-password');
     await expect(secret).toBeVisible();

@@ -1,6 +1,7 @@
 /** Page object of the login layout: first run, sign-in, connection settings. */
 import type { Page } from '@playwright/test';
 import type { WebShellProcess } from '../fixtures';
+import { chooseInDropdown } from '../support/dropdown';
 
 export class LoginPage {
   constructor(readonly page: Page) {}
@@ -25,8 +26,9 @@ export class LoginPage {
     const menu = this.page.getByTestId('side-menu');
     await menu.or(this.title()).or(this.firstRun()).first().waitFor();
     if (await menu.isVisible()) {
-      await this.page.getByTestId('user-menu').click();
-      await this.page.locator('.ant-dropdown-menu-item-danger').click();
+      await chooseInDropdown(this.page, this.page.getByTestId('user-menu'), (menu) =>
+        menu.locator('.ant-dropdown-menu-item-danger'),
+      );
       await this.title().waitFor();
     }
     if (path !== '/') {

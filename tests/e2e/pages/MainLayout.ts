@@ -1,5 +1,6 @@
 /** Page object of the main layout: side menu, header, user menu, the page, no-access. */
 import { expect, type Page } from '@playwright/test';
+import { chooseInDropdown } from '../support/dropdown';
 
 export class MainLayout {
   constructor(readonly page: Page) {}
@@ -38,7 +39,8 @@ export class MainLayout {
   }
 
   async logout() {
-    await this.openUserMenu();
-    await this.page.locator('.ant-dropdown-menu-item-danger').click();
+    await chooseInDropdown(this.page, this.page.getByTestId('user-menu'), (menu) =>
+      menu.locator('.ant-dropdown-menu-item-danger'),
+    );
   }
 }

@@ -142,10 +142,10 @@ function StampCard({ settings, mayEdit }: { settings: LetterSettings; mayEdit: b
           label={t('letterSettings.headingAr')}
           extra={t('letterSettings.headingHint')}
         >
-          <Input maxLength={60} dir="rtl" placeholder="صادر" />
+          <Input maxLength={60} dir="rtl" lang="ar" placeholder="صادر" />
         </Form.Item>
         <Form.Item name="stampHeadingEn" label={t('letterSettings.headingEn')}>
-          <Input maxLength={60} dir="ltr" placeholder="Outgoing" />
+          <Input maxLength={60} dir="ltr" lang="en" placeholder="Outgoing" />
         </Form.Item>
         <Form.Item
           name="verifyBaseUrl"
