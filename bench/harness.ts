@@ -50,6 +50,14 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** The median (upper middle of an even count) of values in any order; 0 when there are none. */
+export function median(values: readonly number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}
+
 /**
  * The server configuration the benchmarks use: a free port on 127.0.0.1, quiet, no sign-in rate limit;
  * `extra` adds or overrides settings. Without `databaseUrl`, PGlite in `dataDir`.

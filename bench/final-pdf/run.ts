@@ -11,6 +11,7 @@
  * The parts alone: bench/final-pdf/stamp.ts (stamping) and bench/final-pdf/sign.ts (signing).
  * Prints one JSON object; nothing fails on a figure.
  */
+import { median } from '../harness';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,6 @@ import { call, startHarness } from '../../tests/api/support/harness';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const round = (x: number) => Math.round(x);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sijill-bench-final-'));

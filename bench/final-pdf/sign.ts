@@ -9,60 +9,19 @@
  * the PDF with pdf-lib, hashes it and signs), the file's size before and after, and this process's peak
  * resident memory (getrusage maxRSS) after each case, against its memory at the start. Prints one JSON object; nothing fails on a figure.
  */
-import { randomBytes } from 'node:crypto';
-import {
-  PDFDocument,
-  StandardFonts,
-  concatTransformationMatrix,
-  drawObject,
-  popGraphicsState,
-  pushGraphicsState,
-} from 'pdf-lib';
+import { median } from '../harness';
 import { readPkcs12, signPdf } from '../../src-server/modules/final/signature';
 import { caChain } from '../../tests/support/certificates';
+import { letterPdf } from '../../tests/support/letter-pdf';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const HEAVY_PAGES = Number(process.env.BENCH_HEAVY_PAGES ?? 20);
 const HEAVY_KB = Number(process.env.BENCH_HEAVY_KB ?? 500);
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const peakRssMB = () => Math.round(process.resourceUsage().maxRSS / 1024);
 
 /** A letter of `pages` A4 pages of text; with `imageKB`, each page also shows an image of random pixels. */
-async function letter(pages: number, imageKB = 0): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let n = 1; n <= pages; n++) {
-    const page = doc.addPage([595, 842]);
-    for (let line = 0; line < 40; line++)
-      page.drawText(`OUT-2026-000012 — page ${n}, line ${line + 1}: the body of the letter goes here.`, {
-        x: 56,
-        y: 780 - line * 18,
-        size: 10,
-        font,
-      });
-    if (imageKB) {
-      // A grey-scale raw image (no compression helps random pixels): side² bytes ≈ imageKB.
-      const side = Math.round(Math.sqrt(imageKB * 1024));
-      const image = doc.context.stream(randomBytes(side * side), {
-        Type: 'XObject',
-        Subtype: 'Image',
-        Width: side,
-        Height: side,
-        ColorSpace: 'DeviceGray',
-        BitsPerComponent: 8,
-      });
-      const name = page.node.newXObject('Scan', doc.context.register(image));
-      page.pushOperators(
-        pushGraphicsState(),
-        concatTransformationMatrix(483, 0, 0, 483, 56, 40),
-        drawObject(name),
-        popGraphicsState(),
-      );
-    }
-  }
-  return doc.save();
-}
+const letter = (pages: number, imageKB = 0) => letterPdf(pages, { lines: 30, imageKB });
 
 const rssAtStartMB = Math.round(process.memoryUsage().rss / 1e6);
 const chain = caChain();

@@ -6,57 +6,23 @@
  * resident memory while the 100-page letter is stamped (the 2-page runs come first and are small, so the
  * peak is the 100-page one's; the resident size before it is given too). Prints one JSON object.
  */
+import { median } from '../harness';
 import { performance } from 'node:perf_hooks';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { stampPdf } from '../../src-server/modules/final/stamp';
-import type { LetterFacts, StampSettings } from '../../src-server/modules/final/types';
+import {
+  SAMPLE_FACTS as FACTS,
+  SAMPLE_QR as QR_TEXT,
+  SAMPLE_STAMP as SETTINGS,
+  letterPdf,
+} from '../../tests/support/letter-pdf';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
-const FACTS: LetterFacts = {
-  organisation: { ar: 'وزارة الشؤون البلدية والقروية', en: 'Ministry of Municipal and Rural Affairs' },
-  number: 'OUT-2026-000012',
-  approvedAt: new Date('2026-11-27T09:30:00Z'),
-  signatory: {
-    nameAr: 'أحمد بن محمد العتيبي',
-    nameEn: 'Ahmad bin Mohammed Al-Otaibi',
-    jobAr: 'مدير الإدارة العامة',
-    jobEn: 'Director General',
-  },
-  kind: 'outgoing',
-};
-const SETTINGS: StampSettings = {
-  corner: 'top-start',
-  direction: 'rtl',
-  digits: 'arabic-indic',
-  headingAr: 'صادر',
-  headingEn: 'Outgoing',
-};
-const QR_TEXT = 'https://sijill.example.org/verify/OUT-2026-000012?c=8f3a2b1c9d7e6f50';
-
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
-async function makeLetter(pages: number): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (let n = 1; n <= pages; n += 1) {
-    const page = pdf.addPage([595.28, 841.89]);
-    for (let line = 0; line < 45; line += 1)
-      page.drawText(`Page ${n}, line ${line + 1}: the archive keeps every letter it sends, and its answer.`, {
-        x: 60,
-        y: 780 - line * 16,
-        size: 10,
-        font,
-      });
-  }
-  return pdf.save();
-}
+/** A letter of `pages` pages of text, 30 lines a page. */
+const makeLetter = (pages: number) => letterPdf(pages, { lines: 30 });
 
 /** Runs stampPdf `RUNS` times on `letter` (after one warm-up, which loads the fonts); answers times in ms. */
 async function time(letter: Uint8Array): Promise<{ ms: number[]; outputBytes: number }> {

@@ -10,23 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '../../src-shared/pages';
 import { minimalPdf, multipart } from './support/files';
 import { call, makeRole, startHarness, type Harness } from './support/harness';
-import { actor, department, type Actor } from './support/correspondence';
+import { actor, department, OUTBOX_AND_MEMOS, type Actor } from './support/correspondence';
 
 let h: Harness;
 
-const OUTBOX_AND_MEMOS = {
-  [PAGES.outgoing]: ['view', 'edit', 'delete', 'distribute', 'export'],
-  [PAGES.outboxDrafts]: ['view', 'add', 'edit', 'delete'],
-  [PAGES.outboxAdd]: ['view', 'add'],
-  [PAGES.outboxAwaitingApproval]: ['view'],
-  [PAGES.outboxRequiringApproval]: ['view', 'approve'],
-  [PAGES.approvedMemos]: ['view', 'distribute', 'export'],
-  [PAGES.memoDrafts]: ['view', 'add', 'edit', 'delete'],
-  [PAGES.memoAdd]: ['view', 'add'],
-  [PAGES.memosAwaitingApproval]: ['view'],
-  [PAGES.memosRequiringApproval]: ['view', 'approve'],
-  [PAGES.incomingTasks]: ['view', 'edit'],
-} as const;
 const INBOX_ONLY = {
   [PAGES.incoming]: ['view', 'edit', 'delete', 'distribute', 'export'],
   [PAGES.inboxDrafts]: ['view', 'add', 'edit', 'delete'],

@@ -10,42 +10,28 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
-import { PDFDocument, StandardFonts, degrees } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { arabicIndicDigits } from '../../src-server/modules/labels';
 import { stampPdf } from '../../src-server/modules/final/stamp';
-import type { LetterFacts, StampSettings } from '../../src-server/modules/final/types';
+import type { StampSettings } from '../../src-server/modules/final/types';
 import { closeOcr } from '../../src-server/modules/search/extract';
 import { openPdf } from '../../src-server/pdfjs';
 import { layoutPageText, type PositionedText } from '../../src-shared/text-layout';
 import { ocrService } from '../../src-server/modules/search/ocr-process';
 import { makeBrokenPdf, makeEncryptedPdf } from '../support/pdf-makers';
+import {
+  A4,
+  SAMPLE_FACTS as FACTS,
+  SAMPLE_QR as QR_TEXT,
+  SAMPLE_STAMP as SETTINGS,
+  letterPdf,
+  type LetterOptions,
+} from '../support/letter-pdf';
 
 const run = promisify(execFile);
 
-const FACTS: LetterFacts = {
-  organisation: { ar: 'وزارة الشؤون البلدية والقروية', en: 'Ministry of Municipal and Rural Affairs' },
-  number: 'OUT-2026-000012',
-  approvedAt: new Date('2026-11-27T09:30:00Z'),
-  signatory: {
-    nameAr: 'أحمد بن محمد العتيبي',
-    nameEn: 'Ahmad bin Mohammed Al-Otaibi',
-    jobAr: 'مدير الإدارة العامة',
-    jobEn: 'Director General',
-  },
-  kind: 'outgoing',
-};
-const SETTINGS: StampSettings = {
-  corner: 'top-start',
-  direction: 'rtl',
-  digits: 'arabic-indic',
-  headingAr: 'صادر',
-  headingEn: 'Outgoing',
-};
-const QR_TEXT = 'https://sijill.example.org/verify/OUT-2026-000012?c=8f3a2b1c9d7e6f50';
-const A4: [number, number] = [595.28, 841.89];
 /** Rendering resolution of the corner checks (coarse is enough to find a 92 mm box). */
 const COARSE_DPI = 50;
 const MM_PER_INCH = 25.4;
@@ -53,28 +39,9 @@ const MM_PER_INCH = 25.4;
 let dir: string;
 let count = 0;
 
-/** A letter of `pages` A4 pages of Latin text; the first page turned or cropped when asked. */
-async function makeLetter(
-  pages: number,
-  first: { rotate?: number; mediaBox?: [number, number]; cropBox?: [number, number, number, number] } = {},
-): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  for (let n = 1; n <= pages; n += 1) {
-    const page = pdf.addPage(n === 1 && first.mediaBox ? first.mediaBox : A4);
-    const top = page.getHeight() - 60;
-    for (let line = 0; line < 30; line += 1)
-      page.drawText(`Page ${n}, line ${line + 1}: the archive keeps every letter it sends.`, {
-        x: 60,
-        y: top - line * 22,
-        size: 11,
-        font,
-      });
-    if (n === 1 && first.cropBox) page.setCropBox(...first.cropBox);
-    if (n === 1 && first.rotate) page.setRotation(degrees(first.rotate));
-  }
-  return pdf.save();
-}
+/** A letter of `pages` A4 pages of Latin text, 30 lines a page; the first page turned or cropped when asked. */
+const makeLetter = (pages: number, first: LetterOptions['first'] = {}) =>
+  letterPdf(pages, { lines: 30, first });
 
 /** Writes `bytes` to a new file in the test's folder and answers its path. */
 function save(bytes: Uint8Array, name: string): string {

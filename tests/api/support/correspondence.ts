@@ -3,6 +3,7 @@
  * office, two receiving departments with managers, a secretary and members, an external sender), the
  * settings lists, and users linked to those employees with the pages a clerk, a manager and an employee use.
  */
+import { PAGES } from '../../../src-shared/pages';
 import { call, makeRole, makeUser, signIn, type Harness } from './harness';
 
 let seq = 0;
@@ -56,6 +57,21 @@ export const ALL_CORRESPONDENCE = {
   '/correspondence/inbox/incoming-tasks': ['view', 'edit'],
   '/correspondence/inbox/draft': ['view', 'add', 'edit', 'delete'],
   '/correspondence/inbox/add': ['view', 'add'],
+} as const;
+
+/** The outbox and memo pages an author, approver or archive clerk of outgoing mail may need. */
+export const OUTBOX_AND_MEMOS = {
+  [PAGES.outgoing]: ['view', 'edit', 'delete', 'distribute', 'export'],
+  [PAGES.outboxDrafts]: ['view', 'add', 'edit', 'delete'],
+  [PAGES.outboxAdd]: ['view', 'add'],
+  [PAGES.outboxAwaitingApproval]: ['view'],
+  [PAGES.outboxRequiringApproval]: ['view', 'approve'],
+  [PAGES.approvedMemos]: ['view', 'distribute', 'export'],
+  [PAGES.memoDrafts]: ['view', 'add', 'edit', 'delete'],
+  [PAGES.memoAdd]: ['view', 'add'],
+  [PAGES.memosAwaitingApproval]: ['view'],
+  [PAGES.memosRequiringApproval]: ['view', 'approve'],
+  [PAGES.incomingTasks]: ['view', 'edit'],
 } as const;
 
 export interface Actor {

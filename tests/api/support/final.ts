@@ -5,26 +5,12 @@
  * and approved by the minister, whose final PDF the background worker then makes. Needs a harness started
  * with `JOBS_WORKER: '1'` and a DATA_DIR of its own (the secrets key lives there).
  */
-import { PAGES } from '../../../src-shared/pages';
 import { letterPdf } from '../../support/letter-pdf';
 
 export { letterPdf };
-import { actor, department, type Actor } from './correspondence';
+import { actor, department, OUTBOX_AND_MEMOS, type Actor } from './correspondence';
 import { multipart } from './files';
 import { call, makeRole, type Harness } from './harness';
-
-const ROLE = {
-  [PAGES.outgoing]: ['view', 'edit', 'delete', 'distribute', 'export'],
-  [PAGES.outboxDrafts]: ['view', 'add', 'edit', 'delete'],
-  [PAGES.outboxAdd]: ['view', 'add'],
-  [PAGES.outboxAwaitingApproval]: ['view'],
-  [PAGES.outboxRequiringApproval]: ['view', 'approve'],
-  [PAGES.approvedMemos]: ['view', 'distribute', 'export'],
-  [PAGES.memoDrafts]: ['view', 'add', 'edit', 'delete'],
-  [PAGES.memoAdd]: ['view', 'add'],
-  [PAGES.memosAwaitingApproval]: ['view'],
-  [PAGES.memosRequiringApproval]: ['view', 'approve'],
-} as const;
 
 export interface FinalWorld {
   admin: Actor;
@@ -59,7 +45,7 @@ const must = (ok: boolean, what: string, detail: unknown) => {
 export const documentPath = (id: number) => `/correspondence/documents/${id}`;
 
 export async function finalWorld(h: Harness): Promise<FinalWorld> {
-  const role = await makeRole(h, ROLE as unknown as Record<string, ('view' | 'add')[]>);
+  const role = await makeRole(h, OUTBOX_AND_MEMOS as unknown as Record<string, ('view' | 'add')[]>);
   const admin = await actor(h, 'admin', null);
   const archive = await department(h, 'الأرشيف', { archive: true });
   const entity = await department(h, 'وزارة المالية', { archiveOfficeId: archive });
