@@ -4,7 +4,7 @@
  * its verification address) or could not be made; opens it in the viewer and saves it; its archive office
  * makes it again or cancels it, and sends an outgoing letter's by e-mail (FinalEmailSection).
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Card, Descriptions, Form, Input, Modal, Space, Tag, Typography } from 'antd';
 import {
   DownloadOutlined,
@@ -49,6 +49,13 @@ export function FinalLetterPanel({ doc, onChanged }: { doc: Document; onChanged:
     },
   });
   const [cancelling, setCancelling] = useState(false);
+  // Made (or failed) while the screen was open: the timeline has its event now.
+  const seen = useRef(final.data?.state);
+  useEffect(() => {
+    const state = final.data?.state;
+    if (seen.current === 'pending' && state !== 'pending') onChanged();
+    seen.current = state;
+  }, [final.data?.state, onChanged]);
   if (!applies || !final.data) return null;
   const f = final.data;
   const save = async () => saveDownloaded(await downloadFile(finalPath(doc.id)));
