@@ -35,16 +35,21 @@ export const PAGES = {
   codifications: '/correspondence/settings/codifications',
   mainDistribution: '/correspondence/settings/main-distribution',
   letterSettings: '/correspondence/settings/letters',
+  deadlineSettings: '/correspondence/settings/deadlines',
 
   users: '/auth/users',
   roles: '/auth/roles',
   pages: '/auth/pages',
   audit: '/auth/audit',
+  delegations: '/auth/delegations',
+  stalledCircuits: '/auth/stalled-circuits',
 
   search: '/search/documents',
 
   calendar: '/user/calendar',
   userSettings: '/user/settings',
+  notifications: '/user/notifications',
+  myDelegation: '/user/delegation',
 } as const;
 export type PageKey = keyof typeof PAGES;
 export type PagePath = (typeof PAGES)[PageKey];

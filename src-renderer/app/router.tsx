@@ -197,6 +197,11 @@ export const MAIN_ROUTES: readonly MainRoute[] = [
     lazy: () => import('../features/correspondence/settings/LetterSettingsPage'),
   },
   {
+    path: PAGES.deadlineSettings,
+    treePath: PAGES.deadlineSettings,
+    lazy: () => import('../features/common/UnbuiltPage'),
+  },
+  {
     path: PAGES.search,
     treePath: PAGES.search,
     lazy: () => import('../features/correspondence/search/SearchPage'),
@@ -232,9 +237,29 @@ export const MAIN_ROUTES: readonly MainRoute[] = [
     lazy: async () => ({ Component: (await import('../features/admin/AuditPage')).AuditPage }),
   },
   {
+    path: PAGES.delegations,
+    treePath: PAGES.delegations,
+    lazy: () => import('../features/common/UnbuiltPage'),
+  },
+  {
+    path: PAGES.stalledCircuits,
+    treePath: PAGES.stalledCircuits,
+    lazy: () => import('../features/common/UnbuiltPage'),
+  },
+  {
     path: PAGES.userSettings,
     treePath: PAGES.userSettings,
     lazy: () => import('../features/user/UserSettingsPage'),
+  },
+  {
+    path: PAGES.notifications,
+    treePath: PAGES.notifications,
+    lazy: () => import('../features/common/UnbuiltPage'),
+  },
+  {
+    path: PAGES.myDelegation,
+    treePath: PAGES.myDelegation,
+    lazy: () => import('../features/common/UnbuiltPage'),
   },
 ];
 

@@ -37,6 +37,9 @@ import {
   SmileOutlined,
   TeamOutlined,
   UserOutlined,
+  BellOutlined,
+  SwapOutlined,
+  StopOutlined,
 } from '@ant-design/icons';
 
 export const PAGE_ICONS: Readonly<Record<string, ComponentType>> = {
@@ -73,6 +76,9 @@ export const PAGE_ICONS: Readonly<Record<string, ComponentType>> = {
   SmileOutlined,
   TeamOutlined,
   UserOutlined,
+  BellOutlined,
+  SwapOutlined,
+  StopOutlined,
 };
 
 /** The icon of a page-tree node by name. */

@@ -23,7 +23,12 @@ const CRUD: Permission[] = ['view', 'add', 'edit', 'delete', 'activate'];
  * Pages every active user may view whatever their role: their own calendar and settings. The server adds
  * `view` on these for everyone (in the tree and in enforcement).
  */
-export const PERSONAL_PAGES: readonly string[] = [PAGES.calendar, PAGES.userSettings];
+export const PERSONAL_PAGES: readonly string[] = [
+  PAGES.calendar,
+  PAGES.userSettings,
+  PAGES.notifications,
+  PAGES.myDelegation,
+];
 
 export const INITIAL_PAGE_TREE: SeedSection[] = [
   {
@@ -248,6 +253,13 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
         icon: 'SafetyCertificateOutlined',
         permissions: ['view', 'edit'],
       },
+      {
+        path: PAGES.deadlineSettings,
+        nameAr: 'أيام العمل والعطل والمهل',
+        nameEn: 'Working Week, Holidays and Deadlines',
+        icon: 'FieldTimeOutlined',
+        permissions: ['view', 'edit'],
+      },
     ],
   },
   {
@@ -284,6 +296,20 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
         icon: 'HistoryOutlined',
         permissions: ['view', 'export'],
       },
+      {
+        path: PAGES.delegations,
+        nameAr: 'تفويض الصلاحيات',
+        nameEn: 'Delegations',
+        icon: 'SwapOutlined',
+        permissions: ['view', 'add', 'edit'],
+      },
+      {
+        path: PAGES.stalledCircuits,
+        nameAr: 'دورات اعتماد متوقفة',
+        nameEn: 'Stalled Approval Circuits',
+        icon: 'StopOutlined',
+        permissions: ['view', 'edit'],
+      },
     ],
   },
   {
@@ -304,6 +330,20 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
         nameAr: 'إعدادات المستخدم',
         nameEn: 'User Settings',
         icon: 'ProfileOutlined',
+        permissions: ['view'],
+      },
+      {
+        path: PAGES.notifications,
+        nameAr: 'التنبيهات',
+        nameEn: 'Notifications',
+        icon: 'BellOutlined',
+        permissions: ['view'],
+      },
+      {
+        path: PAGES.myDelegation,
+        nameAr: 'التفويض',
+        nameEn: 'My Delegation',
+        icon: 'SwapOutlined',
         permissions: ['view'],
       },
     ],

@@ -21,6 +21,11 @@ import {
 } from '../../src-shared/api/correspondence';
 import { DIGIT_STYLES, STAMP_CORNERS } from '../modules/final/types';
 import {
+  DELEGATION_SCOPES,
+  HOLIDAY_CALENDARS,
+  NOTIFICATION_KINDS,
+} from '../../src-shared/api/notifications-kinds';
+import {
   type AnyPgColumn,
   bigint,
   bigserial,
@@ -96,6 +101,11 @@ export const users = pgTable(
     passwordChangedAt: tstz('password_changed_at').notNull().defaultNow(),
     /** The user's own settings (date format, digits, home page): src-shared/api/auth.ts preferencesSchema. */
     preferences: jsonb('preferences').$type<Record<string, unknown>>().notNull().default({}),
+    /** Which notifications the user wants, where, and the daily e-mail digest (src-shared/api/notifications.ts). */
+    notificationSettings: jsonb('notification_settings')
+      .$type<Record<string, unknown>>()
+      .notNull()
+      .default({}),
     createdAt: created(),
     updatedAt: updated(),
   },
@@ -507,6 +517,19 @@ export const documents = pgTable(
     dispatchMediumId: integer('dispatch_medium_id').references(() => correspondenceSettings.id),
     dispatchDate: date('dispatch_date', { mode: 'string' }),
     delivered: boolean('delivered'),
+    /**
+     * Incoming: the date a reply is due by (issue 28; proposed from the priority in working days, editable),
+     * null when none is needed. Done when an outgoing reply related to it is dispatched, or when someone
+     * closes it with a note.
+     */
+    replyDueOn: date('reply_due_on', { mode: 'string' }),
+    replyDoneAt: tstz('reply_done_at'),
+    replyDoneBy: integer('reply_done_by').references(() => users.id, { onDelete: 'set null' }),
+    replyDoneNote: text('reply_done_note'),
+    /** The dispatched outgoing letter that answered it. */
+    replyDocumentId: integer('reply_document_id').references((): AnyPgColumn => documents.id, {
+      onDelete: 'set null',
+    }),
   },
   (t) => [
     check('documents_direction_check', oneOf(t.direction, DIRECTIONS)),
@@ -540,6 +563,10 @@ export const documents = pgTable(
       t.id.desc(),
     ),
     index('documents_subject_trgm_idx').using('gin', sql`${t.subjectSearch} gin_trgm_ops`),
+    // The deadline scan: replies still due, by date.
+    index('documents_reply_due_idx')
+      .on(t.replyDueOn)
+      .where(sql`${t.replyDueOn} is not null and ${t.replyDoneAt} is null`),
   ],
 );
 
@@ -677,6 +704,10 @@ export const tasks = pgTable(
     index('tasks_department_idx').on(t.departmentId, t.createdAt.desc()),
     index('tasks_document_idx').on(t.documentId),
     index('tasks_distribution_idx').on(t.distributionId),
+    // The deadline scan: open tasks by their due date (task_date is the task's due date).
+    index('tasks_due_idx')
+      .on(t.taskDate)
+      .where(sql`${t.taskDate} is not null and ${t.state} <> 'completed'`),
   ],
 );
 
@@ -920,6 +951,8 @@ export const approvalMembers = pgTable(
     comment: text('comment'),
     decidedAt: tstz('decided_at'),
     decidedVersion: integer('decided_version'),
+    /** When this person's answer is due (working days per step from activation, issue 28). */
+    dueOn: date('due_on', { mode: 'string' }),
     /** Copied from the document so the box reads one index (as distributions do). */
     direction: text('direction', { enum: DIRECTIONS }).notNull(),
     securityRank: integer('security_rank').notNull().default(0),
@@ -1064,6 +1097,8 @@ export const organisationSettings = pgTable(
     certificatePasswordSealed: text('certificate_password_sealed'),
     /** What may be shown of the certificate (subject, issuer, validity, fingerprint). */
     certificate: jsonb('certificate').$type<Record<string, unknown>>(),
+    /** Working week and deadline settings (issue 28; src-shared/api/deadlines.ts deadlineSettingsSchema). */
+    deadlines: jsonb('deadlines').$type<Record<string, unknown>>().notNull().default({}),
     updatedAt: updated(),
     updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
   },
@@ -1144,5 +1179,102 @@ export const emailDispatches = pgTable(
   (t) => [
     index('email_dispatches_document_idx').on(t.documentId),
     check('email_dispatches_state_check', oneOf(t.state, EMAIL_DISPATCH_STATES)),
+  ],
+);
+
+// ---------------------------------------------------------------- deadlines, notifications, delegation (issue 28)
+
+/**
+ * A day or days off of the organisation, entered by an administrator in Hijri or Gregorian. `starts_on` and
+ * `ends_on` are Gregorian (inclusive). A yearly holiday repeats on the same day of its calendar: a Hijri
+ * one (an Eid) moves through the Gregorian year, so it is entered once as Hijri and repeats each Hijri
+ * year; without `repeats`, it is that year's only.
+ */
+export const holidays = pgTable(
+  'holidays',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    nameAr: text('name_ar').notNull(),
+    nameEn: text('name_en').notNull(),
+    calendar: text('calendar', { enum: HOLIDAY_CALENDARS }).notNull().default('gregorian'),
+    startsOn: date('starts_on', { mode: 'string' }).notNull(),
+    endsOn: date('ends_on', { mode: 'string' }).notNull(),
+    repeats: boolean('repeats').notNull().default(false),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+    updatedAt: updated(),
+  },
+  (t) => [
+    check('holidays_calendar_check', oneOf(t.calendar, HOLIDAY_CALENDARS)),
+    check('holidays_range_check', sql`${t.startsOn} <= ${t.endsOn}`),
+    index('holidays_starts_idx').on(t.startsOn),
+  ],
+);
+
+/**
+ * What a user is told (issue 28): one row per user and event, pushed to their open clients and listed in
+ * the header's bell. `dedupe_key` makes a notice once per user however many servers or retries make it
+ * (a reminder: `dueSoon:task:42:2026-11-30`). `on_behalf_of` names the delegator when it reached a delegate.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: NOTIFICATION_KINDS }).notNull(),
+    documentId: integer('document_id').references(() => documents.id, { onDelete: 'cascade' }),
+    /** The words' values (a number, a subject, a due date, who acted) frozen at the time. */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    dedupeKey: text('dedupe_key'),
+    onBehalfOf: integer('on_behalf_of').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+    readAt: tstz('read_at'),
+    /** Included in a daily e-mail digest. */
+    emailedAt: tstz('emailed_at'),
+  },
+  (t) => [
+    check('notifications_kind_check', oneOf(t.kind, NOTIFICATION_KINDS)),
+    uniqueIndex('notifications_dedupe_idx')
+      .on(t.userId, t.dedupeKey)
+      .where(sql`${t.dedupeKey} is not null`),
+    index('notifications_user_idx').on(t.userId, t.id.desc()),
+    index('notifications_unread_idx')
+      .on(t.userId, t.id)
+      .where(sql`${t.readAt} is null`),
+  ],
+);
+
+/**
+ * A user's approvals, tasks or both handed to another user for a date range (inclusive). The delegate acts
+ * on the delegator's items, named in the timeline and the audit record; nobody delegates to themselves,
+ * and a delegate does not delegate onward (the service checks). Ended early: `ended_at` (at once).
+ */
+export const delegations = pgTable(
+  'delegations',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    delegatorId: integer('delegator_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    delegateId: integer('delegate_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    scope: text('scope', { enum: DELEGATION_SCOPES }).notNull(),
+    startsOn: date('starts_on', { mode: 'string' }).notNull(),
+    endsOn: date('ends_on', { mode: 'string' }).notNull(),
+    reason: text('reason'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+    endedAt: tstz('ended_at'),
+    endedBy: integer('ended_by').references(() => users.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    check('delegations_scope_check', oneOf(t.scope, DELEGATION_SCOPES)),
+    check('delegations_range_check', sql`${t.startsOn} <= ${t.endsOn}`),
+    check('delegations_not_self_check', sql`${t.delegatorId} <> ${t.delegateId}`),
+    index('delegations_delegate_idx').on(t.delegateId, t.endsOn),
+    index('delegations_delegator_idx').on(t.delegatorId, t.endsOn),
   ],
 );
