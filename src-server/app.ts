@@ -19,6 +19,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { pickLocale } from '../src-shared/locale';
 import { healthSchema, envelopeOf } from '../src-shared/api/envelope';
+import { systemClock, type Clock } from './clock';
 import type { ServerConfig } from './config';
 import type { App, AppModule } from './app-type';
 import type { ServerContext } from './context';
@@ -100,6 +101,8 @@ export interface BuildAppOptions {
    * (unless JOBS_WORKER=0) and stops it when it closes.
    */
   jobs?: JobQueue;
+  /** Overrides the system clock for deadlines, reminders and digests (tests move it). */
+  clock?: Clock;
   /** More feature modules, registered after the app's own (MODULES). */
   modules?: AppModule[];
   logger?: boolean;
@@ -147,6 +150,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         // Background work yields while the server answers requests and its thread is loaded.
         yieldWhenBusy: { requestsActive: installRequestActivity(app) },
       }),
+    clock: options.clock ?? systemClock,
   };
   // The worker starts once the app is ready, so every module has registered its job handlers by then
   // (never with JOBS_WORKER=0: that process only enqueues), and stops when the app closes — before the

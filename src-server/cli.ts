@@ -17,6 +17,7 @@ import { loadConfig, type ServerConfig } from './config';
 import { openDatabase } from './db/open';
 import { isUniqueViolation } from './db/errors';
 import { JobQueue } from './jobs/queue';
+import { systemClock } from './clock';
 import { recordAudit } from './audit';
 import { createPasswordHasher } from './security/passwords';
 import { insertUser, systemRoleId } from './modules/auth/queries';
@@ -169,7 +170,7 @@ async function main(): Promise<void> {
       const password = values.password ?? process.env.SIJILL_DEMO_PASSWORD ?? 'demo-password';
       const files = await createFileStore(config);
       const created = await withDatabase(config, ({ db }) =>
-        seedDemo({ db, config, passwords, files, jobs: new JobQueue(db) }, password),
+        seedDemo({ db, config, passwords, files, jobs: new JobQueue(db), clock: systemClock }, password),
       );
       console.log(
         created.length

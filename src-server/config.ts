@@ -39,6 +39,21 @@ export const configSchema = z.object({
   /** Public verification pages answered per minute per address (issue 27); 0 turns the limiter off. */
   VERIFY_RATE_LIMIT_PER_MINUTE: int(20, 0, 1_000_000),
   /**
+   * The organisation's time zone (IANA, e.g. Asia/Riyadh): what "today" is for due dates, reminders and the
+   * daily digest (issue 28). Default: this machine's zone.
+   */
+  ORG_TIME_ZONE: z
+    .string()
+    .default(() => Intl.DateTimeFormat().resolvedOptions().timeZone)
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'not a time zone'),
+  /**
    * Big lists count their rows up to this many: beyond it a list answers `total` = this number with
    * `totalExact: false` ("more than …"), since an exact count of a large box costs more than its page.
    */

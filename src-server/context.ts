@@ -2,6 +2,7 @@
  * What every feature module needs from the running server: the database, the configuration, the
  * password hasher, the file store and the background job queue. Nothing in it holds request state, so several servers can share one database.
  */
+import type { Clock } from './clock';
 import type { ServerConfig } from './config';
 import type { Db } from './db/open';
 import type { JobQueue } from './jobs/queue';
@@ -19,4 +20,6 @@ export interface ServerContext {
    * `nudge()`. Started when the app is ready (unless JOBS_WORKER=0), stopped when it closes.
    */
   jobs: JobQueue;
+  /** "Now" for deadlines, reminders and digests (a test moves it; src-server/clock.ts). */
+  clock: Clock;
 }

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { startServer } from '../../src-server/server';
 import { openDatabase } from '../../src-server/db/open';
 import { JobQueue } from '../../src-server/jobs/queue';
+import { systemClock } from '../../src-server/clock';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { createLocalFileStore } from '../../src-server/storage/files';
 import { seedDemo } from '../../src-server/modules/demo/seed';
@@ -36,6 +37,7 @@ async function seed(dataDir: string): Promise<void> {
         }),
         files: createLocalFileStore(join(dataDir, 'files')),
         jobs: new JobQueue(database.db),
+        clock: systemClock,
       },
       PASSWORD,
     );

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { JobQueue } from '../../src-server/jobs/queue';
+import { systemClock } from '../../src-server/clock';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { createLocalFileStore } from '../../src-server/storage/files';
 import { seedDemo } from '../../src-server/modules/demo/seed';
@@ -101,6 +102,7 @@ try {
         }),
         files: createLocalFileStore(join(dataDir, 'files')),
         jobs: new JobQueue(server.database.db),
+        clock: systemClock,
       },
       PASSWORD,
     );

@@ -9,6 +9,7 @@ import { formatRegistrationNumber } from '../../src-shared/numbering';
 import { PAGES, SECTIONS } from '../../src-shared/pages';
 import type { ServerContext } from '../../src-server/context';
 import { JobQueue } from '../../src-server/jobs/queue';
+import { systemClock } from '../../src-server/clock';
 import { seedDemo } from '../../src-server/modules/demo/seed';
 import { createPasswordHasher } from '../../src-server/security/passwords';
 import { createLocalFileStore } from '../../src-server/storage/files';
@@ -43,6 +44,7 @@ beforeAll(async () => {
     passwords: createPasswordHasher({ memoryKib: 256, timeCost: 1 }),
     files: createLocalFileStore(h.filesDir),
     jobs: new JobQueue(h.database.db),
+    clock: systemClock,
   };
   first = await seedDemo(ctx, PASSWORD);
 });
