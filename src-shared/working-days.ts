@@ -95,7 +95,7 @@ function hijriFormatter(): Intl.DateTimeFormat {
 function hijriOfNumber(n: number): HijriDate {
   const out: HijriDate = { year: 0, month: 0, day: 0 };
   for (const part of hijriFormatter().formatToParts(new Date(n * DAY_MS))) {
-    if (part.type === 'year' || part.type === 'relatedYear') out.year ||= parseInt(part.value, 10);
+    if (part.type === 'year') out.year = parseInt(part.value, 10);
     else if (part.type === 'month') out.month = parseInt(part.value, 10);
     else if (part.type === 'day') out.day = parseInt(part.value, 10);
   }
@@ -288,6 +288,23 @@ export function addWorkingDays(from: string, n: number, cal: WorkingCalendar): s
       if (y.working[i] === 1 && --needed === 0) return dayString(y.first + i);
     }
   }
+}
+
+/**
+ * The n-th working day before `from` (n ≥ 0; n = 0 is `from` itself when working, else the working day
+ * before it): when a reminder goes, `remindDaysBefore` working days ahead of a due date.
+ */
+export function subtractWorkingDays(from: string, n: number, cal: WorkingCalendar): string {
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`working days must be a whole number ≥ 0: ${n}`);
+  let cursor = dayNumber(from);
+  let needed = n;
+  if (n === 0) needed = 1;
+  else cursor -= 1;
+  // Reminders look days or weeks back: a day at a time, bounded like addWorkingDays.
+  for (let guard = 0; guard < 366 * MAX_EMPTY_YEARS + n * 7; guard++, cursor--) {
+    if (isWorkingNumber(cursor, cal) && --needed === 0) return dayString(cursor);
+  }
+  throw new RangeError('the calendar has no working days');
 }
 
 /** Working days in [a, b] (a ≤ b), by years. */
