@@ -20,7 +20,8 @@ const priorityKey = z.string().regex(/^[1-9][0-9]{0,9}$/, 'validation.number');
 
 const weekendField = z
   .array(z.number().int().min(0).max(6))
-  .max(6, 'deadlines.allWeekend')
+  // Seven days off is refused by the server in its own words (deadlines.allWeekend), so it passes here.
+  .max(7)
   .refine((days) => new Set(days).size === days.length, 'validation.duplicate');
 
 /**
@@ -65,7 +66,9 @@ export function readDeadlineSettings(stored: unknown): DeadlineSettings {
   const shape = deadlineSettingsSchema.shape;
   const field = <K extends keyof DeadlineSettings>(key: K): DeadlineSettings[K] => {
     const parsed = shape[key].safeParse(source[key]);
-    return parsed.success ? (parsed.data as DeadlineSettings[K]) : DEFAULT_DEADLINE_SETTINGS[key];
+    // A week without a working day would make every due date endless.
+    const usable = key !== 'weekend' || (parsed.success && (parsed.data as number[]).length < 7);
+    return parsed.success && usable ? (parsed.data as DeadlineSettings[K]) : DEFAULT_DEADLINE_SETTINGS[key];
   };
   return {
     weekend: field('weekend'),
@@ -163,10 +166,7 @@ export const holidaySchema = z.object({
 export type Holiday = z.infer<typeof holidaySchema>;
 
 /** GET /deadlines/calendar: a range of at most two years. */
-export const calendarQuerySchema = z
-  .object({ from: dateOnlyField, to: dateOnlyField })
-  .strict()
-  .refine((q) => q.from <= q.to, { path: ['to'], message: 'deadlines.endBeforeStart' });
+export const calendarQuerySchema = z.object({ from: dateOnlyField, to: dateOnlyField }).strict();
 export type CalendarQuery = z.infer<typeof calendarQuerySchema>;
 export const CALENDAR_MAX_DAYS = 732;
 
