@@ -329,7 +329,9 @@ export function workingDaysBetween(a: string, b: string, cal: WorkingCalendar): 
   const x = dayNumber(a);
   const y = dayNumber(b);
   if (x === y) return 0;
-  return x < y ? countInclusive(x + 1, y, cal) : -countInclusive(y + 1, x, cal);
+  if (x < y) return countInclusive(x + 1, y, cal);
+  // `|| 0`: no -0 for a span without working days.
+  return -countInclusive(y + 1, x, cal) || 0;
 }
 
 /** The days off from `from` to `to` (inclusive), each with the holiday that makes it one (null: weekend). */
