@@ -202,7 +202,7 @@ describe('working days, as properties', () => {
         const dHi = addWorkingDays(a, hi, cal);
         expect(dLo <= dHi).toBe(true);
         if (lo < hi) expect(dLo < dHi).toBe(true);
-        expect(workingDaysBetween(dHi, dLo, cal)).toBe(-workingDaysBetween(dLo, dHi, cal));
+        expect(workingDaysBetween(dHi, dLo, cal) + workingDaysBetween(dLo, dHi, cal)).toBe(0);
       }),
     );
   });
