@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import {
   Button,
+  type ButtonProps,
   Card,
   Checkbox,
   Flex,
@@ -419,6 +420,7 @@ function HolidayModal({ holiday, onClose }: { holiday: Holiday | 'new'; onClose:
       okText={t('save')}
       cancelText={t('cancel')}
       confirmLoading={save.isPending}
+      okButtonProps={{ 'data-testid': 'holiday-save' } as ButtonProps}
       destroyOnHidden
       data-testid="holiday-modal"
     >
