@@ -22,10 +22,15 @@ let stranger: string;
 let priorityUrgent: number;
 let priorityNormal: number;
 
-const get = (token: string, url: string, lang?: string) =>
+const get = (token: string, url: string, lang?: 'ar' | 'en') =>
   call(h, { method: 'GET', url, token, ...(lang ? { lang } : {}) });
-const send = (method: 'POST' | 'PUT' | 'DELETE', token: string, url: string, body?: unknown, lang?: string) =>
-  call(h, { method, url, token, ...(body !== undefined ? { body } : {}), ...(lang ? { lang } : {}) });
+const send = (
+  method: 'POST' | 'PUT' | 'DELETE',
+  token: string,
+  url: string,
+  body?: unknown,
+  lang?: 'ar' | 'en',
+) => call(h, { method, url, token, ...(body !== undefined ? { body } : {}), ...(lang ? { lang } : {}) });
 
 async function priority(nameEn: string): Promise<number> {
   const [row] = await h.query<{ id: number }>(
