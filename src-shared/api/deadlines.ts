@@ -125,8 +125,8 @@ const HIJRI_TEXT = /^\d{4}-\d{1,2}-\d{1,2}$/;
 /** POST /deadlines/holidays and PUT /deadlines/holidays/:id (the whole holiday). */
 export const holidayRequestSchema = z
   .object({
-    nameAr: text(1, 200),
-    nameEn: text(1, 200),
+    nameAr: z.string().trim().pipe(text(1, 200)),
+    nameEn: z.string().trim().pipe(text(1, 200)),
     calendar: z.enum(HOLIDAY_CALENDARS),
     startsOn: holidayDayInput,
     /** Omitted: one day. */

@@ -192,6 +192,21 @@ describe('holidays', () => {
     );
     expect(missing.status).toBe(422);
     expect(missing.json.errors.startsOn[0]).toMatch(/هجري/);
+    const outOfRange = await send('POST', admin, '/deadlines/holidays', {
+      nameAr: 'ع',
+      nameEn: 'H',
+      calendar: 'hijri',
+      startsOn: '0900-01-01',
+    });
+    expect(outOfRange.status).toBe(422);
+    const blankName = await send('POST', admin, '/deadlines/holidays', {
+      nameAr: '   ',
+      nameEn: 'H',
+      calendar: 'gregorian',
+      startsOn: '2026-12-01',
+    });
+    expect(blankName.status).toBe(400);
+    expect(Object.keys(blankName.json.errors)).toEqual(['nameAr']);
     const reversed = await send(
       'POST',
       admin,

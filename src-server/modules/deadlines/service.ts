@@ -7,6 +7,7 @@
  */
 import {
   CALENDAR_MAX_DAYS,
+  hijriDateSchema,
   readDeadlineSettings,
   type CalendarDays,
   type CalendarQuery,
@@ -111,8 +112,9 @@ function holidayOut(row: HolidayRow): Holiday {
 /** A day as entered, in its calendar, as a Gregorian YYYY-MM-DD; null when that day does not exist. */
 function gregorianOf(calendar: HolidayCalendar, day: HolidayDayInput): string | null {
   if (calendar === 'gregorian') return typeof day === 'string' ? day : null;
-  const hijri = typeof day === 'string' ? parseHijriString(day) : day;
-  return hijri ? fromHijri(hijri.year, hijri.month, hijri.day) : null;
+  // Typed or not, the same bounds as the object form (Umm al-Qura's years, months 1–12, days 1–30).
+  const hijri = hijriDateSchema.safeParse(typeof day === 'string' ? parseHijriString(day) : day);
+  return hijri.success ? fromHijri(hijri.data.year, hijri.data.month, hijri.data.day) : null;
 }
 
 /** The request's days in Gregorian, checked: each exists, the end is not before the start, not too long. */
