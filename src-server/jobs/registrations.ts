@@ -7,6 +7,8 @@ import { closeOcr } from '../modules/search/extract';
 import { enqueueMissingSearchWork, registerSearchJobs } from '../modules/search/jobs';
 import { FINAL_EMAIL, sendQueuedEmail } from '../modules/final/email';
 import { FINAL_MAKE, makeFinal } from '../modules/final/letters';
+import { DEADLINES_SCAN, queueDeadlineScan, runDeadlineScan } from '../modules/notifications/deadlines';
+import { DIGEST_JOB, queueDigest, runDigest } from '../modules/notifications/digest';
 
 /**
  * Search: text extraction, OCR and indexing; the work left from before queued again at start (an
@@ -35,4 +37,26 @@ const finalJobs: JobRegistration = (_app, ctx) => {
   });
 };
 
-export const JOB_REGISTRATIONS: readonly JobRegistration[] = [searchJobs, finalJobs];
+/**
+ * Deadlines (issue 28): the reminder and escalation scan every ten minutes, the daily digests every hour.
+ * Each run queues the next (one waiting at a time, whatever the number of servers); the process that runs
+ * the jobs queues the first at start.
+ */
+const notificationJobs: JobRegistration = (app, ctx) => {
+  ctx.jobs.register(DEADLINES_SCAN, (job) => runDeadlineScan(ctx, job), {
+    concurrency: 1,
+    timeoutMs: 5 * 60_000,
+  });
+  ctx.jobs.register(DIGEST_JOB, (job) => runDigest(ctx, job), { concurrency: 1, timeoutMs: 30 * 60_000 });
+  if (ctx.config.JOBS_WORKER)
+    app.addHook('onReady', async () => {
+      try {
+        await queueDeadlineScan(ctx);
+        await queueDigest(ctx);
+      } catch (error) {
+        app.log.warn({ err: error }, 'deadlines: could not queue the first scan');
+      }
+    });
+};
+
+export const JOB_REGISTRATIONS: readonly JobRegistration[] = [searchJobs, finalJobs, notificationJobs];

@@ -315,3 +315,44 @@ export async function checkSmtp(smtp: SmtpSettings, options?: MailOptions): Prom
     transporter.close();
   }
 }
+
+/** A message without attachments (the notifications' daily digest): one checked address, text and HTML. */
+export interface PlainMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Sends a plain message through the organisation's SMTP server; never throws for SMTP failures. */
+export async function sendPlainMail(
+  smtp: SmtpSettings,
+  mail: PlainMail,
+  options?: MailOptions,
+): Promise<SendOutcome> {
+  if (!z.email().safeParse(mail.to).success) {
+    return { ok: false, error: `Not an e-mail address: ${mail.to}`, code: 'EENVELOPE', permanent: true };
+  }
+  const transporter = nodemailer.createTransport(transportOptions(smtp, options));
+  try {
+    const info = await transporter.sendMail({
+      from: { name: smtp.fromName ?? '', address: smtp.fromAddress },
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      html: mail.html,
+    });
+    if (info.accepted.length === 0)
+      return {
+        ok: false,
+        error: `The server did not accept ${mail.to}`,
+        code: 'EENVELOPE',
+        permanent: false,
+      };
+    return { ok: true, messageId: info.messageId, response: info.response };
+  } catch (err) {
+    return failure(err);
+  } finally {
+    transporter.close();
+  }
+}

@@ -66,9 +66,9 @@ export function stampSettingsOf(row: SettingsRow, kind: LetterFacts['kind']): St
   };
 }
 
-const keys = new WeakMap<ServerContext, Promise<Uint8Array>>();
+const keys = new WeakMap<object, Promise<Uint8Array>>();
 /** The server's secrets key (SIJILL_SECRETS_KEY, or a key file in the data directory), read once. */
-function secretsKey(ctx: ServerContext): Promise<Uint8Array> {
+function secretsKey(ctx: Pick<ServerContext, 'config'>): Promise<Uint8Array> {
   let key = keys.get(ctx);
   if (!key) {
     key = loadSecretsKey(ctx.config.DATA_DIR);
@@ -95,7 +95,10 @@ export async function secretsOf(
 }
 
 /** The SMTP settings with the password unsealed, when they are set. */
-export async function smtpOf(ctx: ServerContext, row: SettingsRow): Promise<SmtpSettings | null> {
+export async function smtpOf(
+  ctx: Pick<ServerContext, 'config'>,
+  row: SettingsRow,
+): Promise<SmtpSettings | null> {
   if (!row.smtp) return null;
   const password = row.smtp_password_sealed
     ? Buffer.from(
