@@ -48,6 +48,7 @@ import { settingsModule } from './modules/settings/routes';
 import { correspondenceModule } from './modules/correspondence/routes';
 import { searchModule } from './modules/search/routes';
 import { finalModule, verifyModule } from './modules/final/routes';
+import { delegationModule } from './modules/delegation/routes';
 import { JOB_REGISTRATIONS } from './jobs/registrations';
 import { VERSION } from './version';
 
@@ -63,6 +64,7 @@ const MODULES: readonly AppModule[] = [
   searchModule,
   finalModule,
   verifyModule,
+  delegationModule,
 ];
 
 /** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */

@@ -66,6 +66,10 @@ export const AUDIT_ACTIONS = [
   'letterSettings.certificateRemoved',
   'letterSettings.smtpUpdated',
   'letterSettings.smtpRemoved',
+  'delegations.create',
+  'delegations.end',
+  'delegations.actedOnBehalf',
+  'circuits.approverReplaced',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
