@@ -20,10 +20,9 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../auth/queries';
-import { delegatorsOf, type Delegator } from '../delegation/queries';
-import { scopeRowOf } from './visibility-queries';
+import { delegatorsOf, scopeRowOf, type Delegator } from './visibility-queries';
 
-export type { Delegator } from '../delegation/queries';
+export type { Delegator } from './visibility-queries';
 
 /** What the predicate needs to know about the caller, read once per request. */
 export interface Scope {
