@@ -131,6 +131,7 @@ describe('acting on behalf', () => {
     const row = (await requiring(deputy)).find((i) => i.documentId === id);
     expect(row?.onBehalfOf?.id).toBe(manager.userId);
     expect((await requiring(manager)).find((i) => i.documentId === id)?.onBehalfOf).toBeNull();
+    expect((await get(deputy, '/correspondence/boxes/counts')).json.data.outboxRequiringApproval).toBe(1);
     const seen = await get(deputy, doc(id));
     expect(seen.status).toBe(200);
     expect(seen.json.data.abilities).toMatchObject({

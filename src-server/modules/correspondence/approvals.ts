@@ -55,7 +55,7 @@ import { badField, holds, notFound, requireOnDirection, rule, scope, visibleDocu
 import { getDocument } from './documents';
 import * as q from './queries';
 import { approverOut, requireSigningAuthority, signatoriesFor } from './signing';
-import type { Delegator, Scope } from './visibility';
+import { circuitUsers, type Delegator, type Scope } from './visibility';
 import { recordAudit } from '../../audit';
 
 const conflict = (key: string) =>
@@ -517,5 +517,5 @@ export async function saveTemplate(
 /** GET /correspondence/boxes/counts. */
 export async function boxCounts(ctx: ServerContext, caller: AuthContext): Promise<BoxCounts> {
   const s = await scope(ctx, caller);
-  return aq.countsFor(ctx.db, s.userId, s.isAdmin ? null : s.clearance);
+  return aq.countsFor(ctx.db, s.userId, s.isAdmin ? null : s.clearance, circuitUsers(s));
 }
