@@ -129,7 +129,10 @@ export async function myDelegations(ctx: ServerContext, caller: AuthContext): Pr
 }
 
 /** GET /delegations (administration). */
-export async function listDelegations(ctx: ServerContext, query: DelegationListQueryParsed): Promise<Delegation[]> {
+export async function listDelegations(
+  ctx: ServerContext,
+  query: DelegationListQueryParsed,
+): Promise<Delegation[]> {
   const today = todayOf(ctx);
   const where: SQL[] = [sql`true`];
   if (query.userId !== undefined)
