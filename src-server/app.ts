@@ -50,6 +50,7 @@ import { searchModule } from './modules/search/routes';
 import { finalModule, verifyModule } from './modules/final/routes';
 import { notificationsModule } from './modules/notifications/routes';
 import { deadlinesModule } from './modules/deadlines/routes';
+import { delegationModule } from './modules/delegation/routes';
 import { JOB_REGISTRATIONS } from './jobs/registrations';
 import { VERSION } from './version';
 
@@ -67,6 +68,7 @@ const MODULES: readonly AppModule[] = [
   verifyModule,
   notificationsModule,
   deadlinesModule,
+  delegationModule,
 ];
 
 /** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */

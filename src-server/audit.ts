@@ -70,6 +70,10 @@ export const AUDIT_ACTIONS = [
   'deadlines.holidayCreated',
   'deadlines.holidayUpdated',
   'deadlines.holidayDeleted',
+  'delegations.create',
+  'delegations.end',
+  'delegations.actedOnBehalf',
+  'circuits.approverReplaced',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -239,12 +239,12 @@ export const MAIN_ROUTES: readonly MainRoute[] = [
   {
     path: PAGES.delegations,
     treePath: PAGES.delegations,
-    lazy: () => import('../features/common/UnbuiltPage'),
+    lazy: () => import('../features/admin/DelegationsPage'),
   },
   {
     path: PAGES.stalledCircuits,
     treePath: PAGES.stalledCircuits,
-    lazy: () => import('../features/common/UnbuiltPage'),
+    lazy: () => import('../features/admin/StalledCircuitsPage'),
   },
   {
     path: PAGES.userSettings,
@@ -259,7 +259,7 @@ export const MAIN_ROUTES: readonly MainRoute[] = [
   {
     path: PAGES.myDelegation,
     treePath: PAGES.myDelegation,
-    lazy: () => import('../features/common/UnbuiltPage'),
+    lazy: () => import('../features/user/MyDelegationPage'),
   },
 ];
 

@@ -483,6 +483,8 @@ export const documentSchema = z.object({
     submit: z.boolean(),
     /** Approve, reject or request changes: it is the caller's turn in the circuit. */
     decide: z.boolean(),
+    /** The turn is a delegator's, taken by the caller as their delegate (issue 28). */
+    decideOnBehalfOf: namedRefSchema.nullable().optional(),
     /** Record the dispatch of an approved outgoing letter: its archive office. */
     dispatch: z.boolean(),
     /**
@@ -825,6 +827,8 @@ export const boxItemSchema = z.object({
   overdue: z.boolean(),
   /** Follow-ups: why it is there (an action item of the caller's department, or chosen to follow). */
   followReason: z.enum(['action', 'followed']).nullable(),
+  /** Approval and task boxes: the person whose item this is, when the caller holds it as their delegate. */
+  onBehalfOf: namedRefSchema.nullable(),
 });
 export type BoxItem = z.infer<typeof boxItemSchema>;
 
@@ -964,6 +968,7 @@ export const TIMELINE_EVENTS = [
   'finalCancelled',
   'emailSent',
   'emailFailed',
+  'approverReplaced',
 ] as const;
 export type TimelineEvent = (typeof TIMELINE_EVENTS)[number];
 

@@ -65,6 +65,7 @@ const row = (box: Box) => ({
   dueDate: null,
   overdue: false,
   followReason: null,
+  onBehalfOf: null,
 });
 
 const SCREENS: [Box, string, ComponentType][] = [

@@ -334,15 +334,21 @@ export async function saveTemplate(
 }
 
 /** The menu's counts: what waits for the caller's approval and what came back to them, per family. */
-export async function countsFor(db: Tx, userId: number, clearance: number | null) {
+export async function countsFor(
+  db: Tx,
+  userId: number,
+  clearance: number | null,
+  /** Whose pending turns count: the caller's, and their delegators' for approvals (issue 28). */
+  approverIds: readonly number[] = [userId],
+) {
   const rank = clearance === null ? sql`true` : sql`m.security_rank <= ${clearance}`;
   const drank = clearance === null ? sql`true` : sql`d.security_rank <= ${clearance}`;
   const [row] = await rowsOf<Record<string, number>>(
     db,
     sql`select
-          (select count(*) from approval_members m where m.user_id = ${userId} and m.pending
+          (select count(*) from approval_members m where m.user_id in ${inList(approverIds)} and m.pending
              and m.direction = 'out' and ${rank})::int as out_approval,
-          (select count(*) from approval_members m where m.user_id = ${userId} and m.pending
+          (select count(*) from approval_members m where m.user_id in ${inList(approverIds)} and m.pending
              and m.direction = 'memo' and ${rank})::int as memo_approval,
           (select count(*) from documents d where d.created_by = ${userId} and d.direction = 'out'
              and d.state in ('changesRequested', 'rejected') and ${drank})::int as out_changes,

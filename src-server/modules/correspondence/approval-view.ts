@@ -7,11 +7,19 @@ import type { Approval } from '../../../src-shared/api/correspondence';
 import type { AuthContext } from '../../http/access';
 import type { Tx } from '../auth/queries';
 import * as aq from './approval-queries';
-import { CIRCUIT_DIRECTIONS, approvalStatusOf, isTurnOf, running, type Circuit } from './approval-engine';
+import type { NamedRef } from '../../../src-shared/api/directory';
+import {
+  CIRCUIT_DIRECTIONS,
+  approvalStatusOf,
+  isTurnOf,
+  memberOf,
+  running,
+  type Circuit,
+} from './approval-engine';
 import { mayOnDirection } from './common';
 import type * as q from './queries';
 import { signatoriesFor } from './signing';
-import type { Scope } from './visibility';
+import type { Delegator, Scope } from './visibility';
 
 /** The circuit of a document from its row and its circuit's rows. */
 export function circuitOf(row: q.DocumentRow, members: readonly aq.MemberRow[]): Circuit {
@@ -73,9 +81,36 @@ export async function approvalOf(db: Tx, row: q.DocumentRow): Promise<Approval |
   };
 }
 
-/** Whether it is the caller's turn on the document (and their role lets them answer). */
-export async function isCallersTurn(db: Tx, caller: AuthContext, s: Scope, row: q.DocumentRow) {
-  if (!running(row.state)) return false;
+/**
+ * Whose place in the circuit the caller answers in (issue 28): their own turn first, then the turn of a
+ * delegator whose approvals they hold today; when nobody's turn has come, their own place or a
+ * delegator's (the engine then says why not). Null: neither they nor their delegators are in it.
+ */
+export function actingMember(c: Circuit, s: Scope): { userId: number; delegator: Delegator | null } | null {
+  if (isTurnOf(c, s.userId)) return { userId: s.userId, delegator: null };
+  const approving = s.delegators.filter((g) => g.approvals);
+  const turn = approving.find((g) => isTurnOf(c, g.userId));
+  if (turn) return { userId: turn.userId, delegator: turn };
+  if (memberOf(c, s.userId)) return { userId: s.userId, delegator: null };
+  const member = approving.find((g) => memberOf(c, g.userId));
+  return member ? { userId: member.userId, delegator: member } : null;
+}
+
+/**
+ * Whether it is the caller's turn on the document (and their role lets them answer), and whose turn it
+ * is when they take it as a delegate.
+ */
+export async function callersTurn(
+  db: Tx,
+  caller: AuthContext,
+  s: Scope,
+  row: q.DocumentRow,
+): Promise<{ onBehalfOf: NamedRef | null } | null> {
+  if (!running(row.state)) return null;
   const circuit = circuitOf(row, await aq.membersOf(db, row.id));
-  return isTurnOf(circuit, s.userId) && (await mayOnDirection(db, caller, row.direction, 'decide'));
+  const acting = actingMember(circuit, s);
+  if (!acting || !isTurnOf(circuit, acting.userId)) return null;
+  if (!(await mayOnDirection(db, caller, row.direction, 'decide'))) return null;
+  const g = acting.delegator;
+  return { onBehalfOf: g ? { id: g.userId, nameAr: g.nameAr, nameEn: g.nameEn } : null };
 }

@@ -38,7 +38,6 @@ import type { Tx } from '../auth/queries';
 import { openFinal } from '../final/letters';
 import {
   CIRCUIT_DIRECTIONS,
-  memberOf,
   needsComment,
   shapeCircuit,
   stepsOf,
@@ -51,13 +50,14 @@ import {
   type ShapeRefusal,
 } from './approval-engine';
 import * as aq from './approval-queries';
-import { approvalOf, circuitOf } from './approval-view';
+import { actingMember, approvalOf, circuitOf } from './approval-view';
 import { badField, holds, notFound, requireOnDirection, rule, scope, visibleDocument } from './common';
 import { getDocument } from './documents';
 import * as q from './queries';
 import { tellAuthorDecision, tellDispatched, tellDistributed, tellTurn } from './notices';
 import { approverOut, requireSigningAuthority, signatoriesFor } from './signing';
-import type { Scope } from './visibility';
+import { circuitUsers, type Delegator, type Scope } from './visibility';
+import { recordAudit } from '../../audit';
 
 const conflict = (key: string) =>
   new HttpProblem('conflict', { detailKey: `correspondence.${key}`, code: `correspondence.${key}` });
@@ -341,7 +341,8 @@ function detailsOf(entry: LogEntry): Record<string, unknown> {
 
 /**
  * Applies the engine's effects to a document locked in `tx`, in their order; `members` are its circuit's
- * rows as the engine read them.
+ * rows as the engine read them. A decision taken by a delegate (`onBehalfOf`) names the delegator in its
+ * timeline entries; the caller stays their actor.
  */
 async function applyEffects(
   ctx: ServerContext,
@@ -350,7 +351,11 @@ async function applyEffects(
   doc: q.DocumentRow,
   members: readonly aq.MemberRow[],
   effects: readonly Effect[],
+  onBehalfOf: Delegator | null = null,
 ) {
+  const behalf = onBehalfOf
+    ? { onBehalfOf: { id: onBehalfOf.userId, nameAr: onBehalfOf.nameAr, nameEn: onBehalfOf.nameEn } }
+    : {};
   const id = doc.id;
   for (const e of effects)
     switch (e.type) {
@@ -391,7 +396,7 @@ async function applyEffects(
         await q.bumpVersion(tx, id);
         break;
       case 'log':
-        await q.appendEvent(tx, id, e.entry.event, s.userId, detailsOf(e.entry));
+        await q.appendEvent(tx, id, e.entry.event, s.userId, { ...detailsOf(e.entry), ...behalf });
         if (e.entry.event === 'changesRequested' || e.entry.event === 'rejected')
           await tellAuthorDecision(tx, doc, e.entry.event, e.entry.comment, s.userId);
         break;
@@ -413,17 +418,35 @@ export async function decideDocument(
     if (!CIRCUIT_DIRECTIONS.includes(doc.direction)) throw rule('noCircuit');
     const members = await aq.membersOf(tx, id);
     const circuit = circuitOf(doc, members);
-    if (!memberOf(circuit, s.userId)) throw REFUSED.notInCircuit();
+    // The caller answers in their own place, or in a delegator's whose approvals they hold today: the
+    // answer is the delegator's (their row, their signing authority), the caller its actor.
+    const acting = actingMember(circuit, s);
+    if (!acting) throw REFUSED.notInCircuit();
     await requireOnDirection(tx, caller, doc.direction, 'decide');
     const event = {
       type: 'answer',
-      by: s.userId,
+      by: acting.userId,
       action: input.action,
       comment,
       version: input.version,
     } as const;
     const effects = effectsOf(transition(circuit, event));
-    await applyEffects(ctx, tx, s, doc, members, effects);
+    await applyEffects(ctx, tx, s, doc, members, effects, acting.delegator);
+    if (acting.delegator)
+      await recordAudit(tx, {
+        action: 'delegations.actedOnBehalf',
+        actorId: caller.userId,
+        actorUsername: caller.username,
+        targetType: 'document',
+        targetId: id,
+        details: {
+          onBehalfOf: acting.delegator.userId,
+          onBehalfOfNameAr: acting.delegator.nameAr,
+          onBehalfOfNameEn: acting.delegator.nameEn,
+          action: input.action,
+          step: doc.current_step,
+        },
+      });
     // The signatory's approval: the letter's final PDF is made (stamped, signed) in the background.
     if (effects.some((e) => e.type === 'assignNumber')) await openFinal(ctx, tx, id);
   });
@@ -507,5 +530,5 @@ export async function saveTemplate(
 /** GET /correspondence/boxes/counts. */
 export async function boxCounts(ctx: ServerContext, caller: AuthContext): Promise<BoxCounts> {
   const s = await scope(ctx, caller);
-  return aq.countsFor(ctx.db, s.userId, s.isAdmin ? null : s.clearance);
+  return aq.countsFor(ctx.db, s.userId, s.isAdmin ? null : s.clearance, circuitUsers(s));
 }

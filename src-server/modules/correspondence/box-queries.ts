@@ -15,7 +15,7 @@ import type { Position } from '../../db/keyset';
 import type { FieldKind, ListFields } from '../../db/list';
 import { rowsOf } from '../../db/rows';
 import type { Tx } from '../auth/queries';
-import { inList, receivingDepartments, type Scope } from './visibility';
+import { circuitUsers, inList, receivingDepartments, type Scope } from './visibility';
 
 /**
  * Box fields: the key column, whether it needs the document joined, its SQL type (a keyset position's
@@ -89,6 +89,8 @@ export interface BoxKey {
   due_date: string | null;
   overdue: boolean;
   follow_reason: string | null;
+  /** The delegator whose item this is, when the caller holds it as their delegate (issue 28). */
+  on_behalf_of: number | null;
 }
 
 /** `in (…)` of text literals bound as parameters. */
@@ -108,6 +110,11 @@ export interface Arm {
   kind: string;
   sql: SQL;
   tallies?: SQL[];
+  /**
+   * The arm answers an `on_behalf_of` column (the delegator of a delegate's row); the others answer
+   * null. Only the approval and task boxes have such arms, each their box's only arm.
+   */
+  delegated?: true;
 }
 
 /** The rows of a box on one UTC day of its box date. */
@@ -235,7 +242,8 @@ export async function keyWindow(on: Tx, w: KeyWindow): Promise<BoxKey[]> {
   const scans = w.arms.flatMap((arm) =>
     (w.from ? afterPosition(col, w.field, w.from, arm.kind, w.descending) : [null]).map(
       (beyond) => sql`(select b.kind, b.row_id, b.document_id, b.dist_id, b.task_id, b.box_date, b.done,
-          b.due_date, b.follow_reason, ${col} as sort_key from (${arm.sql}) b
+          b.due_date, b.follow_reason, ${arm.delegated ? sql`b.on_behalf_of` : sql`null::int`} as on_behalf_of,
+          ${col} as sort_key from (${arm.sql}) b
           ${whereOf(beyond ? [...w.where, beyond] : w.where)}
           order by ${orderOf(col, sql`b.row_id`)} limit ${upTo})`,
     ),
@@ -247,7 +255,8 @@ export async function keyWindow(on: Tx, w: KeyWindow): Promise<BoxKey[]> {
           p.dist_id, p.task_id,
           to_char(p.box_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as box_date, p.done,
           to_char(p.due_date, 'YYYY-MM-DD') as due_date,
-          coalesce(not p.done and p.due_date < current_date, false) as overdue, p.follow_reason
+          coalesce(not p.done and p.due_date < current_date, false) as overdue, p.follow_reason,
+          p.on_behalf_of
         from (select * from (${sql.join(scans, sql` union all `)}) b
               order by ${orderOf(sql`b.sort_key`, sql`b.row_id`)}
               limit ${w.limit} offset ${w.offset}) p
@@ -341,6 +350,11 @@ export function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range):
     sql: sql`select ${sql.raw(`'${kind}'::text`)} as kind, ${rest}`,
     ...(tallies ? { tallies } : {}),
   });
+  // The delegate's rows of their delegators (issue 28), marked with whose they are.
+  const delegatedArm = (kind: string, rest: SQL, onBehalfOf: SQL): Arm => ({
+    ...arm(kind, sql`${onBehalfOf} as on_behalf_of, ${rest}`),
+    delegated: true,
+  });
   const docCols = sql.raw(DOC_COLUMNS);
   const rank = scope.isAdmin ? sql`true` : sql`d.security_rank <= ${scope.clearance}`;
   const draftsOf = (direction: string) => [
@@ -423,18 +437,20 @@ export function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range):
           and d.direction in ${inList2(family === 'out' ? ['out'] : ['memo', 'internal'])}
           and d.state in ${inList2(states)} and ${range('coalesce(d.submitted_at, d.created_at)')}`,
     );
-  // What waits for the caller's answer: their pending circuit rows (one partial index range).
+  // What waits for the caller's answer: their pending circuit rows (one partial index range), and those
+  // of the people whose approvals they hold today as their delegate.
   const pendingArm = (family: 'out' | 'memo') =>
-    arm(
+    delegatedArm(
       'a',
       sql`m.id as row_id, m.document_id, null::int as dist_id, null::int as task_id,
           m.activated_at as box_date, false as done, m.kind as dist_type, null::text as task_state,
           null::date as task_date, null::date as due_date, null::text as follow_reason,
           ${needsDoc ? docCols : sql.raw(NO_DOC_COLUMNS)}
         from approval_members m ${needsDoc ? sql`join documents d on d.id = m.document_id` : sql``}
-        where m.user_id = ${scope.userId} and m.pending and m.direction = ${family}
+        where m.user_id in ${inList(circuitUsers(scope))} and m.pending and m.direction = ${family}
           and ${scope.isAdmin ? sql`true` : sql`m.security_rank <= ${scope.clearance}`}
           and ${range('m.activated_at')}`,
+      sql`case when m.user_id <> ${scope.userId} then m.user_id end`,
     );
 
   switch (box) {
@@ -477,15 +493,26 @@ export function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range):
       if (scope.leadDepartmentIds.length)
         who.push(sql`t.department_id in ${inList(scope.leadDepartmentIds)}`);
       if (scope.isAdmin) who.push(sql`true`);
-      if (!who.length) return [];
+      // The tasks of the people whose tasks the caller holds today as their delegate.
+      const behalf = scope.delegators.filter((g) => g.tasks && g.employeeId !== null);
+      if (!who.length && !behalf.length) return [];
+      const own = who.length ? sql`(${sql.join(who, sql` or `)})` : sql`false`;
+      if (behalf.length) who.push(sql`t.employee_id in ${inList(behalf.map((g) => g.employeeId!))}`);
+      const whose = behalf.length
+        ? sql`case when ${own} then null else case t.employee_id ${sql.join(
+            behalf.map((g) => sql`when ${g.employeeId!}::int then ${g.userId}::int`),
+            sql` `,
+          )} end end`
+        : sql`null::int`;
       return [
-        arm(
+        delegatedArm(
           't',
           sql`t.id as row_id, t.document_id, t.distribution_id as dist_id, t.id as task_id,
             t.created_at as box_date, (t.state = 'completed') as done, t.type as dist_type, t.state as task_state,
             t.task_date, t.task_date as due_date, null::text as follow_reason, ${docCols}
           from tasks t join documents d on d.id = t.document_id
           where (${sql.join(who, sql` or `)}) and ${rank} and ${range('t.created_at')}`,
+          whose,
         ),
       ];
     }

@@ -2,6 +2,7 @@
  * What the correspondence services share: errors, the caller's scope, reading a visible document, and who
  * holds or leads what.
  */
+import { dayIn } from '../../clock';
 import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem, type FieldMessage } from '../../http/problem';
@@ -101,5 +102,6 @@ export async function visibleDocument(db: Tx, scope: Scope, id: number, forUpdat
 
 /** The caller's scope (employee, led departments, archive office, clearance). */
 export function scope(ctx: ServerContext, caller: AuthContext): Promise<Scope> {
-  return scopeOf(ctx.db, caller);
+  // Today's delegations ride along (issue 28): the caller acts for their delegators while they last.
+  return scopeOf(ctx.db, caller, dayIn(ctx.config.ORG_TIME_ZONE, ctx.clock.now()));
 }

@@ -16,6 +16,8 @@ import type { AuthContext } from '../../http/access';
 import { HttpProblem } from '../../http/problem';
 import * as q from './queries';
 import { tellDistributed, tellTaskAssigned } from './notices';
+import type { Delegator } from './visibility';
+import { recordAudit } from '../../audit';
 
 import {
   requireOnDirection,
@@ -221,6 +223,7 @@ export async function moveTask(
 ): Promise<Task> {
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
+    let delegator: Delegator | null = null;
     await visibleDocument(tx, s, id, true);
     const [t] = await q.tasksOf(tx, sql`t.document_id = ${id} and t.id = ${taskId}`);
     if (!t) throw notFound();
@@ -235,7 +238,9 @@ export async function moveTask(
         });
     } else {
       const mine = t.employee_id === s.employeeId || leads(s, t.department_id);
-      if (!mine) throw rule('notTasker');
+      // A delegate moves the tasks of the person whose tasks they hold today (issue 28).
+      delegator = mine ? null : (s.delegators.find((g) => g.tasks && g.employeeId === t.employee_id) ?? null);
+      if (!mine && !delegator) throw rule('notTasker');
       if (!TASK_TRANSITIONS[from].includes(to))
         throw rule('taskTransition', { state: [{ key: 'validation.choice' }] });
     }
@@ -250,9 +255,21 @@ export async function moveTask(
       employeeNameAr: t.employee_ar,
       employeeNameEn: t.employee_en,
       ...(note && note.trim() ? { notes: note.trim() } : {}),
+      ...(delegator
+        ? { onBehalfOf: { id: delegator.userId, nameAr: delegator.nameAr, nameEn: delegator.nameEn } }
+        : {}),
     };
     const event = reopen ? 'taskReopened' : to === 'inProgress' ? 'taskStarted' : 'taskCompleted';
     await q.appendEvent(tx, id, event, s.userId, details);
+    if (delegator)
+      await recordAudit(tx, {
+        action: 'delegations.actedOnBehalf',
+        actorId: caller.userId,
+        actorUsername: caller.username,
+        targetType: 'document',
+        targetId: id,
+        details: { onBehalfOf: delegator.userId, taskId, event },
+      });
     // Completing may complete the department's item; reopening takes that back (settleCompletion does both).
     if ((to === 'completed' || reopen) && (await q.settleCompletion(tx, t.distribution_id, id)))
       await q.appendEvent(tx, id, 'completed', s.userId, {

@@ -48,7 +48,7 @@ import { normalizeArabic } from '../../../src-shared/arabic';
 import { type Scope } from './visibility';
 
 import { CIRCUIT_DIRECTIONS } from './approval-engine';
-import { approvalOf, isCallersTurn } from './approval-view';
+import { approvalOf, callersTurn } from './approval-view';
 import { contentRule, type ContentChange, type ContentVerdict } from './content';
 import {
   type DocumentAction,
@@ -113,6 +113,7 @@ async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.Doc
       : (AUTHOR_STATES as readonly string[]).includes(row.state));
   const mayEdit = authorHolds && (await mayOnDirection(db, caller, row.direction, 'editDraft'));
   const circuit = CIRCUIT_DIRECTIONS.includes(row.direction);
+  const turn = await callersTurn(db, caller, scope, row);
   return {
     id: row.id,
     direction: row.direction as Document['direction'],
@@ -178,7 +179,8 @@ async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.Doc
       assignTasksFor: taskable,
       edit: mayEdit,
       submit: mayEdit && circuit && row.created_by === scope.userId,
-      decide: await isCallersTurn(db, caller, scope, row),
+      decide: !!turn,
+      decideOnBehalfOf: turn?.onBehalfOf ?? null,
       dispatch:
         row.direction === 'out' &&
         row.state === 'approved' &&

@@ -75,6 +75,11 @@ export async function listBox(
   const docById = new Map(docs.map((d) => [d.id, d]));
   const distById = new Map(dists.map((x) => [x.id, x]));
   const taskById = new Map(taskRows.map((t) => [t.id, t]));
+  // A delegate's rows of their delegators (issue 28): the names are the scope's own.
+  const onBehalfOf = (userId: number | null): BoxItem['onBehalfOf'] => {
+    const g = userId === null ? undefined : s.delegators.find((d) => d.userId === userId);
+    return g ? { id: g.userId, nameAr: g.nameAr, nameEn: g.nameEn } : null;
+  };
   const items: BoxItem[] = [];
   for (const k of keys) {
     const d = docById.get(k.document_id);
@@ -126,6 +131,7 @@ export async function listBox(
       dueDate: k.due_date,
       overdue: !!k.overdue,
       followReason: (k.follow_reason as BoxItem['followReason']) ?? null,
+      onBehalfOf: onBehalfOf(k.on_behalf_of),
     });
   }
   return { items, ...page };

@@ -3,6 +3,7 @@
  * user, read in one query. The predicate itself is SQL fragments, and stays in visibility.ts.
  */
 import { sql } from 'drizzle-orm';
+import type { DelegationScope } from '../../../src-shared/api/notifications-kinds';
 import { rowsOf } from '../../db/rows';
 import type { Tx } from '../auth/queries';
 
@@ -37,4 +38,50 @@ export async function scopeRowOf(db: Tx, userId: number): Promise<ScopeRow | und
     where u.id = ${userId}`,
   );
   return row;
+}
+
+/** A delegator whose items the caller holds today, and what they hold. */
+export interface Delegator {
+  userId: number;
+  employeeId: number | null;
+  nameAr: string;
+  nameEn: string;
+  approvals: boolean;
+  tasks: boolean;
+}
+
+/**
+ * The delegations in force on `today` given to `userId`, one entry per delegator (their scopes merged).
+ * A delegation's delegator who is the caller themselves cannot happen (a check of the table).
+ */
+export async function delegatorsOf(db: Tx, userId: number, today: string): Promise<Delegator[]> {
+  const rows = await rowsOf<{
+    user_id: number;
+    employee_id: number | null;
+    name_ar: string;
+    name_en: string;
+    scope: DelegationScope;
+  }>(
+    db,
+    sql`select u.id as user_id, u.employee_id, u.name_ar, u.name_en, g.scope
+        from delegations g join users u on u.id = g.delegator_id
+        where g.delegate_id = ${userId} and g.ended_at is null
+          and g.starts_on <= ${today}::date and g.ends_on >= ${today}::date
+        order by u.id`,
+  );
+  const byId = new Map<number, Delegator>();
+  for (const r of rows) {
+    const d = byId.get(r.user_id) ?? {
+      userId: r.user_id,
+      employeeId: r.employee_id,
+      nameAr: r.name_ar,
+      nameEn: r.name_en,
+      approvals: false,
+      tasks: false,
+    };
+    if (r.scope !== 'tasks') d.approvals = true;
+    if (r.scope !== 'approvals') d.tasks = true;
+    byId.set(r.user_id, d);
+  }
+  return [...byId.values()];
 }

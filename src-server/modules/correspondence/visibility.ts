@@ -10,6 +10,8 @@
  *   (documents.archive_department_id is the caller's department); everyone of a department it was
  *   distributed to, for action or for knowledge — its manager, its secretary, and every active employee
  *   whose own department it is (not those of its sub-departments); an employee tasked on it.
+ * - the delegate of someone, while a delegation is in force (issue 28, `Scope.delegators`): what that
+ *   person's circuits (approvals) or tasks (tasks) would show them.
  * Seeing is not acting: tasking, completing and distributing further keep their own rules (the
  * department's lead, the archive office, the tasked employee: common.ts `leads`/`holds`, distribution.ts).
  * Clearance: the level of the user's security level in user_clearances, or else the lowest active
@@ -18,7 +20,9 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../auth/queries';
-import { scopeRowOf } from './visibility-queries';
+import { delegatorsOf, scopeRowOf, type Delegator } from './visibility-queries';
+
+export type { Delegator } from './visibility-queries';
 
 /** What the predicate needs to know about the caller, read once per request. */
 export interface Scope {
@@ -33,7 +37,24 @@ export interface Scope {
   archiveDepartmentId: number | null;
   /** The highest security rank the caller may see. */
   clearance: number;
+  /**
+   * Whose approvals or tasks the caller holds today as their delegate (delegations in force; empty when
+   * the scope was read without a day, as search reads it).
+   */
+  delegators: Delegator[];
 }
+
+/** The users whose circuits the caller acts in: themselves and their delegators for approvals. */
+export const circuitUsers = (scope: Scope): number[] => [
+  scope.userId,
+  ...scope.delegators.filter((g) => g.approvals).map((g) => g.userId),
+];
+
+/** The employees whose tasks the caller holds: their own and their delegators' for tasks. */
+export const taskEmployees = (scope: Scope): number[] => [
+  ...(scope.employeeId === null ? [] : [scope.employeeId]),
+  ...scope.delegators.flatMap((g) => (g.tasks && g.employeeId !== null ? [g.employeeId] : [])),
+];
 
 /** `in (…)` of integer literals bound as parameters (portable across node-postgres and PGlite). */
 export function inList(ids: readonly number[]): SQL {
@@ -43,9 +64,19 @@ export function inList(ids: readonly number[]): SQL {
   )})`;
 }
 
-/** Reads the caller's scope: employee, department, led departments, archive office and clearance. */
-export async function scopeOf(db: Tx, caller: { userId: number; isSystem: boolean }): Promise<Scope> {
-  const row = await scopeRowOf(db, caller.userId);
+/**
+ * Reads the caller's scope: employee, department, led departments, archive office, clearance, and — given
+ * the organisation's `today` — the delegations they hold.
+ */
+export async function scopeOf(
+  db: Tx,
+  caller: { userId: number; isSystem: boolean },
+  today?: string,
+): Promise<Scope> {
+  const [row, delegators] = await Promise.all([
+    scopeRowOf(db, caller.userId),
+    today === undefined ? Promise.resolve([]) : delegatorsOf(db, caller.userId, today),
+  ]);
   const departmentId = row?.department_id ?? null;
   return {
     userId: caller.userId,
@@ -55,6 +86,7 @@ export async function scopeOf(db: Tx, caller: { userId: number; isSystem: boolea
     leadDepartmentIds: [...new Set([...(row?.managed ?? []), ...(row?.secretaried ?? [])])],
     archiveDepartmentId: row?.archive_type === 'inOut' ? departmentId : null,
     clearance: row?.clearance ?? 0,
+    delegators,
   };
 }
 
@@ -84,14 +116,15 @@ export function visibleTo(scope: Scope, alias = 'd'): SQL {
   if (receiving.length)
     registered.push(sql`exists (select 1 from distributions vl where vl.document_id = ${d}.id
       and vl.department_id in ${inList(receiving)})`);
-  if (scope.employeeId !== null)
+  const tasked = taskEmployees(scope);
+  if (tasked.length)
     registered.push(sql`exists (select 1 from tasks vt where vt.document_id = ${d}.id
-      and vt.employee_id = ${scope.employeeId})`);
+      and vt.employee_id in ${inList(tasked)})`);
   const others = registered.length
     ? sql` or (${d}.state in ('registered', 'approved') and (${sql.join(registered, sql` or `)}))`
     : sql``;
   const circuit = sql` or (${d}.state <> 'draft' and exists (select 1 from approval_members va
-      where va.user_id = ${scope.userId} and va.document_id = ${d}.id))`;
+      where va.user_id in ${inList(circuitUsers(scope))} and va.document_id = ${d}.id))`;
   return sql`(${d}.security_rank <= ${scope.clearance} and (${d}.created_by = ${scope.userId}${others}${circuit}))`;
 }
 
@@ -113,8 +146,8 @@ export function visibleCandidates(scope: Scope): SQL {
   const receiving = receivingDepartments(scope);
   if (receiving.length)
     arms.push(sql`select document_id from distributions where department_id in ${inList(receiving)}`);
-  if (scope.employeeId !== null)
-    arms.push(sql`select document_id from tasks where employee_id = ${scope.employeeId}`);
-  arms.push(sql`select document_id from approval_members where user_id = ${scope.userId}`);
+  const tasked = taskEmployees(scope);
+  if (tasked.length) arms.push(sql`select document_id from tasks where employee_id in ${inList(tasked)}`);
+  arms.push(sql`select document_id from approval_members where user_id in ${inList(circuitUsers(scope))}`);
   return sql.join(arms, sql` union `);
 }

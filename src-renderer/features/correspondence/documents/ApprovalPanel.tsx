@@ -142,6 +142,13 @@ export function ApprovalPanel({ doc, onChanged }: { doc: Document; onChanged: ()
           data-testid="cannot-sign"
         />
       )}
+      {doc.abilities.decide && doc.abilities.decideOnBehalfOf && (
+        <Tag color="purple" className="corr-form-actions" data-testid="approval-on-behalf">
+          {t('delegations:onBehalfOf', {
+            name: localName(doc.abilities.decideOnBehalfOf, i18n.language),
+          })}
+        </Tag>
+      )}
       {doc.abilities.decide && (
         <Space wrap className="corr-form-actions">
           <Button

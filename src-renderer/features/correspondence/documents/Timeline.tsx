@@ -116,9 +116,21 @@ export function TimelineText({
         copy: <Ltr>{formatNumber(Number(d.copy ?? 1))}</Ltr>,
         reason: <bdi>{str(d.reason)}</bdi>,
         address: <Ltr>{str(d.address)}</Ltr>,
+        // approverReplaced: the inactive approver and who took their place.
+        from: <bdi>{localName(personOf(d.from), language)}</bdi>,
+        to: <bdi>{localName(personOf(d.to), language)}</bdi>,
       }}
     />
   );
+}
+
+/** A person named in an event's details (`{ nameAr, nameEn }`), when it is one. */
+function personOf(value: unknown): { nameAr: string; nameEn: string } | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  return typeof v.nameAr === 'string' && typeof v.nameEn === 'string'
+    ? { nameAr: v.nameAr, nameEn: v.nameEn }
+    : null;
 }
 
 /** The timeline of a document, oldest first. */
@@ -167,8 +179,18 @@ export function DocumentTimeline({ entries }: { entries: readonly TimelineEntry[
                 </span>
               )}
               <span className="corr-timeline-meta">
-                {entry.actor ? localName(entry.actor, i18n.language) : t('timeline.system')} ·{' '}
-                <bdi>{formatDateTime(entry.at)}</bdi>
+                {entry.actor ? localName(entry.actor, i18n.language) : t('timeline.system')}
+                {personOf(entry.details.onBehalfOf) && (
+                  <span data-testid="timeline-on-behalf">
+                    {' '}
+                    (
+                    {t('timeline.onBehalfOf', {
+                      name: localName(personOf(entry.details.onBehalfOf), i18n.language),
+                    })}
+                    )
+                  </span>
+                )}{' '}
+                · <bdi>{formatDateTime(entry.at)}</bdi>
               </span>
             </div>
           ),

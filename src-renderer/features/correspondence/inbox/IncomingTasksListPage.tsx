@@ -11,6 +11,7 @@ import { formatDate, type DataTableColumn } from '../../../components/DataTable'
 import { localName } from '../../../lib/names';
 import { BoxListScreen, boxDateColumn, commonColumns } from '../documents/BoxListScreen';
 import { TaskStateTag } from '../documents/TaskStateTag';
+import { onBehalfColumn } from '../../../components/Delegation';
 
 /** The route's screen. */
 export function Component() {
@@ -50,6 +51,7 @@ export function Component() {
       width: 160,
       render: (row) => (row.task ? localName(row.task.tasker, i18n.language) : null),
     },
+    onBehalfColumn(),
   ];
   return (
     <BoxListScreen
