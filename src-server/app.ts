@@ -48,6 +48,7 @@ import { settingsModule } from './modules/settings/routes';
 import { correspondenceModule } from './modules/correspondence/routes';
 import { searchModule } from './modules/search/routes';
 import { finalModule, verifyModule } from './modules/final/routes';
+import { notificationsModule } from './modules/notifications/routes';
 import { JOB_REGISTRATIONS } from './jobs/registrations';
 import { VERSION } from './version';
 
@@ -63,6 +64,7 @@ const MODULES: readonly AppModule[] = [
   searchModule,
   finalModule,
   verifyModule,
+  notificationsModule,
 ];
 
 /** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */
@@ -151,6 +153,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         yieldWhenBusy: { requestsActive: installRequestActivity(app) },
       }),
     clock: options.clock ?? systemClock,
+    listen: (channel, onPayload, onResumed) => options.database.listen(channel, onPayload, onResumed),
   };
   // The worker starts once the app is ready, so every module has registered its job handlers by then
   // (never with JOBS_WORKER=0: that process only enqueues), and stops when the app closes — before the

@@ -55,6 +55,7 @@ import { approvalOf, circuitOf } from './approval-view';
 import { badField, holds, notFound, requireOnDirection, rule, scope, visibleDocument } from './common';
 import { getDocument } from './documents';
 import * as q from './queries';
+import { tellAuthorDecision, tellDispatched, tellDistributed, tellTurn } from './notices';
 import { approverOut, requireSigningAuthority, signatoriesFor } from './signing';
 import type { Scope } from './visibility';
 
@@ -269,7 +270,7 @@ export async function submitDocument(
     }
     const steps = await checkedCircuit(tx, s, doc, wanted);
     const outcome = transition(circuit, { type: 'submit', version: input.version, steps });
-    await applyEffects(tx, s, doc, members, effectsOf(outcome));
+    await applyEffects(ctx, tx, s, doc, members, effectsOf(outcome));
   });
   return getDocument(ctx, caller, id, s);
 }
@@ -302,7 +303,7 @@ async function distributeLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
       notes: null,
       userId: s.userId,
     });
-    if (distributionId !== null)
+    if (distributionId !== null) {
       await q.appendEvent(tx, doc.id, 'distributed', s.userId, {
         distributionId,
         departmentId: r.id,
@@ -311,6 +312,13 @@ async function distributeLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
         type: 'forAction',
         notes: null,
       });
+      await tellDistributed(
+        tx,
+        doc,
+        { departmentId: r.id, nameAr: r.name_ar, nameEn: r.name_en, type: 'forAction' },
+        s.userId,
+      );
+    }
   }
 }
 
@@ -336,6 +344,7 @@ function detailsOf(entry: LogEntry): Record<string, unknown> {
  * rows as the engine read them.
  */
 async function applyEffects(
+  ctx: ServerContext,
   tx: Tx,
   s: Scope,
   doc: q.DocumentRow,
@@ -350,6 +359,7 @@ async function applyEffects(
         break;
       case 'openStep':
         await aq.activateStep(tx, id, e.position);
+        await tellTurn(ctx, tx, id, e.position);
         break;
       case 'closeTurns':
         await aq.clearPending(tx, id);
@@ -382,6 +392,8 @@ async function applyEffects(
         break;
       case 'log':
         await q.appendEvent(tx, id, e.entry.event, s.userId, detailsOf(e.entry));
+        if (e.entry.event === 'changesRequested' || e.entry.event === 'rejected')
+          await tellAuthorDecision(tx, doc, e.entry.event, e.entry.comment, s.userId);
         break;
     }
 }
@@ -411,7 +423,7 @@ export async function decideDocument(
       version: input.version,
     } as const;
     const effects = effectsOf(transition(circuit, event));
-    await applyEffects(tx, s, doc, members, effects);
+    await applyEffects(ctx, tx, s, doc, members, effects);
     // The signatory's approval: the letter's final PDF is made (stamped, signed) in the background.
     if (effects.some((e) => e.type === 'assignNumber')) await openFinal(ctx, tx, id);
   });
@@ -448,6 +460,7 @@ export async function dispatchDocument(
       dispatchDate: input.dispatchDate,
       delivered: input.delivered,
     });
+    await tellDispatched(tx, doc, input.dispatchDate, s.userId);
   });
   return getDocument(ctx, caller, id, s);
 }

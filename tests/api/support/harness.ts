@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { buildApp, type App } from '../../../src-server/app';
+import type { Clock } from '../../../src-server/clock';
 import { loadConfig, type ServerConfig } from '../../../src-server/config';
 import { openDatabase, type Database } from '../../../src-server/db/open';
 import { rowsOf } from '../../../src-server/db/rows';
@@ -53,9 +54,13 @@ async function postgresDatabase(baseUrl: string): Promise<{ url: string; drop():
   };
 }
 
-/** Opens a fresh database and builds the app; configuration overrides on top of test defaults. */
+/**
+ * Opens a fresh database and builds the app; configuration overrides on top of test defaults; `clock`: a
+ * clock the test moves (src-server/clock.ts MovableClock) for due dates and reminders.
+ */
 export async function startHarness(
   overrides: Partial<Record<keyof ServerConfig, string>> = {},
+  options: { clock?: Clock } = {},
 ): Promise<Harness> {
   const config = loadConfig({
     DATA_DIR: '/nonexistent-test-data',
@@ -87,6 +92,7 @@ export async function startHarness(
     database,
     files: createLocalFileStore(filesDir),
     jobs,
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   await app.ready();
   return {
