@@ -1,6 +1,7 @@
 /**
  * The words of a notification, in one language, from its kind and the details frozen when it was made
- * (src-shared/api/notifications.ts). Shared by the bell and the notifications page (i18next's `t`) and by
+ * (src-shared/api/notifications.ts; the server's producers are in
+ * src-server/modules/correspondence/notices.ts). Shared by the bell and the notifications page (i18next's `t`) and by
  * the desktop's system notices in main (the same locale files, read there without i18next), so both say
  * the same thing. Texts live in locales/<lang>/notifications.json.
  */
@@ -39,7 +40,11 @@ export function notificationWords(
   formatDate: (day: string) => string = (day) => day,
 ): NotificationWords {
   const { details, document } = notification;
-  const title = t(`kinds.${notification.kind}.title`);
+  // A document sent back to its author is either to change or rejected outright.
+  const title =
+    notification.kind === 'changesRequested' && details.decision === 'rejected'
+      ? t('kinds.changesRequested.titleRejected')
+      : t(`kinds.${notification.kind}.title`);
   const subjectText = document?.subject ?? '';
   const documentText = document
     ? document.docNumber
@@ -62,10 +67,18 @@ export function notificationWords(
   if (typeof details.days === 'number' && Number.isFinite(details.days) && details.days > 0) {
     lines.push(t('words.daysLate', { count: details.days }));
   }
+  const dispatchDate =
+    typeof details.dispatchDate === 'string' && /^\d{4}-\d{2}-\d{2}/.test(details.dispatchDate)
+      ? details.dispatchDate.slice(0, 10)
+      : null;
+  if (dispatchDate) lines.push(t('words.dispatchedOn', { date: formatDate(dispatchDate) }));
   const actor = nameOf(details.actor, locale);
   if (actor) lines.push(t('words.actor', { name: actor }));
   const department = nameOf(details.department, locale);
   if (department) lines.push(t('words.department', { name: department }));
+  if (typeof details.comment === 'string' && details.comment.trim()) {
+    lines.push(t('words.comment', { text: details.comment.trim() }));
+  }
   if (notification.onBehalfOf) {
     const name = nameOf(notification.onBehalfOf, locale) ?? '';
     lines.push(t('words.onBehalfOf', { name }));

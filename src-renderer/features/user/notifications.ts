@@ -150,7 +150,14 @@ export function useNotificationFeed(enabled: boolean): void {
         addToLatest(client, notification);
         void client.invalidateQueries({ queryKey: ['notifications', 'pages'] });
       }),
-      bridge.on('notifications:unread', ({ unread }) => setUnread(client, unread)),
+      bridge.on('notifications:unread', ({ unread }) => {
+        // More unread than the list knows of: some came while no push reached this desk (a fresh
+        // connection starts from now), so the list is asked again; otherwise the count is enough.
+        const known = client.getQueryData<NotificationList>(notificationKeys.latest)?.unread;
+        setUnread(client, unread);
+        if (known !== undefined && unread > known)
+          void client.invalidateQueries({ queryKey: notificationKeys.latest });
+      }),
       bridge.on('notifications:open', (notification) => {
         if (!notification.readAt) void markRead(client, { ids: [notification.id] }).catch(() => undefined);
         navigate(notificationPath(notification) ?? PAGES.notifications);
