@@ -166,7 +166,9 @@ export class NotificationStream {
       // A redirect is never followed: it could carry the token to another origin.
       response = await fetch(url, { headers, redirect: 'manual', signal: controller.signal });
     } catch {
-      if (!controller.signal.aborted || this.#controller === controller) this.options.onReachable?.(false);
+      // Refused or unreachable: the connection watch hears of it. Cut short by us (silence, sign-out) says
+      // nothing about the server: a proxy that holds the answer back must not make the desk look offline.
+      if (!controller.signal.aborted) this.options.onReachable?.(false);
       return 'retry';
     }
     this.options.onReachable?.(true);
