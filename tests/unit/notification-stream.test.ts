@@ -5,11 +5,18 @@
  * for dead, stops on a 401 until the token changes, and closes on sign-out. The waits are short real
  * intervals passed as options; nothing asserts how long anything took.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Notification } from '../../src-shared/api/notifications';
 import { NotificationStream } from '../../src-main/services/notification-stream';
+import { fileProtector } from '../../src-main/drafts/crypto';
+import { LocalStore } from '../../src-main/services/local-store';
+import { MemoryVault } from '../../src-main/services/session-vault';
+import { createMainServices } from '../../src-main/setup';
 
 /** One stream request the server received, and its open answer. */
 interface Connection {
@@ -28,6 +35,10 @@ class FakeStreamServer {
 
   constructor() {
     this.server = createServer((req, res) => {
+      if (req.url === '/auth/logout') {
+        res.writeHead(204).end();
+        return;
+      }
       if (req.url !== '/notifications/stream') {
         res.writeHead(404).end();
         return;
@@ -103,7 +114,7 @@ function notification(id: number): Notification {
 let server: FakeStreamServer;
 let baseUrl: string;
 let token: string | null;
-let stream: NotificationStream;
+let stream: NotificationStream | undefined;
 let received: Notification[];
 let unread: number[];
 
@@ -136,7 +147,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  stream.close();
+  stream?.close();
   await server.close();
 });
 
@@ -259,5 +270,49 @@ describe('the notification stream', () => {
     stream.sync();
     await waitFor(() => expect(server.open()).toHaveLength(1));
     expect(server.connections.at(-1)!.headers['last-event-id']).toBeUndefined();
+  });
+
+  it('follows the session of the main services and pushes what arrives to the screens', async () => {
+    stream = undefined;
+    const dataDir = mkdtempSync(join(tmpdir(), 'sijill-stream-'));
+    const store = LocalStore.open(':memory:');
+    const pushed: { event: string; payload: unknown }[] = [];
+    const services = createMainServices(
+      {
+        dataDir,
+        store,
+        vault: new MemoryVault(),
+        keyProtector: fileProtector,
+        apiBaseUrl: baseUrl,
+        localServerUrl: null,
+        startedConnected: true,
+        app: { name: 'Sijill', version: 'test', host: 'web' },
+      },
+      (event, payload) => pushed.push({ event, payload }),
+    );
+    try {
+      expect(services.notifications.state).toBe('idle');
+      // A sign-in stores a token: the stream opens with it.
+      services.api.setToken('signed-in-token');
+      await waitFor(() => expect(server.open()).toHaveLength(1));
+      expect(server.connections[0]!.headers.authorization).toBe('Bearer signed-in-token');
+      server.make(9);
+      server.unread(1);
+      await waitFor(() =>
+        expect(pushed.map((p) => p.event)).toEqual(['notifications:new', 'notifications:unread']),
+      );
+      expect((pushed[0]!.payload as Notification).id).toBe(9);
+      expect(pushed[1]!.payload).toEqual({ unread: 1 });
+
+      // Signing out through the contract closes it.
+      const answer = await services.dispatch('session:logout', undefined, true);
+      expect(answer.ok).toBe(true);
+      await waitFor(() => expect(server.open()).toHaveLength(0));
+      expect(services.notifications.state).toBe('idle');
+    } finally {
+      await services.close();
+      store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
