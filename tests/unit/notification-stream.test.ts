@@ -114,7 +114,7 @@ function notification(id: number): Notification {
 let server: FakeStreamServer;
 let baseUrl: string;
 let token: string | null;
-let stream: NotificationStream | undefined;
+let stream: NotificationStream;
 let received: Notification[];
 let unread: number[];
 
@@ -147,7 +147,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  stream?.close();
+  stream.close();
   await server.close();
 });
 
@@ -273,7 +273,6 @@ describe('the notification stream', () => {
   });
 
   it('follows the session of the main services and pushes what arrives to the screens', async () => {
-    stream = undefined;
     const dataDir = mkdtempSync(join(tmpdir(), 'sijill-stream-'));
     const store = LocalStore.open(':memory:');
     const pushed: { event: string; payload: unknown }[] = [];
@@ -290,8 +289,9 @@ describe('the notification stream', () => {
       },
       (event, payload) => pushed.push({ event, payload }),
     );
+    stream = services.notifications;
     try {
-      expect(services.notifications.state).toBe('idle');
+      expect(stream.state).toBe('idle');
       // A sign-in stores a token: the stream opens with it.
       services.api.setToken('signed-in-token');
       await waitFor(() => expect(server.open()).toHaveLength(1));
@@ -308,7 +308,7 @@ describe('the notification stream', () => {
       const answer = await services.dispatch('session:logout', undefined, true);
       expect(answer.ok).toBe(true);
       await waitFor(() => expect(server.open()).toHaveLength(0));
-      expect(services.notifications.state).toBe('idle');
+      expect(stream.state).toBe('idle');
     } finally {
       await services.close();
       store.close();
