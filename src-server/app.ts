@@ -49,6 +49,7 @@ import { correspondenceModule } from './modules/correspondence/routes';
 import { searchModule } from './modules/search/routes';
 import { finalModule, verifyModule } from './modules/final/routes';
 import { notificationsModule } from './modules/notifications/routes';
+import { deadlinesModule } from './modules/deadlines/routes';
 import { JOB_REGISTRATIONS } from './jobs/registrations';
 import { VERSION } from './version';
 
@@ -65,6 +66,7 @@ const MODULES: readonly AppModule[] = [
   finalModule,
   verifyModule,
   notificationsModule,
+  deadlinesModule,
 ];
 
 /** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */

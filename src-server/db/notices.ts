@@ -13,7 +13,10 @@ import { rowsOf } from './rows';
 
 type Tx = Pick<Db, 'execute'>;
 
-/** The channel every server listens on; the payload is `{ u: userId, id: notificationId }`. */
+/**
+ * The channel every server listens on; the payload is `{ u: userId, id: notificationId }` (id null: only
+ * the unread count changed), or `{ s: sessionId }` when a session ended (its streams close at once).
+ */
 export const NOTIFY_CHANNEL = 'sijill_notifications';
 
 export interface Notice {
@@ -84,4 +87,9 @@ export async function notify(
 /** Tells the user's open clients that their unread count changed (a read on another client). */
 export async function notifyUnreadChanged(db: Tx, userId: number): Promise<void> {
   await db.execute(sql`select pg_notify(${NOTIFY_CHANNEL}, ${JSON.stringify({ u: userId, id: null })})`);
+}
+
+/** Tells every server that a session ended (signed out): its notification streams close at once. */
+export async function notifySessionEnded(db: Tx, sessionId: number): Promise<void> {
+  await db.execute(sql`select pg_notify(${NOTIFY_CHANNEL}, ${JSON.stringify({ s: sessionId })})`);
 }

@@ -29,6 +29,7 @@ import { PERSONAL_PAGES } from '../../db/page-tree';
 import { hashToken, newRecoveryCodes, newToken, normaliseRecoveryCode } from '../../security/tokens';
 import { matchStep, newTotpSecret, totpUri } from '../../security/totp';
 import * as q from './queries';
+import { notifySessionEnded } from '../../db/notices';
 
 /** Where a request comes from (audit, sessions, throttling). */
 export interface RequestMeta {
@@ -198,6 +199,7 @@ export async function startSession(
 /** Ends the caller's session. */
 export async function logout(ctx: ServerContext, caller: AuthContext, meta: RequestMeta): Promise<void> {
   await q.deleteSession(ctx.db, caller.sessionId);
+  await notifySessionEnded(ctx.db, caller.sessionId);
   await recordAudit(ctx.db, {
     action: 'auth.logout',
     actorId: caller.userId,

@@ -103,8 +103,11 @@ export class NotificationHub {
     } catch {
       return;
     }
-    const userId = (parsed as { u?: unknown }).u;
+    const { u: userId, s: sessionId } = parsed as { u?: unknown; s?: unknown };
     if (typeof userId === 'number' && this.byUser.has(userId)) this.look(userId);
+    if (typeof sessionId === 'number')
+      for (const streams of this.byUser.values())
+        for (const stream of streams) if (stream.sessionId === sessionId) stream.close();
   }
 
   /** Sends the user's streams what they have not had, and the unread count; one look at a time per user. */

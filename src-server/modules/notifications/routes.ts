@@ -70,6 +70,8 @@ export const notificationsModule: AppModule = {
         'cache-control': 'no-cache, no-store, no-transform',
         'x-accel-buffering': 'no',
         'x-content-type-options': 'nosniff',
+        // The connection serves this stream only, and ends with it.
+        connection: 'close',
       });
       raw.write('retry: 3000\n\n');
       let open = true;
@@ -87,10 +89,12 @@ export const notificationsModule: AppModule = {
           data: Notification | { unread: number },
         ) => write(`event: ${event}\n${id === null ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`),
         ping: () => write(': ping\n\n'),
+        // The stream's connection goes with it: a hijacked exchange would otherwise keep it open, and
+        // a server closing waits for it.
         close: () => {
           if (!open) return;
           open = false;
-          raw.end();
+          raw.end(() => raw.destroy());
         },
       } as Stream;
       const detach = hub.attach(stream);
