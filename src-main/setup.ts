@@ -11,6 +11,7 @@ import { createDispatch, type Dispatch } from './ipc/dispatch';
 import { createHandlers, type MainServices } from './ipc/handlers';
 import { ApiClient } from './services/api-client';
 import type { LocalStore } from './services/local-store';
+import { NotificationStream } from './services/notification-stream';
 import type { SessionVault } from './services/session-vault';
 import { StationHost } from './station/host';
 
@@ -46,13 +47,18 @@ export type PushEvent = <E extends EventName>(event: E, payload: EventPayload<E>
 
 export interface MainServicesHandle {
   api: ApiClient;
+  /** The server's push of notifications, held while a session exists (the desktop adds system notices). */
+  notifications: NotificationStream;
   drafts: LocalDrafts;
   station: StationHost;
   /** Every contract channel, behind the sender check and the input parse. */
   dispatch: Dispatch;
   /** Files posted through the file source: a local draft's, or straight on to the API. */
   sendFile: ReturnType<typeof routeUploads>;
-  /** Stops the drafts' background sending and the event feed (at once, before a host's own shutdown). */
+  /**
+   * Stops the drafts' background sending, the notification stream and the event feed (at once, before a
+   * host's own shutdown).
+   */
   stop(): void;
   /** `stop`, then closes the station; the host closes the store and the server after it. */
   close(): Promise<void>;
@@ -60,9 +66,22 @@ export interface MainServicesHandle {
 
 /** Builds the services, starts the drafts' background sending, and pushes main's events through `push`. */
 export function createMainServices(setup: MainServicesSetup, push: PushEvent): MainServicesHandle {
-  const { store, vault, dataDir } = setup;
+  const { store, dataDir } = setup;
   const currentApiUrl = () => store.getServerUrl() ?? setup.apiBaseUrl;
+  // Every change of the token (sign-in, sign-out, a 401, a password change) reaches the notification
+  // stream through the vault, whichever service made it.
+  const onTokenChange: Array<() => void> = [];
+  const vault = watchedVault(setup.vault, () => {
+    for (const each of onTokenChange) each();
+  });
   const api = new ApiClient({ baseUrl: currentApiUrl, vault, store });
+  const notifications = new NotificationStream({
+    baseUrl: currentApiUrl,
+    headers: () => api.headers(),
+    onReachable: (reachable) => api.connection.report(reachable),
+    ...(setup.log ? { log: setup.log } : {}),
+  });
+  onTokenChange.push(() => notifications.sync());
   const info = (): AppInfo => ({
     ...setup.app,
     platform: process.platform,
@@ -105,14 +124,23 @@ export function createMainServices(setup: MainServicesSetup, push: PushEvent): M
     api.onSessionExpired((payload) => push('session:expired', payload)),
     api.connection.onChange((online) => push('connection:changed', { online })),
     drafts.onChange((counts) => push('drafts:changed', counts)),
+    notifications.onNotification((notification) => push('notifications:new', notification)),
+    notifications.onUnread((unread) => push('notifications:unread', { unread })),
+    // The server is back: the stream does not wait out its back-off.
+    api.connection.onChange((online) => {
+      if (online) notifications.nudge();
+    }),
+    () => notifications.close(),
     () => api.connection.close(),
   ];
+  notifications.sync();
   const stop = () => {
     for (const each of stops.splice(0)) each();
   };
   let closed: Promise<void> | null = null;
   return {
     api,
+    notifications,
     drafts,
     station,
     dispatch,
@@ -121,6 +149,24 @@ export function createMainServices(setup: MainServicesSetup, push: PushEvent): M
     close: () => {
       stop();
       return (closed ??= station.close());
+    },
+  };
+}
+
+/** The host's vault, telling `changed` after every write (the token itself never passes through here). */
+function watchedVault(vault: SessionVault, changed: () => void): SessionVault {
+  return {
+    get backend() {
+      return vault.backend;
+    },
+    getToken: () => vault.getToken(),
+    setToken(token) {
+      vault.setToken(token);
+      changed();
+    },
+    clear() {
+      vault.clear();
+      changed();
     },
   };
 }

@@ -2,6 +2,7 @@
  * The Electron main process (built to out/main/index.js): one instance, the local database, the embedded
  * or the organisation's API, the services of ../setup.ts, the `app://` protocol and the window; on quit
  * the services, the server and the database close in that order so PGlite and SQLite flush cleanly.
+ * The server's notifications are also shown as system notices (notices.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { startEmbeddedServer, type EmbeddedServer } from '../embedded/launcher';
 import { LocalStore, NewerDatabaseError } from '../services/local-store';
 import { createMainServices, type MainServicesHandle } from '../setup';
 import { pushEvent, registerIpc } from './ipc';
+import { startDesktopNotices } from './notices';
 import { APP_START_URL, isAppUrl, registerAppScheme, serveRenderer } from './protocol';
 import { windowPrinting } from './print';
 import { SafeStorageVault, safeStorageKeyProtector } from './safe-storage-vault';
@@ -43,6 +45,7 @@ let store: LocalStore | null = null;
 let embedded: EmbeddedServer | null = null;
 let services: MainServicesHandle | null = null;
 let unregisterIpc: (() => void) | null = null;
+let stopNotices: (() => void) | null = null;
 
 async function start(): Promise<void> {
   const userData = app.getPath('userData');
@@ -97,6 +100,15 @@ async function start(): Promise<void> {
     (event, payload) => pushEvent(window, event, payload),
   );
   const { api, dispatch, sendFile } = services;
+  // The server's notifications also as the system's notices, for the kinds the user wants there.
+  stopNotices = startDesktopNotices({
+    stream: services.notifications,
+    api,
+    window: () => window,
+    push: (event, payload) => pushEvent(window, event, payload),
+    locale: () => localStore.getSettings().selectedLocale,
+    log: console.log,
+  });
 
   installAppGuards(isOwnUrl);
   serveRenderer(RENDERER_DIR, (path, forward) => api.openFile(path, forward), sendFile);
@@ -126,6 +138,8 @@ let shutDown = false;
 async function shutdown(): Promise<void> {
   unregisterIpc?.();
   unregisterIpc = null;
+  stopNotices?.();
+  stopNotices = null;
   try {
     await services?.close();
   } catch (error) {

@@ -1,7 +1,9 @@
 /**
  * The web shell: the desktop client in a browser (docs/architecture.md, "Hosts"). The API server, the
  * services of ../setup.ts under plain Node, the IPC contract over a WebSocket on 127.0.0.1 (a per-launch
- * secret and an origin check), and the built renderer with the desktop's strict CSP.
+ * secret and an origin check), and the built renderer with the desktop's strict CSP. The server's
+ * notifications reach the page as the same IPC events; the shell shows no system notices (a browser tab
+ * has the bell only).
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';

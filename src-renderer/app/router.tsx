@@ -254,7 +254,7 @@ export const MAIN_ROUTES: readonly MainRoute[] = [
   {
     path: PAGES.notifications,
     treePath: PAGES.notifications,
-    lazy: () => import('../features/common/UnbuiltPage'),
+    lazy: () => import('../features/user/NotificationsPage'),
   },
   {
     path: PAGES.myDelegation,

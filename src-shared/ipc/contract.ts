@@ -1,6 +1,6 @@
 /**
  * The IPC contract: every channel between the renderer and main, with its zod input and output, declared
- * once in its area's file (app, api, session, connection, station, drafts, print) and composed here. Main
+ * once in its area's file (app, api, session, connection, station, drafts, print, notifications) and composed here. Main
  * dispatches from this table, the preload and the web shell bridge it, and the renderer's bridge type is
  * derived from it. A new channel touches three files: its area's file, names.ts (the zod-free name list,
  * checked against this table at compile time) and its handler in src-main/ipc/handlers.ts.
@@ -11,6 +11,7 @@ import { appChannels } from './app';
 import { connectionChannels, connectionEvents } from './connection';
 import { draftsChannels, draftsEvents } from './drafts';
 import type { ChannelNameList, EventNameList, MethodName } from './names';
+import { notificationsEvents } from './notifications';
 import { sessionChannels, sessionEvents } from './session';
 import { printChannels } from './print';
 import { stationChannels } from './station';
@@ -24,6 +25,7 @@ export * from './connection';
 export * from './station';
 export * from './drafts';
 export * from './print';
+export * from './notifications';
 
 export const contract = {
   ...appChannels,
@@ -42,7 +44,12 @@ export type ChannelOutput<C extends ChannelName> = z.output<Contract[C]['output'
 export const CHANNELS = Object.keys(contract) as ChannelName[];
 
 /** Events main pushes to the renderer. */
-export const events = { ...sessionEvents, ...connectionEvents, ...draftsEvents } as const;
+export const events = {
+  ...sessionEvents,
+  ...connectionEvents,
+  ...draftsEvents,
+  ...notificationsEvents,
+} as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
 export const EVENTS = Object.keys(events) as EventName[];

@@ -43,7 +43,14 @@ export const CHANNEL_NAMES = [
 ] as const;
 export type ChannelNameList = (typeof CHANNEL_NAMES)[number];
 
-export const EVENT_NAMES = ['session:expired', 'connection:changed', 'drafts:changed'] as const;
+export const EVENT_NAMES = [
+  'session:expired',
+  'connection:changed',
+  'drafts:changed',
+  'notifications:new',
+  'notifications:unread',
+  'notifications:open',
+] as const;
 export type EventNameList = (typeof EVENT_NAMES)[number];
 
 /** `app:info` → `appInfo`: the method name a channel has on `window.sijill`. */

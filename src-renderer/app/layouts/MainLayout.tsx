@@ -1,7 +1,7 @@
 /**
  * The main layout: a collapsible side menu built from the page tree (sections as submenus, pages as
- * items, localised names and icons; antd mirrors it in RTL), a header with the user menu (settings,
- * language, logout), the offline banner, the page, and the copyright line.
+ * items, localised names and icons; antd mirrors it in RTL), a header with the notifications' bell and
+ * the user menu (settings, language, logout), the offline banner, the page, and the copyright line.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
@@ -31,6 +31,7 @@ import { useCanOn, useCurrentPage } from '../permissions';
 import { sessionActions, useSession } from '../session';
 import { PAGES } from '../../../src-shared/pages';
 import { useLocalDraftCounts } from '../../lib/local-drafts';
+import { NotificationBell } from '../../features/user/NotificationBell';
 
 const { Header, Sider, Content, Footer } = Layout;
 
@@ -155,6 +156,7 @@ export function MainLayout() {
                 data-testid="header-search"
               />
             ) : null}
+            <NotificationBell signedIn={signedIn} />
             <LanguageToggle />
             <Dropdown
               menu={{ items: userMenu, onClick: onUserMenu }}
