@@ -73,7 +73,13 @@ export function notificationWords(
       : null;
   if (dispatchDate) lines.push(t('words.dispatchedOn', { date: formatDate(dispatchDate) }));
   const actor = nameOf(details.actor, locale);
-  if (actor) lines.push(t('words.actor', { name: actor }));
+  // A delegate's act names whom it was for.
+  const actorFor = nameOf(details.behalfOf, locale);
+  if (actor && actorFor) lines.push(t('words.actorFor', { name: actor, other: actorFor }));
+  else if (actor) lines.push(t('words.actor', { name: actor }));
+  // An escalation names whose delay it is.
+  const person = nameOf(details.person, locale);
+  if (person) lines.push(t('words.person', { name: person }));
   const department = nameOf(details.department, locale);
   if (department) lines.push(t('words.department', { name: department }));
   if (typeof details.comment === 'string' && details.comment.trim()) {

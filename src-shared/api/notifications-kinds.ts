@@ -5,7 +5,7 @@
 
 /**
  * What happened: a distribution to me or my department, a task given to me, my turn in a circuit, changes
- * requested on my document, something of mine about to fall due or overdue, an overdue item of my
+ * requested on my document, my document approved, something of mine about to fall due or overdue, an overdue item of my
  * department escalated to me (its manager), a document I wrote dispatched, a delegation given to me.
  */
 export const NOTIFICATION_KINDS = [
@@ -13,6 +13,7 @@ export const NOTIFICATION_KINDS = [
   'taskAssigned',
   'approvalTurn',
   'changesRequested',
+  'approved',
   'dueSoon',
   'overdue',
   'escalated',

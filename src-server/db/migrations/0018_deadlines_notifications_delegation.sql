@@ -41,7 +41,7 @@ CREATE TABLE "notifications" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"read_at" timestamp with time zone,
 	"emailed_at" timestamp with time zone,
-	CONSTRAINT "notifications_kind_check" CHECK ("notifications"."kind" in ('distributed', 'taskAssigned', 'approvalTurn', 'changesRequested', 'dueSoon', 'overdue', 'escalated', 'dispatched', 'delegated'))
+	CONSTRAINT "notifications_kind_check" CHECK ("notifications"."kind" in ('distributed', 'taskAssigned', 'approvalTurn', 'changesRequested', 'approved', 'dueSoon', 'overdue', 'escalated', 'dispatched', 'delegated'))
 );
 --> statement-breakpoint
 ALTER TABLE "approval_members" ADD COLUMN "due_on" date;--> statement-breakpoint

@@ -54,7 +54,7 @@ import { actingMember, approvalOf, circuitOf } from './approval-view';
 import { badField, holds, notFound, requireOnDirection, rule, scope, visibleDocument } from './common';
 import { getDocument } from './documents';
 import * as q from './queries';
-import { tellAuthorDecision, tellDispatched, tellDistributed, tellTurn } from './notices';
+import { tellAuthorApproved, tellAuthorDecision, tellDispatched, tellDistributed, tellTurn } from './notices';
 import { approverOut, requireSigningAuthority, signatoriesFor } from './signing';
 import { circuitUsers, type Delegator, type Scope } from './visibility';
 import { recordAudit } from '../../audit';
@@ -388,6 +388,7 @@ async function applyEffects(
       }
       case 'assignNumber':
         await numberLocked(tx, s, doc);
+        await tellAuthorApproved(tx, doc, s.userId, onBehalfOf);
         break;
       case 'distribute':
         await distributeLocked(tx, s, doc);

@@ -117,6 +117,21 @@ export async function tellAuthorDecision(
   });
 }
 
+/** A document approved by its last step (numbered): its author. */
+export async function tellAuthorApproved(
+  tx: Tx,
+  doc: { id: number; created_by: number | null },
+  actorId: number | null,
+  onBehalfOf: { nameAr: string; nameEn: string } | null,
+) {
+  if (doc.created_by === null || doc.created_by === actorId) return;
+  await notify(tx, [doc.created_by], {
+    kind: 'approved',
+    documentId: doc.id,
+    details: { actor: await actorOf(tx, actorId), ...(onBehalfOf ? { behalfOf: onBehalfOf } : {}) },
+  });
+}
+
 /** An outgoing letter dispatched: its author. */
 export async function tellDispatched(
   tx: Tx,
