@@ -36,6 +36,8 @@ import type { AuthContext } from '../../http/access';
 import { HttpProblem, type FieldMessage } from '../../http/problem';
 import type { Tx } from '../auth/queries';
 import { openFinal } from '../final/letters';
+import { approvalDueOn } from './due-calendar';
+import { repliesDoneBy, todayOf } from './due';
 import {
   CIRCUIT_DIRECTIONS,
   memberOf,
@@ -269,7 +271,7 @@ export async function submitDocument(
     }
     const steps = await checkedCircuit(tx, s, doc, wanted);
     const outcome = transition(circuit, { type: 'submit', version: input.version, steps });
-    await applyEffects(tx, s, doc, members, effectsOf(outcome));
+    await applyEffects(tx, s, doc, members, effectsOf(outcome), todayOf(ctx));
   });
   return getDocument(ctx, caller, id, s);
 }
@@ -333,7 +335,7 @@ function detailsOf(entry: LogEntry): Record<string, unknown> {
 
 /**
  * Applies the engine's effects to a document locked in `tx`, in their order; `members` are its circuit's
- * rows as the engine read them.
+ * rows as the engine read them. A step opened on `today` is due by the approval days per step later.
  */
 async function applyEffects(
   tx: Tx,
@@ -341,6 +343,7 @@ async function applyEffects(
   doc: q.DocumentRow,
   members: readonly aq.MemberRow[],
   effects: readonly Effect[],
+  today: string,
 ) {
   const id = doc.id;
   for (const e of effects)
@@ -349,7 +352,7 @@ async function applyEffects(
         await aq.replaceCircuit(tx, doc, e.steps);
         break;
       case 'openStep':
-        await aq.activateStep(tx, id, e.position);
+        await aq.activateStep(tx, id, e.position, await approvalDueOn(tx, today));
         break;
       case 'closeTurns':
         await aq.clearPending(tx, id);
@@ -411,7 +414,7 @@ export async function decideDocument(
       version: input.version,
     } as const;
     const effects = effectsOf(transition(circuit, event));
-    await applyEffects(tx, s, doc, members, effects);
+    await applyEffects(tx, s, doc, members, effects, todayOf(ctx));
     // The signatory's approval: the letter's final PDF is made (stamped, signed) in the background.
     if (effects.some((e) => e.type === 'assignNumber')) await openFinal(ctx, tx, id);
   });
@@ -448,6 +451,8 @@ export async function dispatchDocument(
       dispatchDate: input.dispatchDate,
       delivered: input.delivered,
     });
+    // The incoming letters it answers (related to it) are done.
+    await repliesDoneBy(tx, doc, s.userId);
   });
   return getDocument(ctx, caller, id, s);
 }
