@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { buildApp, type App } from '../../../src-server/app';
+import type { Clock } from '../../../src-server/clock';
 import { loadConfig, type ServerConfig } from '../../../src-server/config';
 import { openDatabase, type Database } from '../../../src-server/db/open';
 import { rowsOf } from '../../../src-server/db/rows';
@@ -56,6 +57,7 @@ async function postgresDatabase(baseUrl: string): Promise<{ url: string; drop():
 /** Opens a fresh database and builds the app; configuration overrides on top of test defaults. */
 export async function startHarness(
   overrides: Partial<Record<keyof ServerConfig, string>> = {},
+  options: { clock?: Clock } = {},
 ): Promise<Harness> {
   const config = loadConfig({
     DATA_DIR: '/nonexistent-test-data',
@@ -87,6 +89,8 @@ export async function startHarness(
     database,
     files: createLocalFileStore(filesDir),
     jobs,
+    // A test of due dates moves the server's clock (src-server/clock.ts).
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   await app.ready();
   return {
