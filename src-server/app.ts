@@ -48,6 +48,8 @@ import { settingsModule } from './modules/settings/routes';
 import { correspondenceModule } from './modules/correspondence/routes';
 import { searchModule } from './modules/search/routes';
 import { finalModule, verifyModule } from './modules/final/routes';
+import { notificationsModule } from './modules/notifications/routes';
+import { deadlinesModule } from './modules/deadlines/routes';
 import { JOB_REGISTRATIONS } from './jobs/registrations';
 import { VERSION } from './version';
 
@@ -63,6 +65,8 @@ const MODULES: readonly AppModule[] = [
   searchModule,
   finalModule,
   verifyModule,
+  notificationsModule,
+  deadlinesModule,
 ];
 
 /** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */
@@ -151,6 +155,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         yieldWhenBusy: { requestsActive: installRequestActivity(app) },
       }),
     clock: options.clock ?? systemClock,
+    listen: (channel, onPayload, onResumed) => options.database.listen(channel, onPayload, onResumed),
   };
   // The worker starts once the app is ready, so every module has registered its job handlers by then
   // (never with JOBS_WORKER=0: that process only enqueues), and stops when the app closes — before the

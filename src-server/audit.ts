@@ -68,6 +68,10 @@ export const AUDIT_ACTIONS = [
   'letterSettings.certificateRemoved',
   'letterSettings.smtpUpdated',
   'letterSettings.smtpRemoved',
+  'deadlines.settingsUpdated',
+  'deadlines.holidayCreated',
+  'deadlines.holidayUpdated',
+  'deadlines.holidayDeleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -39,11 +39,11 @@ async function askHidden(question: string): Promise<string> {
 
 async function withDatabase<T>(
   config: ServerConfig,
-  run: (ctx: { db: Awaited<ReturnType<typeof openDatabase>>['db'] }) => Promise<T>,
+  run: (ctx: Pick<Awaited<ReturnType<typeof openDatabase>>, 'db' | 'listen'>) => Promise<T>,
 ): Promise<T> {
   const database = await openDatabase(config);
   try {
-    return await run({ db: database.db });
+    return await run({ db: database.db, listen: database.listen });
   } finally {
     await database.close();
   }
@@ -169,8 +169,11 @@ async function main(): Promise<void> {
       const { values } = parseArgs({ args, options: { password: { type: 'string' } } });
       const password = values.password ?? process.env.SIJILL_DEMO_PASSWORD ?? 'demo-password';
       const files = await createFileStore(config);
-      const created = await withDatabase(config, ({ db }) =>
-        seedDemo({ db, config, passwords, files, jobs: new JobQueue(db), clock: systemClock }, password),
+      const created = await withDatabase(config, ({ db, listen }) =>
+        seedDemo(
+          { db, config, passwords, files, jobs: new JobQueue(db), clock: systemClock, listen },
+          password,
+        ),
       );
       console.log(
         created.length

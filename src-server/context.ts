@@ -4,7 +4,7 @@
  */
 import type { Clock } from './clock';
 import type { ServerConfig } from './config';
-import type { Db } from './db/open';
+import type { Database, Db } from './db/open';
 import type { JobQueue } from './jobs/queue';
 import type { PasswordHasher } from './security/passwords';
 import type { FileStore } from './storage/files';
@@ -20,6 +20,11 @@ export interface ServerContext {
    * `nudge()`. Started when the app is ready (unless JOBS_WORKER=0), stopped when it closes.
    */
   jobs: JobQueue;
+  /**
+   * Listens on a NOTIFY channel of the database (every server sharing it hears a committed notify):
+   * the push of notifications (modules/notifications/hub.ts).
+   */
+  listen: Database['listen'];
   /** "Now" for deadlines, reminders and digests (a test moves it; src-server/clock.ts). */
   clock: Clock;
 }

@@ -38,6 +38,7 @@ async function seed(dataDir: string): Promise<void> {
         files: createLocalFileStore(join(dataDir, 'files')),
         jobs: new JobQueue(database.db),
         clock: systemClock,
+        listen: database.listen,
       },
       PASSWORD,
     );

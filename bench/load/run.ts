@@ -103,6 +103,7 @@ try {
         files: createLocalFileStore(join(dataDir, 'files')),
         jobs: new JobQueue(server.database.db),
         clock: systemClock,
+        listen: server.database.listen,
       },
       PASSWORD,
     );

@@ -199,7 +199,7 @@ export const MAIN_ROUTES: readonly MainRoute[] = [
   {
     path: PAGES.deadlineSettings,
     treePath: PAGES.deadlineSettings,
-    lazy: () => import('../features/common/UnbuiltPage'),
+    lazy: () => import('../features/correspondence/settings/DeadlineSettingsPage'),
   },
   {
     path: PAGES.search,

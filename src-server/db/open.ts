@@ -68,7 +68,71 @@ export interface Database {
    * The job queue's workers hold one each (jobs/queue.ts, "workers that die").
    */
   holdLock?(name: string): Promise<{ release(): Promise<void> }>;
+  /**
+   * Listens on a NOTIFY channel: `onPayload` gets each payload sent by a committed transaction, of this
+   * process or (on PostgreSQL) of any server sharing the database. PostgreSQL: on a connection of its own,
+   * made again when it drops, after which `onResumed` runs (what was sent meanwhile is lost: the caller
+   * looks again). Answers the function that stops listening.
+   */
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onResumed?: () => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/** `Database.listen` on PostgreSQL: see there. */
+async function listenPg(
+  connectionString: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+  onResumed?: () => void,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (resumed: boolean) => {
+    const c = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
+    c.on('error', () => undefined);
+    c.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+    });
+    c.on('end', () => {
+      if (client !== c) return;
+      client = null;
+      if (!stopped) again(1000);
+    });
+    await c.connect();
+    try {
+      await c.query(`listen ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      await c.end().catch(() => undefined);
+      throw error;
+    }
+    if (stopped) {
+      await c.end().catch(() => undefined);
+      return;
+    }
+    client = c;
+    if (resumed) onResumed?.();
+  };
+  const again = (delay: number) => {
+    if (stopped || retry) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect(true).catch(() => again(Math.min(RELOCK_MAX_MS, delay * 2)));
+    }, delay);
+    retry.unref();
+  };
+  await connect(false);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const c = client;
+    client = null;
+    await c?.end().catch(() => undefined);
+  };
 }
 
 /** Waits before a lost life lock is taken again: 1 s, doubling to 30 s. */
@@ -182,6 +246,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         await ensureBaseData(db);
       },
       holdLock: (name) => holdPgLock(options.DATABASE_URL!, name),
+      listen: (channel, onPayload, onResumed) =>
+        listenPg(options.DATABASE_URL!, channel, onPayload, onResumed),
       close: () => pool.end(),
     };
   } else {
@@ -202,6 +268,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       migrate: async () => {
         await migratePglite(db, { migrationsFolder });
         await ensureBaseData(db);
+      },
+      // One process, one database: a NOTIFY reaches this process's listeners on commit.
+      listen: async (channel, onPayload) => {
+        const stop = await client.listen(channel, onPayload);
+        return async () => {
+          if (!closed) await stop();
+        };
       },
       close: async () => {
         if (closed) return;

@@ -21,8 +21,11 @@ export interface AdmissionOptions {
   waitMs: number;
 }
 
-/** Paths the gate never holds: liveness and the documentation. */
-const EXEMPT = /^\/(health|docs)(\/|$|\?)/;
+/**
+ * Paths the gate never holds: liveness, the documentation, and the notification streams (open for hours:
+ * each would hold a place for good).
+ */
+const EXEMPT = /^\/(health|docs|notifications\/stream)(\/|$|\?)/;
 
 /** A counting gate with a bounded FIFO of waiters, each with its own deadline. */
 export class AdmissionGate {

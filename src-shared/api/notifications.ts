@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { namedRefSchema } from './directory';
-import { endpoint } from './endpoint';
+import { endpoint, fileAnswer } from './endpoint';
 import { decimalParam, int4 } from './fields';
 import { NOTIFICATION_KINDS } from './notifications-kinds';
 
@@ -112,6 +112,19 @@ export function readNotificationSettings(stored: unknown): NotificationSettings 
 export const unreadSchema = z.object({ unread: z.number().int() });
 
 export const notificationEndpoints = {
+  stream: endpoint({
+    method: 'GET',
+    path: NOTIFICATION_STREAM_PATH,
+    response: fileAnswer,
+    bytes: 'text/event-stream',
+    access: 'authenticated',
+    tags: ['notifications'],
+    summary: "The caller's notifications as they are made (server-sent events)",
+    description:
+      'Events: `notification` (data: a notification; id: its id) and `unread` (data: { unread }); a comment ' +
+      'line every 25 s. Send `Last-Event-ID` on reconnecting to get what was made meanwhile (at most 100). ' +
+      'The stream ends when the session does.',
+  }),
   list: endpoint({
     method: 'GET',
     path: '/notifications',

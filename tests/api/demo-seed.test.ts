@@ -45,6 +45,7 @@ beforeAll(async () => {
     files: createLocalFileStore(h.filesDir),
     jobs: new JobQueue(h.database.db),
     clock: systemClock,
+    listen: h.database.listen,
   };
   first = await seedDemo(ctx, PASSWORD);
 });

@@ -57,6 +57,7 @@ import { approvalOf, circuitOf } from './approval-view';
 import { badField, holds, notFound, requireOnDirection, rule, scope, visibleDocument } from './common';
 import { getDocument } from './documents';
 import * as q from './queries';
+import { tellAuthorDecision, tellDispatched, tellDistributed, tellTurn } from './notices';
 import { approverOut, requireSigningAuthority, signatoriesFor } from './signing';
 import type { Scope } from './visibility';
 
@@ -271,7 +272,7 @@ export async function submitDocument(
     }
     const steps = await checkedCircuit(tx, s, doc, wanted);
     const outcome = transition(circuit, { type: 'submit', version: input.version, steps });
-    await applyEffects(tx, s, doc, members, effectsOf(outcome), todayOf(ctx));
+    await applyEffects(ctx, tx, s, doc, members, effectsOf(outcome));
   });
   return getDocument(ctx, caller, id, s);
 }
@@ -304,7 +305,7 @@ async function distributeLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
       notes: null,
       userId: s.userId,
     });
-    if (distributionId !== null)
+    if (distributionId !== null) {
       await q.appendEvent(tx, doc.id, 'distributed', s.userId, {
         distributionId,
         departmentId: r.id,
@@ -313,6 +314,13 @@ async function distributeLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
         type: 'forAction',
         notes: null,
       });
+      await tellDistributed(
+        tx,
+        doc,
+        { departmentId: r.id, nameAr: r.name_ar, nameEn: r.name_en, type: 'forAction' },
+        s.userId,
+      );
+    }
   }
 }
 
@@ -335,15 +343,15 @@ function detailsOf(entry: LogEntry): Record<string, unknown> {
 
 /**
  * Applies the engine's effects to a document locked in `tx`, in their order; `members` are its circuit's
- * rows as the engine read them. A step opened on `today` is due by the approval days per step later.
+ * rows as the engine read them. A step opened today is due by the approval days per step later.
  */
 async function applyEffects(
+  ctx: ServerContext,
   tx: Tx,
   s: Scope,
   doc: q.DocumentRow,
   members: readonly aq.MemberRow[],
   effects: readonly Effect[],
-  today: string,
 ) {
   const id = doc.id;
   for (const e of effects)
@@ -352,7 +360,8 @@ async function applyEffects(
         await aq.replaceCircuit(tx, doc, e.steps);
         break;
       case 'openStep':
-        await aq.activateStep(tx, id, e.position, await approvalDueOn(tx, today));
+        await aq.activateStep(tx, id, e.position, await approvalDueOn(tx, todayOf(ctx)));
+        await tellTurn(ctx, tx, id, e.position);
         break;
       case 'closeTurns':
         await aq.clearPending(tx, id);
@@ -385,6 +394,8 @@ async function applyEffects(
         break;
       case 'log':
         await q.appendEvent(tx, id, e.entry.event, s.userId, detailsOf(e.entry));
+        if (e.entry.event === 'changesRequested' || e.entry.event === 'rejected')
+          await tellAuthorDecision(tx, doc, e.entry.event, e.entry.comment, s.userId);
         break;
     }
 }
@@ -414,7 +425,7 @@ export async function decideDocument(
       version: input.version,
     } as const;
     const effects = effectsOf(transition(circuit, event));
-    await applyEffects(tx, s, doc, members, effects, todayOf(ctx));
+    await applyEffects(ctx, tx, s, doc, members, effects);
     // The signatory's approval: the letter's final PDF is made (stamped, signed) in the background.
     if (effects.some((e) => e.type === 'assignNumber')) await openFinal(ctx, tx, id);
   });
@@ -451,6 +462,7 @@ export async function dispatchDocument(
       dispatchDate: input.dispatchDate,
       delivered: input.delivered,
     });
+    await tellDispatched(tx, doc, input.dispatchDate, s.userId);
     // The incoming letters it answers (related to it) are done.
     await repliesDoneBy(tx, doc, s.userId);
   });

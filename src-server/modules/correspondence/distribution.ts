@@ -15,6 +15,7 @@ import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem } from '../../http/problem';
 import * as q from './queries';
+import { tellDistributed, tellTaskAssigned } from './notices';
 
 import {
   requireOnDirection,
@@ -96,6 +97,12 @@ export async function distribute(
         type: item.type,
         notes: item.notes ?? null,
       });
+      await tellDistributed(
+        tx,
+        doc,
+        { departmentId: dep.id, nameAr: dep.name_ar, nameEn: dep.name_en, type: item.type },
+        s.userId,
+      );
     }
     await q.settleDocument(tx, id);
   });
@@ -184,6 +191,13 @@ export async function assignTask(
       departmentId: x.department_id,
       taskDate: input.taskDate ?? null,
     });
+    await tellTaskAssigned(
+      ctx,
+      tx,
+      id,
+      { id: taskId, employeeId: employee.id, dueOn: input.taskDate ?? null, type: x.type },
+      s.userId,
+    );
     // A new action task reopens a completed item.
     await q.settleCompletion(tx, x.id, id);
     return taskId;

@@ -54,7 +54,10 @@ async function postgresDatabase(baseUrl: string): Promise<{ url: string; drop():
   };
 }
 
-/** Opens a fresh database and builds the app; configuration overrides on top of test defaults. */
+/**
+ * Opens a fresh database and builds the app; configuration overrides on top of test defaults; `clock`: a
+ * clock the test moves (src-server/clock.ts MovableClock) for due dates and reminders.
+ */
 export async function startHarness(
   overrides: Partial<Record<keyof ServerConfig, string>> = {},
   options: { clock?: Clock } = {},
@@ -89,7 +92,6 @@ export async function startHarness(
     database,
     files: createLocalFileStore(filesDir),
     jobs,
-    // A test of due dates moves the server's clock (src-server/clock.ts).
     ...(options.clock ? { clock: options.clock } : {}),
   });
   await app.ready();

@@ -1,0 +1,144 @@
+/**
+ * The notifications' SQL: a user's list (the document shown only while the user may still see it), the
+ * unread count, marking read, the settings, and the push's reads (what is newer than what a client has).
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/open';
+import { rowsOf } from '../../db/rows';
+import { iso } from '../../db/sql';
+import type { Notification } from '../../../src-shared/api/notifications';
+import type { NotificationKind } from '../../../src-shared/api/notifications-kinds';
+import { visibleTo, type Scope } from '../correspondence/visibility';
+
+type Tx = Pick<Db, 'execute'>;
+
+interface NotificationRow {
+  id: number;
+  kind: NotificationKind;
+  details: Record<string, unknown>;
+  created_at: string;
+  read_at: string | null;
+  doc_id: number | null;
+  doc_direction: string | null;
+  doc_number: string | null;
+  doc_subject: string | null;
+  behalf_id: number | null;
+  behalf_ar: string | null;
+  behalf_en: string | null;
+}
+
+const toNotification = (r: NotificationRow): Notification => ({
+  id: r.id,
+  kind: r.kind,
+  document:
+    r.doc_id === null
+      ? null
+      : {
+          id: r.doc_id,
+          direction: r.doc_direction ?? '',
+          docNumber: r.doc_number,
+          subject: r.doc_subject ?? '',
+        },
+  details: r.details,
+  onBehalfOf:
+    r.behalf_id === null ? null : { id: r.behalf_id, nameAr: r.behalf_ar ?? '', nameEn: r.behalf_en ?? '' },
+  createdAt: r.created_at,
+  readAt: r.read_at,
+});
+
+/** The caller's notifications matching `where` (over `n`), newest first or oldest first. */
+async function select(db: Tx, scope: Scope, where: SQL, order: 'newest' | 'oldest', limit: number) {
+  const rows = await rowsOf<NotificationRow>(
+    db,
+    sql`select n.id, n.kind, n.details, ${iso('n.created_at')} as created_at, ${iso('n.read_at')} as read_at,
+          d.id as doc_id, d.direction as doc_direction, d.doc_number, d.subject as doc_subject,
+          b.id as behalf_id, b.name_ar as behalf_ar, b.name_en as behalf_en
+        from notifications n
+        left join documents d on d.id = n.document_id and ${visibleTo(scope)}
+        left join users b on b.id = n.on_behalf_of
+       where n.user_id = ${scope.userId} and ${where}
+       order by n.id ${sql.raw(order === 'newest' ? 'desc' : 'asc')}
+       limit ${limit}`,
+  );
+  return rows.map(toNotification);
+}
+
+/** A page of the caller's notifications, newest first, before `before` (an id); one more tells if more remain. */
+export async function listOf(
+  db: Tx,
+  scope: Scope,
+  options: { before?: number | undefined; limit: number; unreadOnly: boolean },
+): Promise<{ items: Notification[]; more: boolean }> {
+  const conditions: SQL[] = [sql`true`];
+  if (options.before !== undefined) conditions.push(sql`n.id < ${options.before}`);
+  if (options.unreadOnly) conditions.push(sql`n.read_at is null`);
+  const items = await select(db, scope, sql.join(conditions, sql` and `), 'newest', options.limit + 1);
+  return { items: items.slice(0, options.limit), more: items.length > options.limit };
+}
+
+/** The caller's notifications made after `afterId`, oldest first (what a client missed or has not had yet). */
+export function newerThan(db: Tx, scope: Scope, afterId: number, limit: number): Promise<Notification[]> {
+  return select(db, scope, sql`n.id > ${afterId}`, 'oldest', limit);
+}
+
+/** The newest notification id of a user (0: none). */
+export async function lastIdOf(db: Tx, userId: number): Promise<number> {
+  const [row] = await rowsOf<{ id: number | null }>(
+    db,
+    sql`select max(id) as id from notifications where user_id = ${userId}`,
+  );
+  return row?.id ?? 0;
+}
+
+export async function unreadOf(db: Tx, userId: number): Promise<number> {
+  const [row] = await rowsOf<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from notifications where user_id = ${userId} and read_at is null`,
+  );
+  return row?.n ?? 0;
+}
+
+/** Marks the user's notifications read (some by id, or all); answers how many changed. */
+export async function markRead(db: Tx, userId: number, ids: readonly number[] | 'all'): Promise<number> {
+  const which =
+    ids === 'all'
+      ? sql`true`
+      : sql`id in (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`;
+  const rows = await rowsOf<{ id: number }>(
+    db,
+    sql`update notifications set read_at = now()
+         where user_id = ${userId} and read_at is null and ${which} returning id`,
+  );
+  return rows.length;
+}
+
+export async function settingsOf(db: Tx, userId: number): Promise<unknown> {
+  const [row] = await rowsOf<{ s: unknown }>(
+    db,
+    sql`select notification_settings as s from users where id = ${userId}`,
+  );
+  return row?.s ?? {};
+}
+
+export async function saveSettings(db: Tx, userId: number, settings: object): Promise<void> {
+  await db.execute(
+    sql`update users set notification_settings = ${JSON.stringify(settings)}::jsonb where id = ${userId}`,
+  );
+}
+
+/** Of these sessions, the ones still alive (not expired, user active). Read without touching them. */
+export async function liveSessions(db: Tx, sessionIds: readonly number[]): Promise<Set<number>> {
+  if (!sessionIds.length) return new Set();
+  const rows = await rowsOf<{ id: number }>(
+    db,
+    sql`select s.id from sessions s join users u on u.id = s.user_id
+         where s.id in (${sql.join(
+           sessionIds.map((id) => sql`${id}`),
+           sql`, `,
+         )}) and s.idle_expires_at > now() and s.absolute_expires_at > now() and u.active`,
+  );
+  return new Set(rows.map((r) => r.id));
+}
