@@ -92,6 +92,17 @@ beforeAll(async () => {
   const normalPriority = await make('priorities', { nameAr: 'عادي', nameEn: 'Normal', level: 1 });
   const medium = await make('mediums', { nameAr: 'بريد', nameEn: 'Post' });
   const level = await make('security-levels', { nameAr: 'عادي', nameEn: 'Normal', level: 1 });
+  // The deadline settings: an urgent letter is answered in 3 working days, others in the default 10; an
+  // approver has 2; "due soon" is the 2 working days of the reminder. Tuesday 1 December is a holiday.
+  const deadlines = JSON.stringify({
+    replyDays: { [urgent]: 3 },
+    remindDaysBefore: 2,
+    approvalDaysPerStep: 2,
+  });
+  await h.query(`insert into organisation_settings (id) values (1) on conflict do nothing`);
+  await h.query(`update organisation_settings set deadlines = '${deadlines}'::jsonb where id = 1`);
+  await h.query(`insert into holidays (name_ar, name_en, calendar, starts_on, ends_on)
+    values ('عطلة', 'Holiday', 'gregorian', '2026-12-01', '2026-12-01')`);
   w = {
     unit,
     sender,
@@ -160,6 +171,8 @@ describe('the reply due date of an incoming letter', () => {
   it('is proposed at registration from its priority, or as the clerk gives it, or none', async () => {
     const proposed = await incoming();
     expect(proposed.reply).toMatchObject({ dueOn: PROPOSED_URGENT, state: 'onTime' });
+    const normal = await incoming({ priorityId: w.normalPriority });
+    expect(normal.reply).toMatchObject({ dueOn: PROPOSED_NORMAL, state: 'onTime' });
     const given = await incoming({ replyDueOn: '2026-12-20' });
     expect(given.reply).toMatchObject({ dueOn: '2026-12-20', state: 'onTime' });
     const none = await incoming({ replyDueOn: null });
@@ -331,10 +344,19 @@ describe('due dates in the boxes', () => {
     expect(await ids(w.clerk, 'incoming', 'none')).toEqual([none.id]);
     expect(await ids(w.clerk, 'incoming', 'done')).toEqual([done.id]);
 
-    // Wednesday 2 December: the letter due on Monday is two working days late.
+    // Wednesday 2 December: the letter due on Monday is one working day late (Tuesday was a holiday);
+    // on Thursday two.
     clock.set('2026-12-02T08:00:00Z');
     const row = ours(await box(w.clerk, 'incoming')).find((r) => r.documentId === soon.id);
-    expect(row).toMatchObject({ dueState: 'overdue', overdue: true, overdueDays: 2, dueDate: '2026-11-30' });
+    expect(row).toMatchObject({ dueState: 'overdue', overdue: true, overdueDays: 1, dueDate: '2026-11-30' });
+    clock.set('2026-12-03T08:00:00Z');
+    const later2 = ours(await box(w.clerk, 'incoming')).find((r) => r.documentId === soon.id);
+    expect(later2).toMatchObject({ overdueDays: 2 });
+    expect((await get(w.clerk, doc(soon.id))).json.data.reply).toMatchObject({
+      state: 'overdue',
+      overdueDays: 2,
+    });
+    clock.set('2026-12-02T08:00:00Z');
     expect(await ids(w.clerk, 'incoming', 'overdue')).toEqual([soon.id]);
     expect(await ids(w.clerk, 'incoming', ['overdue', 'onTime'])).toEqual([later.id, soon.id]);
     expect(await ids(w.clerk, 'incoming', 'dueSoon')).toEqual([]);
@@ -358,7 +380,9 @@ describe('due dates in the boxes', () => {
   });
 });
 
-// With the stand-in calendar (Friday–Saturday weekend, reply 10 working days, approval 2): from Sunday
-// 29 November 2026.
-const PROPOSED_URGENT = '2026-12-13';
-const PROPOSED_APPROVAL = '2026-12-01';
+// From Sunday 29 November 2026, Friday–Saturday weekends and the holiday of Tuesday 1 December: urgent,
+// 3 working days (30 Nov, 2 and 3 Dec); the default 10 (… 13 and 14 Dec); an approval step, 2 (30 Nov,
+// 2 Dec).
+const PROPOSED_URGENT = '2026-12-03';
+const PROPOSED_NORMAL = '2026-12-14';
+const PROPOSED_APPROVAL = '2026-12-02';

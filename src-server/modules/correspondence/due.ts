@@ -24,13 +24,7 @@ import { HttpProblem } from '../../http/problem';
 import { rowsOf } from '../../db/rows';
 import type { Tx } from '../auth/queries';
 import { holds, leads, mayOnDirection, ref, scope, visibleDocument } from './common';
-import {
-  dueSoonUntil,
-  loadWorkingCalendar,
-  overdueWorkingDays,
-  replyDueOn,
-  type DueCalendar,
-} from './due-calendar';
+import { dueWindowOf, overdueWorkingDays, replyDueOn, type DueCalendar } from './due-calendar';
 import * as q from './queries';
 import type { Scope } from './visibility';
 
@@ -50,8 +44,7 @@ export interface DueDay {
 }
 
 export async function dueDayOf(db: Tx, today: string): Promise<DueDay> {
-  const cal = await loadWorkingCalendar(db);
-  return { today, soonUntil: await dueSoonUntil(db, cal, today), cal };
+  return { today, ...(await dueWindowOf(db, today)) };
 }
 
 /** The state of a due date on the day `d`. */
