@@ -61,6 +61,8 @@ export const AUDIT_ACTIONS = [
   'documents.finalRemade',
   'documents.finalCancelled',
   'documents.emailQueued',
+  'documents.replyDueChanged',
+  'documents.replyClosed',
   'letterSettings.updated',
   'letterSettings.certificateSet',
   'letterSettings.certificateRemoved',

@@ -50,6 +50,8 @@ import {
   relateRequestSchema,
   relatedDocumentSchema,
   relatedParamsSchema,
+  replyCloseRequestSchema,
+  replyDueRequestSchema,
   signatoriesSchema,
   stickerQuerySchema,
   signingAuthorityParamsSchema,
@@ -619,6 +621,32 @@ export const correspondenceEndpoints = {
     tags,
     summary: 'Stop following a document',
     message: 'correspondence.messages.unfollowed',
+  }),
+
+  // ------------------------------------------------------------ reply due (issue 28)
+  replyDue: endpoint({
+    method: 'PUT',
+    path: '/correspondence/documents/:id/reply-due',
+    params: idParamsSchema,
+    body: replyDueRequestSchema,
+    response: documentSchema,
+    access: authenticated,
+    tags,
+    summary:
+      "Change an incoming letter's reply due date, or say none is needed (its archive office, or a manager it went to for action)",
+    message: 'due.messages.replyDueChanged',
+  }),
+  replyClose: endpoint({
+    method: 'POST',
+    path: '/correspondence/documents/:id/reply-close',
+    params: idParamsSchema,
+    body: replyCloseRequestSchema,
+    response: documentSchema,
+    access: authenticated,
+    tags,
+    summary:
+      "Close an incoming letter's reply without a dispatched letter, with a note (who may change its date)",
+    message: 'due.messages.replyClosed',
   }),
   timeline: endpoint({
     method: 'GET',

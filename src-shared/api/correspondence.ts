@@ -469,6 +469,8 @@ export const documentSchema = z.object({
   dispatch: z.lazy(() => dispatchSchema).nullable(),
   related: z.array(relatedDocumentSchema),
   attachments: z.array(attachmentSchema),
+  /** Incoming, once registered: the reply it needs and its state (null for other documents and drafts). */
+  reply: z.lazy(() => replyDueSchema).nullable(),
   /** What the caller may do to it (the server enforces the same rules on each action). */
   abilities: z.object({
     /** Distribute to departments: the archive office holding it (or an administrator). */
@@ -543,6 +545,11 @@ export const createDocumentRequestSchema = z
     grouping: documentFields.grouping.optional(),
     recipientIds: documentFields.recipientIds.optional(),
     relatedIds: z.array(refIdField).max(50).optional(),
+    /**
+     * Incoming: the date a reply is due by. Omitted: proposed at registration from the priority (working
+     * days, the deadline settings); null: no reply needed.
+     */
+    replyDueOn: dateOnlyField.nullable().optional(),
     register: z.boolean().default(false),
   })
   .strict();
@@ -579,6 +586,8 @@ export const updateDocumentRequestSchema = z
     mediumId: documentFields.mediumId.optional(),
     grouping: documentFields.grouping.optional(),
     recipientIds: documentFields.recipientIds.optional(),
+    /** Incoming draft: the reply's due date kept for its registration (null: none given yet). */
+    replyDueOn: dateOnlyField.nullable().optional(),
   })
   .strict();
 export type UpdateDocumentRequest = z.infer<typeof updateDocumentRequestSchema>;
@@ -724,6 +733,15 @@ export const OPEN_ENDED_BOXES: ReadonlySet<Box> = new Set<Box>([
 ]);
 
 /**
+ * The state of a due date on a given day: past and not done (`overdue`), due within the reminder's
+ * working days (`dueSoon`, deadline settings `remindDaysBefore`), later (`onTime`), done (`done`), or no
+ * due date (`none`). The boxes filter on it: `filters={"dueState":{"constraints":[{"value":"overdue",
+ * "matchMode":"equals"}]}}` (several values with the `or` operator).
+ */
+export const DUE_STATES = ['overdue', 'dueSoon', 'onTime', 'done', 'none'] as const;
+export type DueState = (typeof DUE_STATES)[number];
+
+/**
  * GET /correspondence/boxes/{box}: the common list query plus the date range (`fromDate`, `toDate`,
  * inclusive, on the box's date, BOX_DATE; default the last 30 days, none for OPEN_ENDED_BOXES) and the
  * completed view. `q` searches subject (Arabic-normalised), numbers and sender document number.
@@ -822,9 +840,16 @@ export const boxItemSchema = z.object({
       tasker: personRefSchema,
     })
     .nullable(),
-  /** Follow-ups: when it is due and whether that is past. */
+  /**
+   * When this row is due: an incoming letter's reply, an approval step's answer, a task, a follow-up date;
+   * an outgoing letter or memo in its circuit: its pending step's. `overdue`: past and not done.
+   */
   dueDate: z.string().nullable(),
   overdue: z.boolean(),
+  /** The due date's state today (the organisation's day): DUE_STATES. */
+  dueState: z.enum(DUE_STATES),
+  /** Overdue: by how many working days (null otherwise). */
+  overdueDays: z.number().int().nullable(),
   /** Follow-ups: why it is there (an action item of the caller's department, or chosen to follow). */
   followReason: z.enum(['action', 'followed']).nullable(),
   /** Approval and task boxes: the person whose item this is, when the caller holds it as their delegate. */
@@ -934,6 +959,39 @@ export const followSchema = z.object({
 });
 export type Follow = z.infer<typeof followSchema>;
 
+// ---------------------------------------------------------------- reply due (issue 28)
+
+/**
+ * An incoming letter's reply: due by `dueOn` (null: no reply needed); done when an outgoing letter related
+ * to it was dispatched (`replyDocument`) or when someone closed it with a note. `mayEdit`: the caller may
+ * change the date or close it (the archive office holding it, or a manager of a department it went to for
+ * action).
+ */
+export const replyDueSchema = z.object({
+  dueOn: z.string().nullable(),
+  state: z.enum(DUE_STATES),
+  /** Overdue: by how many working days. */
+  overdueDays: z.number().int().nullable(),
+  doneAt: z.string().nullable(),
+  doneBy: personRefSchema.nullable(),
+  note: z.string().nullable(),
+  replyDocument: z
+    .object({ id: z.number().int(), docNumber: z.string().nullable(), subject: z.string() })
+    .nullable(),
+  mayEdit: z.boolean(),
+});
+export type ReplyDue = z.infer<typeof replyDueSchema>;
+
+/** PUT /correspondence/documents/{id}/reply-due: another due date, or none (null: no reply needed). */
+export const replyDueRequestSchema = z.object({ replyDueOn: dateOnlyField.nullable() }).strict();
+export type ReplyDueRequest = z.infer<typeof replyDueRequestSchema>;
+
+/** POST /correspondence/documents/{id}/reply-close: done without a dispatched reply, saying why. */
+export const replyCloseRequestSchema = z
+  .object({ note: longText(2000).refine((v) => v.trim() !== '', { message: 'validation.required' }) })
+  .strict();
+export type ReplyCloseRequest = z.infer<typeof replyCloseRequestSchema>;
+
 // ---------------------------------------------------------------- timeline
 
 /** What can happen to a document; the screens name each with `timeline.<event>` in their locales. */
@@ -969,6 +1027,9 @@ export const TIMELINE_EVENTS = [
   'emailSent',
   'emailFailed',
   'approverReplaced',
+  'replyDueChanged',
+  'replyDone',
+  'replyClosed',
 ] as const;
 export type TimelineEvent = (typeof TIMELINE_EVENTS)[number];
 

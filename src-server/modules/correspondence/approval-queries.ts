@@ -68,11 +68,12 @@ export async function replaceCircuit(
 
 /**
  * Gives the turn to the people of a step who have not approved in this round (all of them on a fresh
- * step; on a resubmission without changes, those who asked for changes or had not answered yet).
+ * step; on a resubmission without changes, those who asked for changes or had not answered yet), their
+ * answer due by `dueOn`.
  */
-export async function activateStep(db: Tx, documentId: number, position: number) {
+export async function activateStep(db: Tx, documentId: number, position: number, dueOn: string | null) {
   await db.execute(sql`update approval_members set pending = true, activated_at = now(), decision = null,
-      comment = null, decided_at = null, decided_version = null
+      comment = null, decided_at = null, decided_version = null, due_on = ${dueOn}
     where document_id = ${documentId} and position = ${position} and decision is distinct from 'approved'`);
 }
 

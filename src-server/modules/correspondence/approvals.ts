@@ -36,6 +36,8 @@ import type { AuthContext } from '../../http/access';
 import { HttpProblem, type FieldMessage } from '../../http/problem';
 import type { Tx } from '../auth/queries';
 import { openFinal } from '../final/letters';
+import { approvalDueOn } from './due-calendar';
+import { repliesDoneBy, todayOf } from './due';
 import {
   CIRCUIT_DIRECTIONS,
   needsComment,
@@ -342,7 +344,8 @@ function detailsOf(entry: LogEntry): Record<string, unknown> {
 /**
  * Applies the engine's effects to a document locked in `tx`, in their order; `members` are its circuit's
  * rows as the engine read them. A decision taken by a delegate (`onBehalfOf`) names the delegator in its
- * timeline entries; the caller stays their actor.
+ * timeline entries; the caller stays their actor. A step opened today is due by
+ * the approval days per step later.
  */
 async function applyEffects(
   ctx: ServerContext,
@@ -363,7 +366,7 @@ async function applyEffects(
         await aq.replaceCircuit(tx, doc, e.steps);
         break;
       case 'openStep':
-        await aq.activateStep(tx, id, e.position);
+        await aq.activateStep(tx, id, e.position, await approvalDueOn(tx, todayOf(ctx)));
         await tellTurn(ctx, tx, id, e.position);
         break;
       case 'closeTurns':
@@ -485,6 +488,8 @@ export async function dispatchDocument(
       delivered: input.delivered,
     });
     await tellDispatched(tx, doc, input.dispatchDate, s.userId);
+    // The incoming letters it answers (related to it) are done.
+    await repliesDoneBy(tx, doc, s.userId);
   });
   return getDocument(ctx, caller, id, s);
 }

@@ -87,7 +87,8 @@ export interface BoxKey {
   box_date: string;
   done: boolean;
   due_date: string | null;
-  overdue: boolean;
+  /** Whether what is due is done (a reply sent or closed, a task completed…): its due state is `done`. */
+  due_done: boolean;
   follow_reason: string | null;
   /** The delegator whose item this is, when the caller holds it as their delegate (issue 28). */
   on_behalf_of: number | null;
@@ -242,7 +243,7 @@ export async function keyWindow(on: Tx, w: KeyWindow): Promise<BoxKey[]> {
   const scans = w.arms.flatMap((arm) =>
     (w.from ? afterPosition(col, w.field, w.from, arm.kind, w.descending) : [null]).map(
       (beyond) => sql`(select b.kind, b.row_id, b.document_id, b.dist_id, b.task_id, b.box_date, b.done,
-          b.due_date, b.follow_reason, ${arm.delegated ? sql`b.on_behalf_of` : sql`null::int`} as on_behalf_of,
+          b.follow_reason, ${arm.delegated ? sql`b.on_behalf_of` : sql`null::int`} as on_behalf_of,
           ${col} as sort_key from (${arm.sql}) b
           ${whereOf(beyond ? [...w.where, beyond] : w.where)}
           order by ${orderOf(col, sql`b.row_id`)} limit ${upTo})`,
@@ -254,12 +255,19 @@ export async function keyWindow(on: Tx, w: KeyWindow): Promise<BoxKey[]> {
           ${sql.raw(POSITION_TEXT[w.field.type]('p.sort_key'))} as sort_value, p.document_id,
           p.dist_id, p.task_id,
           to_char(p.box_date at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as box_date, p.done,
-          to_char(p.due_date, 'YYYY-MM-DD') as due_date,
-          coalesce(not p.done and p.due_date < current_date, false) as overdue, p.follow_reason,
-          p.on_behalf_of
+          to_char(due.due_date, 'YYYY-MM-DD') as due_date, coalesce(due.due_done, false) as due_done,
+          p.follow_reason, p.on_behalf_of
         from (select * from (${sql.join(scans, sql` union all `)}) b
               order by ${orderOf(sql`b.sort_key`, sql`b.row_id`)}
               limit ${w.limit} offset ${w.offset}) p
+        -- The window's due dates only: read in the scans, they would take every row passed over out of
+        -- its covering index (a deep page's thousands). Each arm finds its row by its key.
+        left join lateral (select b.due_date, b.due_done
+          from (${sql.join(
+            w.arms.map((a) => a.sql),
+            sql` union all `,
+          )}) b
+          where b.kind = p.kind and b.row_id = p.row_id limit 1) due on true
         order by ${orderOf(sql`p.sort_key`, sql`p.row_id`)}, p.kind ${kindOrder}`,
   );
 }
@@ -342,6 +350,18 @@ export async function dayCounts(
   return found.map((d) => ({ day: d.day, n: d.n }));
 }
 
+/**
+ * The due date of a filed document's row and whether it is done: an incoming letter's reply (done once
+ * answered or closed); nothing for the rest.
+ */
+const replyDue = (direction: string) =>
+  direction === 'in'
+    ? sql`d.reply_due_on as due_date, (d.reply_done_at is not null) as due_done`
+    : sql`null::date as due_date, false as due_done`;
+/** The same for a distribution's row read without its document (a box page's rows only). */
+const replyDueOfDistribution = sql`(select rd.reply_due_on from documents rd where rd.id = x.document_id) as due_date,
+  coalesce((select rd.reply_done_at is not null from documents rd where rd.id = x.document_id), false) as due_done`;
+
 /** The arms of a box for a caller (empty: the box is empty for them). */
 export function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range): Arm[] {
   // Every arm's rows start with their kind: `select '<kind>'::text as kind, …`.
@@ -362,7 +382,8 @@ export function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range):
       'd',
       sql`d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
           d.created_at as box_date, false as done, null::text as dist_type, null::text as task_state,
-          null::date as task_date, null::date as due_date, null::text as follow_reason, ${docCols}
+          null::date as task_date, null::date as due_date, false as due_done, null::text as follow_reason,
+          ${docCols}
         from documents d
         where d.state = 'draft' and d.direction = ${direction} and d.created_by = ${scope.userId}
           and ${range('d.created_at')}`,
@@ -395,7 +416,7 @@ export function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range):
       'd',
       sql`d.id as row_id, d.id as document_id, null::int as dist_id,
           null::int as task_id, d.registered_at as box_date, (${done}) as done,
-          null::text as dist_type, null::text as task_state, null::date as task_date, null::date as due_date,
+          null::text as dist_type, null::text as task_state, null::date as task_date, ${replyDue(direction)},
           null::text as follow_reason, ${docCols}
         from documents d
         where d.direction = ${direction} and d.state = ${state} and ${holder} and ${rank}
@@ -413,7 +434,8 @@ export function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range):
       'x',
       sql`x.id as row_id, x.document_id, x.id as dist_id,
         null::int as task_id, x.registered_at as box_date, (x.completed_at is not null) as done,
-        x.type as dist_type, null::text as task_state, null::date as task_date, null::date as due_date,
+        x.type as dist_type, null::text as task_state, null::date as task_date,
+        ${direction !== 'in' ? replyDue(direction) : needsDoc ? replyDue('in') : replyDueOfDistribution},
         null::text as follow_reason, ${needsDoc ? docCols : sql.raw(NO_DOC_COLUMNS)}
       from distributions x ${needsDoc ? sql`join documents d on d.id = x.document_id` : sql``}
       where x.department_id in ${inList(receiving)} and x.direction = ${direction}
@@ -430,8 +452,9 @@ export function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range):
       'd',
       sql`d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
           coalesce(d.submitted_at, d.created_at) as box_date, false as done, null::text as dist_type,
-          null::text as task_state, null::date as task_date, null::date as due_date, null::text as follow_reason,
-          ${docCols}
+          null::text as task_state, null::date as task_date,
+          (select min(pm.due_on) from approval_members pm where pm.document_id = d.id and pm.pending) as due_date,
+          false as due_done, null::text as follow_reason, ${docCols}
         from documents d
         where d.created_by = ${scope.userId}
           and d.direction in ${inList2(family === 'out' ? ['out'] : ['memo', 'internal'])}
@@ -444,7 +467,7 @@ export function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range):
       'a',
       sql`m.id as row_id, m.document_id, null::int as dist_id, null::int as task_id,
           m.activated_at as box_date, false as done, m.kind as dist_type, null::text as task_state,
-          null::date as task_date, null::date as due_date, null::text as follow_reason,
+          null::date as task_date, m.due_on as due_date, false as due_done, null::text as follow_reason,
           ${needsDoc ? docCols : sql.raw(NO_DOC_COLUMNS)}
         from approval_members m ${needsDoc ? sql`join documents d on d.id = m.document_id` : sql``}
         where m.user_id in ${inList(circuitUsers(scope))} and m.pending and m.direction = ${family}
@@ -509,7 +532,8 @@ export function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range):
           't',
           sql`t.id as row_id, t.document_id, t.distribution_id as dist_id, t.id as task_id,
             t.created_at as box_date, (t.state = 'completed') as done, t.type as dist_type, t.state as task_state,
-            t.task_date, t.task_date as due_date, null::text as follow_reason, ${docCols}
+            t.task_date, t.task_date as due_date, (t.state = 'completed') as due_done, null::text as follow_reason,
+            ${docCols}
           from tasks t join documents d on d.id = t.document_id
           where (${sql.join(who, sql` or `)}) and ${rank} and ${range('t.created_at')}`,
           whose,
@@ -523,7 +547,7 @@ export function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range):
           sql`d.id as row_id, d.id as document_id, null::int as dist_id, null::int as task_id,
             coalesce(d.registered_at, d.created_at) as box_date, (d.completed_at is not null) as done,
             null::text as dist_type, null::text as task_state, null::date as task_date, f.due_date,
-            'followed'::text as follow_reason, ${docCols}
+            (d.completed_at is not null) as due_done, 'followed'::text as follow_reason, ${docCols}
           from document_follows f join documents d on d.id = f.document_id
           where f.user_id = ${scope.userId} and ${rank} and ${range('coalesce(d.registered_at, d.created_at)')}`,
         ),
@@ -536,7 +560,7 @@ export function armsOf(scope: Scope, box: Box, needsDoc: boolean, range: Range):
             x.registered_at as box_date, false as done, x.type as dist_type, null::text as task_state,
             null::date as task_date,
             (select min(t.task_date) from tasks t where t.distribution_id = x.id and t.state <> 'completed') as due_date,
-            'action'::text as follow_reason, ${docCols}
+            false as due_done, 'action'::text as follow_reason, ${docCols}
           from distributions x join documents d on d.id = x.document_id
           where x.department_id in ${inList(scope.leadDepartmentIds)} and x.type = 'forAction'
             and x.completed_at is null and x.security_rank <= ${scope.clearance} and ${range('x.registered_at')}`,

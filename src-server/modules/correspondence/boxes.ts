@@ -4,8 +4,8 @@
  * cursors, day tallies for jumps, exact totals (docs/boxes.md). The SQL is in box-queries.ts.
  */
 import { normalizeArabic } from '../../../src-shared/arabic';
-import { filtersSchema } from '../../../src-shared/filters';
-import { type Box, type BoxQuery } from '../../../src-shared/api/correspondence';
+import { filtersSchema, type Filters } from '../../../src-shared/filters';
+import { DUE_STATES, type Box, type BoxQuery, type DueState } from '../../../src-shared/api/correspondence';
 import { INT4_MAX, INT4_MIN, isRealDate } from '../../../src-shared/api/fields';
 import { decodeCursor, encodeCursor, fingerprintOf, type Position } from '../../db/keyset';
 import { listClauses, ownEntry } from '../../db/list';
@@ -27,6 +27,7 @@ import {
   type DayCount,
 } from './box-queries';
 import type { Scope } from './visibility';
+import { dueStateCondition, type DueDay } from './due';
 
 export type { BoxKey } from './box-queries';
 
@@ -48,6 +49,27 @@ export interface BoxKeys {
   next?: string;
 }
 
+const badFilter = (field: string) =>
+  new HttpProblem('badRequest', { fields: { [field]: [{ key: 'validation.invalid' }] } });
+
+/**
+ * The due states a `dueState` filter keeps (DUE_STATES): `equals` a state, `notEquals` the others, its
+ * constraints joined by its operator. It is no column — the state depends on the day —, so it is read
+ * here and turned into comparisons of the rows' due dates (due.ts `dueStateCondition`).
+ */
+function dueStatesOf(filter: Filters[string]): DueState[] {
+  const sets = filter.constraints.map((c) => {
+    if (typeof c.value !== 'string' || !(DUE_STATES as readonly string[]).includes(c.value))
+      throw badFilter('filters.dueState');
+    if (c.matchMode === 'equals') return new Set([c.value]);
+    if (c.matchMode === 'notEquals') return new Set(DUE_STATES.filter((st) => st !== c.value));
+    throw badFilter('filters.dueState');
+  });
+  return DUE_STATES.filter((st) =>
+    filter.operator === 'or' ? sets.some((x) => x.has(st)) : sets.every((x) => x.has(st)),
+  );
+}
+
 /** Normalises the text of subject filters the way the subject_search column is. */
 function normaliseFilters(raw: string | undefined): string | undefined {
   if (!raw) return raw;
@@ -65,6 +87,19 @@ function normaliseFilters(raw: string | undefined): string | undefined {
   if (subject)
     for (const c of subject.constraints) if (typeof c.value === 'string') c.value = normalizeArabic(c.value);
   return JSON.stringify(checked.data);
+}
+
+/** The filters without `dueState` (the list's columns only), and the due states asked for (null: any). */
+function splitDueState(filters: string | undefined): { rest: string | undefined; states: DueState[] | null } {
+  if (!filters) return { rest: filters, states: null };
+  const parsed = JSON.parse(filters) as Filters;
+  const dueState = Object.hasOwn(parsed, 'dueState') ? parsed.dueState : undefined;
+  if (!dueState) return { rest: filters, states: null };
+  delete parsed.dueState;
+  return {
+    rest: Object.keys(parsed).length ? JSON.stringify(parsed) : undefined,
+    states: dueStatesOf(dueState),
+  };
 }
 
 /** Limits of a box's reading (server configuration). */
@@ -107,20 +142,23 @@ export async function boxKeys(
   box: Box,
   query: BoxQuery,
   { exactTotalMax, tallyJumpFrom }: BoxLimits,
+  dueDay: DueDay,
 ): Promise<BoxKeys> {
   const filters = normaliseFilters(query.filters);
+  const { rest: columnFilters, states: dueStates } = splitDueState(filters);
   const clauses = listClauses(
-    { ...query, q: undefined, sort: undefined, filters },
+    { ...query, q: undefined, sort: undefined, filters: columnFilters },
     LIST_FIELDS,
     [],
     'boxDate',
   );
-  const filterFields = filters ? Object.keys(JSON.parse(filters) as object) : [];
+  const filterFields = columnFilters ? Object.keys(JSON.parse(columnFilters) as object) : [];
   const sortSpec = query.sort ?? '-boxDate';
   const sortField = ownEntry(FIELDS, sortSpec.replace(/^-/, ''));
   if (!sortField) throw new HttpProblem('badRequest', { fields: { sort: [{ key: 'validation.invalid' }] } });
   const q = query.q?.trim() ? normalizeArabic(query.q.trim()) : '';
-  const needsDoc = !!q || sortField.doc || filterFields.some((f) => ownEntry(FIELDS, f)?.doc);
+  // Filtering on the due state reads every row's due date: a distribution's row joins its document.
+  const needsDoc = !!q || !!dueStates || sortField.doc || filterFields.some((f) => ownEntry(FIELDS, f)?.doc);
   // A cursor belongs to one caller's query: the box, its sort, filters, search, range and view.
   const fingerprint = fingerprintOf([
     box,
@@ -131,6 +169,8 @@ export async function boxKeys(
     query.fromDate ?? null,
     query.toDate ?? null,
     query.view,
+    // The due state is the day's: a cursor of yesterday's "overdue" is not today's.
+    ...(dueStates ? [dueDay.today] : []),
   ]);
   let from = query.after ? decodeCursor(query.after, fingerprint) : null;
   if (from && from.value !== null && !POSITION_FORM[sortField.type](from.value))
@@ -142,6 +182,7 @@ export async function boxKeys(
   if (!arms.length) return { keys: [], total: 0, totalExact: true };
 
   const where = keyConditions(clauses.where, query.view, q);
+  if (dueStates) where.push(dueStateCondition(dueStates, 'b.due_date', 'b.due_done', dueDay));
   const desc = sortSpec.startsWith('-');
   const start = (query.page - 1) * query.pageSize;
   const limit = query.pageSize;
@@ -175,7 +216,7 @@ export async function boxKeys(
   // exact total at the cost of a few hundred tally rows, and the day a page starts on: the page is then
   // read from that day's boundary, passing over at most a day's rows, however deep it lies.
   const tallied =
-    sortField === FIELDS.boxDate && !clauses.where && !q && arms.some((a) => a.tallies?.length)
+    sortField === FIELDS.boxDate && !clauses.where && !dueStates && !q && arms.some((a) => a.tallies?.length)
       ? (on: Tx) =>
           dayCounts(on, {
             scope,

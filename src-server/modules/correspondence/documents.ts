@@ -49,6 +49,7 @@ import { type Scope } from './visibility';
 
 import { CIRCUIT_DIRECTIONS } from './approval-engine';
 import { approvalOf, callersTurn } from './approval-view';
+import { proposedReplyDue, replyOf, setReplyDue, todayOf } from './due';
 import { contentRule, type ContentChange, type ContentVerdict } from './content';
 import {
   type DocumentAction,
@@ -94,7 +95,13 @@ function relatedOut(r: Awaited<ReturnType<typeof q.relatedOf>>[number]): Related
 }
 
 /** Whether the caller's archive office holds the (registered) document, or the caller is an administrator. */
-async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.DocumentRow): Promise<Document> {
+async function documentOut(
+  db: Tx,
+  caller: AuthContext,
+  scope: Scope,
+  row: q.DocumentRow,
+  today: string,
+): Promise<Document> {
   // One after another: `db` may be a transaction's single connection.
   const related = await q.relatedOf(db, scope, row.id);
   const attachments = await q.attachmentsOf(db, [row.id]);
@@ -168,6 +175,7 @@ async function documentOut(db: Tx, caller: AuthContext, scope: Scope, row: q.Doc
           },
     related: related.map(relatedOut),
     attachments: attachments.map(attachmentOut),
+    reply: await replyOf(db, caller, scope, row, today),
     // The same rules `distribute` and `assignTask` enforce, so the screens offer only what will be taken.
     abilities: {
       // Incoming: the archive office holding it; memos: also the leads of the departments it reached.
@@ -222,6 +230,11 @@ async function columnsOf(db: Tx, input: Partial<CreateDocumentRequest>): Promise
   if (input.receivedDate !== undefined) v.received_date = input.receivedDate;
   if (input.documentDate !== undefined) v.document_date = input.documentDate;
   if (input.grouping !== undefined) v.grouping = input.grouping;
+  // Only incoming mail is answered (an incoming draft keeps the date for its registration).
+  if (input.replyDueOn !== undefined) {
+    if (input.direction !== 'in') throw badField('replyDueOn');
+    v.reply_due_on = input.replyDueOn;
+  }
   const sender = await department('senderDepartmentId');
   if (sender !== undefined) v.sender_department_id = sender;
   const owner = await department('departmentId');
@@ -280,8 +293,17 @@ async function link(
   }
 }
 
-/** Registers a locked draft: checks, takes the next number, appends `registered`. */
-async function registerLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
+/**
+ * Registers a locked draft: checks, takes the next number, appends `registered`. An incoming letter's
+ * reply is due by `replyDueOn` when the request gives one (null: no reply needed), else by the date its
+ * draft kept, else by the date its priority proposes from `today` (working days, the deadline settings).
+ */
+async function registerLocked(
+  tx: Tx,
+  s: Scope,
+  doc: q.DocumentRow,
+  reply: { today: string; replyDueOn?: string | null },
+) {
   if (doc.state !== 'draft') throw rule('notDraft');
   const missing: Record<string, FieldMessage[]> = {};
   const need = (field: string, value: unknown) => {
@@ -322,6 +344,14 @@ async function registerLocked(tx: Tx, s: Scope, doc: q.DocumentRow) {
     archiveDepartmentId: archive,
   });
   await q.appendEvent(tx, doc.id, 'registered', s.userId, { docNumber });
+  if (doc.direction === 'in') {
+    const due =
+      reply.replyDueOn !== undefined
+        ? reply.replyDueOn
+        : (doc.reply_due_on ?? (await proposedReplyDue(tx, doc.priority_id, reply.today)));
+    // Not a change of its content: the version stays.
+    if (due !== doc.reply_due_on) await setReplyDue(tx, doc.id, due);
+  }
 }
 
 /**
@@ -341,7 +371,7 @@ async function recipientsOf(db: Tx, direction: string, ids: readonly number[] | 
 }
 
 /** Checks, inserts and (with `register`) registers a new document in `tx`; answers its id. */
-async function insertNew(tx: Tx, s: Scope, input: CreateDocumentRequest) {
+async function insertNew(tx: Tx, s: Scope, input: CreateDocumentRequest, today: string) {
   const values = await columnsOf(tx, input);
   const recipients = await recipientsOf(tx, input.direction, input.recipientIds);
   // An outgoing letter or memo is sent from the author's department unless they choose another.
@@ -356,7 +386,11 @@ async function insertNew(tx: Tx, s: Scope, input: CreateDocumentRequest) {
   if (recipients?.length) await q.setRecipients(tx, id, recipients);
   await q.appendEvent(tx, id, 'created', s.userId, { direction: input.direction });
   if (input.relatedIds?.length) await link(tx, s, id, input.relatedIds);
-  if (input.register) await registerLocked(tx, s, await visibleDocument(tx, s, id, true));
+  if (input.register)
+    await registerLocked(tx, s, await visibleDocument(tx, s, id, true), {
+      today,
+      ...(input.replyDueOn !== undefined ? { replyDueOn: input.replyDueOn } : {}),
+    });
   return id;
 }
 
@@ -409,7 +443,7 @@ export async function createOrReplayDocument(
       const raced = await q.documentReceipt(tx, s.userId, key);
       if (raced !== null) return { id: replay(raced), replayed: true };
     }
-    const id = await insertNew(tx, s, input);
+    const id = await insertNew(tx, s, input, todayOf(ctx));
     if (key !== undefined)
       await q.insertDocumentReceipt(tx, { userId: s.userId, key, documentId: id, requestHash: hash });
     return { id, replayed: false };
@@ -425,7 +459,7 @@ export async function getDocument(
   known?: Scope,
 ): Promise<Document> {
   const s = known ?? (await scope(ctx, caller));
-  return documentOut(ctx.db, caller, s, await visibleDocument(ctx.db, s, id));
+  return documentOut(ctx.db, caller, s, await visibleDocument(ctx.db, s, id), todayOf(ctx));
 }
 
 /**
@@ -495,7 +529,7 @@ export async function registerDocument(
     await requireOnDirection(tx, caller, doc.direction, 'create');
     // Outgoing letters and memos are numbered by their signatory's approval, never registered directly.
     if (CIRCUIT_DIRECTIONS.includes(doc.direction)) throw rule('circuitRequired');
-    await registerLocked(tx, s, doc);
+    await registerLocked(tx, s, doc, { today: todayOf(ctx) });
   });
   return getDocument(ctx, caller, id, s);
 }

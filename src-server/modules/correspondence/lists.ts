@@ -11,6 +11,7 @@ import type { AuthContext } from '../../http/access';
 import { boxKeys } from './boxes';
 import * as q from './queries';
 import { inList } from './visibility';
+import { dueDayOf, dueStateOf, overdueDaysOf, todayOf } from './due';
 
 import type { ListPage } from '../../../src-shared/api/envelope';
 import { ref, scope } from './common';
@@ -24,10 +25,18 @@ export async function listBox(
   query: BoxQuery,
 ): Promise<ListPage<BoxItem>> {
   const s = await scope(ctx, caller);
-  const { keys, total, totalExact, next } = await boxKeys(ctx.db, s, box, query, {
-    exactTotalMax: ctx.config.LIST_EXACT_TOTAL_MAX,
-    tallyJumpFrom: ctx.config.LIST_TALLY_JUMP_FROM,
-  });
+  const day = await dueDayOf(ctx.db, todayOf(ctx));
+  const { keys, total, totalExact, next } = await boxKeys(
+    ctx.db,
+    s,
+    box,
+    query,
+    {
+      exactTotalMax: ctx.config.LIST_EXACT_TOTAL_MAX,
+      tallyJumpFrom: ctx.config.LIST_TALLY_JUMP_FROM,
+    },
+    day,
+  );
   const page = { total, totalExact, page: query.page, pageSize: query.pageSize, ...(next ? { next } : {}) };
   if (!keys.length) return { items: [], ...page };
   const docIds = [...new Set(keys.map((k) => k.document_id))];
@@ -86,6 +95,7 @@ export async function listBox(
     if (!d) continue; // the visibility predicate guards every page
     const x = k.dist_id !== null && box !== 'incoming-tasks' ? distById.get(k.dist_id) : undefined;
     const t = k.task_id !== null ? taskById.get(k.task_id) : undefined;
+    const dueState = dueStateOf(k.due_date, !!k.due_done, day);
     items.push({
       key: k.key,
       documentId: d.id,
@@ -129,7 +139,9 @@ export async function listBox(
           }
         : null,
       dueDate: k.due_date,
-      overdue: !!k.overdue,
+      overdue: dueState === 'overdue',
+      dueState,
+      overdueDays: overdueDaysOf(k.due_date, dueState, day),
       followReason: (k.follow_reason as BoxItem['followReason']) ?? null,
       onBehalfOf: onBehalfOf(k.on_behalf_of),
     });

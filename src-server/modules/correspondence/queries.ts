@@ -87,7 +87,7 @@ export async function documentsByIds(
       ${iso('d.approved_at')} as approved_at, ${iso('d.dispatched_at')} as dispatched_at,
       d.dispatched_by, du.name_ar as dispatched_by_ar, du.name_en as dispatched_by_en,
       d.dispatch_medium_id, dmd.name_ar as dispatch_medium_ar, dmd.name_en as dispatch_medium_en,
-      ${day('d.dispatch_date')} as dispatch_date, d.delivered
+      ${day('d.dispatch_date')} as dispatch_date, d.delivered, ${day('d.reply_due_on')} as reply_due_on
     from documents d
     left join departments snd on snd.id = d.sender_department_id
     left join correspondence_settings cod on cod.id = d.codification_id
@@ -272,6 +272,7 @@ export type DocumentValues = Partial<{
   grouping: string | null;
   archive_department_id: number | null;
   created_by: number;
+  reply_due_on: string | null;
 }>;
 
 function assignments(values: DocumentValues): SQL[] {

@@ -27,6 +27,7 @@ import { contentDisposition, sendStoredFile } from '../../http/send-file';
 import { pdfReceiver, receivePdfBatch, uploadOptions } from '../../http/upload';
 import { metaOf } from '../auth/service';
 import * as approvals from './approvals';
+import * as due from './due';
 import * as paper from './paper';
 import { intake, intakeFiles } from './intake';
 import * as corr from './service';
@@ -83,6 +84,14 @@ export const correspondenceModule: AppModule = {
     route(app, E.dispatch, async (request) =>
       approvals.dispatchDocument(ctx, callerOf(request), request.params.id, request.body),
     );
+    route(app, E.replyDue, async (request) => {
+      await due.changeReplyDue(ctx, callerOf(request), request.params.id, request.body, metaOf(request).ip);
+      return corr.getDocument(ctx, callerOf(request), request.params.id);
+    });
+    route(app, E.replyClose, async (request) => {
+      await due.closeReply(ctx, callerOf(request), request.params.id, request.body, metaOf(request).ip);
+      return corr.getDocument(ctx, callerOf(request), request.params.id);
+    });
     route(app, E.circuitTemplate, async (request) =>
       approvals.getTemplate(ctx, request.params.departmentId, request.params.direction),
     );

@@ -14,6 +14,7 @@ import { useNavigate } from 'react-router-dom';
 import type { Dayjs } from 'dayjs';
 import {
   BOX_DATE,
+  DUE_STATES,
   OPEN_ENDED_BOXES,
   type Box,
   type BoxItem,
@@ -31,6 +32,7 @@ import { localName } from '../../../lib/names';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
 import { boxEndpoint, corrKeys } from './api';
 import { dateRangeQuery, defaultDateRange, type DateRange } from './dateRange';
+import { DueCell } from './DueTag';
 
 /** The columns every box shows first: number, subject, sender, document date, priority. */
 export function commonColumns(t: (key: string) => string, language: string): DataTableColumn<BoxItem>[] {
@@ -94,8 +96,27 @@ export function boxDateColumn(box: Box): DataTableColumn<BoxItem> {
 }
 
 /**
+ * The column of a row's due date and its state (an incoming letter's reply, an approval step, a task, a
+ * follow-up date), sorted on the date and filtered on the state (DUE_STATES, the server's `dueState`).
+ */
+export function dueColumn(): DataTableColumn<BoxItem> {
+  return {
+    key: 'dueDate',
+    title: 'correspondence:due.column',
+    sortable: true,
+    filter: {
+      type: 'enum',
+      field: 'dueState',
+      options: DUE_STATES.map((value) => ({ value, label: `correspondence:due.filter.${value}` })),
+    },
+    render: (row) => <DueCell dueDate={row.dueDate} state={row.dueState} overdueDays={row.overdueDays} />,
+  };
+}
+
+/**
  * A box screen. `columns` follow the common ones and hold `boxDateColumn(box)` (added at the end when a
- * screen does not place it); `detailPath` opens a row.
+ * screen does not place it) and a due date column (`dueColumn()`, added after it likewise);
+ * `detailPath` opens a row.
  */
 export function BoxListScreen({
   box,
@@ -132,10 +153,10 @@ export function BoxListScreen({
   const { t } = useTranslation('correspondence');
   const navigate = useNavigate();
   const dateKind = BOX_DATE[box];
-  const shown = useMemo(
-    () => (columns.some((c) => c.key === 'boxDate') ? columns : [...columns, boxDateColumn(box)]),
-    [columns, box],
-  );
+  const shown = useMemo(() => {
+    const withDate = columns.some((c) => c.key === 'boxDate') ? columns : [...columns, boxDateColumn(box)];
+    return withDate.some((c) => c.key === 'dueDate') ? withDate : [...withDate, dueColumn()];
+  }, [columns, box]);
   // The last 30 days, but for what is still to do (follow-ups, approvals): no bound until one is picked.
   const [range, setRange] = useState<DateRange | null>(() =>
     OPEN_ENDED_BOXES.has(box) ? null : defaultDateRange(),

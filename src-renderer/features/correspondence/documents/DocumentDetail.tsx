@@ -22,6 +22,7 @@ import { useCanOn } from '../../../app/permissions';
 import { ApprovalPanel } from './ApprovalPanel';
 import { ApprovalStatusTag } from './CircuitListScreens';
 import { DispatchPanel } from './DispatchPanel';
+import { ReplyDueCard } from './ReplyDueCard';
 import { documentPath, familyOf, type Family } from './directions';
 import { LoadFailed } from '../../../components/LoadFailed';
 import { isReading } from '../search/AttachmentText';
@@ -345,6 +346,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
           {family !== 'in' && <ApprovalPanel doc={d} onChanged={refresh} />}
           <FinalLetterPanel doc={d} onChanged={refresh} />
           <DispatchPanel doc={d} onChanged={refresh} />
+          <ReplyDueCard doc={d} onChanged={refresh} />
           {family !== 'out' && filed && (
             <>
               <DistributionPanel

@@ -13,6 +13,7 @@ import { useEffect, useRef, useState } from 'react';
 import {
   Button,
   Card,
+  Checkbox,
   DatePicker,
   Form,
   Input,
@@ -81,6 +82,8 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
   const session = useSession();
   const offline = session.offline;
   const [form] = useLocalisedForm<DocumentFormValues>();
+  // "No reply needed" turns the reply's date off.
+  const noReply = !!Form.useWatch('noReply', form);
   const finishing = useRef(false);
   const [finished, setFinished] = useState<Document | null>(null);
   const [circuitFor, setCircuitFor] = useState<Document | null>(null);
@@ -493,6 +496,23 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
             {family === 'in' && (
               <Form.Item name="receivedDate" label={t('fields.receivedDate')}>
                 <DatePicker format={DATE_FORMAT} className="corr-full" data-testid="field-received-date" />
+              </Form.Item>
+            )}
+            {family === 'in' && (
+              <Form.Item label={t('due.dueOn')} extra={t('due.formHint')}>
+                <Space wrap>
+                  <Form.Item name="replyDueOn" noStyle>
+                    <DatePicker
+                      format={DATE_FORMAT}
+                      data-testid="field-reply-due"
+                      aria-label={t('due.dueOn')}
+                      disabled={noReply}
+                    />
+                  </Form.Item>
+                  <Form.Item name="noReply" valuePropName="checked" noStyle>
+                    <Checkbox data-testid="field-no-reply">{t('due.noReplyNeeded')}</Checkbox>
+                  </Form.Item>
+                </Space>
               </Form.Item>
             )}
             <Form.Item

@@ -35,6 +35,9 @@ const COLORS: Partial<Record<TimelineEntry['event'], string>> = {
   finalCancelled: 'red',
   emailSent: 'green',
   emailFailed: 'orange',
+  replyDueChanged: 'blue',
+  replyDone: 'green',
+  replyClosed: 'green',
 };
 
 /**
@@ -77,6 +80,10 @@ function eventKey(entry: TimelineEntry, earlierSubmissions: number): string {
     return `timeline.${entry.event}_reprint`;
   // A final letter made without a certificate says it is not signed.
   if (entry.event === 'finalMade' && entry.details.signed === false) return 'timeline.finalMade_unsigned';
+  // The reply's events are the due block's (a date removed says no reply is needed).
+  if (entry.event === 'replyDueChanged')
+    return entry.details.to ? 'due.timeline.replyDueChanged' : 'due.timeline.replyDueRemoved';
+  if (entry.event === 'replyDone' || entry.event === 'replyClosed') return `due.timeline.${entry.event}`;
   if (entry.event !== 'submitted') return `timeline.${entry.event}`;
   if (entry.details.resumed === true) return 'timeline.resumed';
   return earlierSubmissions > 0 ? 'timeline.resubmitted' : 'timeline.submitted';
@@ -119,6 +126,8 @@ export function TimelineText({
         // approverReplaced: the inactive approver and who took their place.
         from: <bdi>{localName(personOf(d.from), language)}</bdi>,
         to: <bdi>{localName(personOf(d.to), language)}</bdi>,
+        dueOn: <Ltr>{formatDate(str(d.to)) || str(d.to)}</Ltr>,
+        note: <bdi>{str(d.note)}</bdi>,
       }}
     />
   );

@@ -15,6 +15,8 @@ import type {
   CreateTaskRequest,
   DistributeRequest,
   FollowRequest,
+  ReplyCloseRequest,
+  ReplyDueRequest,
   SettingItem,
   SettingsList,
   SettingUpdate,
@@ -103,6 +105,10 @@ export const documentsApi = {
 
   follow: (id: number, body: FollowRequest) => call(E.follow, { params: { id }, body }),
   unfollow: (id: number) => call(E.unfollow, { params: { id } }),
+
+  /** An incoming letter's reply: another due date or none (null), or closed with a note. */
+  replyDue: (id: number, body: ReplyDueRequest) => call(E.replyDue, { params: { id }, body }),
+  replyClose: (id: number, body: ReplyCloseRequest) => call(E.replyClose, { params: { id }, body }),
 
   timeline: (id: number) => call(E.timeline, { params: { id } }),
 

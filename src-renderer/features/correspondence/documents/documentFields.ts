@@ -25,6 +25,16 @@ export interface DocumentFormValues {
   mediumId?: number | null;
   grouping?: string;
   relatedIds?: number[];
+  /** Incoming: the date a reply is due by (empty: proposed from the priority at registration). */
+  replyDueOn?: Dayjs | null;
+  /** Incoming: no reply is needed. */
+  noReply?: boolean;
+}
+
+/** The reply's due date as the API takes it: null for none, left out to have it proposed. */
+function replyDueField(values: DocumentFormValues) {
+  if (values.noReply) return { replyDueOn: null };
+  return values.replyDueOn ? { replyDueOn: day(values.replyDueOn) } : {};
 }
 
 const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
@@ -50,6 +60,7 @@ export function toDocumentFields(values: DocumentFormValues, family: Family = 'i
       receiver: text(values.receiver),
       receivedDate: day(values.receivedDate),
       recipientDepartmentId: values.recipientDepartmentId ?? null,
+      ...replyDueField(values),
     };
   return {
     ...common,
@@ -63,6 +74,8 @@ export function toDocumentFields(values: DocumentFormValues, family: Family = 'i
 /** The form's values as a local draft keeps them (the create request's fields, empty ones left out). */
 export function toLocalFields(values: DocumentFormValues, family: Family): LocalDraftFields {
   const fields: Record<string, unknown> = { ...toDocumentFields(values, family) };
+  // The reply's due date is the registering clerk's choice in the form, not part of a desk's draft.
+  delete fields.replyDueOn;
   if (values.relatedIds?.length) fields.relatedIds = values.relatedIds;
   for (const [key, value] of Object.entries(fields))
     if (value === null || value === '' || (Array.isArray(value) && value.length === 0)) delete fields[key];
