@@ -44,7 +44,9 @@ export function notificationWords(
   const title =
     notification.kind === 'changesRequested' && details.decision === 'rejected'
       ? t('kinds.changesRequested.titleRejected')
-      : t(`kinds.${notification.kind}.title`);
+      : notification.kind === 'approved' && details.final === false && typeof details.step === 'number'
+        ? t('kinds.approved.titleStep', { step: details.step })
+        : t(`kinds.${notification.kind}.title`);
   const subjectText = document?.subject ?? '';
   const documentText = document
     ? document.docNumber

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listRoutes } from '../../src-server/http/access';
-import { INITIAL_PAGE_TREE } from '../../src-server/db/page-tree';
+import { INITIAL_PAGE_TREE, PERSONAL_PAGES } from '../../src-server/db/page-tree';
 import { call, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
 
 let h: Harness;
@@ -90,8 +90,12 @@ describe('enforcement on every route', () => {
   it('answers 403 on each page route to a signed-in user without the permission', async () => {
     const user = await makeUser(h, await makeRole(h));
     const token = await signIn(h, user);
+    // Personal pages are every user's (page-tree.ts PERSONAL_PAGES): their routes answer anyone.
     const routes = listRoutes(h.app).filter(
-      (r) => typeof r.access === 'object' && CALLABLE.includes(r.method),
+      (r) =>
+        typeof r.access === 'object' &&
+        !PERSONAL_PAGES.includes(r.access.page) &&
+        CALLABLE.includes(r.method),
     );
     expect(routes.length).toBeGreaterThan(15);
     for (const r of routes) {
@@ -208,6 +212,8 @@ describe('GET /auth/user-pages-tree', () => {
         '/auth/audit',
         '/user/calendar',
         '/user/settings',
+        '/user/notifications',
+        '/user/delegation',
       ]),
     );
     const users = pages.find((s) => s.path === '/auth')!.children.find((p) => p.path === '/auth/users')!;
@@ -232,6 +238,11 @@ describe('GET /auth/user-pages-tree', () => {
         permissions: ['view', 'distribute'],
       }),
     ]);
-    expect(pages[1]!.children.map((p) => p.path)).toEqual(['/user/calendar', '/user/settings']);
+    expect(pages[1]!.children.map((p) => p.path)).toEqual([
+      '/user/calendar',
+      '/user/settings',
+      '/user/notifications',
+      '/user/delegation',
+    ]);
   });
 });

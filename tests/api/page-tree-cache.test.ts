@@ -94,6 +94,8 @@ describe('GET /auth/user-pages-tree through the cache', () => {
       '/auth/roles': ['view'],
       '/user/calendar': ['view'],
       '/user/settings': ['view'],
+      '/user/notifications': ['view'],
+      '/user/delegation': ['view'],
     });
     // Served again (from the cache): the same answer.
     expect(await treeOf(memberToken)).toEqual(first);
@@ -148,6 +150,8 @@ describe('GET /auth/user-pages-tree through the cache', () => {
       '/ec/contracts': ['view'],
       '/user/calendar': ['view'],
       '/user/settings': ['view'],
+      '/user/notifications': ['view'],
+      '/user/delegation': ['view'],
     });
 
     // The role deactivated: only the personal pages; reactivated: back.

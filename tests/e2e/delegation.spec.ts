@@ -81,7 +81,11 @@ async function seed(api: Api) {
 }
 
 /** The officer writes an outgoing letter and submits it into its proposed circuit (manager, then minister). */
-async function letter(baseUrl: string, ids: { codification: number; health: number }, subject: string) {
+async function letter(
+  baseUrl: string,
+  ids: { codification: number; health: number },
+  subject: string,
+): Promise<{ id: number }> {
   const officer = new Api(baseUrl);
   await officer.signIn('officer', PASSWORD);
   const made = await officer.ok<{ id: number; version: number }>('POST', '/correspondence/documents', {
@@ -91,7 +95,11 @@ async function letter(baseUrl: string, ids: { codification: number; health: numb
     recipientIds: [ids.health],
   });
   await officer.ok('POST', `/correspondence/documents/${made.id}/submit`, { version: made.version });
+  return { id: made.id };
 }
+
+/** What the first test seeded, for the next. */
+let seeded: { codification: number; health: number } | null = null;
 
 test.describe.configure({ mode: 'serial' });
 
@@ -101,6 +109,7 @@ test('a manager delegates approvals; the deputy approves on their behalf, in Ara
 }) => {
   test.setTimeout(300_000);
   const ids = await seed(await Api.administrator(shell.apiBaseUrl));
+  seeded = ids;
   const first = 'طلب اعتماد بند الصيانة';
   const second = 'طلب اعتماد بند التدريب';
   await letter(shell.apiBaseUrl, ids, first);
@@ -153,4 +162,57 @@ test('a manager delegates approvals; the deputy approves on their behalf, in Ara
   await page.screenshot({ path: `${SCREENS}/delegation-approved-en.png`, fullPage: true });
   await app.switchLanguage();
   await app.signOut();
+});
+
+test("the author's bell shows the deputy's approval without reloading, in Arabic and in English", async ({
+  page,
+  shell,
+}) => {
+  test.setTimeout(240_000);
+  if (!seeded) throw new Error('the first test seeds the ministry');
+  const ids = seeded;
+  const app = new AdminShell(page);
+  await app.open(shell.url);
+  await app.signIn('officer', PASSWORD);
+  const bell = page.getByTestId('notification-bell');
+  for (const lang of ['ar', 'en'] as const) {
+    if (lang === 'en') {
+      await app.switchLanguage();
+      await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+    }
+    await expect(bell).toHaveAttribute('data-unread', /^\d+$/);
+    const before = Number(await bell.getAttribute('data-unread'));
+    const subject = lang === 'ar' ? 'طلب اعتماد بند السفر' : 'Travel budget line request';
+    const { id } = await letter(shell.apiBaseUrl, ids, subject);
+    // The deputy approves on the manager's behalf, from another desk.
+    const deputy = new Api(shell.apiBaseUrl);
+    await deputy.signIn('deputy', PASSWORD);
+    const doc = await deputy.ok<{ version: number }>('GET', `/correspondence/documents/${id}`);
+    await deputy.ok('POST', `/correspondence/documents/${id}/approval`, {
+      action: 'approve',
+      version: doc.version,
+    });
+
+    await expect(bell).toHaveAttribute('data-unread', String(before + 1), { timeout: 30_000 });
+    await bell.click();
+    const row = page
+      .getByTestId('notification-panel')
+      .locator('[data-unread="true"]', { hasText: subject })
+      .first();
+    await expect(row).toBeVisible();
+    await expect(row).toContainText(
+      lang === 'ar' ? 'اعتُمد مستندك في الخطوة 1' : 'Your document was approved at step 1',
+    );
+    await expect(row).toContainText(
+      lang === 'ar'
+        ? 'بواسطة سلمان المطيري نيابةً عن منى الشهري'
+        : 'By Salman Almutairi on behalf of Mona Alshehri',
+    );
+    await page.screenshot({ path: `${SCREENS}/delegation-author-bell-${lang}.png` });
+    await row.click();
+    await expect.poll(() => new URL(page.url()).hash).toContain(`/${id}`);
+    await expect(page.getByTestId('document-detail')).toBeVisible({ timeout: 30_000 });
+    await expect(bell).toHaveAttribute('data-unread', String(before));
+  }
+  await app.switchLanguage();
 });

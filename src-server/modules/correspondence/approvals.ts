@@ -391,7 +391,6 @@ async function applyEffects(
       }
       case 'assignNumber':
         await numberLocked(tx, s, doc);
-        await tellAuthorApproved(tx, doc, s.userId, onBehalfOf);
         break;
       case 'distribute':
         await distributeLocked(tx, s, doc);
@@ -403,6 +402,12 @@ async function applyEffects(
         await q.appendEvent(tx, id, e.entry.event, s.userId, { ...detailsOf(e.entry), ...behalf });
         if (e.entry.event === 'changesRequested' || e.entry.event === 'rejected')
           await tellAuthorDecision(tx, doc, e.entry.event, e.entry.comment, s.userId);
+        // The author follows their circuit: each approval, the last one (numbered) said as final.
+        if (e.entry.event === 'approved')
+          await tellAuthorApproved(tx, doc, s.userId, onBehalfOf, {
+            step: e.entry.step,
+            final: effects.some((x) => x.type === 'assignNumber'),
+          });
         break;
     }
 }

@@ -117,18 +117,24 @@ export async function tellAuthorDecision(
   });
 }
 
-/** A document approved by its last step (numbered): its author. */
+/** An approval given in a document's circuit (`final`: the last one, the document numbered): its author. */
 export async function tellAuthorApproved(
   tx: Tx,
   doc: { id: number; created_by: number | null },
   actorId: number | null,
   onBehalfOf: { nameAr: string; nameEn: string } | null,
+  at: { step: number; final: boolean },
 ) {
   if (doc.created_by === null || doc.created_by === actorId) return;
   await notify(tx, [doc.created_by], {
     kind: 'approved',
     documentId: doc.id,
-    details: { actor: await actorOf(tx, actorId), ...(onBehalfOf ? { behalfOf: onBehalfOf } : {}) },
+    details: {
+      step: at.step,
+      final: at.final,
+      actor: await actorOf(tx, actorId),
+      ...(onBehalfOf ? { behalfOf: { nameAr: onBehalfOf.nameAr, nameEn: onBehalfOf.nameEn } } : {}),
+    },
   });
 }
 
