@@ -28,6 +28,8 @@ export const STREAM_REPLAY_MAX = 100;
 export const notificationDocumentSchema = z.object({
   id: z.number().int(),
   direction: z.string(),
+  /** Its state now (where it opens depends on it). */
+  state: z.string(),
   docNumber: z.string().nullable(),
   subject: z.string(),
 });

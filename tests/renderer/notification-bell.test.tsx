@@ -11,6 +11,9 @@ import { initI18n, i18n } from '../../src-renderer/lib/i18n';
 import { NotificationBell } from '../../src-renderer/features/user/NotificationBell';
 import type { Notification, NotificationList } from '../../src-shared/api/notifications';
 import { fakeHttp, renderScreen } from './admin-harness';
+import { sessionStore } from '../../src-renderer/app/session';
+import { notificationPath, mayViewIn } from '../../src-renderer/features/user/notifications';
+import { PAGES } from '../../src-shared/pages';
 
 type HttpModule = typeof HttpModuleValue;
 type Listener = (payload: unknown) => void;
@@ -50,7 +53,13 @@ function notification(id: number, extra: Partial<Notification> = {}): Notificati
   return {
     id,
     kind: 'distributed',
-    document: { id: 100 + id, direction: 'in', docNumber: `IN-${id}`, subject: `Budget letter ${id}` },
+    document: {
+      id: 100 + id,
+      direction: 'in',
+      state: 'registered',
+      docNumber: `IN-${id}`,
+      subject: `Budget letter ${id}`,
+    },
     details: { department: { nameAr: 'الشؤون المالية', nameEn: 'Finance' } },
     onBehalfOf: null,
     createdAt: new Date(Date.now() - 5 * 60_000).toISOString(),
@@ -79,8 +88,27 @@ async function renderBell(lang: 'ar' | 'en') {
   );
 }
 
+/** A page tree granting `view` on these pages (one section holding them all). */
+function treeOf(paths: string[]) {
+  const leaf = (path: string, id: number) => ({
+    id,
+    nameAr: path,
+    nameEn: path,
+    path,
+    icon: 'FileOutlined',
+    order: id,
+    permissions: ['view' as const],
+    children: [],
+  });
+  return [{ ...leaf('/all', 1), children: paths.map((p, i) => leaf(p, i + 2)) }];
+}
+
 beforeEach(() => {
   holder.listeners.clear();
+  sessionStore.reset({
+    signedIn: true,
+    sections: treeOf([PAGES.incoming, PAGES.outboxRequiringApproval, PAGES.search]),
+  });
   list = {
     items: [
       notification(2),
@@ -169,7 +197,7 @@ describe('the notification bell', () => {
       'notifications:open',
       notification(2, {
         kind: 'approvalTurn',
-        document: { id: 9, direction: 'out', docNumber: null, subject: 'Draft' },
+        document: { id: 9, direction: 'out', state: 'draft', docNumber: null, subject: 'Draft' },
       }),
     );
     await waitFor(() =>
@@ -177,5 +205,28 @@ describe('the notification bell', () => {
         '/correspondence/outbox/requiring-approval/9',
       ),
     );
+  });
+});
+
+describe('where a notification opens', () => {
+  it('the screen its kind and state point to, else another the user may open, else none', () => {
+    const approved = notification(7, {
+      kind: 'approved',
+      document: { id: 7, direction: 'out', state: 'approved', docNumber: 'OUT-7', subject: 'x' },
+    });
+    // An author without the outgoing list: their awaiting-approval screen opens it, or search.
+    const author = mayViewIn(treeOf([PAGES.outboxAwaitingApproval, PAGES.search]));
+    expect(notificationPath(approved, author)).toBe(`${PAGES.outboxAwaitingApproval}/7`);
+    expect(notificationPath(approved, mayViewIn(treeOf([PAGES.search])))).toBe(`${PAGES.search}/7`);
+    const clerk = mayViewIn(treeOf([PAGES.outgoing, PAGES.search]));
+    expect(notificationPath(approved, clerk)).toBe(`${PAGES.outgoing}/7`);
+    const turn = notification(8, {
+      kind: 'approvalTurn',
+      document: { id: 8, direction: 'out', state: 'approving', docNumber: null, subject: 'x' },
+    });
+    expect(notificationPath(turn, mayViewIn(treeOf([PAGES.outboxRequiringApproval])))).toBe(
+      `${PAGES.outboxRequiringApproval}/8`,
+    );
+    expect(notificationPath(turn, mayViewIn(treeOf([])))).toBeNull();
   });
 });

@@ -11,6 +11,7 @@ import { initI18n } from '../../src-renderer/lib/i18n';
 import { Component as NotificationsPage } from '../../src-renderer/features/user/NotificationsPage';
 import type { Notification, NotificationSettings } from '../../src-shared/api/notifications';
 import { fakeHttp, renderScreen } from './admin-harness';
+import { sessionStore } from '../../src-renderer/app/session';
 
 type HttpModule = typeof HttpModuleValue;
 const holder = vi.hoisted(() => ({
@@ -37,7 +38,13 @@ function notification(id: number): Notification {
   return {
     id,
     kind: 'taskAssigned',
-    document: { id: 500 + id, direction: 'in', docNumber: `IN-${id}`, subject: `Subject ${id}` },
+    document: {
+      id: 500 + id,
+      direction: 'in',
+      state: 'registered',
+      docNumber: `IN-${id}`,
+      subject: `Subject ${id}`,
+    },
     details: { dueOn: '2026-12-01', actor: { nameAr: 'سارة', nameEn: 'Sara' } },
     onBehalfOf: null,
     createdAt: '2026-11-27T08:00:00.000Z',
@@ -54,6 +61,7 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
+  sessionStore.reset({ signedIn: true, sections: null });
   saved = null;
   fake = fakeHttp({
     'GET /notifications': (_body, query) => {

@@ -103,7 +103,13 @@ function notification(id: number): Notification {
   return {
     id,
     kind: 'distributed',
-    document: { id: 40 + id, direction: 'in', docNumber: `IN-${id}`, subject: `Letter ${id}` },
+    document: {
+      id: 40 + id,
+      direction: 'in',
+      state: 'registered',
+      docNumber: `IN-${id}`,
+      subject: `Letter ${id}`,
+    },
     details: { department: { nameAr: 'الأرشيف', nameEn: 'Archive' } },
     onBehalfOf: null,
     createdAt: new Date(Date.UTC(2026, 10, 28, 8, id)).toISOString(),

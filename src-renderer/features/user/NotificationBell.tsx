@@ -26,10 +26,12 @@ import { useTranslation } from 'react-i18next';
 import type { Notification, NotificationKind } from '../../../src-shared/api/notifications';
 import { PAGES } from '../../../src-shared/pages';
 import { useLocale } from '../../app/locale';
+import { useSession } from '../../app/session';
 import { formatNumber } from '../../lib/format';
 import {
   markRead,
   notificationKeys,
+  mayViewIn,
   notificationPath,
   notificationsApi,
   relativeTime,
@@ -98,11 +100,12 @@ export function NotificationRow({
 export function useOpenNotification(after?: () => void) {
   const client = useQueryClient();
   const navigate = useNavigate();
+  const sections = useSession().sections;
   return (notification: Notification) => {
     if (notification.readAt === null)
       void markRead(client, { ids: [notification.id] }).catch(() => undefined);
     after?.();
-    void navigate(notificationPath(notification) ?? PAGES.notifications);
+    void navigate(notificationPath(notification, mayViewIn(sections)) ?? PAGES.notifications);
   };
 }
 

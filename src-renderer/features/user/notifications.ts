@@ -4,7 +4,7 @@
  * the cache current from main's pushes (`notifications:new`, `notifications:unread`) without a reload and
  * opens what a desktop notice was clicked for (`notifications:open`).
  */
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
@@ -18,6 +18,8 @@ import { DIRECTIONS, type Direction } from '../../../src-shared/api/corresponden
 import { DIRECTION_PAGES, PAGES } from '../../../src-shared/pages';
 import type { Locale } from '../../../src-shared/locale';
 import { notificationWords, type NotificationWords } from '../../../src-shared/notifications-words';
+import { findNode, type PageNode } from '../../app/guard';
+import { useSession } from '../../app/session';
 import { getBridge } from '../../lib/bridge';
 import { call } from '../../lib/call';
 import { formatDate, localizeDigits } from '../../lib/format';
@@ -53,23 +55,44 @@ export const notificationsApi = {
 };
 
 /**
- * The screen that opens a notification's document, by its direction (src-shared DIRECTION_PAGES, as the
- * correspondence screens' documentPath) and what it is about: an approval awaited opens in the approver's
- * list, a task in the tasks list, changes requested in the author's list of documents in a circuit, the
- * rest in the list of finished documents. Every one of them shows the same document detail.
+ * Where a notification opens: the screen its kind and the document's state point to (the approver's
+ * list for their turn, the tasks for a task, the author's list while in a circuit, the filed list once
+ * registered or approved), else the first other screen of the document the user may open — their role
+ * may lack the first (an author without the outgoing list), and search opens any document they may see.
+ * `mayView` answers whether the user's page tree grants `view` on a page.
  */
-export function notificationPath(notification: Notification): string | null {
+export function notificationPath(
+  notification: Notification,
+  mayView: (page: string) => boolean,
+): string | null {
   const doc = notification.document;
-  if (!doc) return notification.kind === 'delegated' ? PAGES.myDelegation : null;
+  if (!doc)
+    return notification.kind === 'delegated' && mayView(PAGES.myDelegation) ? PAGES.myDelegation : null;
   if (!(DIRECTIONS as readonly string[]).includes(doc.direction)) return null;
   const pages = DIRECTION_PAGES[doc.direction as Direction];
   const about = notification.details.subject;
-  if ((notification.kind === 'approvalTurn' || about === 'approval') && pages.requiringApproval)
-    return `${pages.requiringApproval}/${doc.id}`;
-  if (notification.kind === 'taskAssigned' || about === 'task') return `${PAGES.incomingTasks}/${doc.id}`;
-  if (notification.kind === 'changesRequested' && pages.awaitingApproval)
-    return `${pages.awaitingApproval}/${doc.id}`;
-  return `${pages.list}/${doc.id}`;
+  const first: (string | null)[] = [];
+  if (notification.kind === 'approvalTurn' || about === 'approval') first.push(pages.requiringApproval);
+  if (notification.kind === 'taskAssigned' || about === 'task') first.push(PAGES.incomingTasks);
+  if (doc.state === 'draft') first.push(pages.drafts);
+  else if (doc.state === 'registered' || doc.state === 'approved') first.push(pages.list);
+  else first.push(pages.awaitingApproval);
+  const candidates = [
+    ...first,
+    pages.list,
+    pages.awaitingApproval,
+    pages.requiringApproval,
+    PAGES.incomingTasks,
+    PAGES.followUps,
+    PAGES.search,
+  ];
+  const page = candidates.find((p): p is string => p !== null && mayView(p));
+  return page ? `${page}/${doc.id}` : null;
+}
+
+/** `mayView` of the signed-in user's page tree. */
+export function mayViewIn(sections: readonly PageNode[] | null): (page: string) => boolean {
+  return (page) => findNode(sections, page)?.permissions.includes('view') ?? false;
 }
 
 /** The words of a notification in the interface language (dates as the user reads them). */
@@ -142,6 +165,10 @@ export async function markRead(client: QueryClient, body: MarkRead): Promise<voi
 export function useNotificationFeed(enabled: boolean): void {
   const client = useQueryClient();
   const navigate = useNavigate();
+  // The tree as it is when a notice is clicked (the effect is not made again when it changes).
+  const sections = useSession().sections;
+  const sectionsRef = useRef(sections);
+  sectionsRef.current = sections;
   useEffect(() => {
     if (!enabled) return;
     const bridge = getBridge();
@@ -160,7 +187,7 @@ export function useNotificationFeed(enabled: boolean): void {
       }),
       bridge.on('notifications:open', (notification) => {
         if (!notification.readAt) void markRead(client, { ids: [notification.id] }).catch(() => undefined);
-        navigate(notificationPath(notification) ?? PAGES.notifications);
+        navigate(notificationPath(notification, mayViewIn(sectionsRef.current)) ?? PAGES.notifications);
       }),
     ];
     return () => {

@@ -20,6 +20,7 @@ interface NotificationRow {
   read_at: string | null;
   doc_id: number | null;
   doc_direction: string | null;
+  doc_state: string | null;
   doc_number: string | null;
   doc_subject: string | null;
   behalf_id: number | null;
@@ -36,6 +37,7 @@ const toNotification = (r: NotificationRow): Notification => ({
       : {
           id: r.doc_id,
           direction: r.doc_direction ?? '',
+          state: r.doc_state ?? '',
           docNumber: r.doc_number,
           subject: r.doc_subject ?? '',
         },
@@ -51,7 +53,7 @@ async function select(db: Tx, scope: Scope, where: SQL, order: 'newest' | 'oldes
   const rows = await rowsOf<NotificationRow>(
     db,
     sql`select n.id, n.kind, n.details, ${iso('n.created_at')} as created_at, ${iso('n.read_at')} as read_at,
-          d.id as doc_id, d.direction as doc_direction, d.doc_number, d.subject as doc_subject,
+          d.id as doc_id, d.direction as doc_direction, d.state as doc_state, d.doc_number, d.subject as doc_subject,
           b.id as behalf_id, b.name_ar as behalf_ar, b.name_en as behalf_en
         from notifications n
         left join documents d on d.id = n.document_id and ${visibleTo(scope)}
