@@ -19,7 +19,7 @@ function report(message) {
       flushTimer = null;
       const batch = pending;
       pending = [];
-      process.send({ type: 'batch', items: batch });
+      if (process.connected) process.send({ type: 'batch', items: batch });
     }, 20);
 }
 
@@ -85,6 +85,7 @@ process.on('message', (message) => {
       });
   }
   if (message.type === 'stop') {
+    clearTimeout(flushTimer);
     for (const req of requests) req.destroy();
     agent.destroy();
     process.disconnect();

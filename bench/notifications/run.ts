@@ -239,6 +239,14 @@ try {
       return { rss: m.rss, heap: m.heapUsed };
     };
 
+    // The same distribution with no stream open: what the POST costs without the push.
+    const quietDoc = await register();
+    const quietSent = Date.now();
+    await api(clerkToken, 'POST', `/correspondence/documents/${quietDoc}/distribution`, {
+      items: [{ departmentId: dept, type: 'forAction' }],
+    });
+    const quietPostMs = Date.now() - quietSent;
+
     await new Promise((r) => setTimeout(r, 500));
     const before = memory();
     child.send({ type: 'start', url: server.url, path: NOTIFICATION_STREAM_PATH, clients: tokens });
@@ -311,6 +319,7 @@ try {
           broadcast: {
             ...stats(broadcast),
             received: broadcast.length,
+            postMsWithoutClients: quietPostMs,
             expected: BROADCASTS * CLIENTS,
             rounds: broadcastRounds,
           },
