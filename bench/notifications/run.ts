@@ -26,6 +26,7 @@ import { hashToken, newToken } from '../../src-server/security/tokens';
 import { startServer } from '../../src-server/server';
 import { NOTIFICATION_STREAM_PATH } from '../../src-shared/api/notifications';
 import { benchConfig, percentile } from '../harness';
+import { captureStatements, startCapture, stopCapture } from '../sql-capture';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const BROADCASTS = 5;
@@ -33,6 +34,8 @@ const TASKS = 50;
 /** How long a client may wait for its event before it counts as missed. */
 const WAIT_MS = 60_000;
 const BASE = process.env.BENCH_DATABASE_URL;
+// On PostgreSQL, the statements a broadcast costs (the POST's and the push's) are counted at the driver.
+if (BASE) captureStatements();
 
 // A collection between measures, so the heap figures are what is kept (exposed here when node was
 // started without --expose-gc).
@@ -262,16 +265,20 @@ try {
     // ------------------------------------------------------------ broadcast: a distribution to all
     const broadcast: number[] = [];
     const broadcastRounds = [];
+    const statementCounts: number[] = [];
     let firstDoc = 0;
     for (let i = 0; i < BROADCASTS; i += 1) {
       const doc = await register();
       firstDoc ||= doc;
+      if (BASE) startCapture();
       const sent = Date.now();
       await api(clerkToken, 'POST', `/correspondence/documents/${doc}/distribution`, {
         items: [{ departmentId: dept, type: 'forAction' }],
       });
       const answered = Date.now() - sent;
       const got = await waitFor((a) => a.kind === 'distributed' && a.documentId === doc, CLIENTS);
+      const statements = BASE ? stopCapture() : [];
+      if (BASE) statementCounts.push(statements.length);
       const latencies = got.map((a) => a.at - sent);
       broadcast.push(...latencies);
       broadcastRounds.push({ postMs: answered, received: got.length, ...stats(latencies) });
@@ -320,6 +327,7 @@ try {
             ...stats(broadcast),
             received: broadcast.length,
             postMsWithoutClients: quietPostMs,
+            ...(BASE ? { sqlStatementsPerRound: statementCounts } : {}),
             expected: BROADCASTS * CLIENTS,
             rounds: broadcastRounds,
           },
