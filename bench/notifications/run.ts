@@ -266,6 +266,7 @@ try {
     const broadcast: number[] = [];
     const broadcastRounds = [];
     const statementCounts: number[] = [];
+    const statementKinds = new Map<string, number>();
     let firstDoc = 0;
     for (let i = 0; i < BROADCASTS; i += 1) {
       const doc = await register();
@@ -279,6 +280,12 @@ try {
       const got = await waitFor((a) => a.kind === 'distributed' && a.documentId === doc, CLIENTS);
       const statements = BASE ? stopCapture() : [];
       if (BASE) statementCounts.push(statements.length);
+      // Which statements, for the first round: the start of each statement's text, the most frequent first.
+      if (BASE && i === 0)
+        for (const st of statements) {
+          const key = st.text.replace(/\s+/g, ' ').trim().slice(0, 70);
+          statementKinds.set(key, (statementKinds.get(key) ?? 0) + 1);
+        }
       const latencies = got.map((a) => a.at - sent);
       broadcast.push(...latencies);
       broadcastRounds.push({ postMs: answered, received: got.length, ...stats(latencies) });
@@ -327,7 +334,15 @@ try {
             ...stats(broadcast),
             received: broadcast.length,
             postMsWithoutClients: quietPostMs,
-            ...(BASE ? { sqlStatementsPerRound: statementCounts } : {}),
+            ...(BASE
+              ? {
+                  sqlStatementsPerRound: statementCounts,
+                  sqlFirstRoundTop: [...statementKinds]
+                    .sort((a, b) => b[1] - a[1])
+                    .slice(0, 6)
+                    .map(([text, count]) => ({ count, text })),
+                }
+              : {}),
             expected: BROADCASTS * CLIENTS,
             rounds: broadcastRounds,
           },
