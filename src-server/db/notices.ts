@@ -14,10 +14,12 @@ import { rowsOf } from './rows';
 type Tx = Pick<Db, 'execute'>;
 
 /**
- * The channel every server listens on; the payload is `{ u: userId, id: notificationId }` (id null: only
- * the unread count changed), or `{ s: sessionId }` when a session ended (its streams close at once).
+ * The channel every server listens on; the payload is `{ u: [userId, …] }` (users with something new, or
+ * whose unread count changed), or `{ s: sessionId }` when a session ended (its streams close at once).
  */
 export const NOTIFY_CHANNEL = 'sijill_notifications';
+/** User ids per NOTIFY payload (10 digits and a comma each: well under PostgreSQL's 8,000 bytes). */
+const NOTIFY_USERS_PER_PAYLOAD = 500;
 
 export interface Notice {
   kind: NotificationKind;
@@ -77,16 +79,18 @@ export async function notify(
         on conflict (user_id, dedupe_key) where dedupe_key is not null do nothing
         returning id, user_id`,
   );
-  for (const row of made)
+  // One NOTIFY per few hundred users (a payload holds at most 8,000 bytes): the users to look at.
+  const users = [...new Set(made.map((row) => row.user_id))];
+  for (let i = 0; i < users.length; i += NOTIFY_USERS_PER_PAYLOAD)
     await db.execute(
-      sql`select pg_notify(${NOTIFY_CHANNEL}, ${JSON.stringify({ u: row.user_id, id: row.id })})`,
+      sql`select pg_notify(${NOTIFY_CHANNEL}, ${JSON.stringify({ u: users.slice(i, i + NOTIFY_USERS_PER_PAYLOAD) })})`,
     );
   return made.map((row) => ({ id: row.id, userId: row.user_id }));
 }
 
 /** Tells the user's open clients that their unread count changed (a read on another client). */
 export async function notifyUnreadChanged(db: Tx, userId: number): Promise<void> {
-  await db.execute(sql`select pg_notify(${NOTIFY_CHANNEL}, ${JSON.stringify({ u: userId, id: null })})`);
+  await db.execute(sql`select pg_notify(${NOTIFY_CHANNEL}, ${JSON.stringify({ u: [userId] })})`);
 }
 
 /** Tells every server that a session ended (signed out): its notification streams close at once. */

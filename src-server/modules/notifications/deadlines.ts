@@ -27,6 +27,7 @@ import type { JobContext } from '../../jobs/queue';
 import { escalateDaysFor } from '../../../src-shared/api/deadlines';
 import type { DueSubject } from '../../../src-shared/api/notifications-kinds';
 import { addWorkingDays } from '../../../src-shared/working-days';
+import { scopeOf, visibleTo } from '../correspondence/visibility';
 
 export const DEADLINES_SCAN = 'deadlines.scan';
 /** How often the scan runs (a due date is a day: minutes are plenty). */
@@ -188,6 +189,25 @@ export async function scanDeadlines(
       )
     ).map((d) => [d.id, d]),
   );
+  const seen = new Map<string, boolean>();
+  const seesDocument = async (userId: number, documentId: number) => {
+    const key = `${userId}:${documentId}`;
+    let sees = seen.get(key);
+    if (sees === undefined) {
+      const [role] = await rowsOf<{ s: boolean }>(
+        db,
+        sql`select r.is_system as s from users u join roles r on r.id = u.role_id where u.id = ${userId}`,
+      );
+      const scope = await scopeOf(db, { userId, isSystem: role?.s ?? false });
+      const rows = await rowsOf(
+        db,
+        sql`select 1 from documents d where d.id = ${documentId} and ${visibleTo(scope)}`,
+      );
+      sees = rows.length > 0;
+      seen.set(key, sees);
+    }
+    return sees;
+  };
   const delegated = (subject: DueSubject) =>
     subject === 'reply'
       ? undefined
@@ -216,10 +236,13 @@ export async function scanDeadlines(
             db,
             sql`select name_ar, name_en from users where id = ${person.userId}`,
           );
+          // A manager above may not see the document itself (another department's letter): they are told
+          // whose delay it is, without the document (a notification is only ever about what its user sees).
+          const sees = await seesDocument(manager, item.documentId);
           outcome.escalated += (
             await notify(db, [manager], {
               kind: 'escalated',
-              documentId: item.documentId,
+              documentId: sees ? item.documentId : null,
               details: {
                 ...details,
                 days,

@@ -2,8 +2,14 @@
  * The push of notifications to the clients connected to this server (issue 28). Every server listens on
  * one NOTIFY channel (db/notices.ts): a notification committed on any server sharing the database reaches
  * the servers holding a stream of its user, which send it. Nothing is lost in between: each stream knows
- * the last id it sent and always sends what is newer (a payload is only a hint that there is something),
+ * the last id it sent and is always sent what is newer (a payload is only a hint that there is something),
  * so a listener that was away (PostgreSQL restarted) looks again for everyone when it is back.
+ *
+ * The hints are gathered and answered together: one read of the new notifications of every user told
+ * and one of their unread counts, however many users a change told (a letter distributed to a department
+ * of a thousand is two queries here, not four thousand). What is pushed was made for its user, who could
+ * see its document then (the producers tell only such people, db/notices.ts); the list answers through
+ * the visibility predicate of the moment.
  *
  * Each stream re-checks its session at every heartbeat without touching it (an open stream does not keep
  * an unattended desk signed in): a session ended or expired closes the stream.
@@ -12,15 +18,12 @@ import { NOTIFY_CHANNEL } from '../../db/notices';
 import type { Database } from '../../db/open';
 import type { Notification } from '../../../src-shared/api/notifications';
 import { STREAM_HEARTBEAT_MS, STREAM_REPLAY_MAX } from '../../../src-shared/api/notifications';
-import type { Scope } from '../correspondence/visibility';
 import * as q from './queries';
 
 /** One open stream: its user and session, what it has been sent, and how it writes. */
 export interface Stream {
   userId: number;
   sessionId: number;
-  /** What the user may see now (read at each push: a delegation or a move changes it). */
-  scope(): Promise<Scope>;
   /** The id of the last notification it was sent. */
   lastId: number;
   send(event: 'notification', id: number, data: Notification): void;
@@ -36,8 +39,9 @@ export interface HubLog {
 
 export class NotificationHub {
   private readonly byUser = new Map<number, Set<Stream>>();
-  /** Users with a look pending or running, and whether another is wanted after it. */
-  private readonly looking = new Map<number, boolean>();
+  /** Users told of something since the last push round. */
+  private readonly pending = new Set<number>();
+  private pushing = false;
   private stopListening: (() => Promise<void>) | null = null;
   private heartbeat: NodeJS.Timeout | undefined;
   private stopped = false;
@@ -53,9 +57,7 @@ export class NotificationHub {
     this.stopListening = await this.database.listen(
       NOTIFY_CHANNEL,
       (payload) => this.onPayload(payload),
-      () => {
-        for (const userId of this.byUser.keys()) this.look(userId);
-      },
+      () => this.tell(this.byUser.keys()),
     );
     this.heartbeat = setInterval(() => void this.beat(), this.options.heartbeatMs ?? STREAM_HEARTBEAT_MS);
     this.heartbeat.unref();
@@ -78,22 +80,20 @@ export class NotificationHub {
   }
 
   /**
-   * Adds a stream: sends what it missed since `lastId` (at most STREAM_REPLAY_MAX) and the unread count,
-   * then whatever comes. Answers the function that removes it.
+   * Adds a stream: it is sent what it missed since `lastId` (at most STREAM_REPLAY_MAX) and the unread
+   * count, then whatever comes. Answers the function that removes it.
    */
   attach(stream: Stream): () => void {
     let set = this.byUser.get(stream.userId);
     if (!set) this.byUser.set(stream.userId, (set = new Set()));
     set.add(stream);
-    const detach = () => {
+    this.tell([stream.userId]);
+    return () => {
       const streams = this.byUser.get(stream.userId);
       if (!streams) return;
       streams.delete(stream);
       if (!streams.size) this.byUser.delete(stream.userId);
     };
-    // Through the user's one look at a time, so the stream is never sent a notification twice.
-    this.look(stream.userId);
-    return detach;
   }
 
   private onPayload(payload: string): void {
@@ -103,50 +103,47 @@ export class NotificationHub {
     } catch {
       return;
     }
-    const { u: userId, s: sessionId } = parsed as { u?: unknown; s?: unknown };
-    if (typeof userId === 'number' && this.byUser.has(userId)) this.look(userId);
+    const { u, s: sessionId } = parsed as { u?: unknown; s?: unknown };
+    const users = Array.isArray(u) ? u : [u];
+    this.tell(users.filter((id): id is number => typeof id === 'number' && this.byUser.has(id)));
     if (typeof sessionId === 'number')
       for (const streams of this.byUser.values())
         for (const stream of streams) if (stream.sessionId === sessionId) stream.close();
   }
 
-  /** Sends the user's streams what they have not had, and the unread count; one look at a time per user. */
-  private look(userId: number): void {
-    if (this.looking.has(userId)) {
-      this.looking.set(userId, true);
-      return;
-    }
-    this.looking.set(userId, false);
-    void (async () => {
-      try {
-        for (;;) {
-          const streams = [...(this.byUser.get(userId) ?? [])];
-          for (const stream of streams) await this.catchUp(stream);
-          if (streams.length) {
-            const unread = await q.unreadOf(this.database.db, userId);
-            for (const stream of streams) stream.send('unread', null, { unread });
-          }
-          if (!this.looking.get(userId)) break;
-          this.looking.set(userId, false);
-        }
-      } catch (error) {
-        if (!this.stopped) this.options.log?.warn({ err: error, userId }, 'notifications: could not push');
-      } finally {
-        this.looking.delete(userId);
-      }
-    })();
+  /** Notes users to push to; a round starts at once unless one runs (it then runs another after). */
+  private tell(users: Iterable<number>): void {
+    for (const id of users) this.pending.add(id);
+    if (this.pushing || !this.pending.size || this.stopped) return;
+    this.pushing = true;
+    void this.push().finally(() => {
+      this.pushing = false;
+      if (this.pending.size && !this.stopped) this.tell([]);
+    });
   }
 
-  private async catchUp(stream: Stream): Promise<void> {
-    const missed = await q.newerThan(
-      this.database.db,
-      await stream.scope(),
-      stream.lastId,
-      STREAM_REPLAY_MAX,
-    );
-    for (const n of missed) {
-      stream.send('notification', n.id, n);
-      stream.lastId = n.id;
+  /** One round: the new notifications and the unread counts of the pending users, two queries in all. */
+  private async push(): Promise<void> {
+    const users = [...this.pending].filter((id) => this.byUser.has(id));
+    this.pending.clear();
+    if (!users.length) return;
+    try {
+      const streams = users.flatMap((id) => [...(this.byUser.get(id) ?? [])]);
+      // Per user, what the least advanced of their streams has had.
+      const after = new Map<number, number>();
+      for (const s of streams) after.set(s.userId, Math.min(after.get(s.userId) ?? s.lastId, s.lastId));
+      const fresh = await q.newerFor(this.database.db, after, STREAM_REPLAY_MAX);
+      const counts = await q.unreadFor(this.database.db, users);
+      for (const stream of streams) {
+        for (const n of fresh.get(stream.userId) ?? []) {
+          if (n.id <= stream.lastId) continue;
+          stream.send('notification', n.id, n);
+          stream.lastId = n.id;
+        }
+        stream.send('unread', null, { unread: counts.get(stream.userId) ?? 0 });
+      }
+    } catch (error) {
+      if (!this.stopped) this.options.log?.warn({ err: error }, 'notifications: could not push');
     }
   }
 

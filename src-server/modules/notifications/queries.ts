@@ -78,9 +78,55 @@ export async function listOf(
   return { items: items.slice(0, options.limit), more: items.length > options.limit };
 }
 
-/** The caller's notifications made after `afterId`, oldest first (what a client missed or has not had yet). */
-export function newerThan(db: Tx, scope: Scope, afterId: number, limit: number): Promise<Notification[]> {
-  return select(db, scope, sql`n.id > ${afterId}`, 'oldest', limit);
+const intArray = (values: readonly number[]) =>
+  sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::bigint[]`;
+
+/**
+ * The push's read: for each user, their notifications after the given id, oldest first (at most `limit`
+ * each), in one query. The document is shown as it is: the push sends what was made for its user, who
+ * could see it then (hub.ts).
+ */
+export async function newerFor(
+  db: Tx,
+  after: ReadonlyMap<number, number>,
+  limit: number,
+): Promise<Map<number, Notification[]>> {
+  const users = [...after.keys()];
+  const out = new Map<number, Notification[]>();
+  if (!users.length) return out;
+  const rows = await rowsOf<NotificationRow & { user_id: number }>(
+    db,
+    sql`select n.user_id, n.id, n.kind, n.details, ${iso('n.created_at')} as created_at,
+          ${iso('n.read_at')} as read_at,
+          d.id as doc_id, d.direction as doc_direction, d.state as doc_state, d.doc_number,
+          d.subject as doc_subject, b.id as behalf_id, b.name_ar as behalf_ar, b.name_en as behalf_en
+        from unnest(${intArray(users)}, ${intArray(users.map((u) => after.get(u) ?? 0))}) as w(user_id, after_id)
+        cross join lateral (select * from notifications x
+                             where x.user_id = w.user_id and x.id > w.after_id order by x.id limit ${limit}) n
+        left join documents d on d.id = n.document_id
+        left join users b on b.id = n.on_behalf_of
+       order by n.id`,
+  );
+  for (const r of rows) {
+    const list = out.get(r.user_id) ?? [];
+    list.push(toNotification(r));
+    out.set(r.user_id, list);
+  }
+  return out;
+}
+
+/** The unread counts of these users (absent: none). */
+export async function unreadFor(db: Tx, users: readonly number[]): Promise<Map<number, number>> {
+  if (!users.length) return new Map();
+  const rows = await rowsOf<{ user_id: number; n: number }>(
+    db,
+    sql`select user_id, count(*)::int as n from notifications
+         where user_id = any(${intArray(users)}) and read_at is null group by user_id`,
+  );
+  return new Map(rows.map((r) => [r.user_id, r.n]));
 }
 
 /** The newest notification id of a user (0: none). */

@@ -82,7 +82,6 @@ export const notificationsModule: AppModule = {
         userId: caller.userId,
         sessionId: caller.sessionId,
         lastId,
-        scope: () => scope(ctx, caller),
         send: (
           event: 'notification' | 'unread',
           id: number | null,
