@@ -49,7 +49,8 @@ export const notificationsApi = {
       },
     }),
   latest: () => notificationsApi.list({ limit: BELL_SIZE }),
-  read: (body: MarkRead) => call(notificationEndpoints.read, { body }),
+  // Reading is not an act to confirm: no "saved" toast (the count and the bold say it).
+  read: (body: MarkRead) => call(notificationEndpoints.read, { body }, { suppressSuccessToast: true }),
   settings: () => call(notificationEndpoints.settings),
   saveSettings: (body: NotificationSettings) => call(notificationEndpoints.saveSettings, { body }),
 };

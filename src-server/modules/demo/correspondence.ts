@@ -399,6 +399,8 @@ async function seedLetters(ctx: ServerContext, tx: Tx): Promise<string[]> {
       securityLevelId: levelId(rank) ?? null,
       priorityId: i % 5 === 4 && priority === 'Normal' ? null : (setting('priorities', priority) ?? null),
       mediumId: medium[i % medium.length] ?? null,
+      // A reply due two weeks after receipt: the older letters overdue, the newest still to come.
+      ...(draft ? {} : { replyDueOn: dayFrom(received + 14) }),
       register: !draft,
     };
     const doc = await corr.createDocument(ctx, clerk, input);
