@@ -1,5 +1,5 @@
 /**
- * What the delegation screens share (issue 28): the "on behalf of" tag and box column, the person
+ * What the delegation screens share (issue 28): the "on behalf of" tag (boxes put it before the subject), the person
  * picker of active users, the scope and state tags, and the table of delegations.
  */
 import { useState } from 'react';
@@ -7,7 +7,6 @@ import { Button, DatePicker, Form, Input, Popconfirm, Radio, Select, Table, Tag,
 import { useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import type { BoxItem } from '../../src-shared/api/correspondence';
 import {
   DELEGATION_SCOPES,
   delegationEndpoints as E,
@@ -17,7 +16,7 @@ import {
   type DelegationState,
 } from '../../src-shared/api/delegations';
 import type { DelegationScope } from '../../src-shared/api/notifications-kinds';
-import { DATE_FORMAT, formatDate, type DataTableColumn } from './DataTable';
+import { DATE_FORMAT, formatDate } from './DataTable';
 import { call } from '../lib/call';
 import { applyServerErrors, useLocalisedForm } from '../lib/forms';
 import { localName } from '../lib/names';
@@ -30,16 +29,6 @@ export function OnBehalfTag({ person }: { person: { nameAr: string; nameEn: stri
       {t('onBehalfOf', { name: localName(person, i18n.language) })}
     </Tag>
   );
-}
-
-/** The box column that marks a delegate's rows (requiring approval, incoming tasks). */
-export function onBehalfColumn(): DataTableColumn<BoxItem> {
-  return {
-    key: 'onBehalfOf',
-    title: 'delegations:columns.onBehalfOf',
-    width: 170,
-    render: (row) => (row.onBehalfOf ? <OnBehalfTag person={row.onBehalfOf} /> : null),
-  };
 }
 
 const STATE_COLORS: Record<DelegationState, string> = { upcoming: 'blue', inForce: 'green', over: 'default' };

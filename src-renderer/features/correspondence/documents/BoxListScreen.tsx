@@ -10,6 +10,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { DatePicker, Flex, Segmented, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { OnBehalfTag } from '../../../components/Delegation';
 import { useNavigate } from 'react-router-dom';
 import type { Dayjs } from 'dayjs';
 import {
@@ -55,6 +56,16 @@ export function commonColumns(t: (key: string) => string, language: string): Dat
       sortable: true,
       filter: { type: 'text' },
       grow: true,
+      // A delegate's row of their delegator says whose it is before its subject (no column of its own:
+      // the lists fit 1280 px).
+      render: (row) =>
+        row.onBehalfOf ? (
+          <>
+            <OnBehalfTag person={row.onBehalfOf} /> <bdi>{row.subject}</bdi>
+          </>
+        ) : (
+          row.subject
+        ),
     },
     {
       key: 'sender',

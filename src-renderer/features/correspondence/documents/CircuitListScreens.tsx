@@ -9,7 +9,6 @@ import { useState } from 'react';
 import { Badge, Segmented, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { onBehalfColumn } from '../../../components/Delegation';
 import type { Box, BoxItem, DocumentState } from '../../../../src-shared/api/correspondence';
 import type { DataTableColumn } from '../../../components/DataTable';
 import { BoxListScreen, boxDateColumn, commonColumns } from './BoxListScreen';
@@ -106,7 +105,7 @@ export function RequiringApprovalScreen({ family }: { family: Family }) {
     <BoxListScreen
       box={box}
       testId="requiring-list"
-      columns={[...circuitColumns(t, i18n.language, box), onBehalfColumn()]}
+      columns={circuitColumns(t, i18n.language, box)}
       emptyKey="correspondence:empty.requiringApproval"
       detailPath={(row) => `${spec.requiringPath}/${row.documentId}`}
     />

@@ -21,14 +21,35 @@ const ICONS: Record<DueIcon, React.ReactNode> = {
   done: <CheckCircleOutlined />,
 };
 
-/** The state's tag alone. */
-export function DueStateTag({ state, overdueDays }: { state: DueState; overdueDays: number | null }) {
+/**
+ * The state's tag alone. `compact` (a box's cell) says the state in one word, the late days as a number
+ * ("Overdue · 12"), the whole sentence in its tooltip and accessible name.
+ */
+export function DueStateTag({
+  state,
+  overdueDays,
+  compact = false,
+}: {
+  state: DueState;
+  overdueDays: number | null;
+  compact?: boolean;
+}) {
   const { t } = useTranslation('correspondence');
   const spec = dueTagSpec(state, overdueDays);
   if (!spec) return null;
+  const sentence = t(spec.labelKey, spec.values);
+  const short =
+    state === 'overdue' && overdueDays
+      ? t('due.short.overdue', { count: overdueDays })
+      : t(`due.filter.${state}`);
   return (
-    <Tag color={spec.color} icon={ICONS[spec.icon]} data-testid={`due-${state}`}>
-      {t(spec.labelKey, spec.values)}
+    <Tag
+      color={spec.color}
+      icon={ICONS[spec.icon]}
+      data-testid={`due-${state}`}
+      {...(compact ? { title: sentence, 'aria-label': sentence } : {})}
+    >
+      {compact ? short : sentence}
     </Tag>
   );
 }
@@ -45,9 +66,9 @@ export function DueCell({
 }) {
   if (!dueDate) return null;
   return (
-    <Flex gap={4} wrap align="center">
+    <Flex gap={4} vertical align="start">
       <bdi>{formatDate(dueDate)}</bdi>
-      <DueStateTag state={state} overdueDays={overdueDays} />
+      <DueStateTag state={state} overdueDays={overdueDays} compact />
     </Flex>
   );
 }

@@ -4,14 +4,12 @@
  * completed) and overdue ones marked; a row opens the document's task view. The date range is on when
  * the task was given (its own column), not on the task date it is due by.
  */
-import { Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { BoxItem } from '../../../../src-shared/api/correspondence';
-import { formatDate, type DataTableColumn } from '../../../components/DataTable';
+import type { DataTableColumn } from '../../../components/DataTable';
 import { localName } from '../../../lib/names';
-import { BoxListScreen, boxDateColumn, commonColumns } from '../documents/BoxListScreen';
+import { BoxListScreen, boxDateColumn, commonColumns, dueColumn } from '../documents/BoxListScreen';
 import { TaskStateTag } from '../documents/TaskStateTag';
-import { onBehalfColumn } from '../../../components/Delegation';
 
 /** The route's screen. */
 export function Component() {
@@ -19,18 +17,8 @@ export function Component() {
   const columns: DataTableColumn<BoxItem>[] = [
     ...commonColumns(t, i18n.language),
     boxDateColumn('incoming-tasks'),
-    {
-      key: 'taskDate',
-      title: 'correspondence:fields.taskDate',
-      sortable: true,
-      filter: { type: 'date' },
-      render: (row) => (
-        <span className={row.overdue ? 'corr-overdue' : undefined}>
-          <bdi>{formatDate(row.task?.taskDate)}</bdi>{' '}
-          {row.overdue && <Tag color="red">{t('state.overdue')}</Tag>}
-        </span>
-      ),
-    },
+    // The task date is the date the task is due by: the due column, with its state in words.
+    { ...dueColumn(), title: 'correspondence:fields.taskDate' },
     {
       key: 'taskState',
       title: 'correspondence:fields.taskState',
@@ -51,7 +39,6 @@ export function Component() {
       width: 160,
       render: (row) => (row.task ? localName(row.task.tasker, i18n.language) : null),
     },
-    onBehalfColumn(),
   ];
   return (
     <BoxListScreen
