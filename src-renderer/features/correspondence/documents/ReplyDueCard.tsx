@@ -134,42 +134,37 @@ export function ReplyDueCard({ doc, onChanged }: { doc: Document; onChanged: () 
   ];
 
   return (
-    <Card
-      size="small"
-      title={t('due.title')}
-      data-testid="reply-due-card"
-      extra={
-        r.mayEdit ? (
-          <Space wrap>
+    <Card size="small" title={t('due.title')} data-testid="reply-due-card">
+      <Descriptions size="small" column={1} items={items} />
+      {/* The actions under the facts: beside the title they cut it in a narrow column. */}
+      {r.mayEdit ? (
+        <Space wrap style={{ marginBlockStart: 8 }}>
+          <Button
+            size="small"
+            icon={<EditOutlined />}
+            onClick={() => {
+              dateForm.setFieldsValue({ dueOn: r.dueOn ? dayjs(r.dueOn) : null });
+              setEditing(true);
+            }}
+            data-testid="reply-due-edit"
+          >
+            {t('due.edit')}
+          </Button>
+          {r.dueOn && (
             <Button
               size="small"
-              icon={<EditOutlined />}
+              icon={<CheckOutlined />}
               onClick={() => {
-                dateForm.setFieldsValue({ dueOn: r.dueOn ? dayjs(r.dueOn) : null });
-                setEditing(true);
+                closeForm.resetFields();
+                setClosing(true);
               }}
-              data-testid="reply-due-edit"
+              data-testid="reply-close"
             >
-              {t('due.edit')}
+              {t('due.close')}
             </Button>
-            {r.dueOn && (
-              <Button
-                size="small"
-                icon={<CheckOutlined />}
-                onClick={() => {
-                  closeForm.resetFields();
-                  setClosing(true);
-                }}
-                data-testid="reply-close"
-              >
-                {t('due.close')}
-              </Button>
-            )}
-          </Space>
-        ) : null
-      }
-    >
-      <Descriptions size="small" column={1} items={items} />
+          )}
+        </Space>
+      ) : null}
       <Modal
         open={editing}
         title={t('due.edit')}
