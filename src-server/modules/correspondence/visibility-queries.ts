@@ -85,3 +85,12 @@ export async function delegatorsOf(db: Tx, userId: number, today: string): Promi
   }
   return [...byId.values()];
 }
+
+/** Whether a user's role is the built-in administrator's. */
+export async function isSystemUser(db: Tx, userId: number): Promise<boolean> {
+  const [row] = await rowsOf<{ s: boolean }>(
+    db,
+    sql`select r.is_system as s from users u join roles r on r.id = u.role_id where u.id = ${userId}`,
+  );
+  return row?.s ?? false;
+}

@@ -20,7 +20,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../auth/queries';
-import { delegatorsOf, scopeRowOf, type Delegator } from './visibility-queries';
+import { delegatorsOf, isSystemUser, scopeRowOf, type Delegator } from './visibility-queries';
 
 export type { Delegator } from './visibility-queries';
 
@@ -88,6 +88,11 @@ export async function scopeOf(
     clearance: row?.clearance ?? 0,
     delegators,
   };
+}
+
+/** The scope of a user named by id outside a request (a background job telling them): their role says admin. */
+export async function scopeOfUser(db: Tx, userId: number, today?: string): Promise<Scope> {
+  return scopeOf(db, { userId, isSystem: await isSystemUser(db, userId) }, today);
 }
 
 /**

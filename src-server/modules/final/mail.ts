@@ -145,7 +145,7 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -260,15 +260,10 @@ export async function sendFinalLetter(
   mail: FinalLetterMail,
   options?: MailOptions,
 ): Promise<SendOutcome> {
-  // One checked address: a string with a comma would otherwise be read by nodemailer as several receivers.
-  if (!z.email().safeParse(mail.to).success) {
-    return { ok: false, error: `Not an e-mail address: ${mail.to}`, code: 'EENVELOPE', permanent: true };
-  }
   const { text, html } = coverMessage(mail);
-  const transporter = nodemailer.createTransport(transportOptions(smtp, options));
-  try {
-    const info = await transporter.sendMail({
-      from: { name: smtp.fromName ?? '', address: smtp.fromAddress },
+  return deliver(
+    smtp,
+    {
       to: mail.to,
       subject: mailSubject(mail),
       text,
@@ -284,16 +279,37 @@ export async function sendFinalLetter(
           contentType: 'application/pdf',
         },
       ],
+    },
+    options,
+  );
+}
+
+/**
+ * Sends one message to one checked address (a string with a comma would otherwise be read by nodemailer
+ * as several receivers); never throws for SMTP failures.
+ */
+async function deliver(
+  smtp: SmtpSettings,
+  message: PlainMail & { attachments?: { filename: string; content: Buffer; contentType: string }[] },
+  options?: MailOptions,
+): Promise<SendOutcome> {
+  if (!z.email().safeParse(message.to).success) {
+    return { ok: false, error: `Not an e-mail address: ${message.to}`, code: 'EENVELOPE', permanent: true };
+  }
+  const transporter = nodemailer.createTransport(transportOptions(smtp, options));
+  try {
+    const info = await transporter.sendMail({
+      from: { name: smtp.fromName ?? '', address: smtp.fromAddress },
+      ...message,
     });
     // With one receiver a refusal is an error already; this guards against a server that says nothing.
-    if (info.accepted.length === 0) {
+    if (info.accepted.length === 0)
       return {
         ok: false,
-        error: `The server did not accept ${mail.to}`,
+        error: `The server did not accept ${message.to}`,
         code: 'EENVELOPE',
         permanent: false,
       };
-    }
     return { ok: true, messageId: info.messageId, response: info.response };
   } catch (err) {
     return failure(err);
@@ -325,34 +341,10 @@ export interface PlainMail {
 }
 
 /** Sends a plain message through the organisation's SMTP server; never throws for SMTP failures. */
-export async function sendPlainMail(
+export function sendPlainMail(
   smtp: SmtpSettings,
   mail: PlainMail,
   options?: MailOptions,
 ): Promise<SendOutcome> {
-  if (!z.email().safeParse(mail.to).success) {
-    return { ok: false, error: `Not an e-mail address: ${mail.to}`, code: 'EENVELOPE', permanent: true };
-  }
-  const transporter = nodemailer.createTransport(transportOptions(smtp, options));
-  try {
-    const info = await transporter.sendMail({
-      from: { name: smtp.fromName ?? '', address: smtp.fromAddress },
-      to: mail.to,
-      subject: mail.subject,
-      text: mail.text,
-      html: mail.html,
-    });
-    if (info.accepted.length === 0)
-      return {
-        ok: false,
-        error: `The server did not accept ${mail.to}`,
-        code: 'EENVELOPE',
-        permanent: false,
-      };
-    return { ok: true, messageId: info.messageId, response: info.response };
-  } catch (err) {
-    return failure(err);
-  } finally {
-    transporter.close();
-  }
+  return deliver(smtp, mail, options);
 }

@@ -27,7 +27,7 @@ import type { JobContext } from '../../jobs/queue';
 import { escalateDaysFor } from '../../../src-shared/api/deadlines';
 import type { DueSubject } from '../../../src-shared/api/notifications-kinds';
 import { addWorkingDays } from '../../../src-shared/working-days';
-import { scopeOf, visibleTo } from '../correspondence/visibility';
+import { scopeOfUser, visibleTo } from '../correspondence/visibility';
 
 export const DEADLINES_SCAN = 'deadlines.scan';
 /** How often the scan runs (a due date is a day: minutes are plenty). */
@@ -194,11 +194,7 @@ export async function scanDeadlines(
     const key = `${userId}:${documentId}`;
     let sees = seen.get(key);
     if (sees === undefined) {
-      const [role] = await rowsOf<{ s: boolean }>(
-        db,
-        sql`select r.is_system as s from users u join roles r on r.id = u.role_id where u.id = ${userId}`,
-      );
-      const scope = await scopeOf(db, { userId, isSystem: role?.s ?? false });
+      const scope = await scopeOfUser(db, userId, today);
       const rows = await rowsOf(
         db,
         sql`select 1 from documents d where d.id = ${documentId} and ${visibleTo(scope)}`,

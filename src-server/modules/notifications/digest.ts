@@ -5,7 +5,7 @@
  * leaves the building. A job every hour; a notification is mailed once (`emailed_at`).
  */
 import { sql } from 'drizzle-orm';
-import { hourIn } from '../../clock';
+import { dayIn, hourIn } from '../../clock';
 import type { ServerContext } from '../../context';
 import { rowsOf } from '../../db/rows';
 import { translate } from '../../i18n';
@@ -16,20 +16,14 @@ import {
   type Notification,
 } from '../../../src-shared/api/notifications';
 import type { Locale } from '../../../src-shared/locale';
-import { sendPlainMail, type SmtpSettings } from '../final/mail';
+import { escapeHtml, sendPlainMail, type SmtpSettings } from '../final/mail';
 import { readSettings, smtpOf } from '../final/settings';
-import { scopeOf } from '../correspondence/visibility';
+import { scopeOfUser } from '../correspondence/visibility';
 import * as q from './queries';
 
 export const DIGEST_JOB = 'notifications.digest';
 /** At most this many items are listed in one digest (the rest: "and N more"). */
 const DIGEST_MAX_ITEMS = 50;
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 /** One line of the digest in a language: what happened, the document's number, the due date. */
 function lineOf(locale: Locale, n: Notification): string {
@@ -93,7 +87,7 @@ export async function sendDigests(
   let sent = 0;
   for (const user of users) {
     const settings = readNotificationSettings(user.settings);
-    const scope = await scopeOf(ctx.db, { userId: user.id, isSystem: await isSystem(ctx, user.id) });
+    const scope = await scopeOfUser(ctx.db, user.id, dayIn(ctx.config.ORG_TIME_ZONE, now));
     const unread = await q.listOf(ctx.db, scope, { limit: 500, unreadOnly: true });
     const pending = await rowsOf<{ id: number }>(
       ctx.db,
@@ -118,14 +112,6 @@ export async function sendDigests(
       )})`);
   }
   return sent;
-}
-
-async function isSystem(ctx: Pick<ServerContext, 'db'>, userId: number): Promise<boolean> {
-  const [row] = await rowsOf<{ s: boolean }>(
-    ctx.db,
-    sql`select r.is_system as s from users u join roles r on r.id = u.role_id where u.id = ${userId}`,
-  );
-  return row?.s ?? false;
 }
 
 /** The job: the digests of this hour, then the next run at the top of the next hour. */
