@@ -11,6 +11,7 @@ export const recorded = {
   window: null,
   quitCalled: false,
   utilityForks: [],
+  notices: [],
 };
 globalThis.__electronStub = recorded;
 
@@ -122,6 +123,23 @@ export const session = {
   },
 };
 
+// A system notice: recorded when shown; `click` and `close` are emitted by a test.
+export class Notification extends EventEmitter {
+  static isSupported() {
+    return true;
+  }
+  constructor(options) {
+    super();
+    this.options = options;
+  }
+  show() {
+    recorded.notices.push(this);
+  }
+  close() {
+    this.emit('close');
+  }
+}
+
 // A utility process as a Node child with an IPC channel (the OCR child speaks both transports).
 export const utilityProcess = {
   fork(modulePath, args, options) {
@@ -131,4 +149,14 @@ export const utilityProcess = {
   },
 };
 
-export default { app, dialog, ipcMain, protocol, safeStorage, BrowserWindow, session, utilityProcess };
+export default {
+  app,
+  dialog,
+  ipcMain,
+  protocol,
+  safeStorage,
+  BrowserWindow,
+  Notification,
+  session,
+  utilityProcess,
+};
