@@ -160,10 +160,16 @@ export function freePlacement(dialogs: readonly Box[]): NotificationPlacement | 
 
 /** Toasts waiting for the dialogs to close (no free place beside them). */
 let waiting: ToastOptions[] = [];
-/** The toasts on screen, by key, with the dialogs open when each was shown. */
-const onScreen = new Map<string, { options: ToastOptions; dialogs: number }>();
+/**
+ * The toasts on screen by what they say (`kindOf`), each with its antd key, its words and the dialogs open
+ * when it was shown. Saying a toast again while it stands renews it under its key; once it has closed, a
+ * new one gets a new key: antd keeps a closed toast for its leave animation, and one opened again under
+ * that key during it would stand for good (its timer has run and does not start again).
+ */
+const onScreen = new Map<string, { key: string; options: ToastOptions; dialogs: number }>();
+let shownCount = 0;
 
-const keyOf = (options: ToastOptions) =>
+const kindOf = (options: ToastOptions) =>
   options.severity === 'error'
     ? `error:${options.summary ?? ''}:${options.detail ?? ''}`
     : // One notice at a time: a newer one takes its place.
@@ -174,15 +180,19 @@ function show(options: ToastOptions): void {
   const dialogs = openDialogBoxes();
   const placement = dialogs.length === 0 ? 'top' : freePlacement(dialogs);
   if (!placement) {
-    waiting = [...waiting.filter((w) => keyOf(w) !== keyOf(options) || w.detail !== options.detail), options];
+    waiting = [
+      ...waiting.filter((w) => kindOf(w) !== kindOf(options) || w.detail !== options.detail),
+      options,
+    ];
     return;
   }
   const { severity, summary, detail, life = TOAST_LIFE_MS } = options;
-  const kind =
+  const type =
     severity === 'warn' ? 'warning' : severity === 'secondary' || severity === 'contrast' ? 'open' : severity;
-  const key = keyOf(options);
-  onScreen.set(key, { options, dialogs: dialogs.length });
-  api[kind]({
+  const kind = kindOf(options);
+  const key = onScreen.get(kind)?.key ?? `${kind}#${(shownCount += 1)}`;
+  onScreen.set(kind, { key, options, dialogs: dialogs.length });
+  api[type]({
     key,
     title: summary ?? summaries[severity] ?? '',
     description: detail,
@@ -190,7 +200,9 @@ function show(options: ToastOptions): void {
     duration: life / 1000,
     closable: true,
     className: `sijill-toast sijill-toast-${severity}`,
-    onClose: () => onScreen.delete(key),
+    onClose: () => {
+      if (onScreen.get(kind)?.key === key) onScreen.delete(kind);
+    },
     props: { 'data-testid': `toast-${severity}`, 'data-toast-key': key, role: 'alert' } as Record<
       string,
       string
@@ -218,9 +230,10 @@ export function keepToastsOffDialogs(): void {
       const key = el.getAttribute('data-toast-key')!;
       const r = el.getBoundingClientRect();
       if (r.width === 0 || !dialogs.some((d) => overlaps(r, d))) continue;
-      const entry = onScreen.get(key);
+      const kind = [...onScreen].find(([, entry]) => entry.key === key)?.[0];
+      const entry = kind === undefined ? undefined : onScreen.get(kind);
       api.destroy(key);
-      onScreen.delete(key);
+      if (kind !== undefined) onScreen.delete(kind);
       if (entry && entry.dialogs > 0) waiting.push(entry.options);
     }
     return;
