@@ -116,12 +116,13 @@ export function startDesktopNotices(options: DesktopNoticesOptions): () => void 
     recent = recent.filter((at) => now - at < BURST_MS);
     recent.push(now);
     if (recent.length > BURST_MAX) {
-      // One notice for the burst, replaced as it grows; clicking it shows the bell's list.
+      // One notice for the burst, replaced as it grows; clicking it brings the window (and its bell)
+      // forward, as every notice's click does, and opens no one document.
       burst?.close();
       burst = show(
         noticeText(locale, 'bell.title'),
         noticeText(locale, 'bell.labelUnread', { count: recent.length }),
-        () => focusWindow(),
+        () => undefined,
       );
       return;
     }
