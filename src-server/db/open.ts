@@ -1,7 +1,7 @@
 /**
  * Opens the server's database: node-postgres when DATABASE_URL is set, otherwise the embedded PGlite
  * (PostgreSQL in WASM, with pg_trgm) in DATA_DIR/pgdata. Applies the committed drizzle-kit migrations
- * and the base data (page tree, administrator role). Always `close()` what you open: an open PGlite
+ * and the base data (page tree, administrator role) in one transaction (migrate.ts). Always `close()` what you open: an open PGlite
  * keeps Node alive.
  */
 import { mkdirSync } from 'node:fs';
@@ -11,12 +11,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema';
-import { ensureBaseData } from './seed';
+import { applyMigrations } from './migrate';
 
 /**
  * What raw SQL (`execute`) answers, whichever driver: its rows. node-postgres' QueryResult and PGlite's
@@ -58,7 +56,10 @@ export interface OpenDatabaseOptions {
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Applies pending migrations and the base data (idempotent). */
+  /**
+   * Applies pending migrations and the base data (idempotent), all or nothing; refuses a database a newer
+   * release migrated (migrate.ts).
+   */
   migrate(): Promise<void>;
   /**
    * PostgreSQL only: takes the session-level advisory lock `hashtextextended(name, 0)` on a connection
@@ -241,10 +242,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     database = {
       db,
       kind: 'postgres',
-      migrate: async () => {
-        await migratePg(db, { migrationsFolder });
-        await ensureBaseData(db);
-      },
+      migrate: () => applyMigrations(db, migrationsFolder),
       holdLock: (name) => holdPgLock(options.DATABASE_URL!, name),
       listen: (channel, onPayload, onResumed) =>
         listenPg(options.DATABASE_URL!, channel, onPayload, onResumed),
@@ -265,10 +263,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     database = {
       db,
       kind: 'pglite',
-      migrate: async () => {
-        await migratePglite(db, { migrationsFolder });
-        await ensureBaseData(db);
-      },
+      migrate: () => applyMigrations(db, migrationsFolder),
       // One process, one database: a NOTIFY reaches this process's listeners on commit.
       listen: async (channel, onPayload) => {
         const stop = await client.listen(channel, onPayload);

@@ -1,6 +1,7 @@
 /**
  * Base data every server needs, applied after the migrations on each start (idempotent, safe when
- * several servers start at once): the initial page tree and the built-in administrator role.
+ * several servers start at once): the initial page tree and the built-in administrator role. migrate.ts
+ * runs it in the migrations' transaction.
  */
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from './open';
@@ -8,7 +9,7 @@ import { pages, roles } from './schema';
 import { INITIAL_PAGE_TREE } from './page-tree';
 
 /** Inserts missing sections, pages and the administrator role; never overwrites existing rows. */
-export async function ensureBaseData(db: Db): Promise<void> {
+export async function ensureBaseData(db: Pick<Db, 'transaction'>): Promise<void> {
   await db.transaction(async (tx) => {
     await tx
       .insert(pages)
