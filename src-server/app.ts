@@ -123,6 +123,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   const app = Fastify({
     logger: options.logger ? { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] } : false,
     bodyLimit: 1024 * 1024,
+    // Behind a reverse proxy (TRUST_PROXY): request.ip is the address the proxy saw, read from its
+    // X-Forwarded-For only when the connection comes from the proxy itself (docs/several-servers.md).
+    trustProxy: config.TRUST_PROXY?.length ? config.TRUST_PROXY : false,
     // What the router refuses before any route runs (a path segment longer than any id or token, a
     // malformed URL) is answered as every other refusal: localised problem details, never the path
     // echoed back. A segment too long names nothing: 404.

@@ -2,6 +2,7 @@
  * Server configuration from the environment, validated at start: a wrong value stops the server with a
  * message naming the variable, instead of failing later.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const int = (def: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(def);
@@ -15,6 +16,26 @@ export const configSchema = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  /**
+   * The reverse proxies whose X-Forwarded-For (and -Proto, -Host) the server believes: a comma-separated list
+   * of addresses and CIDR ranges (`127.0.0.1`, `10.0.0.0/8`, `::1`) or proxy-addr's names `loopback`,
+   * `linklocal`, `uniquelocal`. Unset: no proxy is trusted and the client's address is the connection's
+   * peer. Set it to the proxy's own address only: the address a sign-in is throttled, recorded and
+   * audited under is then the one the proxy saw, and a client cannot name another by sending the header.
+   */
+  TRUST_PROXY: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.every(isTrustedProxy),
+      'must be addresses or CIDR ranges (or loopback, linklocal, uniquelocal), separated by commas',
+    )
     .optional(),
   /** Largest accepted upload, in bytes. */
   UPLOAD_MAX_BYTES: int(25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
@@ -120,6 +141,17 @@ export const configSchema = z.object({
   S3_PREFIX: z.string().regex(/^[^/]/, 'must not start with /').optional(),
 });
 export type ServerConfig = z.infer<typeof configSchema>;
+
+/** One entry of TRUST_PROXY: an address, an address/prefix, or one of proxy-addr's names. */
+function isTrustedProxy(entry: string): boolean {
+  if (entry === 'loopback' || entry === 'linklocal' || entry === 'uniquelocal') return true;
+  const [address, prefix, more] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || more !== undefined) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 /** The rules across variables: FILE_STORE=s3 needs a bucket and its key pair. */
 const checkedSchema = configSchema.superRefine(
