@@ -205,10 +205,6 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // Before any route: records every route's access declaration and enforces it on each request.
   installAccessControl(app, authenticator(ctx));
 
-  // Prometheus metrics (when METRICS_PORT or METRICS_TOKEN is set) and the proxy's readiness probe.
-  installMetrics(app, config, { database: options.database, jobs: ctx.jobs, admission });
-  installReadiness(app, { db: ctx.db, files: ctx.files });
-
   // No JSON body nested deeper than the server walks is parsed (400 instead), and no NUL or lone
   // surrogate reaches validation, a handler, the audit log or a query.
   installBoundedJsonParser(app);
@@ -304,6 +300,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     const body = renderProblem(new HttpProblem('notFound'), request.locale);
     return reply.status(404).type('application/problem+json; charset=utf-8').send(body);
   });
+
+  // Prometheus metrics (when METRICS_PORT or METRICS_TOKEN is set) and the proxy's readiness probe: after
+  // the error handler (a route keeps the one set when it was added), before the modules (whose requests
+  // the metrics' hook counts).
+  installMetrics(app, config, { database: options.database, jobs: ctx.jobs, admission });
+  installReadiness(app, { db: ctx.db, files: ctx.files });
 
   app.get(
     '/health',
