@@ -79,6 +79,11 @@ describe('metrics on the main port and on their own', () => {
     expect(text).toMatch(/^# TYPE sijill_http_requests_total counter$/m);
     expect(text).toMatch(/^# TYPE sijill_pdf_check_seconds histogram$/m);
     expect(text).toMatch(/^# TYPE sijill_ocr_page_seconds histogram$/m);
+    // The pool's connections on PostgreSQL; on the embedded database the admission gate stands for it.
+    if (process.env.SIJILL_TEST_DATABASE_URL)
+      expect(sample(text, 'sijill_db_pool_connections', { state: 'total' })).toBeGreaterThan(0);
+    else expect(sample(text, 'sijill_db_pool_connections')).toBeUndefined();
+    expect(sample(text, 'sijill_admission_requests', { state: 'waiting' })).toBe(0);
     // The metrics port answers nothing but GET /metrics.
     expect((await fetch(metricsUrl.replace(/\/metrics$/, '/health'))).status).toBe(404);
   });
