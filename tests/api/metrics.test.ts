@@ -69,7 +69,7 @@ describe('metrics on the main port and on their own', () => {
     expect((await fetch(`${mainUrl}/metrics`)).status).toBe(401);
     const wrong = await fetch(`${mainUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}x` } });
     expect(wrong.status).toBe(401);
-    expect((await wrong.json()).status).toBe(401);
+    expect(((await wrong.json()) as { status: number }).status).toBe(401);
     // A session's token is no metrics token.
     const session = await fetch(`${mainUrl}/metrics`, { headers: { authorization: `Bearer ${token}` } });
     expect(session.status).toBe(401);
