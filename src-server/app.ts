@@ -1,7 +1,8 @@
 /**
  * Builds the Fastify application: zod validation and serialisation, helmet, the OpenAPI document at
  * `/docs/json` (UI at `/docs`), the caller's locale, and one error handler that turns every failure into
- * localised problem details. Feature modules are plugins under their URL prefix (MODULES); their
+ * localised problem details; each request's id (http/request-id.ts), the metrics (http/metrics.ts) and GET
+ * /health and /ready for the desktop and the proxy (http/ready.ts). Feature modules are plugins under their URL prefix (MODULES); their
  * background work is registered from jobs/registrations.ts.
  */
 import Fastify, { type FastifySchema } from 'fastify';
@@ -32,6 +33,9 @@ import { installBoundedJsonParser } from './http/json-depth';
 import { multipartDocBody } from './http/upload';
 import { installAdmission } from './http/admission';
 import { installRequestActivity } from './http/activity';
+import { installRequestId, requestIdOf } from './http/request-id';
+import { installMetrics } from './http/metrics';
+import { installReadiness } from './http/ready';
 import { sqlState } from './db/errors';
 import { createPasswordHasher, type PasswordHasher } from './security/passwords';
 import { authenticator } from './modules/auth/service';
@@ -121,7 +125,10 @@ export interface BuildAppOptions {
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config } = options;
   const app = Fastify({
+    // JSON lines (pino), each line of a request with its id (http/request-id.ts): docs/operations.md.
     logger: options.logger ? { level: config.LOG_LEVEL, redact: ['req.headers.authorization'] } : false,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     // Behind a reverse proxy (TRUST_PROXY): request.ip is the address the proxy saw, read from its
     // X-Forwarded-For only when the connection comes from the proxy itself (docs/several-servers.md).
@@ -168,6 +175,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   if (config.JOBS_WORKER) app.addHook('onReady', async () => ctx.jobs.start());
   app.addHook('onClose', async () => ctx.jobs.stop());
 
+  // The request's id before anything can answer: every answer carries it, every log line and audit record.
+  installRequestId(app);
+
   // The caller's language first: every later hook may answer a localised problem.
   app.decorateRequest('locale', 'ar');
   app.addHook('onRequest', async (request) => {
@@ -188,7 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
 
   // Bounded admission before anything touches the database (authentication already does).
-  installAdmission(app, {
+  const admission = installAdmission(app, {
     concurrency:
       config.DB_CONCURRENCY >= 0 ? config.DB_CONCURRENCY : options.database.kind === 'pglite' ? 4 : 0,
     queue: config.DB_QUEUE_MAX,
@@ -293,6 +303,12 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     const body = renderProblem(new HttpProblem('notFound'), request.locale);
     return reply.status(404).type('application/problem+json; charset=utf-8').send(body);
   });
+
+  // Prometheus metrics (when METRICS_PORT or METRICS_TOKEN is set) and the proxy's readiness probe: after
+  // the error handler (a route keeps the one set when it was added), before the modules (whose requests
+  // the metrics' hook counts).
+  installMetrics(app, config, { database: options.database, jobs: ctx.jobs, admission });
+  installReadiness(app, { db: ctx.db, files: ctx.files });
 
   app.get(
     '/health',

@@ -1,9 +1,12 @@
 /**
  * The audit log: sign-ins (success and failure), two-factor changes and every administrative change,
  * with who, what, when and from where. Written in the same transaction as the change when there is one.
+ * A record written while a request is served keeps that request's id in its details (`requestId`,
+ * http/request-id.ts): the same id as in the server's log lines and the proxy's access log.
  */
 import type { Db } from './db/open';
 import { auditLog } from './db/schema';
+import { currentRequestId } from './http/request-id';
 
 /** The stable action codes; their names live in locales under `audit.<code>`. */
 export const AUDIT_ACTIONS = [
@@ -91,13 +94,14 @@ export interface AuditRecord {
 
 /** Appends one record (pass a transaction to write it with the change). */
 export async function recordAudit(db: Pick<Db, 'insert'>, record: AuditRecord): Promise<void> {
+  const requestId = currentRequestId();
   await db.insert(auditLog).values({
     action: record.action,
     actorId: record.actorId ?? null,
     actorUsername: record.actorUsername ?? null,
     targetType: record.targetType ?? null,
     targetId: record.targetId === undefined || record.targetId === null ? null : String(record.targetId),
-    details: record.details ?? {},
+    details: requestId ? { ...record.details, requestId } : (record.details ?? {}),
     ip: record.ip ?? null,
   });
 }

@@ -119,6 +119,20 @@ export const configSchema = z.object({
   JOBS_LEASE_SECONDS: int(60, 5, 24 * 3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
+   * Prometheus metrics (docs/operations.md) on a port of their own, bound to METRICS_HOST; unset: none.
+   * 0 takes a free port (tests).
+   */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * Serves the metrics on the main port too, at /metrics, to a scraper sending `Authorization: Bearer
+   * <METRICS_TOKEN>`; unset: /metrics there answers 404.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .regex(/^\S{16,200}$/, 'must be 16 to 200 characters without spaces')
+    .optional(),
+  /**
    * Where uploaded files live: `local` (DATA_DIR/files) or `s3`, an S3-compatible bucket that several
    * servers of one organisation share (AWS S3, MinIO, Ceph); `s3` needs S3_BUCKET and the key pair.
    */

@@ -7,16 +7,20 @@
 import type { FastifyInstance } from 'fastify';
 import { performance } from 'node:perf_hooks';
 
-/** Paths whose exchanges last as long as the client stays (server-sent events). */
-const LONG_LIVED = /^\/notifications\/stream(\?|$)/;
+/**
+ * Paths whose exchanges last as long as the client stays (server-sent events), and the probes of the
+ * desktop, the proxy and the metrics scraper: answering them serves nobody's work.
+ */
+const NOT_ACTIVITY = /^\/(notifications\/stream|health|ready|metrics)(\?|$)/;
 
 /** Installs the counter as a request hook; answers whether requests were answered within `withinMs`. */
 export function installRequestActivity(app: FastifyInstance): (withinMs: number) => boolean {
   let inFlight = 0;
   let lastActive = Number.NEGATIVE_INFINITY;
   app.addHook('onRequest', async (request, reply) => {
-    // A notification stream stays open for hours: it is not a request being answered.
-    if (LONG_LIVED.test(request.url)) return;
+    // A notification stream stays open for hours, a probe asks every few seconds: neither is a person
+    // or a station being served.
+    if (NOT_ACTIVITY.test(request.url)) return;
     inFlight += 1;
     lastActive = performance.now();
     let ended = false;

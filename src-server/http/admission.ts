@@ -22,15 +22,17 @@ export interface AdmissionOptions {
 }
 
 /**
- * Paths the gate never holds: liveness, the documentation, and the notification streams (open for hours:
- * each would hold a place for good).
+ * Paths the gate never holds: liveness and readiness (a busy server is alive, and a probe that waited or
+ * got the 503 of a full queue would take it out of the proxy's rotation), the metrics, the documentation,
+ * and the notification streams (open for hours: each would hold a place for good).
  */
-const EXEMPT = /^\/(health|docs|notifications\/stream)(\/|$|\?)/;
+const EXEMPT = /^\/(health|ready|metrics|docs|notifications\/stream)(\/|$|\?)/;
 
 /** A counting gate with a bounded FIFO of waiters, each with its own deadline. */
 export class AdmissionGate {
   private active = 0;
   private readonly waiters: { grant: () => void; timer: NodeJS.Timeout }[] = [];
+  private readonly refusals = { full: 0, timeout: 0 };
   constructor(private readonly options: AdmissionOptions) {}
 
   /** Resolves true when admitted, false when the queue is full or the wait ran out. */
@@ -39,7 +41,10 @@ export class AdmissionGate {
       this.active += 1;
       return Promise.resolve(true);
     }
-    if (this.waiters.length >= this.options.queue) return Promise.resolve(false);
+    if (this.waiters.length >= this.options.queue) {
+      this.refusals.full += 1;
+      return Promise.resolve(false);
+    }
     return new Promise((resolve) => {
       const waiter = {
         grant: () => {
@@ -49,6 +54,7 @@ export class AdmissionGate {
         timer: setTimeout(() => {
           const at = this.waiters.indexOf(waiter);
           if (at >= 0) this.waiters.splice(at, 1);
+          this.refusals.timeout += 1;
           resolve(false);
         }, this.options.waitMs),
       };
@@ -66,6 +72,11 @@ export class AdmissionGate {
   /** Requests working and waiting now. */
   get load(): { active: number; waiting: number } {
     return { active: this.active, waiting: this.waiters.length };
+  }
+
+  /** Requests refused since the gate was made: the queue was full, or their wait ran out (metrics). */
+  get refused(): { full: number; timeout: number } {
+    return { ...this.refusals };
   }
 }
 

@@ -4,6 +4,7 @@
  * How it claims, leases, retries, takes back a dead worker's jobs and gives way to requests:
  * docs/jobs.md. Why our own: docs/decisions.md.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
@@ -168,6 +169,12 @@ export class JobQueueStoppingError extends Error {
 
 export type JobStats = Record<string, Record<BackgroundJobState, number>>;
 
+/**
+ * How a run of a job ended, as told to `observe` listeners (the server's metrics): `retry` (failed, to be
+ * tried again) and `dead` (failed for good) are the failures.
+ */
+export type JobOutcome = 'done' | 'retry' | 'dead';
+
 /** Default back-off: 10 s, 20 s, 40 s … capped at an hour, each between half and all of that (jitter). */
 export function defaultBackoff(attempt: number): number {
   const ms = Math.min(60 * 60_000, 10_000 * 2 ** Math.max(0, attempt - 1));
@@ -282,6 +289,12 @@ export class JobQueue {
   private readonly liveness: WorkerLiveness | undefined;
   /** This worker's life lock (`liveness.holdLock`), once taken. */
   private lifeLock: Promise<LifeLock> | undefined;
+  private readonly outcomeListeners = new Set<(kind: string, outcome: JobOutcome) => void>();
+  /**
+   * Runs a handler in the context the queue was made in, never in that of the request that nudged it:
+   * an audit record a job writes must not carry that request's id (http/request-id.ts).
+   */
+  private readonly outsideRequests = AsyncLocalStorage.snapshot();
 
   constructor(db: Db, opts: JobQueueOptions = {}) {
     this.db = db;
@@ -691,6 +704,7 @@ export class JobQueue {
     }
     if (run.attempt > row.max_attempts) {
       // Its lease ran out on every attempt: the worker died each time (this job may be what kills it).
+      this.tell(run.kind, 'dead');
       await this.finish(run, 'dead', `${run.attempt - 1} attempts; the worker running it stopped each time`);
       return;
     }
@@ -719,7 +733,7 @@ export class JobQueue {
       giveWay: () => this.giveWay(signal),
     };
     const handled = Promise.resolve()
-      .then(() => registration.handler(context))
+      .then(() => this.outsideRequests(() => registration.handler(context)))
       .then(
         () => ({ ok: true as const }),
         (error: unknown) => ({ ok: false as const, error }),
@@ -730,11 +744,15 @@ export class JobQueue {
     if (onAbort) signal.removeEventListener('abort', onAbort);
     await run.progressWriting;
 
-    if (outcome.ok) return this.finish(run, 'done', null);
+    if (outcome.ok) {
+      this.tell(run.kind, 'done');
+      return this.finish(run, 'done', null);
+    }
     const { error } = outcome;
     if (error instanceof JobLeaseLostError) return; // not ours any more
     if (error instanceof JobQueueStoppingError) return this.release(run);
     const dead = isPermanent(error) || run.attempt >= row.max_attempts;
+    this.tell(run.kind, dead ? 'dead' : 'retry');
     if (!dead) {
       const delay = registration.backoff(run.attempt);
       await this.write(
@@ -745,6 +763,19 @@ export class JobQueue {
       return;
     }
     await this.finish(run, 'dead', errorText(error));
+  }
+
+  /**
+   * Calls `listener` with the kind and outcome of every run of a job this worker ends (the server's
+   * metrics count failures with it); answers the function that stops it.
+   */
+  observe(listener: (kind: string, outcome: JobOutcome) => void): () => void {
+    this.outcomeListeners.add(listener);
+    return () => this.outcomeListeners.delete(listener);
+  }
+
+  private tell(kind: string, outcome: JobOutcome): void {
+    for (const listener of this.outcomeListeners) listener(kind, outcome);
   }
 
   private finish(run: Running, state: 'done' | 'dead', lastError: string | null): Promise<void> {

@@ -40,6 +40,11 @@ export interface FileStore {
    * child opens the file itself); only stores on the local disk have one. Read only: never written.
    */
   localPath?(sha256: string): string;
+  /**
+   * Resolves when the store can be written now (the local folder takes a file; the bucket answers),
+   * rejects otherwise: the server's readiness (GET /ready, http/ready.ts).
+   */
+  probe(): Promise<void>;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -101,5 +106,11 @@ export function createLocalFileStore(dir: string): FileStore {
     get: (sha256) => readFile(pathOf(sha256)),
     has: (sha256) => exists(pathOf(sha256)),
     localPath: pathOf,
+    async probe() {
+      await mkdir(tempDir, { recursive: true });
+      const probe = join(tempDir, `${Date.now()}-${randomBytes(8).toString('hex')}.probe`);
+      await writeFile(probe, '', { flag: 'wx' });
+      await rm(probe, { force: true });
+    },
   };
 }

@@ -18,8 +18,10 @@
  * made here, through `checkPdfInWorker` and `warmPdfCheckWorkers`.
  */
 import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../entry';
+import { observePdfCheck } from '../process-metrics';
 import { checkPdf, type PdfSource, type PdfVerdict } from './pdf-check';
 import type { PdfCheckReply, PdfCheckRequest } from './pdf-check-worker';
 
@@ -262,8 +264,13 @@ const pool = new PdfCheckPool({
 });
 
 /** Checks a PDF in a worker thread (see the file's header). */
-export function checkPdfInWorker(source: PdfSource): Promise<{ verdict: PdfVerdict; bytes?: Uint8Array }> {
-  return pool.check(source);
+export async function checkPdfInWorker(
+  source: PdfSource,
+): Promise<{ verdict: PdfVerdict; bytes?: Uint8Array }> {
+  const started = performance.now();
+  const answer = await pool.check(source);
+  observePdfCheck((performance.now() - started) / 1000, answer.verdict.ok ? 'ok' : answer.verdict.reason);
+  return answer;
 }
 
 /** Starts the PDF check workers (the server calls it as it starts). */

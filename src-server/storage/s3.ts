@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import {
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   PutObjectCommand,
   S3Client,
@@ -186,5 +187,10 @@ export function createS3FileStore(options: S3FileStoreOptions): S3FileStore {
     },
 
     has: async (sha256) => exists(keyOf(sha256)),
+    // The bucket answers to these keys. HeadBucket needs s3:ListBucket, as does `has` (without it S3
+    // answers 403, not 404, for a missing object).
+    probe: async () => {
+      await client.send(new HeadBucketCommand({ Bucket: bucket }));
+    },
   };
 }

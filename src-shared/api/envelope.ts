@@ -52,3 +52,14 @@ export const healthSchema = z.object({
   uploadMaxBytes: z.number().int().positive(),
 });
 export type Health = z.infer<typeof healthSchema>;
+
+/**
+ * GET /ready, for a proxy or an orchestrator: whether this server can serve now — its database answers and
+ * its file store takes a file. 200 when both are `ok`, 503 otherwise, with the same body.
+ */
+export const readinessSchema = z.object({
+  status: z.enum(['ready', 'unavailable']),
+  database: z.enum(['ok', 'failed']),
+  files: z.enum(['ok', 'failed']),
+});
+export type Readiness = z.infer<typeof readinessSchema>;

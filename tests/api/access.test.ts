@@ -44,6 +44,8 @@ describe('route declarations', () => {
     expect(publicRoutes).toEqual(
       [
         'GET /health',
+        // The proxy's readiness probe (docs/operations.md).
+        'GET /ready',
         'GET /setup',
         'POST /setup',
         'POST /auth/login',

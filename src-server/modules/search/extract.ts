@@ -15,6 +15,7 @@ import { open, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { ChildRequestError, codesService, ocrService, type TextPageResult } from './ocr-process';
 import { stripBidiControls } from '../../../src-shared/text-layout';
+import { observeOcrPage } from '../../process-metrics';
 
 /** The text of one page, and how it was obtained. */
 export interface PageText {
@@ -176,6 +177,7 @@ export async function extractPdfText(filePath: string, options: ExtractOptions =
     signal?.throwIfAborted();
     const read = await ocrService.read({ file, page: number, languages, dpi: OCR_DPI }, signal);
     const text = cleanOcrText(read.text);
+    observeOcrPage((read.renderMs + read.ocrMs) / 1000, visibleLength(text) > 0 ? 'read' : 'empty');
     const entry = results[number - 1]!;
     // A text layer of unmapped glyphs is garbage however long; a short one is kept unless OCR read more.
     if (visibleLength(text) > 0 && (broken || visibleLength(text) >= visibleLength(entry.text))) {
