@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
   PutObjectCommand,
@@ -186,5 +187,10 @@ export function createS3FileStore(options: S3FileStoreOptions): S3FileStore {
     },
 
     has: async (sha256) => exists(keyOf(sha256)),
+
+    async remove(sha256) {
+      // S3 answers a delete of a missing key with success too.
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(sha256) }));
+    },
   };
 }
