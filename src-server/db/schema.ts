@@ -20,11 +20,7 @@ import {
   TEXT_STATUSES,
 } from '../../src-shared/api/correspondence';
 import { DIGIT_STYLES, STAMP_CORNERS } from '../modules/final/types';
-import {
-  DISPOSITION_ACTIONS,
-  DISPOSITION_STATES,
-  RETENTION_ACTIONS,
-} from '../../src-shared/api/records';
+import { DISPOSITION_ACTIONS, DISPOSITION_STATES, RETENTION_ACTIONS } from '../../src-shared/api/records';
 import {
   DELEGATION_SCOPES,
   HOLIDAY_CALENDARS,
@@ -1326,7 +1322,10 @@ export const recordFiles = pgTable(
       'record_files_retention_action_check',
       sql`${t.retentionAction} is null or ${oneOf(t.retentionAction, RETENTION_ACTIONS)}`,
     ),
-    check('record_files_disposed_check', sql`${t.disposed} is null or ${oneOf(t.disposed, DISPOSITION_ACTIONS)}`),
+    check(
+      'record_files_disposed_check',
+      sql`${t.disposed} is null or ${oneOf(t.disposed, DISPOSITION_ACTIONS)}`,
+    ),
     check('record_files_closed_check', sql`${t.closedOn} is null or ${t.closedOn} >= ${t.openedOn}`),
   ],
 );
@@ -1384,7 +1383,10 @@ export const dispositions = pgTable(
   (t) => [
     check('dispositions_action_check', oneOf(t.action, DISPOSITION_ACTIONS)),
     check('dispositions_state_check', oneOf(t.state, DISPOSITION_STATES)),
-    check('dispositions_two_people_check', sql`${t.approvedBy} is null or ${t.approvedBy} <> ${t.proposedBy}`),
+    check(
+      'dispositions_two_people_check',
+      sql`${t.approvedBy} is null or ${t.approvedBy} <> ${t.proposedBy}`,
+    ),
     uniqueIndex('dispositions_under_way_idx')
       .on(t.fileId)
       .where(sql`${t.state} in ('proposed', 'approved')`),

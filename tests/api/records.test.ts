@@ -43,9 +43,17 @@ async function upload(who: Actor, documentId: number, bytes: Buffer, name = 'let
 }
 
 async function registered(extra: Record<string, unknown>) {
-  const res = await req(org.clerk, 'POST', '/correspondence/documents', { ...letter(org, extra), register: true });
+  const res = await req(org.clerk, 'POST', '/correspondence/documents', {
+    ...letter(org, extra),
+    register: true,
+  });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
-  return res.json.data as { id: number; docNumber: string; file: { code: string } | null; grouping: string | null };
+  return res.json.data as {
+    id: number;
+    docNumber: string;
+    file: { code: string } | null;
+    grouping: string | null;
+  };
 }
 
 async function openFile(code: string, extra: Record<string, unknown> = {}) {
@@ -139,7 +147,10 @@ describe('records management', () => {
       expect(due.json.data.map((f: { id: number }) => f.id)).toEqual([fileId]);
 
       // A hold on one of its documents stops the proposal.
-      const hold = await req(rm1, 'POST', '/records/holds', { documentId: doc.id, reason: 'Court case 44/2031' });
+      const hold = await req(rm1, 'POST', '/records/holds', {
+        documentId: doc.id,
+        reason: 'Court case 44/2031',
+      });
       expect(hold.status, JSON.stringify(hold.json)).toBe(201);
       const held = await req(rm1, 'POST', '/records/dispositions', { fileId });
       expect(held.status).toBe(409);
@@ -149,12 +160,18 @@ describe('records management', () => {
       const proposed = await req(rm1, 'POST', '/records/dispositions', { fileId, note: 'Past retention' });
       expect(proposed.status, JSON.stringify(proposed.json)).toBe(201);
       const id = proposed.json.data.id as number;
-      expect(proposed.json.data).toMatchObject({ action: 'destroy', state: 'proposed', legalReference: 'Decree 12/2020 art. 4' });
+      expect(proposed.json.data).toMatchObject({
+        action: 'destroy',
+        state: 'proposed',
+        legalReference: 'Decree 12/2020 art. 4',
+      });
       const own = await req(rm1, 'POST', `/records/dispositions/${id}/approve`);
       expect(own.status).toBe(403);
       expect(own.json.code).toBe('records.ownProposal');
       // Not before approval.
-      expect((await req(rm1, 'POST', `/records/dispositions/${id}/execute`)).json.code).toBe('records.notApproved');
+      expect((await req(rm1, 'POST', `/records/dispositions/${id}/execute`)).json.code).toBe(
+        'records.notApproved',
+      );
 
       // A hold on the file stops the approval and the execution.
       const fileHold = await req(rm2, 'POST', '/records/holds', { fileId, reason: 'Audit' });
@@ -175,9 +192,9 @@ describe('records management', () => {
       expect(done.json.data.record.map((d: { docNumber: string }) => d.docNumber).sort()).toEqual(
         [doc.docNumber, byCode.docNumber].sort(),
       );
-      expect(done.json.data.record.flatMap((d: { files: { sha256: string }[] }) => d.files.map((f) => f.sha256))).toEqual([
-        sha(bytes),
-      ]);
+      expect(
+        done.json.data.record.flatMap((d: { files: { sha256: string }[] }) => d.files.map((f) => f.sha256)),
+      ).toEqual([sha(bytes)]);
       // Gone: the bytes from the store, the documents from search and from the API.
       expect(existsSync(storedPath(sha(bytes)))).toBe(false);
       expect((await req(org.clerk, 'GET', `/correspondence/documents/${doc.id}`)).status).toBe(404);
@@ -238,13 +255,19 @@ describe('records management', () => {
       expect(del.status).toBe(409);
     }
     expect((await req(rm1, 'POST', `/records/holds/${hold.json.data.id}/lift`)).status).toBe(200);
-    expect((await req(rm1, 'POST', `/records/holds/${hold.json.data.id}/lift`)).json.code).toBe('records.alreadyLifted');
+    expect((await req(rm1, 'POST', `/records/holds/${hold.json.data.id}/lift`)).json.code).toBe(
+      'records.alreadyLifted',
+    );
     expect((await req(org.clerk, 'DELETE', `/correspondence/documents/${id}`)).status).toBe(200);
   });
 
   it('transfers a file as a BagIt package that verifies and whose metadata the XSD validates', async () => {
     clock.set('2026-03-02T09:00:00Z');
-    const fileId = await openFile('HR-2026-07', { retentionYears: 1, retentionAction: 'transfer', retentionReference: 'Archives Law art. 9' });
+    const fileId = await openFile('HR-2026-07', {
+      retentionYears: 1,
+      retentionAction: 'transfer',
+      retentionReference: 'Archives Law art. 9',
+    });
     const doc = await registered({ subject: 'نقل ملف الموارد البشرية & <أرشيف>', fileId });
     const a = minimalPdf(`transfer a ${Date.now()}`);
     const b = minimalPdf(`transfer b ${Date.now()}`);
@@ -274,7 +297,9 @@ describe('records management', () => {
       const bag = join(dir, 'HR-2026-07');
       const read = (p: string) => readFileSync(join(bag, p));
       // RFC 8493 §2.1.1: the declaration, exactly.
-      expect(read('bagit.txt').toString('utf8')).toBe('BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n');
+      expect(read('bagit.txt').toString('utf8')).toBe(
+        'BagIt-Version: 1.0\nTag-File-Character-Encoding: UTF-8\n',
+      );
       const manifest = (p: string) =>
         read(p)
           .toString('utf8')
@@ -291,7 +316,9 @@ describe('records management', () => {
         expect(sha(read(path))).toBe(hash);
       }
       const listed = new Set(payload.map((p) => p.path));
-      const onDisk = execFileSync('find', ['data', '-type', 'f'], { cwd: bag, encoding: 'utf8' }).trim().split('\n');
+      const onDisk = execFileSync('find', ['data', '-type', 'f'], { cwd: bag, encoding: 'utf8' })
+        .trim()
+        .split('\n');
       expect(new Set(onDisk)).toEqual(listed);
       expect(payload.map((p) => p.hash)).toEqual(expect.arrayContaining([sha(a), sha(b)]));
       const tags = manifest('tagmanifest-sha256.txt');
@@ -306,7 +333,12 @@ describe('records management', () => {
       // The XML against the published schema.
       const out = execFileSync(
         'xmllint',
-        ['--noout', '--schema', join(process.cwd(), 'docs/schemas/sijill-file.xsd'), join(bag, 'data/metadata.xml')],
+        [
+          '--noout',
+          '--schema',
+          join(process.cwd(), 'docs/schemas/sijill-file.xsd'),
+          join(bag, 'data/metadata.xml'),
+        ],
         { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
       );
       expect(out).toBe('');

@@ -29,10 +29,17 @@ export interface BagDocument {
 
 /** A path segment safe in a bag on every system: letters and digits of any script, `.`, `-`, `_`. */
 const segment = (text: string) =>
-  text.normalize('NFC').replace(/[^\p{L}\p{N}._-]+/gu, '_').replace(/^[._]+/, '').slice(0, 120) || 'file';
+  text
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{N}._-]+/gu, '_')
+    .replace(/^[._]+/, '')
+    .slice(0, 120) || 'file';
 
 const xml = (text: string) =>
-  text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  text.replace(
+    /[<>&"']/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!,
+  );
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
@@ -58,7 +65,8 @@ export async function buildBag(
       for (const [j, f] of d.record.files.entries()) {
         const path = `${folder}/${String(j + 1).padStart(2, '0')}-${segment(f.fileName)}`;
         const bytes = await files.get(f.sha256);
-        if (sha256(bytes) !== f.sha256) throw new Error(`stored bytes of ${f.sha256} do not match their hash`);
+        if (sha256(bytes) !== f.sha256)
+          throw new Error(`stored bytes of ${f.sha256} do not match their hash`);
         await write(path, bytes);
         attachments.push({ path, fileName: f.fileName, sha256: f.sha256, size: bytes.length });
       }
@@ -92,7 +100,8 @@ export async function buildBag(
       },
       documents,
     };
-    const opt = (tag: string, value: string | null | undefined) => (value ? `    <${tag}>${xml(value)}</${tag}>\n` : '');
+    const opt = (tag: string, value: string | null | undefined) =>
+      value ? `    <${tag}>${xml(value)}</${tag}>\n` : '';
     const docXml = documents
       .map(
         (d) =>
@@ -114,10 +123,14 @@ export async function buildBag(
     const metadataXml =
       `<?xml version="1.0" encoding="UTF-8"?>\n<file xmlns="${FILE_XML_NAMESPACE}" code="${xml(f.code)}">\n` +
       `  <titleAr>${xml(f.titleAr)}</titleAr>\n  <titleEn>${xml(f.titleEn)}</titleEn>\n` +
-      (f.department ? `  <department ar="${xml(f.department.nameAr)}" en="${xml(f.department.nameEn)}"/>\n` : '') +
+      (f.department
+        ? `  <department ar="${xml(f.department.nameAr)}" en="${xml(f.department.nameEn)}"/>\n`
+        : '') +
       `  <openedOn>${f.openedOn}</openedOn>\n` +
       (f.closedOn ? `  <closedOn>${f.closedOn}</closedOn>\n` : '') +
-      (r ? `  <retention years="${r.years}" action="${r.action}">${xml(r.legalReference)}</retention>\n` : '') +
+      (r
+        ? `  <retention years="${r.years}" action="${r.action}">${xml(r.legalReference)}</retention>\n`
+        : '') +
       `  <disposition id="${input.disposition.id}">\n` +
       opt('proposedBy', input.disposition.proposedBy?.nameEn) +
       opt('approvedBy', input.disposition.approvedBy?.nameEn) +

@@ -12,8 +12,10 @@ import { Typesetter, type TextStyle } from '../labels/typeset';
 
 const A4 = { width: 210 * MM, height: 297 * MM };
 const MARGIN = 15 * MM;
-const ar = (key: string, params?: Record<string, unknown>) => translate('ar', `records.certificate.${key}`, params);
-const en = (key: string, params?: Record<string, unknown>) => translate('en', `records.certificate.${key}`, params);
+const ar = (key: string, params?: Record<string, unknown>) =>
+  translate('ar', `records.certificate.${key}`, params);
+const en = (key: string, params?: Record<string, unknown>) =>
+  translate('en', `records.certificate.${key}`, params);
 
 /** The paragraph direction of free text: that of its first letter. */
 const directionOf = (text: string): 'rtl' | 'ltr' => {
@@ -46,7 +48,9 @@ export async function certificatePdf(d: Disposition): Promise<Uint8Array> {
     arLines.forEach((l, i) =>
       ts.draw(page, l, { x: A4.width - MARGIN, y: y - i * lh, align: 'right' }, { ...style, dir: 'rtl' }),
     );
-    enLines.forEach((l, i) => ts.draw(page, l, { x: MARGIN, y: y - i * lh, align: 'left' }, { ...style, dir: 'ltr' }));
+    enLines.forEach((l, i) =>
+      ts.draw(page, l, { x: MARGIN, y: y - i * lh, align: 'left' }, { ...style, dir: 'ltr' }),
+    );
     y -= Math.max(arLines.length, enLines.length) * lh + 2 * MM;
   };
   /** Free text (a subject, a title) across the page in its own direction. */
@@ -69,13 +73,27 @@ export async function certificatePdf(d: Disposition): Promise<Uint8Array> {
   free(d.file.titleAr, { size: 11 });
   if (d.file.titleEn !== d.file.titleAr) free(d.file.titleEn, { size: 11 });
   y -= 2 * MM;
-  pair(ar('reference', { reference: d.legalReference }), en('reference', { reference: d.legalReference }), { size: 10 });
+  pair(ar('reference', { reference: d.legalReference }), en('reference', { reference: d.legalReference }), {
+    size: 10,
+  });
   const p = name(d.proposedBy);
   const a = name(d.approvedBy);
   const x = name(d.executedBy);
-  pair(ar('proposed', { name: p.nameAr, at: when(d.proposedAt) }), en('proposed', { name: p.nameEn, at: when(d.proposedAt) }), { size: 10 });
-  pair(ar('approved', { name: a.nameAr, at: when(d.approvedAt) }), en('approved', { name: a.nameEn, at: when(d.approvedAt) }), { size: 10 });
-  pair(ar('executed', { name: x.nameAr, at: when(d.executedAt) }), en('executed', { name: x.nameEn, at: when(d.executedAt) }), { size: 10 });
+  pair(
+    ar('proposed', { name: p.nameAr, at: when(d.proposedAt) }),
+    en('proposed', { name: p.nameEn, at: when(d.proposedAt) }),
+    { size: 10 },
+  );
+  pair(
+    ar('approved', { name: a.nameAr, at: when(d.approvedAt) }),
+    en('approved', { name: a.nameEn, at: when(d.approvedAt) }),
+    { size: 10 },
+  );
+  pair(
+    ar('executed', { name: x.nameAr, at: when(d.executedAt) }),
+    en('executed', { name: x.nameEn, at: when(d.executedAt) }),
+    { size: 10 },
+  );
   pair(ar('count', { count: d.record.length }), en('count', { count: d.record.length }), { size: 10 });
   y -= 3 * MM;
   for (const doc of d.record) {
@@ -92,7 +110,12 @@ export async function certificatePdf(d: Disposition): Promise<Uint8Array> {
       // The hash in one left-to-right Latin run, so that a reader of the PDF gets it back whole.
       ts.draw(page, `SHA-256 ${f.sha256}`, { x: MARGIN, y }, { size: 8, dir: 'ltr', script: 'latin' });
       y -= 8 * 1.45;
-      ts.draw(page, `${f.fileName} (${f.size} B)`, { x: MARGIN + 6 * MM, y, align: 'left', maxWidth: A4.width - 2 * MARGIN - 6 * MM }, { size: 8, dir: directionOf(f.fileName), gray: 0.35 });
+      ts.draw(
+        page,
+        `${f.fileName} (${f.size} B)`,
+        { x: MARGIN + 6 * MM, y, align: 'left', maxWidth: A4.width - 2 * MARGIN - 6 * MM },
+        { size: 8, dir: directionOf(f.fileName), gray: 0.35 },
+      );
       y -= 8 * 1.6;
     }
     y -= 2 * MM;

@@ -129,8 +129,13 @@ export async function listFiles(
 ): Promise<RecordFile[]> {
   const where = [sql`true`];
   if (query.q?.trim()) {
-    const like = `%${query.q.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(sql`(lower(f.code) like ${like} or lower(f.title_ar) like ${like} or lower(f.title_en) like ${like})`);
+    const like = `%${query.q
+      .trim()
+      .toLowerCase()
+      .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    where.push(
+      sql`(lower(f.code) like ${like} or lower(f.title_ar) like ${like} or lower(f.title_en) like ${like})`,
+    );
   }
   if (query.departmentId !== undefined) where.push(sql`f.department_id = ${query.departmentId}`);
   if (query.state === 'open') where.push(sql`f.closed_on is null and f.disposed is null`);
@@ -412,8 +417,7 @@ export async function dueFiles(ctx: ServerContext): Promise<DueFile[]> {
     .filter(({ file }) => file.retention && isDue(today, file.closedOn, file.retention))
     .map(({ r, file }) => ({
       ...file,
-      disposition:
-        r.disposition_id === null ? null : { id: r.disposition_id, state: r.disposition_state! },
+      disposition: r.disposition_id === null ? null : { id: r.disposition_id, state: r.disposition_state! },
     }));
 }
 
@@ -430,7 +434,8 @@ export async function propose(
     if (!row) throw new HttpProblem('badRequest', { fields: { fileId: [{ key: 'validation.choice' }] } });
     const file = fileOut(row);
     if (row.disposed) throw refused('fileDisposed');
-    if (!file.retention || !isDue(todayOf(ctx), file.closedOn, file.retention)) throw refused('notDue', 'fileId');
+    if (!file.retention || !isDue(todayOf(ctx), file.closedOn, file.retention))
+      throw refused('notDue', 'fileId');
     if (row.disposition_id !== null) throw conflict('dispositionUnderWay');
     if (await q.fileHeld(tx, body.fileId)) throw conflict('underHold');
     const action = file.retention.action as 'destroy' | 'transfer';
@@ -458,10 +463,11 @@ async function stepLocked(tx: Tx, caller: AuthContext, id: number, step: Disposi
   const next = dispositionStep({ state: row.state, proposedBy: row.proposed_by }, step, caller.userId, held);
   if ('refused' in next) {
     if (next.refused === 'underHold') throw conflict('underHold');
-    if (next.refused === 'ownProposal') throw new HttpProblem('forbidden', {
-      detailKey: 'records.ownProposal',
-      code: 'records.ownProposal',
-    });
+    if (next.refused === 'ownProposal')
+      throw new HttpProblem('forbidden', {
+        detailKey: 'records.ownProposal',
+        code: 'records.ownProposal',
+      });
     throw refused(next.refused);
   }
   return row;
@@ -503,7 +509,13 @@ function recordOf(contents: q.ContentRow[]): DisposedDocument[] {
     files: [
       ...d.files.map((f) => ({ fileName: f.fileName, sha256: f.sha256, size: Number(f.size) })),
       ...(d.final_sha256
-        ? [{ fileName: `final-${d.doc_number ?? d.id}.pdf`, sha256: d.final_sha256, size: Number(d.final_size ?? 0) }]
+        ? [
+            {
+              fileName: `final-${d.doc_number ?? d.id}.pdf`,
+              sha256: d.final_sha256,
+              size: Number(d.final_size ?? 0),
+            },
+          ]
         : []),
     ],
   }));
@@ -551,7 +563,12 @@ async function transfer(ctx: ServerContext, caller: AuthContext, id: number, met
   // Checked first outside the transaction (the package is built from the store), then again under the lock.
   const before = await dispositionRow(ctx.db, id);
   const held = await q.fileHeld(ctx.db, before.file_id);
-  const check = dispositionStep({ state: before.state, proposedBy: before.proposed_by }, 'execute', caller.userId, held);
+  const check = dispositionStep(
+    { state: before.state, proposedBy: before.proposed_by },
+    'execute',
+    caller.userId,
+    held,
+  );
   if ('refused' in check) await ctx.db.transaction((tx) => stepLocked(tx, caller, id, 'execute'));
   const [fileRowNow] = await q.filesWhere(ctx.db, sql`f.id = ${before.file_id}`);
   const file = fileOut(fileRowNow!);
@@ -616,7 +633,12 @@ function holdOut(r: q.HoldRow): LegalHold {
 }
 
 export async function listHolds(ctx: ServerContext, active?: 'true' | 'false') {
-  const where = active === 'true' ? sql`h.lifted_at is null` : active === 'false' ? sql`h.lifted_at is not null` : sql`true`;
+  const where =
+    active === 'true'
+      ? sql`h.lifted_at is null`
+      : active === 'false'
+        ? sql`h.lifted_at is not null`
+        : sql`true`;
   return (await q.holdsWhere(ctx.db, where)).map(holdOut);
 }
 
