@@ -55,6 +55,7 @@ import { finalModule, verifyModule } from './modules/final/routes';
 import { notificationsModule } from './modules/notifications/routes';
 import { deadlinesModule } from './modules/deadlines/routes';
 import { delegationModule } from './modules/delegation/routes';
+import { recordsModule } from './modules/records/routes';
 import { JOB_REGISTRATIONS } from './jobs/registrations';
 import { VERSION } from './version';
 
@@ -73,6 +74,7 @@ const MODULES: readonly AppModule[] = [
   notificationsModule,
   deadlinesModule,
   delegationModule,
+  recordsModule,
 ];
 
 /** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */

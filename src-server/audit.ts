@@ -79,6 +79,19 @@ export const AUDIT_ACTIONS = [
   'delegations.end',
   'delegations.actedOnBehalf',
   'circuits.approverReplaced',
+  'records.fileCreated',
+  'records.fileUpdated',
+  'records.fileClosed',
+  'records.fileReopened',
+  'records.documentMoved',
+  'records.scheduleSet',
+  'records.scheduleRemoved',
+  'records.dispositionProposed',
+  'records.dispositionApproved',
+  'records.dispositionCancelled',
+  'records.dispositionExecuted',
+  'records.holdPlaced',
+  'records.holdLifted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

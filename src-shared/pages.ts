@@ -46,6 +46,11 @@ export const PAGES = {
 
   search: '/search/documents',
 
+  recordFiles: '/records/files',
+  retentionSchedules: '/records/schedules',
+  disposition: '/records/disposition',
+  legalHolds: '/records/holds',
+
   calendar: '/user/calendar',
   userSettings: '/user/settings',
   notifications: '/user/notifications',
@@ -62,6 +67,7 @@ export const SECTIONS = {
   memos: '/correspondence/memos',
   settings: '/correspondence/settings',
   search: '/search',
+  records: '/records',
   auth: '/auth',
   user: '/user',
 } as const;

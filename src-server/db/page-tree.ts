@@ -206,6 +206,42 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
     ],
   },
   {
+    path: SECTIONS.records,
+    nameAr: 'إدارة الوثائق',
+    nameEn: 'Records Management',
+    icon: 'DatabaseOutlined',
+    pages: [
+      {
+        path: PAGES.recordFiles,
+        nameAr: 'الملفات',
+        nameEn: 'Files',
+        icon: 'FolderOutlined',
+        permissions: ['view', 'add', 'edit'],
+      },
+      {
+        path: PAGES.retentionSchedules,
+        nameAr: 'جداول مدد الحفظ',
+        nameEn: 'Retention Schedules',
+        icon: 'ScheduleOutlined',
+        permissions: ['view', 'edit', 'delete'],
+      },
+      {
+        path: PAGES.disposition,
+        nameAr: 'الإتلاف والترحيل',
+        nameEn: 'Disposition',
+        icon: 'DeleteOutlined',
+        permissions: ['view', 'add', 'approve', 'edit'],
+      },
+      {
+        path: PAGES.legalHolds,
+        nameAr: 'الحجز القانوني',
+        nameEn: 'Legal Holds',
+        icon: 'LockOutlined',
+        permissions: ['view', 'add', 'delete'],
+      },
+    ],
+  },
+  {
     path: SECTIONS.settings,
     nameAr: 'الإعدادات',
     nameEn: 'Settings',

@@ -20,6 +20,7 @@ import {
   TEXT_STATUSES,
 } from '../../src-shared/api/correspondence';
 import { DIGIT_STYLES, STAMP_CORNERS } from '../modules/final/types';
+import { DISPOSITION_ACTIONS, DISPOSITION_STATES, RETENTION_ACTIONS } from '../../src-shared/api/records';
 import {
   DELEGATION_SCOPES,
   HOLIDAY_CALENDARS,
@@ -495,7 +496,8 @@ export const documents = pgTable(
     departmentId: integer('department_id').references(() => departments.id),
     recipientDepartmentId: integer('recipient_department_id').references(() => departments.id),
     mediumId: integer('medium_id').references(() => correspondenceSettings.id),
-    grouping: text('grouping'),
+    /** The file (records management, issue 31) the document belongs to; it replaced the free-text grouping. */
+    fileId: integer('file_id').references((): AnyPgColumn => recordFiles.id, { onDelete: 'restrict' }),
     archiveDepartmentId: integer('archive_department_id').references(() => departments.id),
     createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
     registeredBy: integer('registered_by').references(() => users.id, { onDelete: 'set null' }),
@@ -562,6 +564,7 @@ export const documents = pgTable(
       t.submittedAt.desc(),
       t.id.desc(),
     ),
+    index('documents_file_idx').on(t.fileId),
     index('documents_subject_trgm_idx').using('gin', sql`${t.subjectSearch} gin_trgm_ops`),
     // The deadline scan: replies still due, by date.
     index('documents_reply_due_idx')
@@ -1276,5 +1279,143 @@ export const delegations = pgTable(
     check('delegations_not_self_check', sql`${t.delegatorId} <> ${t.delegateId}`),
     index('delegations_delegate_idx').on(t.delegateId, t.endsOn),
     index('delegations_delegator_idx').on(t.delegatorId, t.endsOn),
+  ],
+);
+
+// ---------------------------------------------------------------- records management (issue 31, docs/records.md)
+
+/**
+ * A file (dossier) documents belong to: opened, then closed (it takes no new documents, and its retention
+ * runs from `closed_on`), then disposed of (`disposed` destroyed or transferred, by a disposition). Its own
+ * retention (`retention_years` and `retention_action`, both or neither) overrides its codifications'
+ * schedules. The migration made one file per distinct free-text grouping the documents had.
+ */
+export const recordFiles = pgTable(
+  'record_files',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    code: text('code').notNull(),
+    titleAr: text('title_ar').notNull(),
+    titleEn: text('title_en').notNull(),
+    departmentId: integer('department_id').references(() => departments.id, { onDelete: 'restrict' }),
+    openedOn: date('opened_on', { mode: 'string' }).notNull(),
+    closedOn: date('closed_on', { mode: 'string' }),
+    retentionYears: integer('retention_years'),
+    retentionAction: text('retention_action', { enum: RETENTION_ACTIONS }),
+    retentionReference: text('retention_reference'),
+    /** `destroy` or `transfer` once a disposition was carried out on it. */
+    disposed: text('disposed', { enum: DISPOSITION_ACTIONS }),
+    disposedAt: tstz('disposed_at'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+    updatedAt: updated(),
+  },
+  (t) => [
+    uniqueIndex('record_files_code_idx').on(sql`lower(${t.code})`),
+    index('record_files_department_idx').on(t.departmentId),
+    index('record_files_closed_idx').on(t.closedOn),
+    check(
+      'record_files_retention_check',
+      sql`(${t.retentionYears} is null) = (${t.retentionAction} is null) and (${t.retentionYears} is null or ${t.retentionYears} >= 0)`,
+    ),
+    check(
+      'record_files_retention_action_check',
+      sql`${t.retentionAction} is null or ${oneOf(t.retentionAction, RETENTION_ACTIONS)}`,
+    ),
+    check(
+      'record_files_disposed_check',
+      sql`${t.disposed} is null or ${oneOf(t.disposed, DISPOSITION_ACTIONS)}`,
+    ),
+    check('record_files_closed_check', sql`${t.closedOn} is null or ${t.closedOn} >= ${t.openedOn}`),
+  ],
+);
+
+/** A codification's retention schedule, set by an administrator: years after a file's closure, then the action. */
+export const retentionSchedules = pgTable(
+  'retention_schedules',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    codificationId: integer('codification_id')
+      .notNull()
+      .references(() => correspondenceSettings.id, { onDelete: 'cascade' }),
+    years: integer('years').notNull(),
+    action: text('action', { enum: RETENTION_ACTIONS }).notNull(),
+    legalReference: text('legal_reference').notNull(),
+    updatedBy: integer('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: created(),
+    updatedAt: updated(),
+  },
+  (t) => [
+    uniqueIndex('retention_schedules_codification_idx').on(t.codificationId),
+    check('retention_schedules_action_check', oneOf(t.action, RETENTION_ACTIONS)),
+    check('retention_schedules_years_check', sql`${t.years} >= 0`),
+  ],
+);
+
+/**
+ * The disposition of one file: proposed by a records manager, approved by another, then carried out.
+ * `record` keeps what is left of the documents once destroyed (number, subject, dates, every file's
+ * SHA-256); `output_sha256` is the certificate of destruction or the transfer package in the file store.
+ * One disposition under way (proposed or approved) per file.
+ */
+export const dispositions = pgTable(
+  'dispositions',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => recordFiles.id, { onDelete: 'restrict' }),
+    action: text('action', { enum: DISPOSITION_ACTIONS }).notNull(),
+    state: text('state', { enum: DISPOSITION_STATES }).notNull().default('proposed'),
+    legalReference: text('legal_reference').notNull(),
+    note: text('note'),
+    proposedBy: integer('proposed_by').references(() => users.id, { onDelete: 'set null' }),
+    proposedAt: tstz('proposed_at').notNull().defaultNow(),
+    approvedBy: integer('approved_by').references(() => users.id, { onDelete: 'set null' }),
+    approvedAt: tstz('approved_at'),
+    executedBy: integer('executed_by').references(() => users.id, { onDelete: 'set null' }),
+    executedAt: tstz('executed_at'),
+    cancelledBy: integer('cancelled_by').references(() => users.id, { onDelete: 'set null' }),
+    cancelledAt: tstz('cancelled_at'),
+    record: jsonb('record').$type<unknown[]>().notNull().default([]),
+    outputSha256: text('output_sha256'),
+  },
+  (t) => [
+    check('dispositions_action_check', oneOf(t.action, DISPOSITION_ACTIONS)),
+    check('dispositions_state_check', oneOf(t.state, DISPOSITION_STATES)),
+    check(
+      'dispositions_two_people_check',
+      sql`${t.approvedBy} is null or ${t.approvedBy} <> ${t.proposedBy}`,
+    ),
+    uniqueIndex('dispositions_under_way_idx')
+      .on(t.fileId)
+      .where(sql`${t.state} in ('proposed', 'approved')`),
+  ],
+);
+
+/**
+ * A legal hold on a document or a file: while it is in force (not lifted) nothing under it is disposed of
+ * or deleted, by anyone.
+ */
+export const legalHolds = pgTable(
+  'legal_holds',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    documentId: integer('document_id').references(() => documents.id, { onDelete: 'cascade' }),
+    fileId: integer('file_id').references(() => recordFiles.id, { onDelete: 'restrict' }),
+    reason: text('reason').notNull(),
+    placedBy: integer('placed_by').references(() => users.id, { onDelete: 'set null' }),
+    placedAt: tstz('placed_at').notNull().defaultNow(),
+    liftedBy: integer('lifted_by').references(() => users.id, { onDelete: 'set null' }),
+    liftedAt: tstz('lifted_at'),
+  },
+  (t) => [
+    check('legal_holds_one_target_check', sql`(${t.documentId} is null) <> (${t.fileId} is null)`),
+    index('legal_holds_document_idx')
+      .on(t.documentId)
+      .where(sql`${t.liftedAt} is null`),
+    index('legal_holds_file_idx')
+      .on(t.fileId)
+      .where(sql`${t.liftedAt} is null`),
   ],
 );

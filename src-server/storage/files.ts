@@ -36,6 +36,11 @@ export interface FileStore {
   /** Whether bytes with this hash are stored. */
   has(sha256: string): Promise<boolean>;
   /**
+   * Removes stored bytes for good (a disposition's destruction, docs/records.md); nothing stored under the
+   * hash is not an error. The caller makes sure no record still names the hash: content is shared.
+   */
+  remove(sha256: string): Promise<void>;
+  /**
    * Where stored bytes lie on this machine's disk, for a reader that needs a path (the text reader's
    * child opens the file itself); only stores on the local disk have one. Read only: never written.
    */
@@ -105,6 +110,7 @@ export function createLocalFileStore(dir: string): FileStore {
       createReadStream(pathOf(sha256), range ? { start: range.start, end: range.end } : undefined),
     get: (sha256) => readFile(pathOf(sha256)),
     has: (sha256) => exists(pathOf(sha256)),
+    remove: (sha256) => rm(pathOf(sha256), { force: true }),
     localPath: pathOf,
     async probe() {
       await mkdir(tempDir, { recursive: true });

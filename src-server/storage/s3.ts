@@ -8,6 +8,7 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import {
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
@@ -191,6 +192,11 @@ export function createS3FileStore(options: S3FileStoreOptions): S3FileStore {
     // answers 403, not 404, for a missing object).
     probe: async () => {
       await client.send(new HeadBucketCommand({ Bucket: bucket }));
+    },
+
+    async remove(sha256) {
+      // S3 answers a delete of a missing key with success too.
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: keyOf(sha256) }));
     },
   };
 }

@@ -427,7 +427,8 @@ export type IntakeBatchResult = z.infer<typeof intakeBatchResultSchema>;
  * - `sender`: the sending department (usually external); `receiver`: the person or title addressed (text);
  *   `department`: the owning department (the registering office's); `recipientDepartment`: the
  *   department the letter is addressed to.
- * - `grouping`: the file the document is kept in.
+ * - `file`: the file the document belongs to (records management, docs/records.md); `grouping` is its code
+ *   (the free-text field it replaced, kept for older clients).
  */
 export const documentSchema = z.object({
   id: z.number().int(),
@@ -449,6 +450,16 @@ export const documentSchema = z.object({
   department: namedRefSchema.nullable(),
   recipientDepartment: namedRefSchema.nullable(),
   medium: namedRefSchema.nullable(),
+  file: z
+    .object({
+      id: z.number().int(),
+      code: z.string(),
+      titleAr: z.string(),
+      titleEn: z.string(),
+      /** Closed or disposed of: it takes no new documents. */
+      closed: z.boolean(),
+    })
+    .nullable(),
   grouping: z.string().nullable(),
   /** Some distribution exists (distributed / not distributed). */
   distributed: z.boolean(),
@@ -518,6 +529,9 @@ const documentFields = {
   departmentId: refIdField.nullable(),
   recipientDepartmentId: refIdField.nullable(),
   mediumId: refIdField.nullable(),
+  /** The file the document belongs to (an open one). */
+  fileId: refIdField.nullable(),
+  /** Older clients: the file by its code (the free-text grouping it replaced); `fileId` wins. */
   grouping: text(1, 200).nullable(),
 };
 
@@ -542,6 +556,7 @@ export const createDocumentRequestSchema = z
     departmentId: documentFields.departmentId.optional(),
     recipientDepartmentId: documentFields.recipientDepartmentId.optional(),
     mediumId: documentFields.mediumId.optional(),
+    fileId: documentFields.fileId.optional(),
     grouping: documentFields.grouping.optional(),
     recipientIds: documentFields.recipientIds.optional(),
     relatedIds: z.array(refIdField).max(50).optional(),
@@ -584,6 +599,7 @@ export const updateDocumentRequestSchema = z
     departmentId: documentFields.departmentId.optional(),
     recipientDepartmentId: documentFields.recipientDepartmentId.optional(),
     mediumId: documentFields.mediumId.optional(),
+    fileId: documentFields.fileId.optional(),
     grouping: documentFields.grouping.optional(),
     recipientIds: documentFields.recipientIds.optional(),
     /** Incoming draft: the reply's due date kept for its registration (null: none given yet). */

@@ -9,6 +9,7 @@ import { HttpProblem, type FieldMessage } from '../../http/problem';
 import type { Tx } from '../auth/queries';
 import * as q from './queries';
 import { scopeOf, type Scope } from './visibility';
+import { underHold } from '../../db/records';
 import { DIRECTION_PAGES } from '../../../src-shared/pages';
 import type { Direction } from '../../../src-shared/api/correspondence';
 import type { Permission } from '../../../src-shared/permissions';
@@ -22,6 +23,20 @@ export const rule = (key: string, fields?: Record<string, FieldMessage[]>) =>
   });
 export const badField = (field: string, key = 'validation.choice') =>
   new HttpProblem('badRequest', { fields: { [field]: [{ key }] } });
+
+/** A closed (or disposed of) file takes no new documents (records management, docs/records.md). */
+export const fileClosed = () =>
+  new HttpProblem('unprocessable', {
+    detailKey: 'records.fileClosed',
+    code: 'records.fileClosed',
+    fields: { fileId: [{ key: 'records.fileClosed' }] },
+  });
+
+/** Refuses to delete what a legal hold in force covers (the document itself, or its file): 409. */
+export async function refuseUnderHold(db: Tx, documentId: number): Promise<void> {
+  if (await underHold(db, documentId))
+    throw new HttpProblem('conflict', { detailKey: 'records.underHold', code: 'records.underHold' });
+}
 
 /**
  * What each action on a document needs, as (page of the document's direction, permission) pairs: any one

@@ -46,6 +46,7 @@ import * as q from './queries';
 import { lookup as q_lookup } from './queries';
 import { normalizeArabic } from '../../../src-shared/arabic';
 import { type Scope } from './visibility';
+import { fileByCode, fileById } from '../../db/records';
 
 import { CIRCUIT_DIRECTIONS } from './approval-engine';
 import { approvalOf, callersTurn } from './approval-view';
@@ -56,6 +57,8 @@ import {
   mayOnDirection,
   requireOnDirection,
   badField,
+  fileClosed,
+  refuseUnderHold,
   holds,
   leads,
   notFound,
@@ -156,7 +159,17 @@ async function documentOut(
     department: ref(row.department_id, row.department_ar, row.department_en),
     recipientDepartment: ref(row.recipient_id, row.recipient_ar, row.recipient_en),
     medium: ref(row.medium_id, row.medium_ar, row.medium_en),
-    grouping: row.grouping,
+    file:
+      row.file_id === null
+        ? null
+        : {
+            id: row.file_id,
+            code: row.file_code ?? '',
+            titleAr: row.file_title_ar ?? '',
+            titleEn: row.file_title_en ?? '',
+            closed: !!row.file_closed,
+          },
+    grouping: row.file_code,
     distributed: !!row.distributed,
     completed: row.completed_at !== null,
     followed: !!row.followed,
@@ -229,7 +242,20 @@ async function columnsOf(db: Tx, input: Partial<CreateDocumentRequest>): Promise
   if (input.receiver !== undefined) v.receiver = input.receiver;
   if (input.receivedDate !== undefined) v.received_date = input.receivedDate;
   if (input.documentDate !== undefined) v.document_date = input.documentDate;
-  if (input.grouping !== undefined) v.grouping = input.grouping;
+  // The file: by id, or (older clients and offline drafts) by the code the grouping field names.
+  if (input.fileId !== undefined || input.grouping !== undefined) {
+    const file =
+      input.fileId !== undefined
+        ? input.fileId === null
+          ? null
+          : await fileById(db, input.fileId)
+        : input.grouping === null || input.grouping === undefined
+          ? null
+          : await fileByCode(db, input.grouping);
+    if (file === undefined) throw badField(input.fileId !== undefined ? 'fileId' : 'grouping');
+    if (file && !file.open) throw fileClosed();
+    v.file_id = file?.id ?? null;
+  }
   // Only incoming mail is answered (an incoming draft keeps the date for its registration).
   if (input.replyDueOn !== undefined) {
     if (input.direction !== 'in') throw badField('replyDueOn');
@@ -319,6 +345,8 @@ async function registerLocked(
   if (Object.keys(missing).length) throw rule('incomplete', missing);
   if (doc.codification_direction !== doc.direction)
     throw rule('incomplete', { codificationId: [{ key: 'validation.choice' }] });
+  // A closed file takes no new documents (records management, docs/records.md).
+  if (doc.file_id !== null && doc.file_closed) throw fileClosed();
 
   // The archive office of the recipient (incoming) or of the owning department registers.
   const target = doc.direction === 'in' ? doc.recipient_id : doc.department_id;
@@ -513,6 +541,7 @@ export async function deleteDraft(ctx: ServerContext, caller: AuthContext, id: n
   const s = await scope(ctx, caller);
   await ctx.db.transaction(async (tx) => {
     await authorsDocument(tx, caller, s, id, 'deleteDraft');
+    await refuseUnderHold(tx, id);
     await q.deleteDocument(tx, id);
   });
 }
@@ -761,6 +790,7 @@ export async function removeAttachment(
     const [attachment] = await q.attachmentsOf(tx, [id], attachmentId);
     if (!attachment) throw notFound();
     await requireFiling(tx, caller, s, doc, { change: 'detach', kind: attachment.kind });
+    await refuseUnderHold(tx, id);
     if (!(await q.deleteAttachment(tx, id, attachmentId))) throw notFound();
     await q.bumpVersion(tx, id);
     await q.appendEvent(tx, id, 'attachmentRemoved', s.userId, { attachmentId });

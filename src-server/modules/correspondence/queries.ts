@@ -52,6 +52,10 @@ export type DocumentRow = Omit<
   dispatched_by_en: string | null;
   dispatch_medium_ar: string | null;
   dispatch_medium_en: string | null;
+  file_code: string | null;
+  file_title_ar: string | null;
+  file_title_en: string | null;
+  file_closed: boolean | null;
 };
 
 /** Documents with every display column, visible to `scope`, by id. */
@@ -76,7 +80,8 @@ export async function documentsByIds(
       d.recipient_department_id as recipient_id, rcp.name_ar as recipient_ar, rcp.name_en as recipient_en,
       rcp.archive_office_id as recipient_archive_office_id,
       d.medium_id, med.name_ar as medium_ar, med.name_en as medium_en,
-      d.grouping, d.archive_department_id,
+      d.file_id, rf.code as file_code, rf.title_ar as file_title_ar, rf.title_en as file_title_en,
+      (rf.closed_on is not null or rf.disposed is not null) as file_closed, d.archive_department_id,
       d.created_by, cu.name_ar as created_by_ar, cu.name_en as created_by_en,
       d.registered_by, ru.name_ar as registered_by_ar, ru.name_en as registered_by_en,
       ${iso('d.created_at')} as created_at, ${iso('d.registered_at')} as registered_at,
@@ -100,6 +105,7 @@ export async function documentsByIds(
     left join users ru on ru.id = d.registered_by
     left join users du on du.id = d.dispatched_by
     left join correspondence_settings dmd on dmd.id = d.dispatch_medium_id
+    left join record_files rf on rf.id = d.file_id
     where d.id in ${inList(ids)} and ${visibleTo(scope)}
     ${forUpdate ? sql`for update of d` : sql``}`,
   );
@@ -269,7 +275,7 @@ export type DocumentValues = Partial<{
   department_id: number | null;
   recipient_department_id: number | null;
   medium_id: number | null;
-  grouping: string | null;
+  file_id: number | null;
   archive_department_id: number | null;
   created_by: number;
   reply_due_on: string | null;
