@@ -4,16 +4,10 @@
  * naming the free space) before a byte is stored, while reads and other writes go on. The threshold is set
  * beyond any real disk, so this machine's disk is "nearly full"; with 0 (off) the same upload is taken.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows, startHarness, type Harness } from './support/harness';
 import { organisation, registeredLetter, type Org } from './support/correspondence';
 import { minimalPdf, multipart } from './support/files';
-
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 function intake(harness: Harness, org: Org, lang: 'ar' | 'en') {
   const m = multipart(minimalPdf(`scan ${Math.random()}`), 'scan 0001.pdf', 'application/pdf');
@@ -40,12 +34,19 @@ function attach(harness: Harness, org: Org, documentId: number) {
   });
 }
 
-describe('low disk space', () => {
-  it('refuses uploads with upload.diskFull (507) while reads still work', async () => {
+describe('a disk nearly full', () => {
+  let h: Harness;
+  let org: Org;
+  let letter: { id: number };
+  beforeAll(async () => {
     // 10 TB: more than this machine's disk has free, whatever it is.
     h = await startHarness({ MIN_FREE_DISK_MB: '10000000' });
-    const org = await organisation(h);
-    const letter = await registeredLetter(h, org);
+    org = await organisation(h);
+    letter = await registeredLetter(h, org);
+  });
+  afterAll(async () => h?.close());
+
+  it('refuses uploads with upload.diskFull (507) while reads still work', async () => {
     const attachments = await countRows(h, 'document_attachments');
     const documents = await countRows(h, 'documents');
 
@@ -88,11 +89,20 @@ describe('low disk space', () => {
     });
     expect(doc.status).toBe(200);
   });
+});
+
+describe('the disk check off', () => {
+  let h: Harness;
+  let org: Org;
+  let letter: { id: number };
+  beforeAll(async () => {
+    h = await startHarness({ MIN_FREE_DISK_MB: '0' });
+    org = await organisation(h);
+    letter = await registeredLetter(h, org);
+  });
+  afterAll(async () => h?.close());
 
   it('takes uploads again with the check off (0)', async () => {
-    h = await startHarness({ MIN_FREE_DISK_MB: '0' });
-    const org = await organisation(h);
-    const letter = await registeredLetter(h, org);
     const taken = await intake(h, org, 'en');
     expect(taken.statusCode, taken.body).toBe(201);
     expect((await attach(h, org, letter.id)).statusCode).toBe(201);
