@@ -30,7 +30,7 @@ import { installAccessControl } from './http/access';
 import { JobQueue, type WorkerLiveness } from './jobs/queue';
 import { installTextGuard } from './http/text-guard';
 import { installBoundedJsonParser } from './http/json-depth';
-import { multipartDocBody } from './http/upload';
+import { installDiskGuard, multipartDocBody } from './http/upload';
 import { installAdmission } from './http/admission';
 import { installRequestActivity } from './http/activity';
 import { installRequestId, requestIdOf } from './http/request-id';
@@ -229,6 +229,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   warmPdfCheckWorkers();
   await app.register(multipart, {
     limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 2, fields: 10, fieldSize: 64 * 1024, parts: 20 },
+  });
+  // No upload while the disk of the data or the files is nearly full (507, before a byte is read).
+  installDiskGuard(app, {
+    folders: [config.DATA_DIR, ctx.files.tempDir],
+    minFreeMb: config.MIN_FREE_DISK_MB,
   });
 
   await app.register(swagger, {

@@ -37,6 +37,19 @@ export const configSchema = z.object({
       'must be addresses or CIDR ranges (or loopback, linklocal, uniquelocal), separated by commas',
     )
     .optional(),
+  /**
+   * The embedded PGlite in the server's own thread instead of its worker thread (db/pglite-worker.ts):
+   * what the server did before, kept to compare (bench/embedded) and as a way out.
+   */
+  PGLITE_IN_THREAD: z
+    .enum(['true', 'false', '1', '0'], 'must be true or false')
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  /**
+   * Uploads are refused (507, `upload.diskFull`) while the disk of DATA_DIR or of the local file store
+   * has less free space than this many MB, before a full disk breaks the database; 0 turns the check off.
+   */
+  MIN_FREE_DISK_MB: int(500, 0, 10_000_000),
   /** Largest accepted upload, in bytes. */
   UPLOAD_MAX_BYTES: int(25 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
   /** A session ends after this many idle minutes… */

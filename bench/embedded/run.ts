@@ -4,8 +4,9 @@
  * (4 at work, 64 waiting, 3 s at most) and, beside it, without the gate (what the desk did before).
  * Prints JSON: throughput, client p50/p99, server-side p99 and maximum (the wait included), how many were
  * answered 503 (with Retry-After) and how many waited more than 10 s (target 0), other errors (target 0).
+ * Then the desk during a burst of scans, PGlite in the server's thread and in its worker (burst.ts).
  *
- *   npx tsx bench/embedded/run.ts
+ *   npx tsx bench/embedded/run.ts            (BENCH_EMBEDDED=crowd or =burst: only that part)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { createPasswordHasher } from '../../src-server/security/passwords';
 import { createLocalFileStore } from '../../src-server/storage/files';
 import { seedDemo } from '../../src-server/modules/demo/seed';
 import { autocannon, benchConfig, percentile, signInDemo } from '../harness';
+import { runBurst } from './burst';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const CONNECTIONS = 100;
@@ -92,12 +94,19 @@ async function run(dataDir: string, label: string, extra: Record<string, string>
   }
 }
 
-const dataDir = mkdtempSync(join(tmpdir(), 'sijill-bench-embedded-'));
-try {
-  await seed(dataDir);
-  const gated = await run(dataDir, 'PGlite, admission gate as shipped (4 working, 64 waiting, 3 s)', {});
-  const ungated = await run(dataDir, 'PGlite, no admission gate (DB_CONCURRENCY=0)', { DB_CONCURRENCY: '0' });
-  console.log(JSON.stringify({ benchmark: 'embedded', results: [gated, ungated] }, null, 2));
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
+const PART = process.env.BENCH_EMBEDDED ?? 'both';
+if (PART !== 'burst') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sijill-bench-embedded-'));
+  try {
+    await seed(dataDir);
+    const gated = await run(dataDir, 'PGlite, admission gate as shipped (4 working, 64 waiting, 3 s)', {});
+    const ungated = await run(dataDir, 'PGlite, no admission gate (DB_CONCURRENCY=0)', {
+      DB_CONCURRENCY: '0',
+    });
+    console.log(JSON.stringify({ benchmark: 'embedded', results: [gated, ungated] }, null, 2));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
+if (PART !== 'crowd') console.log(JSON.stringify(await runBurst(), null, 2));
+process.exit(0);

@@ -1,7 +1,9 @@
 /**
  * Opens the server's database: node-postgres when DATABASE_URL is set, otherwise the embedded PGlite
- * (PostgreSQL in WASM, with pg_trgm) in DATA_DIR/pgdata. Applies the committed drizzle-kit migrations
- * and the base data (page tree, administrator role) in one transaction (migrate.ts). Always `close()` what you open: an open PGlite
+ * (PostgreSQL in WASM, with pg_trgm) in DATA_DIR/pgdata, run in a worker thread of its own
+ * (pglite-worker.ts, reached through pglite-proxy.ts) unless PGLITE_IN_THREAD is set. Applies the
+ * committed drizzle-kit migrations and the base data (page tree, administrator role) in one transaction
+ * (migrate.ts). Always `close()` what you open: an open PGlite
  * keeps Node alive.
  */
 import { mkdirSync } from 'node:fs';
@@ -15,6 +17,10 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema';
 import { applyMigrations } from './migrate';
+import { INT8, INT8_ARRAY, parseInt8, pgliteParsers } from './int8';
+import { PgliteProxy } from './pglite-proxy';
+
+export { parseInt8 };
 
 /**
  * What raw SQL (`execute`) answers, whichever driver: its rows. node-postgres' QueryResult and PGlite's
@@ -48,6 +54,11 @@ export interface OpenDatabaseOptions {
   DB_POOL_MAX?: number;
   /** Use an in-memory PGlite (tests) instead of DATA_DIR/pgdata. */
   inMemory?: boolean;
+  /**
+   * Run PGlite in this thread rather than in its worker thread (config PGLITE_IN_THREAD): what the server
+   * did before, kept to compare (bench/embedded) and as a way out should the worker not start somewhere.
+   */
+  PGLITE_IN_THREAD?: boolean;
   migrationsFolder?: string;
   /** Apply migrations and base data (default true). */
   migrate?: boolean;
@@ -187,21 +198,6 @@ async function holdPgLock(connectionString: string, name: string): Promise<{ rel
   };
 }
 
-/** PostgreSQL's type OIDs of int8 (bigint, bigserial, `count(*)`) and of an int8 array. */
-const INT8: number = 20;
-const INT8_ARRAY: number = 1016;
-
-/**
- * An int8 as a JS number. Our int8 values are ids, counts, versions and byte sizes, far below 2^53; one
- * beyond Number.MAX_SAFE_INTEGER would come back rounded, so it is an error instead (docs/decisions.md,
- * "Integers from the database are numbers"). numeric is left as the drivers give it: text.
- */
-export function parseInt8(text: string): number {
-  const n = Number(text);
-  if (!Number.isSafeInteger(n)) throw new RangeError(`int8 ${text} is beyond what a JS number holds exactly`);
-  return n;
-}
-
 /** An int8[] element by element (either driver may hand the elements over as text or as bigint). */
 function parseInt8s(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(parseInt8s);
@@ -221,12 +217,6 @@ function parseIntegersOnPg(): void {
   pg.types.setTypeParser(INT8, parseInt8);
   pg.types.setTypeParser(INT8_ARRAY, (text: string) => parseInt8s(textArray(text)));
 }
-
-/**
- * PGlite answers int8 as a number when it is safe and as a bigint beyond (which JSON cannot write); ours
- * makes that an error as on PostgreSQL. Its array parser calls the element's parser, so int8[] follows.
- */
-const pgliteParsers = { [INT8]: (text: string) => parseInt8(text) };
 
 /** Opens (and by default migrates) the database chosen by the configuration. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
@@ -254,10 +244,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       dataDir = resolve(options.DATA_DIR, 'pgdata');
       mkdirSync(dataDir, { recursive: true });
     }
-    const client = await PGlite.create(dataDir ?? 'memory://', {
-      extensions: { pg_trgm },
-      parsers: pgliteParsers,
-    });
+    // In its worker thread by default: a long query there leaves this thread free to answer requests.
+    const client = options.PGLITE_IN_THREAD
+      ? await PGlite.create(dataDir ?? 'memory://', { extensions: { pg_trgm }, parsers: pgliteParsers })
+      : (await PgliteProxy.start({ dataDir: dataDir ?? null })).asPglite();
     const db = drizzlePglite(client, { schema });
     let closed = false;
     database = {

@@ -22,6 +22,7 @@ export const PROBLEM_STATUS = {
   tooManyRequests: 429,
   internal: 500,
   serviceUnavailable: 503,
+  insufficientStorage: 507,
 } as const;
 export type ProblemKind = keyof typeof PROBLEM_STATUS;
 

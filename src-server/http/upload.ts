@@ -2,14 +2,15 @@
  * The one way a route reads an uploaded file: a multipart request with exactly one file part. A request
  * that is not multipart, is malformed (no or a wrong boundary, truncated) or has no file answers 400; a
  * second file answers 400 saying one file per request (never silently dropped); a file over the limit
- * answers 413 while streaming. The file name is cleaned for display (cleanFileName).
+ * answers 413 while streaming. The file name is cleaned for display (cleanFileName). While the disk is
+ * nearly full (below MIN_FREE_DISK_MB) every upload is refused before a byte is read (`installDiskGuard`).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, rm, statfs } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { once } from 'node:events';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MultipartPart } from '../../src-shared/api/endpoint';
 import type { ServerContext } from '../context';
 import type { FileStore } from '../storage/files';
@@ -528,4 +529,80 @@ export function pdfReceiver(request: FastifyRequest, ctx: ServerContext) {
       await received?.discard();
     },
   };
+}
+
+/** How long a reading of the free disk space is trusted: uploads in a burst do not each ask the disk. */
+const FREE_SPACE_TTL_MS = 5000;
+
+/**
+ * The free space of the disks that hold `folders` (the smallest), read with statfs at most every
+ * FREE_SPACE_TTL_MS. A folder not made yet is measured at its nearest ancestor that is; one that cannot
+ * be measured at all is left out (the guard never refuses because it could not look).
+ */
+export class FreeDiskSpace {
+  private reading: { at: number; freeBytes: number | null } | null = null;
+  private pending: Promise<number | null> | null = null;
+  constructor(
+    private readonly folders: string[],
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The fewest free bytes among the folders' disks, or null when none could be measured. */
+  async freeBytes(): Promise<number | null> {
+    if (this.reading && this.now() - this.reading.at < FREE_SPACE_TTL_MS) return this.reading.freeBytes;
+    this.pending ??= this.measure().finally(() => (this.pending = null));
+    return this.pending;
+  }
+
+  private async measure(): Promise<number | null> {
+    let least: number | null = null;
+    for (const folder of this.folders) {
+      const free = await freeBytesAt(resolve(folder));
+      if (free !== null && (least === null || free < least)) least = free;
+    }
+    this.reading = { at: this.now(), freeBytes: least };
+    return least;
+  }
+}
+
+/** statfs's space available to this (unprivileged) process on the disk of `folder` or its nearest ancestor. */
+async function freeBytesAt(folder: string): Promise<number | null> {
+  for (let at = folder; ; at = dirname(at)) {
+    try {
+      const stats = await statfs(at);
+      return Number(stats.bavail) * Number(stats.bsize);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || dirname(at) === at) return null;
+    }
+  }
+}
+
+/** 507: the disk is nearly full, so nothing more is taken in until space is made. */
+export const diskFull = (freeMb: number, minFreeMb: number) =>
+  new HttpProblem('insufficientStorage', {
+    detailKey: 'upload.diskFull',
+    code: 'upload.diskFull',
+    params: { freeMb, minFreeMb },
+  });
+
+/**
+ * Refuses every upload (a multipart request, or a route that consumes multipart) with 507
+ * `upload.diskFull` while the disks of `folders` (the data folder, the file store) have less than
+ * `minFreeMb` free: a full disk would break the database's writes and half-store files, so the desk says
+ * so while reads and everything else go on. Runs before the handler, after authentication (a stranger
+ * learns nothing of the disk). `minFreeMb` 0: off.
+ */
+export function installDiskGuard(app: FastifyInstance, options: { folders: string[]; minFreeMb: number }) {
+  if (options.minFreeMb <= 0) return;
+  const space = new FreeDiskSpace(options.folders);
+  const minBytes = options.minFreeMb * 1024 * 1024;
+  app.addHook('preHandler', async (request) => {
+    const consumes = (request.routeOptions.schema as { consumes?: readonly string[] } | undefined)?.consumes;
+    if (!request.isMultipart() && !consumes?.includes('multipart/form-data')) return;
+    const free = await space.freeBytes();
+    if (free !== null && free < minBytes) {
+      request.log.warn({ freeBytes: free, minFreeMb: options.minFreeMb }, 'upload refused: disk nearly full');
+      throw diskFull(Math.floor(free / 1024 / 1024), options.minFreeMb);
+    }
+  });
 }

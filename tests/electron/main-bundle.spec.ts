@@ -79,10 +79,11 @@ test.describe('the built bundles (no Electron binary needed)', () => {
     }
   });
 
-  test('main ships the server’s PDF check worker and OCR child beside its bundle', () => {
+  test('main ships the server’s PDF check worker, database worker and OCR child beside its bundle', () => {
     // The embedded server starts them from beside the bundle (src-server/entry.ts `siblingScript`);
-    // without the worker it would check PDFs in main's own thread, without the child read no text.
-    for (const name of ['pdf-check-worker.js', 'ocr-child.js']) {
+    // without the PDF worker it would check PDFs in main's own thread, without the database worker the
+    // embedded database would not open, without the child read no text.
+    for (const name of ['pdf-check-worker.js', 'pglite-worker.js', 'ocr-child.js']) {
       const script = join(root, 'out/main', name);
       expect(existsSync(script), `${script} is missing from the build (electron.vite.config.ts)`).toBe(true);
       expect(statSync(script).size, `${script} is empty`).toBeGreaterThan(0);

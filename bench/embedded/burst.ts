@@ -1,0 +1,172 @@
+/**
+ * The desk during a burst of scans (issue 29): the API server as `npm run server` runs it (its own
+ * process, PGlite in a temporary folder, settings as shipped), its incoming box read by a clerk's screen
+ * — GET /correspondence/boxes/incoming, one request after another — first idle, then while BENCH_BURST
+ * (300) scan-sized PDFs come in through the station's route (POST /correspondence/intake/batch, batches
+ * of 32, 4 at once, as the scanning station sends a backlog). Twice: PGlite in the server's own thread
+ * (PGLITE_IN_THREAD=1, before) and in its worker thread (the default, after). Prints, for each, the box's
+ * p50/p99 idle and during the burst and their ratio (target: the burst's p99 within 2× of idle), and the
+ * server's peak memory (VmHWM and sampled RSS: the worker threads' memory is the process's).
+ *
+ *   BENCH_EMBEDDED=burst npx tsx bench/embedded/run.ts
+ *
+ * Knobs: BENCH_BURST (300), BENCH_FILE_KB (200), BENCH_IDLE_READS (100).
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { httpTransport } from '../../src-main/station/transport';
+import {
+  MemorySampler,
+  firstAdmin,
+  procMemory,
+  round,
+  startServerProcess,
+  table,
+  writePdf,
+} from '../station/support';
+import { percentile } from '../harness';
+
+const BURST = Number(process.env.BENCH_BURST ?? 300);
+const FILE_KB = Number(process.env.BENCH_FILE_KB ?? 200);
+const IDLE_READS = Number(process.env.BENCH_IDLE_READS ?? 100);
+const CONCURRENCY = 4;
+const BATCH = 32;
+const BOX = '/correspondence/boxes/incoming?page=1&pageSize=20';
+
+/** Reads the box one request after another until `until()` says stop (or `count` reads); answers ms each. */
+async function readBox(url: string, token: string, until: () => boolean, count = Infinity) {
+  const times: number[] = [];
+  const statuses: Record<string, number> = {};
+  while (!until() && times.length < count) {
+    const started = performance.now();
+    const res = await fetch(`${url}${BOX}`, {
+      headers: { accept: 'application/json', authorization: `Bearer ${token}` },
+    });
+    await res.arrayBuffer();
+    times.push(performance.now() - started);
+    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+  }
+  return { times: times.sort((a, b) => a - b), statuses };
+}
+
+const figures = (times: number[]) => ({
+  reads: times.length,
+  p50: round(percentile(times, 50), 1),
+  p99: round(percentile(times, 99), 1),
+  max: round(times.at(-1) ?? 0, 1),
+});
+
+async function scenario(root: string, label: string, env: Record<string, string>, pdfs: string[]) {
+  const dataDir = join(root, `server-${label}`);
+  // A first start on a loaded machine takes long: up to five minutes.
+  const server = await startServerProcess(dataDir, env, 300_000);
+  try {
+    const token = await firstAdmin(server.url);
+    // Warm: the box read and one batch sent, so neither side is timed cold.
+    await readBox(server.url, token, () => false, 10);
+    const headers = { Accept: 'application/json', 'Accept-Language': 'en', Authorization: `Bearer ${token}` };
+    const transport = httpTransport({ baseUrl: () => server.url, headers: () => headers, ready: () => true });
+    const idleRss = procMemory(server.pid)?.rssMB ?? null;
+    const idle = await readBox(server.url, token, () => false, IDLE_READS);
+
+    const memory = new MemorySampler({ server: server.pid }, 100);
+    memory.phase('burst');
+    let done = false;
+    const statuses: Record<string, number> = {};
+    let next = 0;
+    const started = performance.now();
+    const uploads = Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < pdfs.length) {
+          const files = pdfs.slice(next, (next += BATCH));
+          const answers = await transport.intakeBatch(
+            files.map((path) => ({ path, name: path.split('/').pop()!, key: randomUUID(), number: null })),
+          );
+          for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+        }
+      }),
+    ).finally(() => (done = true));
+    const [during] = await Promise.all([readBox(server.url, token, () => done), uploads]);
+    const seconds = (performance.now() - started) / 1000;
+    memory.stop();
+    const idleFigures = figures(idle.times);
+    const burstFigures = figures(during.times);
+    return {
+      label,
+      idle: idleFigures,
+      burst: burstFigures,
+      p99Ratio: idleFigures.p99 ? round(burstFigures.p99 / idleFigures.p99, 2) : null,
+      burstSeconds: round(seconds, 1),
+      intakeStatuses: statuses,
+      readStatuses: during.statuses,
+      memoryMB: {
+        idleRss,
+        peakSampledRss: memory.peak('burst', 'server'),
+        vmHWM: procMemory(server.pid)?.hwmMB ?? null,
+      },
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Runs both scenarios and prints their figures; answers them. */
+export async function runBurst() {
+  const root = await mkdtemp(join(tmpdir(), 'sijill-bench-embedded-burst-'));
+  try {
+    process.stderr.write(`writing ${BURST} PDFs of ${FILE_KB} KB…\n`);
+    const folder = join(root, 'scans');
+    await mkdir(folder, { recursive: true });
+    const pdfs: string[] = [];
+    for (let i = 1; i <= BURST; i++) {
+      const path = join(folder, `scan-${String(i).padStart(4, '0')}.pdf`);
+      await writePdf(path, FILE_KB * 1024, `scan page ${i}`);
+      pdfs.push(path);
+    }
+    process.stderr.write('PGlite in the server thread…\n');
+    const before = await scenario(root, 'in-thread', { PGLITE_IN_THREAD: '1' }, pdfs);
+    process.stderr.write('PGlite in its worker thread…\n');
+    const after = await scenario(root, 'worker', {}, pdfs);
+    const rows = [before, after];
+    console.log(
+      `\nThe incoming box during a burst of ${BURST} PDFs of ${FILE_KB} KB (batches of ${BATCH}, ${CONCURRENCY} at once); ms\n`,
+    );
+    console.log(
+      table([
+        [
+          'PGlite',
+          'idle p50',
+          'idle p99',
+          'burst p50',
+          'burst p99',
+          'burst max',
+          'p99 burst/idle (target ≤ 2)',
+          'reads in burst',
+          'burst s',
+          'RSS idle / peak / VmHWM MB (target ≤ 300)',
+          'intake statuses',
+        ],
+        ...rows.map((r) => [
+          r.label,
+          r.idle.p50,
+          r.idle.p99,
+          r.burst.p50,
+          r.burst.p99,
+          r.burst.max,
+          r.p99Ratio,
+          r.burst.reads,
+          r.burstSeconds,
+          `${r.memoryMB.idleRss} / ${r.memoryMB.peakSampledRss} / ${r.memoryMB.vmHWM}`,
+          JSON.stringify(r.intakeStatuses),
+        ]),
+      ]),
+    );
+    return { benchmark: 'embedded-burst', burst: BURST, fileKB: FILE_KB, results: rows };
+  } finally {
+    await rm(root, { recursive: true, force: true, maxRetries: 5 }).catch((error: unknown) =>
+      process.stderr.write(`could not remove ${root}: ${String(error)}\n`),
+    );
+  }
+}
