@@ -123,12 +123,17 @@ export async function dumpPostgres(url: string, file: string): Promise<DumpFacts
 /**
  * PGlite's data folder as an uncompressed tar, taken while no transaction of the running server is under
  * way: PGlite runs drizzle's transactions one at a time under its transaction lock, which this holds
- * (an empty transaction of its own) while the tar is made; single statements outside a transaction are
+ * (a transaction of its own that writes nothing) while the tar is made; single statements outside a transaction are
  * atomic under its query lock, which `dumpDataDir` takes. The server goes on answering meanwhile; its
  * writes wait the time of the copy.
  */
 export async function dumpPgliteData(client: PGlite): Promise<Buffer> {
-  const blob = await client.transaction(async () => client.dumpDataDir('none'));
+  // A checkpoint first: the tar then opens without replaying the log, and its sequences stand exactly
+  // where they stood (a replay moves each one on by the values it had logged ahead).
+  const blob = await client.transaction(async (tx) => {
+    await tx.query('checkpoint');
+    return client.dumpDataDir('none');
+  });
   return Buffer.from(await blob.arrayBuffer());
 }
 

@@ -1,6 +1,6 @@
 /**
  * Restores a backup folder (backup.ts) into the installation the configuration names, which must be
- * empty (no users or documents in its database, no file in its store) unless `force`: the manifest is
+ * empty (no users or documents in its database, no file in its local store) unless `force`: the manifest is
  * verified first (every file hashed again), then the database (PGlite tar → PGlite data folder; pg_dump →
  * PostgreSQL with pg_restore; PGlite tar → PostgreSQL copied row for row, copy.ts), the files and the
  * secrets key. A PostgreSQL backup does not go into an embedded PGlite. The server is stopped meanwhile.
@@ -45,19 +45,13 @@ async function hasData(sql: Sql): Promise<boolean> {
   return false;
 }
 
-/** Whether the configured file store holds any file. */
-async function storeHasFiles(config: ServerConfig, files: FileStore): Promise<boolean> {
-  if (config.FILE_STORE === 's3') {
-    const { ListObjectsV2Command } = await import('@aws-sdk/client-s3');
-    const client = (files as Partial<import('../storage/s3').S3FileStore>).client;
-    if (!client) throw new Error('an S3 store without its client');
-    let prefix = config.S3_PREFIX ?? '';
-    if (prefix && !prefix.endsWith('/')) prefix += '/';
-    const res = await client.send(
-      new ListObjectsV2Command({ Bucket: config.S3_BUCKET, Prefix: prefix, MaxKeys: 1 }),
-    );
-    return (res.KeyCount ?? 0) > 0;
-  }
+/**
+ * Whether the local file store holds any file. A bucket is not listed: its files are named by their
+ * content, so a restore only ever adds the same bytes under the same names beside what is there; the
+ * database (hasData) says whether an installation is there.
+ */
+async function storeHasFiles(config: ServerConfig): Promise<boolean> {
+  if (config.FILE_STORE === 's3') return false;
   const root = join(config.DATA_DIR, 'files');
   const walk = async (dir: string): Promise<boolean> => {
     const list = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -119,7 +113,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<Manifest> 
       await client.end();
     }
   }
-  if (await storeHasFiles(config, files)) existing.push(`the file store (${config.FILE_STORE})`);
+  if (await storeHasFiles(config)) existing.push(`the file store in ${join(config.DATA_DIR, 'files')}`);
   if (existing.length && !options.force)
     throw new RestoreRefused(
       `Refusing to restore over existing data in ${existing.join(' and ')}. Restore into an empty ` +
