@@ -9,6 +9,11 @@
  *   create-admin      --username U --email E [--password P | env SIJILL_ADMIN_PASSWORD | prompt]
  *                     [--name-ar A] [--name-en E]: a user with the administrator role
  *   seed-demo         [--password P]: demo roles (clerk, manager), users, directory and correspondence
+ *   backup DIR        a backup folder of this installation (database, files, secrets key, manifest): while
+ *                     it runs on PostgreSQL; the embedded PGlite only while the server is stopped
+ *   backup --verify DIR   hashes the folder again against its manifest, names what is missing or damaged
+ *   restore DIR [--force] into an empty installation (refused over existing data without --force)
+ *                     (src-server/backup/, docs/backups.md)
  */
 import { parseArgs } from 'node:util';
 import { createInterface } from 'node:readline/promises';
@@ -24,6 +29,7 @@ import { insertUser, systemRoleId } from './modules/auth/queries';
 import { seedDemo } from './modules/demo/seed';
 import { startServer } from './server';
 import { createFileStore } from './storage/index';
+import { runBackupCommand, runRestoreCommand } from './backup/commands';
 
 /** The longest a SIGINT/SIGTERM close may take before the process exits regardless. */
 const STOP_DEADLINE_MS = 20_000;
@@ -182,8 +188,16 @@ async function main(): Promise<void> {
       );
       return;
     }
+    case 'backup':
+      process.exit(await runBackupCommand(config, args));
+      return;
+    case 'restore':
+      process.exit(await runRestoreCommand(config, args));
+      return;
     default:
-      console.error(`Unknown command "${command}". Commands: serve, migrate, create-admin, seed-demo`);
+      console.error(
+        `Unknown command "${command}". Commands: serve, migrate, create-admin, seed-demo, backup, restore`,
+      );
       process.exit(2);
   }
 }
