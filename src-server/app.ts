@@ -51,6 +51,7 @@ import { finalModule, verifyModule } from './modules/final/routes';
 import { notificationsModule } from './modules/notifications/routes';
 import { deadlinesModule } from './modules/deadlines/routes';
 import { delegationModule } from './modules/delegation/routes';
+import { readsModule } from './modules/reads/routes';
 import { JOB_REGISTRATIONS } from './jobs/registrations';
 import { VERSION } from './version';
 
@@ -69,6 +70,7 @@ const MODULES: readonly AppModule[] = [
   notificationsModule,
   deadlinesModule,
   delegationModule,
+  readsModule,
 ];
 
 /** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */

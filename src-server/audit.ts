@@ -1,6 +1,8 @@
 /**
  * The audit log: sign-ins (success and failure), two-factor changes and every administrative change,
- * with who, what, when and from where. Written in the same transaction as the change when there is one.
+ * the acts of reading a document (opened, an attachment viewed, downloaded, printed: modules/reads) and
+ * the files the integrity check found changed or missing, with who, what, when and from where. Written in
+ * the same transaction as the change when there is one.
  */
 import type { Db } from './db/open';
 import { auditLog } from './db/schema';
@@ -76,6 +78,11 @@ export const AUDIT_ACTIONS = [
   'delegations.end',
   'delegations.actedOnBehalf',
   'circuits.approverReplaced',
+  'documents.opened',
+  'documents.attachmentViewed',
+  'documents.attachmentDownloaded',
+  'documents.attachmentPrinted',
+  'files.integrityFailed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
