@@ -39,28 +39,36 @@ export async function watermarkPdf(original: Uint8Array, facts: WatermarkFacts):
     const view = viewOf(page);
     const margin = 6 * MM;
     page.pushOperators(pushGraphicsState(), concatTransformationMatrix(...view.matrix));
-    // A white band under the line along the bottom, so it reads on any page.
-    const size = 7;
-    const width = Math.min(ts.width(line, { size, dir: 'rtl' }) + 4 * MM, view.width - 2 * margin);
+    // The line at 7 pt, or broken into lines at 5 pt on a page too narrow for it (never cut short: the
+    // name and the time are what the watermark is for).
+    const maxWidth = view.width - 2 * margin - 4 * MM;
+    let size = 7;
+    let lines = [line];
+    if (ts.width(line, { size, dir: 'rtl' }) > maxWidth) {
+      size = 5;
+      lines = ts.wrap(line, maxWidth, { size, dir: 'rtl' });
+    }
+    const leading = size * 1.3;
+    const width = Math.min(
+      Math.max(...lines.map((l) => ts.width(l, { size, dir: 'rtl' }))) + 4 * MM,
+      view.width - 2 * margin,
+    );
+    // A white band under the lines along the bottom, so they read on any page.
     page.drawRectangle({
       x: (view.width - width) / 2,
       y: margin - 1.5 * MM,
       width,
-      height: size + 3 * MM,
+      height: leading * lines.length + 3 * MM,
       color: rgb(1, 1, 1),
       opacity: 0.85,
     });
-    ts.draw(
-      page,
-      line,
-      {
-        x: view.width / 2,
-        y: margin,
-        align: 'center',
-        maxWidth: view.width - 2 * margin - 4 * MM,
-        minSize: 4,
-      },
-      { size, dir: 'rtl', gray: 0.25 },
+    lines.forEach((text, i) =>
+      ts.draw(
+        page,
+        text,
+        { x: view.width / 2, y: margin + leading * (lines.length - 1 - i), align: 'center' },
+        { size, dir: 'rtl', gray: 0.25 },
+      ),
     );
     page.pushOperators(popGraphicsState());
   }
