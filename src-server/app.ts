@@ -56,6 +56,7 @@ import { notificationsModule } from './modules/notifications/routes';
 import { deadlinesModule } from './modules/deadlines/routes';
 import { delegationModule } from './modules/delegation/routes';
 import { recordsModule } from './modules/records/routes';
+import { readsModule } from './modules/reads/routes';
 import { JOB_REGISTRATIONS } from './jobs/registrations';
 import { VERSION } from './version';
 
@@ -75,6 +76,7 @@ const MODULES: readonly AppModule[] = [
   deadlinesModule,
   delegationModule,
   recordsModule,
+  readsModule,
 ];
 
 /** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */

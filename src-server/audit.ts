@@ -1,6 +1,8 @@
 /**
- * The audit log: sign-ins (success and failure), two-factor changes and every administrative change,
- * with who, what, when and from where. Written in the same transaction as the change when there is one.
+ * The audit log: sign-ins (success and failure), two-factor changes, every administrative change, the
+ * records manager's acts (modules/records), the acts of reading a document (opened, an attachment viewed,
+ * downloaded, printed: modules/reads) and the files the integrity check found changed or missing, with
+ * who, what, when and from where. Written in the same transaction as the change when there is one.
  * A record written while a request is served keeps that request's id in its details (`requestId`,
  * http/request-id.ts): the same id as in the server's log lines and the proxy's access log.
  */
@@ -92,6 +94,11 @@ export const AUDIT_ACTIONS = [
   'records.dispositionExecuted',
   'records.holdPlaced',
   'records.holdLifted',
+  'documents.opened',
+  'documents.attachmentViewed',
+  'documents.attachmentDownloaded',
+  'documents.attachmentPrinted',
+  'files.integrityFailed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -130,6 +130,11 @@ export const configSchema = z.object({
    * worker that cannot be known dead: a machine gone from the network with its database session.
    */
   JOBS_LEASE_SECONDS: int(60, 5, 24 * 3600),
+  /**
+   * Every this many hours the stored files are read again and checked against their SHA-256 (a pass in
+   * batches: modules/reads/integrity.ts); 0: never.
+   */
+  INTEGRITY_CHECK_INTERVAL_HOURS: int(24, 0, 24 * 366),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Prometheus metrics (docs/operations.md) on a port of their own, bound to METRICS_HOST; unset: none.

@@ -27,8 +27,11 @@ export function isFilePath(path: string): boolean {
   return FILE_PATHS.some((pattern) => pattern.test(path));
 }
 
-/** Request headers passed on to the API (ranges and revalidation), lower-case. */
-export const FILE_REQUEST_HEADERS = ['range', 'if-range', 'if-none-match'] as const;
+/**
+ * Request headers passed on to the API (ranges and revalidation, and the token of one view of a file, so
+ * that a view read in many ranges is recorded once: src-shared/api/reads.ts), lower-case.
+ */
+export const FILE_REQUEST_HEADERS = ['range', 'if-range', 'if-none-match', 'x-sijill-read'] as const;
 /** Response headers passed back to the renderer, lower-case. */
 export const FILE_RESPONSE_HEADERS = [
   'content-type',

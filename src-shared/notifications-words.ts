@@ -87,6 +87,12 @@ export function notificationWords(
   if (typeof details.comment === 'string' && details.comment.trim()) {
     lines.push(t('words.comment', { text: details.comment.trim() }));
   }
+  // The integrity check: what is wrong with the stored file.
+  if (
+    notification.kind === 'integrityFailed' &&
+    (details.problem === 'changed' || details.problem === 'missing')
+  )
+    lines.push(t(`words.integrity.${details.problem}`));
   if (notification.onBehalfOf) {
     const name = nameOf(notification.onBehalfOf, locale) ?? '';
     lines.push(t('words.onBehalfOf', { name }));

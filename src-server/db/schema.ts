@@ -21,6 +21,7 @@ import {
 } from '../../src-shared/api/correspondence';
 import { DIGIT_STYLES, STAMP_CORNERS } from '../modules/final/types';
 import { DISPOSITION_ACTIONS, DISPOSITION_STATES, RETENTION_ACTIONS } from '../../src-shared/api/records';
+import { INTEGRITY_PROBLEMS } from '../../src-shared/api/reads';
 import {
   DELEGATION_SCOPES,
   HOLIDAY_CALENDARS,
@@ -254,7 +255,19 @@ export const auditLog = pgTable(
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     ip: text('ip'),
   },
-  (t) => [index('audit_log_at_idx').on(t.at), index('audit_log_action_idx').on(t.action)],
+  (t) => [
+    index('audit_log_at_idx').on(t.at),
+    index('audit_log_action_idx').on(t.action),
+    // Who read a document (GET /correspondence/documents/{id}/reads) and what a user read
+    // (GET /auth/users/{id}/reads), newest first (issue 31, docs/read-audit-and-integrity.md).
+    index('audit_log_target_idx').on(t.targetType, t.targetId, t.id.desc()),
+    index('audit_log_actor_idx').on(t.actorId, t.id.desc()),
+    // One record per act of reading: the requests of one view (pdf.js reads a file in ranges) carry the
+    // view's token, and only the first makes a record (modules/reads/service.ts).
+    uniqueIndex('audit_log_read_once_idx')
+      .on(t.action, t.actorId, t.targetId, sql`(${t.details} ->> 'read')`)
+      .where(sql`(${t.details} ->> 'read') is not null`),
+  ],
 );
 
 // ---------------------------------------------------------------- employee centre (directory)
@@ -1417,5 +1430,31 @@ export const legalHolds = pgTable(
     index('legal_holds_file_idx')
       .on(t.fileId)
       .where(sql`${t.liftedAt} is null`),
+  ],
+);
+
+/**
+ * Stored files whose bytes no longer match the SHA-256 they are stored under (issue 31, the integrity
+ * check: modules/reads/integrity.ts): changed, or missing. Open until a later pass finds them whole again
+ * (`resolved_at`); one open row per file, so a file is reported once however many passes find it.
+ */
+export const integrityFailures = pgTable(
+  'integrity_failures',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    sha256: text('sha256').notNull(),
+    problem: text('problem', { enum: INTEGRITY_PROBLEMS }).notNull(),
+    /** The SHA-256 of the bytes found (a changed file). */
+    foundSha256: text('found_sha256'),
+    /** The store checked: `local` or `s3`. */
+    store: text('store').notNull(),
+    detectedAt: tstz('detected_at').notNull().defaultNow(),
+    resolvedAt: tstz('resolved_at'),
+  },
+  (t) => [
+    check('integrity_failures_problem_check', oneOf(t.problem, INTEGRITY_PROBLEMS)),
+    uniqueIndex('integrity_failures_open_idx')
+      .on(t.sha256)
+      .where(sql`${t.resolvedAt} is null`),
   ],
 );

@@ -9,6 +9,7 @@ import { FINAL_EMAIL, sendQueuedEmail } from '../modules/final/email';
 import { FINAL_MAKE, makeFinal } from '../modules/final/letters';
 import { DEADLINES_SCAN, queueDeadlineScan, runDeadlineScan } from '../modules/notifications/deadlines';
 import { DIGEST_JOB, queueDigest, runDigest } from '../modules/notifications/digest';
+import { INTEGRITY_JOB, queueIntegrityCheck, runIntegrityJob } from '../modules/reads/integrity';
 
 /**
  * Search: text extraction, OCR and indexing; the work left from before queued again at start (an
@@ -59,4 +60,27 @@ const notificationJobs: JobRegistration = (app, ctx) => {
     });
 };
 
-export const JOB_REGISTRATIONS: readonly JobRegistration[] = [searchJobs, finalJobs, notificationJobs];
+/**
+ * The stored files' integrity (issue 31): a pass over every stored file in batches, every
+ * INTEGRITY_CHECK_INTERVAL_HOURS; the process that runs the jobs queues the first pass at start (kept when
+ * one is waiting already: a pass under way resumes from its payload).
+ */
+const integrityJobs: JobRegistration = (app, ctx) => {
+  ctx.jobs.register(INTEGRITY_JOB, (job) => runIntegrityJob(ctx, job), {
+    concurrency: 1,
+    timeoutMs: 30 * 60_000,
+  });
+  if (ctx.config.JOBS_WORKER)
+    app.addHook('onReady', async () => {
+      await queueIntegrityCheck(ctx).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'integrity: could not queue the first pass'),
+      );
+    });
+};
+
+export const JOB_REGISTRATIONS: readonly JobRegistration[] = [
+  searchJobs,
+  finalJobs,
+  notificationJobs,
+  integrityJobs,
+];

@@ -68,6 +68,7 @@ import {
   type Document,
 } from './correspondence';
 import { endpoint, fileAnswer, type Message } from './endpoint';
+import { READ_TOKEN_HEADER, readTokenField } from './reads';
 import { pageOf } from './envelope';
 
 const tags = ['correspondence'];
@@ -300,10 +301,13 @@ export const correspondenceEndpoints = {
     method: 'GET',
     path: '/correspondence/documents/:id',
     params: idParamsSchema,
+    /** `read`: the token of this opening of the document (its first GET with it is recorded, once). */
+    query: z.object({ read: readTokenField.optional() }).strict(),
     response: documentSchema,
     access: authenticated,
     tags,
-    summary: 'One document (header ETag: its version, for If-Match on an edit)',
+    summary:
+      'One document (header ETag: its version, for If-Match on an edit); recorded as opened once per `read` token',
   }),
   updateDocument: endpoint({
     method: 'PUT',
@@ -510,7 +514,8 @@ export const correspondenceEndpoints = {
     bytes: 'application/pdf',
     access: authenticated,
     tags,
-    summary: "An attachment's bytes (application/pdf)",
+    summary: "An attachment's bytes (application/pdf), a view of it recorded once",
+    description: `Ranges as a viewer reads them. A view is recorded once: every request carrying the same \`${READ_TOKEN_HEADER}\` header (the viewer's token for one opening) makes one record; a request without it is recorded when it starts a reading (no Range, or a Range from byte 0).`,
   }),
   attachmentText: endpoint({
     method: 'GET',

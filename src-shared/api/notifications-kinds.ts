@@ -6,7 +6,8 @@
 /**
  * What happened: a distribution to me or my department, a task given to me, my turn in a circuit, changes
  * requested on my document, my document approved, something of mine about to fall due or overdue, an overdue item of my
- * department escalated to me (its manager), a document I wrote dispatched, a delegation given to me.
+ * department escalated to me (its manager), a document I wrote dispatched, a delegation given to me, a
+ * stored file found changed or missing by the integrity check (administrators).
  */
 export const NOTIFICATION_KINDS = [
   'distributed',
@@ -19,6 +20,7 @@ export const NOTIFICATION_KINDS = [
   'escalated',
   'dispatched',
   'delegated',
+  'integrityFailed',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -32,6 +32,8 @@ export interface PreviewedFile {
   source: PdfSource;
   fileName: string;
   onDownload?: () => void;
+  /** The copy to print, from the server (see PdfViewer). */
+  printCopy?: () => Promise<Uint8Array>;
 }
 
 /**
@@ -56,6 +58,7 @@ function PreviewDialog({ bind }: { bind: (set: (file: PreviewedFile | null) => v
       fileName={file?.fileName ?? ''}
       onClose={() => setFile(null)}
       onDownload={file?.onDownload}
+      printCopy={file?.printCopy}
     />
   );
 }
@@ -66,12 +69,14 @@ export function PdfPreview({
   fileName,
   onClose,
   onDownload,
+  printCopy,
 }: {
   open: boolean;
   source: PdfSource | null;
   fileName: string;
   onClose: () => void;
   onDownload?: () => void;
+  printCopy?: () => Promise<Uint8Array>;
 }) {
   // The file's first reads start now, with the click that opened the dialog, not once the viewer is drawn
   // (once per opening: a later render of the open dialog reads nothing more).
@@ -96,7 +101,15 @@ export function PdfPreview({
       data-testid="pdf-preview"
     >
       <Suspense fallback={<Spin delay={400} />}>
-        {source && <PdfViewer source={source} fileName={fileName} onDownload={onDownload} height="78vh" />}
+        {source && (
+          <PdfViewer
+            source={source}
+            fileName={fileName}
+            onDownload={onDownload}
+            printCopy={printCopy}
+            height="78vh"
+          />
+        )}
       </Suspense>
     </Modal>
   );

@@ -6,7 +6,8 @@
  * A file is read from our file source a range at a time (never whole into memory) or from bytes the user
  * picked. Thumbnails render lazily as they scroll into view. Page number and count, zoom (fit width, fit
  * page, steps; a fit is kept as the pane changes size: thumbnails shown or hidden, window or dialog
- * resized), rotate, find, print, download, and the shortcuts of ordinary PDF viewers: Ctrl+F find,
+ * resized), rotate, find, print (the server's print copy when the screen gives one: recorded, and
+ * watermarked for the reader above the lowest security level), download, and the shortcuts of ordinary PDF viewers: Ctrl+F find,
  * Enter / Shift+Enter next / previous match, Ctrl + / - / 0 zoom, R / Shift+R rotate, N / J and P / K,
  * Home / End. The page area is always left-to-right, inside right-to-left screens too.
  */
@@ -84,11 +85,16 @@ export interface PdfViewerProps {
   source: PdfSource;
   fileName: string;
   onDownload?: () => void;
+  /**
+   * The copy to print, asked of the server when the user prints (it records the print and may carry the
+   * reader's watermark); absent: the pages on the screen are printed.
+   */
+  printCopy?: () => Promise<Uint8Array>;
   /** Height of the viewer (CSS length). */
   height?: string;
 }
 
-export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: PdfViewerProps) {
+export function PdfViewer({ source, fileName, onDownload, printCopy, height = '75vh' }: PdfViewerProps) {
   const { t } = useTranslation('common');
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<HTMLDivElement>(null);
@@ -284,7 +290,24 @@ export function PdfViewer({ source, fileName, onDownload, height = '75vh' }: Pdf
     if (!doc) return;
     setPrinting(true);
     try {
-      await printDocument(doc, fileName);
+      if (printCopy) {
+        // The server's copy (recorded, watermarked when the document calls for it), not the screen's.
+        const copy = await pdfjs.getDocument({
+          data: await printCopy(),
+          worker: sharedWorker(),
+          isEvalSupported: false,
+          cMapUrl: new URL('pdfjs/cmaps/', document.baseURI).href,
+          cMapPacked: true,
+          standardFontDataUrl: new URL('pdfjs/standard_fonts/', document.baseURI).href,
+        }).promise;
+        try {
+          await printDocument(copy, fileName);
+        } finally {
+          void copy.destroy();
+        }
+      } else await printDocument(doc, fileName);
+    } catch {
+      // The copy could not be had (its error was shown by the download): nothing is printed.
     } finally {
       setPrinting(false);
     }

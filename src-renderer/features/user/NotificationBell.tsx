@@ -20,6 +20,7 @@ import {
   RiseOutlined,
   SendOutlined,
   UserSwitchOutlined,
+  WarningOutlined,
 } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -51,6 +52,7 @@ const KIND_ICONS: Record<NotificationKind, ReactNode> = {
   escalated: <RiseOutlined />,
   dispatched: <SendOutlined />,
   delegated: <UserSwitchOutlined />,
+  integrityFailed: <WarningOutlined />,
 };
 
 /** One notification as a row of the bell's list or of the notifications page. */

@@ -32,6 +32,8 @@ import * as paper from './paper';
 import { intake, intakeFiles } from './intake';
 import * as corr from './service';
 import * as signing from './signing';
+import * as reads from '../reads/service';
+import { READ_TOKEN_HEADER, readTokenField } from '../../../src-shared/api/reads';
 
 export const correspondenceModule: AppModule = {
   name: 'correspondence',
@@ -127,6 +129,8 @@ export const correspondenceModule: AppModule = {
     );
     route(app, E.getDocument, async (request, reply) => {
       const doc = await corr.getDocument(ctx, callerOf(request), request.params.id);
+      // Who read what (modules/reads): once per opening (its `read` token).
+      await reads.recordOpened(ctx, callerOf(request), doc.id, request.query.read, metaOf(request));
       reply.header('etag', `"${doc.version}"`);
       return doc;
     });
@@ -263,6 +267,15 @@ export const correspondenceModule: AppModule = {
         callerOf(request),
         request.params.id,
         request.params.attachmentId,
+      );
+      // One view, one record, however many ranges the viewer reads (modules/reads/service.ts).
+      const token = readTokenField.safeParse(request.headers[READ_TOKEN_HEADER]);
+      await reads.recordView(
+        ctx,
+        callerOf(request),
+        attachment,
+        { token: token.success ? token.data : undefined, range: request.headers.range },
+        metaOf(request),
       );
       return sendStoredFile(request, reply, { ...attachment, disposition: 'inline' }, open);
     });

@@ -73,7 +73,7 @@ export function stampDates(date: Date, digits: DigitStyle) {
 }
 
 /** Where the visible page is and how it is turned: enough to draw in its upright coordinates. */
-interface View {
+export interface View {
   /** The page as it is shown, in points: width and height after the rotation. */
   width: number;
   height: number;
@@ -85,7 +85,7 @@ interface View {
  * The visible part of a page (its CropBox inside its MediaBox) as a viewer shows it, turned by /Rotate
  * (clockwise, in quarter turns): drawing through `matrix` puts things upright where the reader sees them.
  */
-function viewOf(page: PDFPage): View {
+export function viewOf(page: PDFPage): View {
   const media = page.getMediaBox();
   const crop = page.getCropBox();
   const x0 = Math.max(media.x, crop.x);
@@ -111,7 +111,7 @@ function viewOf(page: PDFPage): View {
 }
 
 /** Multiplies two PDF matrices: `a` applied first, then `b`. */
-function times(a: View['matrix'], b: View['matrix']): View['matrix'] {
+export function times(a: View['matrix'], b: View['matrix']): View['matrix'] {
   return [
     a[0] * b[0] + a[1] * b[2],
     a[0] * b[1] + a[1] * b[3],

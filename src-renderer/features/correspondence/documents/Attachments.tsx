@@ -4,6 +4,7 @@ import { Button, List, Tag, Typography } from 'antd';
 import { DownloadOutlined, EyeOutlined, FilePdfOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { type Attachment, type Document } from '../../../../src-shared/api/correspondence';
+import { READ_TOKEN_HEADER } from '../../../../src-shared/api/reads';
 import { formatDateTime } from '../../../components/DataTable';
 import { formatSize, saveDownloaded } from '../../../components/upload/transfer';
 import { attachmentPath, documentsApi } from './api';
@@ -20,13 +21,19 @@ import { AddAfterApproval } from './AddAfterApproval';
 export function Attachments({ doc, onChanged }: { doc: Document; onChanged: () => void }) {
   const { t, i18n } = useTranslation('correspondence');
   const preview = usePdfPreview();
-  // The viewer reads the file from our file source, a range at a time.
-  const open = (a: Attachment) =>
+  // The viewer reads the file from our file source, a range at a time; every request of this opening
+  // carries its token, so the server records one view however many ranges pdf.js reads. Printing asks
+  // the server for its print copy (recorded; watermarked above the lowest security level).
+  const open = (a: Attachment) => {
+    const source = fileSource(attachmentPath(doc.id, a.id));
     preview.show({
-      source: fileSource(attachmentPath(doc.id, a.id)),
+      source: { ...source, httpHeaders: { ...source.httpHeaders, [READ_TOKEN_HEADER]: crypto.randomUUID() } },
       fileName: a.fileName,
       onDownload: () => void save(a),
+      printCopy: async () =>
+        new Uint8Array(await (await documentsApi.printCopy(doc.id, a.id)).blob.arrayBuffer()),
     });
+  };
   const hasFiles = doc.attachments.length > 0;
   useEffect(() => {
     if (hasFiles) warmPdfViewer();

@@ -3,7 +3,7 @@
  * `DetailContext` (incoming, follow-ups, incoming tasks, outgoing, the outbox and memo approval boxes,
  * approved memos, search): the family's fields, attachments and additions after approval, related
  * documents, the approval panel (not on incoming mail), dispatch, distribution and tasks (once filed, not
- * on outgoing mail), follow / unfollow and the timeline. The context only picks the way back; the server
+ * on outgoing mail), follow / unfollow, the timeline, and who read it (holders of the audit page). The context only picks the way back; the server
  * decides who may do what, and an action shows where the page permissions and the user's part allow it.
  */
 import { Button, Card, Descriptions, List, Result, Space, Spin } from 'antd';
@@ -33,6 +33,8 @@ import { FollowButton } from './FollowButton';
 import { PaperMenu } from './PaperActions';
 import { FinalLetterPanel } from './FinalLetterPanel';
 import { TasksPanel } from './TasksPanel';
+import { ReadsPanel } from './ReadsPanel';
+import { useMemo } from 'react';
 
 /** Which list the detail was opened from (its back link). */
 export type DetailContext =
@@ -125,9 +127,13 @@ const FAMILY_FIELDS: Record<Family, readonly string[]> = {
 export function DocumentDetail({ id, context }: { id: number; context: DetailContext }) {
   const { t, i18n } = useTranslation('correspondence');
   const queryClient = useQueryClient();
+  // This opening's token: the screen's fetches of the document (refreshes, polling) are one opening for
+  // the server's record of who read it.
+  const readToken = useMemo(() => (id ? crypto.randomUUID() : ''), [id]);
+  const mayAudit = useCanOn(PAGES.audit, 'view');
   const doc = useQuery({
     queryKey: corrKeys.document(id),
-    queryFn: () => documentsApi.get(id),
+    queryFn: () => documentsApi.get(id, readToken),
     // While the server reads an attachment's text, the list shows its progress until it is done.
     refetchInterval: (query) => (query.state.data?.attachments.some(isReading) ? 2000 : false),
   });
@@ -364,6 +370,7 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
               />
             </>
           )}
+          {mayAudit && <ReadsPanel documentId={d.id} />}
           <Card size="small" title={t('detail.timeline')} data-testid="timeline-panel">
             {timeline.isError && !timeline.data ? (
               <LoadFailed onRetry={() => void timeline.refetch()} testId="timeline-failed" />

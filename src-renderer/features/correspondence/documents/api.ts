@@ -29,6 +29,7 @@ import {
   correspondenceEndpoints as E,
 } from '../../../../src-shared/api/correspondence-endpoints';
 import { fillPath } from '../../../../src-shared/api/endpoint';
+import { readsEndpoints as R } from '../../../../src-shared/api/reads';
 import { call } from '../../../lib/call';
 import { downloadFile, uploadFile } from '../../../components/upload/transfer';
 
@@ -63,7 +64,9 @@ export const attachmentPath = (id: number, attachmentId: number) =>
   fillPath(E.attachmentContent.path, { id, attachmentId });
 
 export const documentsApi = {
-  get: (id: number) => call(E.getDocument, { params: { id } }),
+  /** One document; `read`: this opening's token (the server records the opening once per token). */
+  get: (id: number, read?: string) =>
+    call(E.getDocument, read ? { params: { id }, query: { read } } : { params: { id } }),
   /** A draft, or with `register: true` a registered document (its number in the answer). */
   create: (body: CreateDocumentRequest) => call(E.createDocument, { body }),
   update: (id: number, body: UpdateDocumentRequest) => call(E.updateDocument, { params: { id }, body }),
@@ -92,8 +95,17 @@ export const documentsApi = {
     uploadFile<UploadedAttachment>(fillPath(E.addAddition.path, { id, kind }), file),
   removeAttachment: (id: number, attachmentId: number) =>
     call(E.removeAttachment, { params: { id, attachmentId } }),
-  /** The attachment's bytes through `api:download` (a Blob to show or save). */
-  downloadAttachment: (id: number, attachmentId: number) => downloadFile(attachmentPath(id, attachmentId)),
+  /**
+   * The attachment's copy to save through `api:download` (recorded as a download; watermarked with the
+   * reader's name and the time above the lowest security level).
+   */
+  downloadAttachment: (id: number, attachmentId: number) =>
+    downloadFile(fillPath(R.downloadAttachment.path, { id, attachmentId })),
+  /** The attachment's copy to print (recorded as a print; watermarked as a download is). */
+  printCopy: (id: number, attachmentId: number) =>
+    downloadFile(fillPath(R.printAttachment.path, { id, attachmentId })),
+  /** Who read the document (the audit page's holders). */
+  reads: (id: number, page = 1) => call(R.documentReads, { params: { id }, query: { page, pageSize: 50 } }),
 
   distribution: (id: number) => call(E.distribution, { params: { id } }),
   distribute: (id: number, body: DistributeRequest) => call(E.distribute, { params: { id }, body }),
