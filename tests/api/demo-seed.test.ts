@@ -415,6 +415,7 @@ describe('seed-demo correspondence', () => {
       SECTIONS.memos,
       SECTIONS.search,
       SECTIONS.ec,
+      SECTIONS.records,
       SECTIONS.settings,
       SECTIONS.auth,
       SECTIONS.user,
