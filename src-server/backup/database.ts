@@ -2,13 +2,14 @@
  * The database side of a backup: a consistent dump (PostgreSQL: pg_dump reading a snapshot this module
  * exported; PGlite: its data folder as a tar, taken while no transaction is under way), and, read from
  * that same state, the migration level and the files its rows name. Works on any SQL client that answers
- * `query(text, params) → { rows }` (node-postgres' Client and PGlite both do).
+ * `query(text, params) → { rows }` (node-postgres' Client, PGlite and the worker's PgliteProxy all do).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
+import { PgliteProxy } from '../db/pglite-proxy';
 import type { MigrationLevel } from './manifest';
 import { pgDump } from './pg-tools';
 
@@ -127,7 +128,9 @@ export async function dumpPostgres(url: string, file: string): Promise<DumpFacts
  * atomic under its query lock, which `dumpDataDir` takes. The server goes on answering meanwhile; its
  * writes wait the time of the copy.
  */
-export async function dumpPgliteData(client: PGlite): Promise<Buffer> {
+export async function dumpPgliteData(client: PGlite | PgliteProxy): Promise<Buffer> {
+  // In the worker thread (the server's default): the worker does the same steps (pglite-worker.ts).
+  if (client instanceof PgliteProxy) return client.dumpDataDir();
   // A checkpoint first: the tar then opens without replaying the log, and its sequences stand exactly
   // where they stood (a replay moves each one on by the values it had logged ahead).
   const blob = await client.transaction(async (tx) => {
