@@ -27,8 +27,7 @@ import { hashFile, MANIFEST_FORMAT, writeManifest, type Manifest, type ManifestE
  * this thread, or its worker thread's through a PgliteProxy).
  */
 export type BackupSource =
-  | { kind: 'postgres'; url: string }
-  | { kind: 'pglite'; client: PGlite | PgliteProxy };
+  { kind: 'postgres'; url: string } | { kind: 'pglite'; client: PGlite | PgliteProxy };
 
 export interface BackupOptions {
   /** The backup folder: made, or empty. */

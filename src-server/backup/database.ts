@@ -142,7 +142,7 @@ export async function dumpPgliteData(client: PGlite | PgliteProxy): Promise<Buff
 
 /** Opens a PGlite tar (dumpPgliteData) in memory, with the extensions the schema uses. Close it. */
 export async function openPgliteTar(tar: Buffer): Promise<PGlite> {
-  return PGlite.create({ loadDataDir: new Blob([tar]), extensions: { pg_trgm } });
+  return PGlite.create({ loadDataDir: new Blob([tar as Uint8Array<ArrayBuffer>]), extensions: { pg_trgm } });
 }
 
 /** The facts of a PGlite tar, read by opening it: proof too that the dump opens. */

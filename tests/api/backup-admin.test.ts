@@ -246,12 +246,7 @@ function suite(title: string, overrides: Record<string, string>, onPglite: boole
         call(h, { method: 'POST', url: `/admin/backups/${name}/verify`, token: org.admin.token });
       // Not a backup's name at all: 400 (or 404 where the URL itself resolves elsewhere: `..` is a path
       // step the router follows before any route); a well-made name the list does not hold: 404.
-      for (const name of [
-        'manifest.json',
-        '..%2F..%2Fetc',
-        '20260101-000000-000%2F..',
-        'x'.repeat(80),
-      ])
+      for (const name of ['manifest.json', '..%2F..%2Fetc', '20260101-000000-000%2F..', 'x'.repeat(80)])
         expect([name, (await verify(name)).status]).toEqual([name, 400]);
       for (const name of ['..', '%2E%2E']) expect([400, 404]).toContain((await verify(name)).status);
       expect((await verify('19990101-000000-000')).status).toBe(404);

@@ -29,7 +29,8 @@ import { HttpProblem } from '../../http/problem';
 const VERIFICATION_NAME = 'verify.json';
 
 /** The folder the server's backups go into. */
-export const backupRoot = (config: ServerConfig) => resolve(config.BACKUP_DIR ?? join(config.DATA_DIR, 'backups'));
+export const backupRoot = (config: ServerConfig) =>
+  resolve(config.BACKUP_DIR ?? join(config.DATA_DIR, 'backups'));
 
 /** A backup's folder name from its time: `20261128-071722-123` (UTC). */
 export function backupName(at: Date): string {
