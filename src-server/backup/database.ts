@@ -25,13 +25,21 @@ export interface Sql {
  * their file. tests/api/backup.test.ts checks that every such column is named in one of the two lists.
  */
 export const REQUIRED_FILE_COLUMNS: readonly string[] = [
+  // A disposition's output (its certificate, records/service.ts) is stored before the row names it.
+  'dispositions.output_sha256',
   'document_attachments.sha256',
   'employee_attachments.sha256',
   'employees.photo_sha256',
   'final_letters.sha256',
 ];
 /** `…sha256` columns that are not (always) a stored file: see REQUIRED_FILE_COLUMNS. */
-export const OPTIONAL_FILE_COLUMNS: readonly string[] = ['intake_receipts.sha256'];
+export const OPTIONAL_FILE_COLUMNS: readonly string[] = [
+  // What a damaged file's bytes hashed to when the integrity check read them: not a file of the store.
+  'integrity_failures.found_sha256',
+  // The file found damaged or missing: required through the row that names it (an attachment), not here.
+  'integrity_failures.sha256',
+  'intake_receipts.sha256',
+];
 
 /** Every text column of the public schema named `sha256` or `…_sha256`, as `table.column`. */
 export async function hashColumns(sql: Sql): Promise<string[]> {
