@@ -57,6 +57,7 @@ import { deadlinesModule } from './modules/deadlines/routes';
 import { delegationModule } from './modules/delegation/routes';
 import { recordsModule } from './modules/records/routes';
 import { readsModule } from './modules/reads/routes';
+import { backupsModule } from './modules/backups/routes';
 import { JOB_REGISTRATIONS } from './jobs/registrations';
 import { VERSION } from './version';
 
@@ -77,6 +78,7 @@ const MODULES: readonly AppModule[] = [
   delegationModule,
   recordsModule,
   readsModule,
+  backupsModule,
 ];
 
 /** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */

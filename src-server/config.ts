@@ -12,6 +12,11 @@ export const configSchema = z.object({
   PORT: int(8787, 0, 65535),
   /** Where PGlite data and attachment files live when no DATABASE_URL is set. */
   DATA_DIR: z.string().min(1).default('.data/server'),
+  /**
+   * Where the running server writes the backups an administrator asks for (POST /admin/backup), one
+   * folder each, named by its time; DATA_DIR/backups when unset (docs/backups.md).
+   */
+  BACKUP_DIR: z.string().min(1).optional(),
   /** node-postgres connection string; when absent the embedded PGlite in DATA_DIR is used. */
   DATABASE_URL: z
     .string()

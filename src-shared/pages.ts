@@ -43,6 +43,7 @@ export const PAGES = {
   audit: '/auth/audit',
   delegations: '/auth/delegations',
   stalledCircuits: '/auth/stalled-circuits',
+  backups: '/auth/backups',
 
   search: '/search/documents',
 

@@ -247,6 +247,11 @@ export const MAIN_ROUTES: readonly MainRoute[] = [
     lazy: () => import('../features/admin/StalledCircuitsPage'),
   },
   {
+    path: PAGES.backups,
+    treePath: PAGES.backups,
+    lazy: async () => ({ Component: (await import('../features/admin/BackupsPage')).BackupsPage }),
+  },
+  {
     path: PAGES.userSettings,
     treePath: PAGES.userSettings,
     lazy: () => import('../features/user/UserSettingsPage'),

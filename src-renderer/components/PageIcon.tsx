@@ -40,6 +40,7 @@ import {
   BellOutlined,
   SwapOutlined,
   StopOutlined,
+  CloudDownloadOutlined,
 } from '@ant-design/icons';
 
 export const PAGE_ICONS: Readonly<Record<string, ComponentType>> = {
@@ -79,6 +80,7 @@ export const PAGE_ICONS: Readonly<Record<string, ComponentType>> = {
   BellOutlined,
   SwapOutlined,
   StopOutlined,
+  CloudDownloadOutlined,
 };
 
 /** The icon of a page-tree node by name. */

@@ -16,13 +16,18 @@ import { pipeline } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ServerConfig } from '../config';
+import type { PgliteProxy } from '../db/pglite-proxy';
 import type { FileStore } from '../storage/files';
 import { VERSION } from '../version';
 import { dumpPgliteData, dumpPostgres, pgliteFacts, type DumpFacts } from './database';
 import { hashFile, MANIFEST_FORMAT, writeManifest, type Manifest, type ManifestEntry } from './manifest';
 
-/** The database a backup reads: PostgreSQL by its URL, or a PGlite already open (the running server's). */
-export type BackupSource = { kind: 'postgres'; url: string } | { kind: 'pglite'; client: PGlite };
+/**
+ * The database a backup reads: PostgreSQL by its URL, or a PGlite already open (the running server's: in
+ * this thread, or its worker thread's through a PgliteProxy).
+ */
+export type BackupSource =
+  { kind: 'postgres'; url: string } | { kind: 'pglite'; client: PGlite | PgliteProxy };
 
 export interface BackupOptions {
   /** The backup folder: made, or empty. */

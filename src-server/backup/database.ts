@@ -2,13 +2,14 @@
  * The database side of a backup: a consistent dump (PostgreSQL: pg_dump reading a snapshot this module
  * exported; PGlite: its data folder as a tar, taken while no transaction is under way), and, read from
  * that same state, the migration level and the files its rows name. Works on any SQL client that answers
- * `query(text, params) → { rows }` (node-postgres' Client and PGlite both do).
+ * `query(text, params) → { rows }` (node-postgres' Client, PGlite and the worker's PgliteProxy all do).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
+import { PgliteProxy } from '../db/pglite-proxy';
 import type { MigrationLevel } from './manifest';
 import { pgDump } from './pg-tools';
 
@@ -24,13 +25,21 @@ export interface Sql {
  * their file. tests/api/backup.test.ts checks that every such column is named in one of the two lists.
  */
 export const REQUIRED_FILE_COLUMNS: readonly string[] = [
+  // A disposition's output (its certificate, records/service.ts) is stored before the row names it.
+  'dispositions.output_sha256',
   'document_attachments.sha256',
   'employee_attachments.sha256',
   'employees.photo_sha256',
   'final_letters.sha256',
 ];
 /** `…sha256` columns that are not (always) a stored file: see REQUIRED_FILE_COLUMNS. */
-export const OPTIONAL_FILE_COLUMNS: readonly string[] = ['intake_receipts.sha256'];
+export const OPTIONAL_FILE_COLUMNS: readonly string[] = [
+  // What a damaged file's bytes hashed to when the integrity check read them: not a file of the store.
+  'integrity_failures.found_sha256',
+  // The file found damaged or missing: required through the row that names it (an attachment), not here.
+  'integrity_failures.sha256',
+  'intake_receipts.sha256',
+];
 
 /** Every text column of the public schema named `sha256` or `…_sha256`, as `table.column`. */
 export async function hashColumns(sql: Sql): Promise<string[]> {
@@ -127,7 +136,9 @@ export async function dumpPostgres(url: string, file: string): Promise<DumpFacts
  * atomic under its query lock, which `dumpDataDir` takes. The server goes on answering meanwhile; its
  * writes wait the time of the copy.
  */
-export async function dumpPgliteData(client: PGlite): Promise<Buffer> {
+export async function dumpPgliteData(client: PGlite | PgliteProxy): Promise<Buffer> {
+  // In the worker thread (the server's default): the worker does the same steps (pglite-worker.ts).
+  if (client instanceof PgliteProxy) return client.dumpDataDir();
   // A checkpoint first: the tar then opens without replaying the log, and its sequences stand exactly
   // where they stood (a replay moves each one on by the values it had logged ahead).
   const blob = await client.transaction(async (tx) => {
@@ -139,7 +150,7 @@ export async function dumpPgliteData(client: PGlite): Promise<Buffer> {
 
 /** Opens a PGlite tar (dumpPgliteData) in memory, with the extensions the schema uses. Close it. */
 export async function openPgliteTar(tar: Buffer): Promise<PGlite> {
-  return PGlite.create({ loadDataDir: new Blob([tar]), extensions: { pg_trgm } });
+  return PGlite.create({ loadDataDir: new Blob([tar as Uint8Array<ArrayBuffer>]), extensions: { pg_trgm } });
 }
 
 /** The facts of a PGlite tar, read by opening it: proof too that the dump opens. */

@@ -346,6 +346,14 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
         icon: 'StopOutlined',
         permissions: ['view', 'edit'],
       },
+      {
+        // The running server's backups (docs/backups.md): view lists and verifies them, add makes one.
+        path: PAGES.backups,
+        nameAr: 'النسخ الاحتياطية',
+        nameEn: 'Backups',
+        icon: 'CloudDownloadOutlined',
+        permissions: ['view', 'add'],
+      },
     ],
   },
   {

@@ -1,7 +1,8 @@
 /**
  * The server's side of the embedded database's worker thread (pglite-worker.ts): an object with the part
  * of PGlite's interface that drizzle's pglite driver and open.ts use — `query` (parameters, row mode, the
- * types drizzle keeps as text), `exec`, `transaction`, `listen`, `close` — each call a message to the
+ * types drizzle keeps as text), `exec`, `transaction`, `listen`, `close`, and for backups a consistent
+ * `dumpDataDir` — each call a message to the
  * worker and its answer a message back. Rows come back by structured clone, so their types are PGlite's
  * own (Date, Uint8Array, parsed JSON, numbers; bytes handed over, not copied); a database error comes
  * back with its fields (code, constraint, detail…), which db/errors.ts reads.
@@ -190,6 +191,15 @@ export class PgliteProxy {
       this.listeners.delete(channel);
       if (!this.closed) await this.call({ op: 'unlisten', channel });
     };
+  }
+
+  /**
+   * The data folder as an uncompressed tar, consistent: taken in the worker after a checkpoint and under
+   * the transaction lock (no transaction half-written; the server's writes wait the time of the copy).
+   * What backup/database.ts `dumpPgliteData` does itself for a PGlite in this thread.
+   */
+  async dumpDataDir(): Promise<Buffer> {
+    return Buffer.from(await this.call<ArrayBuffer>({ op: 'dump' }));
   }
 
   /** Closes PGlite (its data written) and ends the worker. */

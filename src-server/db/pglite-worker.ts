@@ -4,7 +4,7 @@
  * freezing every screen (docs/decisions.md, "The embedded database in a worker thread"). The server's
  * thread talks to it through pglite-proxy.ts, whose messages this file's types describe: queries with
  * their parameters, exec, transactions (begin … end, the statements between them sent with the
- * transaction's id), LISTEN, close. PGlite itself orders them: one connection, a transaction holds it
+ * transaction's id), LISTEN, a backup's dump of the data folder, close. PGlite itself orders them: one connection, a transaction holds it
  * until it ends, as when it ran in the server's thread.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
@@ -38,6 +38,11 @@ export type PgliteRequest = { id: number } & (
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'listen'; channel: string }
   | { op: 'unlisten'; channel: string }
+  /**
+   * The data folder as an uncompressed tar, for a backup (backup/database.ts): a checkpoint, then
+   * `dumpDataDir`, both under the transaction lock so no transaction is half-written in it.
+   */
+  | { op: 'dump' }
   | { op: 'close' }
 );
 
@@ -188,6 +193,16 @@ async function main(): Promise<void> {
         listening.delete(request.channel);
         await stop?.();
         return { value: null };
+      }
+      case 'dump': {
+        // A transaction of its own that writes nothing holds the lock every other transaction waits on;
+        // the checkpoint makes the tar open without replaying the log (sequences stand where they stood).
+        const blob = await pg.transaction(async (tx) => {
+          await tx.query('checkpoint');
+          return pg.dumpDataDir('none');
+        });
+        const bytes = await blob.arrayBuffer();
+        return { value: bytes, transfer: [bytes] };
       }
       case 'close':
         await pg.close();

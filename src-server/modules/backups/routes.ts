@@ -1,0 +1,20 @@
+/**
+ * HTTP routes of the running server's backups, from their endpoints (src-shared/api/backups.ts). What
+ * they do lives in service.ts.
+ */
+import { backupEndpoints as e } from '../../../src-shared/api/backups';
+import type { AppModule } from '../../app-type';
+import { route } from '../../http/route';
+import * as backups from './service';
+
+export const backupsModule: AppModule = {
+  name: 'backups',
+  prefix: '/admin',
+  routes: (app, ctx) => {
+    route(app, e.list, async () => backups.listBackups(ctx));
+    route(app, e.create, async (request) =>
+      backups.makeBackup(ctx, (line) => request.log.info({ backup: line }, 'backup')),
+    );
+    route(app, e.verify, async (request) => backups.verifyBackupNamed(ctx, request.params.name));
+  },
+};
