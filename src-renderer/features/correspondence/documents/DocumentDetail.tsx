@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { formatDate, formatDateTime } from '../../../components/DataTable';
 import { localName, nameList } from '../../../lib/names';
-import { fileTitle } from '../../records/api';
+import { fileTitle } from '../../../lib/records-api';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
 import { StateTags } from './BoxListScreen';
 import { DocumentTimeline } from './Timeline';

@@ -9,7 +9,7 @@ import { useEffect, useState } from 'react';
 import { Form, Select } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { fileTitle, recordsApi, recordsKeys } from '../../records/api';
+import { fileTitle, recordsApi, recordsKeys } from '../../../lib/records-api';
 
 /** A file as the select shows it. */
 export interface FileOption {
