@@ -40,6 +40,9 @@ import {
   BellOutlined,
   SwapOutlined,
   StopOutlined,
+  DatabaseOutlined,
+  ScheduleOutlined,
+  DeleteOutlined,
 } from '@ant-design/icons';
 
 export const PAGE_ICONS: Readonly<Record<string, ComponentType>> = {
@@ -79,6 +82,10 @@ export const PAGE_ICONS: Readonly<Record<string, ComponentType>> = {
   BellOutlined,
   SwapOutlined,
   StopOutlined,
+  // Records management (issue 31).
+  DatabaseOutlined,
+  ScheduleOutlined,
+  DeleteOutlined,
 };
 
 /** The icon of a page-tree node by name. */

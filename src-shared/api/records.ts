@@ -298,7 +298,7 @@ export const recordsEndpoints = {
     params: idParamsSchema,
     body: closeFileSchema,
     response: recordFileSchema,
-    message: 'records.fileClosed',
+    message: 'records.closed',
     access: { page: files, permission: 'edit' },
     tags,
     summary: 'Close a file: it takes no new documents; its retention runs from this day',
