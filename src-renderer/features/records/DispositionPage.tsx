@@ -175,7 +175,7 @@ export function Component() {
               key: 'proposed',
               title: t('disposition.proposedBy'),
               render: (_, d) => (
-                <Space direction="vertical" size={0}>
+                <Space orientation="vertical" size={0}>
                   <span>{localName(d.proposedBy, i18n.language) || '—'}</span>
                   <Typography.Text type="secondary">
                     <bdi>{formatDateTime(d.proposedAt)}</bdi>
@@ -188,7 +188,7 @@ export function Component() {
               title: t('disposition.approvedBy'),
               render: (_, d) =>
                 d.approvedBy ? (
-                  <Space direction="vertical" size={0}>
+                  <Space orientation="vertical" size={0}>
                     <span>{localName(d.approvedBy, i18n.language)}</span>
                     {d.approvedAt && (
                       <Typography.Text type="secondary">
@@ -295,7 +295,7 @@ export function Component() {
         destroyOnHidden
       >
         {proposing && (
-          <Space direction="vertical" className="records-full">
+          <Space orientation="vertical" className="records-full">
             <Typography.Text>
               {t('disposition.proposeNote', {
                 action: proposing.retention ? t(`actions.${proposing.retention.action}`) : '—',

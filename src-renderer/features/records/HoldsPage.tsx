@@ -108,7 +108,7 @@ export function Component() {
               key: 'placed',
               title: t('holds.columns.placed'),
               render: (_, h) => (
-                <Space direction="vertical" size={0}>
+                <Space orientation="vertical" size={0}>
                   <span>{localName(h.placedBy, i18n.language) || '—'}</span>
                   <Typography.Text type="secondary">
                     <bdi>{formatDateTime(h.placedAt)}</bdi>
@@ -121,7 +121,7 @@ export function Component() {
               title: t('holds.columns.lifted'),
               render: (_, h) =>
                 h.liftedAt ? (
-                  <Space direction="vertical" size={0}>
+                  <Space orientation="vertical" size={0}>
                     <span>{localName(h.liftedBy, i18n.language) || '—'}</span>
                     <Typography.Text type="secondary">
                       <bdi>{formatDateTime(h.liftedAt)}</bdi>
