@@ -126,4 +126,22 @@ test('a closed file past its retention is proposed, approved by a second person,
   await openScreen(page, '/records/disposition');
   await expectFits(page);
   await page.screenshot({ path: `${SCREENS}/records-disposition-en.png` });
+
+  // A legal hold on another file, lifted on the screen.
+  const held = await api.ok<{ id: number }>('POST', '/records/files', {
+    code: 'LIT-2026-03',
+    titleAr: 'ملف قضية المورّد',
+    titleEn: 'Supplier litigation',
+  });
+  const hold = await api.ok<{ id: number }>('POST', '/records/holds', {
+    fileId: held.id,
+    reason: 'Case 114/2026 before the commercial court: keep every record of the supplier',
+  });
+  await openScreen(page, '/records/holds');
+  await expect(page.getByTestId('holds-table')).toContainText('LIT-2026-03');
+  await expectFits(page);
+  await page.screenshot({ path: `${SCREENS}/records-holds-en.png` });
+  await page.getByTestId(`hold-lift-${hold.id}`).click();
+  await page.locator('.ant-popconfirm .ant-btn-primary').click();
+  await expect(page.getByTestId('holds-table')).not.toContainText('LIT-2026-03');
 });
