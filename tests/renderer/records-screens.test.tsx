@@ -13,12 +13,16 @@ import { FileSelect } from '../../src-renderer/features/correspondence/documents
 import { toDocumentFields } from '../../src-renderer/features/correspondence/documents/documentFields';
 import { Component as DispositionPage } from '../../src-renderer/features/records/DispositionPage';
 import { fakeHttp, renderScreen } from './admin-harness';
+import type * as HttpModule from '../../src-renderer/lib/http';
 
 const holder = vi.hoisted(() => ({
-  fake: null as unknown as ReturnType<typeof import('./admin-harness').fakeHttp>,
+  fake: null as unknown as {
+    http: Record<string, unknown>;
+    calls: { method: string; path: string; query?: unknown }[];
+  },
 }));
 vi.mock('../../src-renderer/lib/http', async (original) => ({
-  ...(await original<typeof import('../../src-renderer/lib/http')>()),
+  ...(await original<typeof HttpModule>()),
   http: {
     get: (...a: unknown[]) => (holder.fake.http.get as (...x: unknown[]) => unknown)(...a),
     post: (...a: unknown[]) => (holder.fake.http.post as (...x: unknown[]) => unknown)(...a),
