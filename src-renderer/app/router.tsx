@@ -212,6 +212,26 @@ export const MAIN_ROUTES: readonly MainRoute[] = [
     lazy: () => import('../features/correspondence/search/SearchDetailPage'),
   },
   {
+    path: PAGES.recordFiles,
+    treePath: PAGES.recordFiles,
+    lazy: () => import('../features/records/FilesPage'),
+  },
+  {
+    path: PAGES.retentionSchedules,
+    treePath: PAGES.retentionSchedules,
+    lazy: () => import('../features/records/SchedulesPage'),
+  },
+  {
+    path: PAGES.disposition,
+    treePath: PAGES.disposition,
+    lazy: () => import('../features/records/DispositionPage'),
+  },
+  {
+    path: PAGES.legalHolds,
+    treePath: PAGES.legalHolds,
+    lazy: () => import('../features/records/HoldsPage'),
+  },
+  {
     path: PAGES.calendar,
     treePath: PAGES.calendar,
     lazy: () => import('../features/calendar/CalendarPage'),

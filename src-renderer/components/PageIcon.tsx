@@ -41,6 +41,9 @@ import {
   SwapOutlined,
   StopOutlined,
   CloudDownloadOutlined,
+  DatabaseOutlined,
+  ScheduleOutlined,
+  DeleteOutlined,
 } from '@ant-design/icons';
 
 export const PAGE_ICONS: Readonly<Record<string, ComponentType>> = {
@@ -81,6 +84,10 @@ export const PAGE_ICONS: Readonly<Record<string, ComponentType>> = {
   SwapOutlined,
   StopOutlined,
   CloudDownloadOutlined,
+  // Records management (issue 31).
+  DatabaseOutlined,
+  ScheduleOutlined,
+  DeleteOutlined,
 };
 
 /** The icon of a page-tree node by name. */

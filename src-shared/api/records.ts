@@ -108,6 +108,20 @@ export const fileListQuerySchema = z
   })
   .strict();
 
+/**
+ * One document of a file as the Files screen lists it (what a disposition's record keeps of it, for the
+ * same records managers).
+ */
+export const fileDocumentSchema = z.object({
+  id: z.number().int(),
+  docNumber: z.string().nullable(),
+  subject: z.string(),
+  direction: z.string(),
+  documentDate: z.string().nullable(),
+  registeredAt: z.string().nullable(),
+});
+export type FileDocument = z.infer<typeof fileDocumentSchema>;
+
 /** POST /records/files/{id}/close: closed on a day (default: the organisation's today). */
 export const closeFileSchema = z.object({ closedOn: dateOnlyField.optional() }).strict();
 
@@ -249,6 +263,15 @@ export const recordsEndpoints = {
     tags,
     summary: 'One file',
   }),
+  fileDocuments: endpoint({
+    method: 'GET',
+    path: '/records/files/:id/documents',
+    params: idParamsSchema,
+    response: z.array(fileDocumentSchema),
+    access: { page: files, permission: 'view' },
+    tags,
+    summary: 'The documents of a file, in registration order',
+  }),
   createFile: endpoint({
     method: 'POST',
     path: '/records/files',
@@ -275,7 +298,7 @@ export const recordsEndpoints = {
     params: idParamsSchema,
     body: closeFileSchema,
     response: recordFileSchema,
-    message: 'records.fileClosed',
+    message: 'records.closed',
     access: { page: files, permission: 'edit' },
     tags,
     summary: 'Close a file: it takes no new documents; its retention runs from this day',

@@ -116,6 +116,15 @@ describe('records management', () => {
       // Older clients name the file by its code in the grouping field.
       const byCode = await registered({ subject: 'Quarzelbrook second letter', grouping: 'fin-2026-01' });
       expect(byCode.file?.code).toBe('FIN-2026-01');
+      // The files screen lists its documents (records managers only), in registration order.
+      const listed = await req(rm1, 'GET', `/records/files/${fileId}/documents`);
+      expect(listed.status, JSON.stringify(listed.json)).toBe(200);
+      expect((listed.json.data as { id: number; subject: string }[]).map((d) => [d.id, d.subject])).toEqual([
+        [doc.id, 'Quarzelbrook budget letter'],
+        [byCode.id, 'Quarzelbrook second letter'],
+      ]);
+      expect((await req(org.clerk, 'GET', `/records/files/${fileId}/documents`)).status).toBe(403);
+      expect((await req(rm1, 'GET', '/records/files/999999/documents')).status).toBe(404);
       const bytes = minimalPdf(`records ${Date.now()}`);
       await upload(org.clerk, doc.id, bytes);
       expect(existsSync(storedPath(sha(bytes)))).toBe(true);

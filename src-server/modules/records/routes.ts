@@ -25,6 +25,7 @@ export const recordsModule: AppModule = {
     route(app, e.listFiles, async (request) => records.listFiles(ctx, request.query));
     route(app, e.pickFiles, async (request) => records.pickFiles(ctx, request.query.q));
     route(app, e.getFile, async (request) => records.getFile(ctx, request.params.id));
+    route(app, e.fileDocuments, async (request) => records.fileDocuments(ctx, request.params.id));
     route(app, e.createFile, async (request) =>
       records.createFile(ctx, callerOf(request), request.body, meta(request)),
     );

@@ -25,6 +25,7 @@ import type {
   Disposition,
   DueFile,
   LegalHold,
+  FileDocument,
   RecordFile,
   RetentionSchedule,
   ScheduleRequest,
@@ -143,6 +144,19 @@ export async function listFiles(
   if (query.state === 'destroyed') where.push(sql`f.disposed = 'destroy'`);
   if (query.state === 'transferred') where.push(sql`f.disposed = 'transfer'`);
   return (await q.filesWhere(ctx.db, sql.join(where, sql` and `))).map(fileOut);
+}
+
+/** GET /records/files/{id}/documents: the file's documents (404 for an unknown file). */
+export async function fileDocuments(ctx: ServerContext, id: number): Promise<FileDocument[]> {
+  await fileRow(ctx.db, id);
+  return (await q.fileContents(ctx.db, id)).map((d) => ({
+    id: d.id,
+    docNumber: d.doc_number,
+    subject: d.subject,
+    direction: d.direction,
+    documentDate: d.document_date,
+    registeredAt: d.registered_at,
+  }));
 }
 
 /** GET /records/files/open: the document form's picker. */

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { formatDate, formatDateTime } from '../../../components/DataTable';
 import { localName, nameList } from '../../../lib/names';
+import { fileTitle } from '../../../lib/records-api';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
 import { StateTags } from './BoxListScreen';
 import { DocumentTimeline } from './Timeline';
@@ -265,7 +266,17 @@ export function DocumentDetail({ id, context }: { id: number; context: DetailCon
       label: d.direction === 'in' ? t('fields.medium') : t('fields.mediumOut'),
       value: name(d.medium),
     },
-    { key: 'grouping', label: t('fields.grouping'), value: d.grouping || '—' },
+    {
+      key: 'grouping',
+      label: t('fields.grouping'),
+      value: d.file ? (
+        <bdi data-testid="detail-file">
+          {d.file.code} — {fileTitle(d.file, i18n.language)}
+        </bdi>
+      ) : (
+        '—'
+      ),
+    },
     {
       key: 'registered',
       label: t('fields.registeredAt'),

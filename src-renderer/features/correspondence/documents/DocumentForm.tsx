@@ -60,11 +60,25 @@ import { toDocumentFields, toFormValues, type DocumentFormValues } from './docum
 import { DepartmentSelect, DepartmentsSelect } from './pickers';
 import { RelatedSelect } from './RelatedSelect';
 import { SettingSelect } from './SettingSelect';
+import { FileSelect } from './FileSelect';
 import { useAttachmentQueue } from './useAttachmentQueue';
 import { StickerAfterRegister } from './PaperActions';
 import { useLocalDraft } from './useLocalDraft';
 
 export { toDocumentFields, type DocumentFormValues } from './documentFields';
+
+/**
+ * The server's error on the older `grouping` (a file code it does not know) shown on the File field, which
+ * is where the clerk chooses the file now.
+ */
+function fileErrorOnItsField(error: unknown): unknown {
+  const errors = (error as { problem?: { errors?: Record<string, string[]> } } | null)?.problem?.errors;
+  if (errors?.grouping && !errors.fileId) {
+    errors.fileId = errors.grouping;
+    delete errors.grouping;
+  }
+  return error;
+}
 
 /** The form screen of a family; `draftId` continues a draft (else ?draft= for incoming). */
 export function DocumentForm({ family, draftId: givenDraftId }: { family: Family; draftId?: number }) {
@@ -278,7 +292,7 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
         (error as { status?: number }).status === 502
       )
         await keepUntilOnline().catch(() => {});
-      else applyServerErrors(form, error);
+      else applyServerErrors(form, fileErrorOnItsField(error));
     }
   };
 
@@ -548,8 +562,12 @@ export function DocumentForm({ family, draftId: givenDraftId }: { family: Family
             <Form.Item name="mediumId" label={t(family === 'in' ? 'fields.medium' : 'fields.mediumOut')}>
               <SettingSelect list="mediums" testId="field-medium" />
             </Form.Item>
-            <Form.Item name="grouping" label={t('fields.grouping')} rules={[maxRule(200)]}>
-              <Input data-testid="field-grouping" />
+            <Form.Item name="fileId" label={t('fields.grouping')}>
+              <FileSelect testId="field-file" initial={draft.data?.file ?? null} />
+            </Form.Item>
+            {/* An older local draft's file code (see FileSelect): kept and sent until a file is chosen. */}
+            <Form.Item name="grouping" hidden>
+              <Input />
             </Form.Item>
             <Form.Item name="relatedIds" label={t('fields.related')} className="corr-form-wide">
               <RelatedSelect

@@ -23,6 +23,9 @@ export interface DocumentFormValues {
   securityLevelId?: number | null;
   priorityId?: number | null;
   mediumId?: number | null;
+  /** The file (records management) the document belongs to, chosen from the open files. */
+  fileId?: number | null;
+  /** A local draft kept before files existed names its file by code here (sent as such: the server maps it). */
   grouping?: string;
   relatedIds?: number[];
   /** Incoming: the date a reply is due by (empty: proposed from the priority at registration). */
@@ -35,6 +38,13 @@ export interface DocumentFormValues {
 function replyDueField(values: DocumentFormValues) {
   if (values.noReply) return { replyDueOn: null };
   return values.replyDueOn ? { replyDueOn: day(values.replyDueOn) } : {};
+}
+
+/** The file as the API takes it: its id; else (an older local draft) its code, which the server maps. */
+function fileField(values: DocumentFormValues): { fileId: number | null } | { grouping: string } {
+  if (values.fileId != null) return { fileId: values.fileId };
+  const code = text(values.grouping);
+  return code ? { grouping: code } : { fileId: null };
 }
 
 const text = (value: string | undefined) => (value?.trim() ? value.trim() : null);
@@ -50,7 +60,7 @@ export function toDocumentFields(values: DocumentFormValues, family: Family = 'i
     securityLevelId: values.securityLevelId ?? null,
     priorityId: values.priorityId ?? null,
     mediumId: values.mediumId ?? null,
-    grouping: text(values.grouping),
+    ...fileField(values),
   };
   if (family === 'in')
     return {
@@ -109,7 +119,8 @@ export function toFormValues(doc: Document): DocumentFormValues {
     securityLevelId: doc.securityLevel?.id ?? null,
     priorityId: doc.priority?.id ?? null,
     mediumId: doc.medium?.id ?? null,
-    grouping: doc.grouping ?? '',
+    fileId: doc.file?.id ?? null,
+    grouping: undefined,
     relatedIds: doc.related.map((r) => r.id),
   };
 }

@@ -1,0 +1,324 @@
+/**
+ * Records management — Disposition (/records/disposition, issue 31): the closed files whose retention has
+ * run out (a legal hold stops one), proposing a file's disposition (add), its approval by a second person
+ * (approve: the proposer is told why they cannot), carrying it out (edit: a destruction leaves its
+ * certificate, a transfer its BagIt package, both to download) or cancelling it before (add). The server
+ * enforces the four-eyes rule and the holds itself (docs/records.md).
+ */
+import { useState } from 'react';
+import { Button, Card, Input, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import type { ButtonProps } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { Disposition, DispositionState, DueFile } from '../../../src-shared/api/records';
+import { PAGES } from '../../../src-shared/pages';
+import { useCanOn } from '../../app/permissions';
+import { useSession } from '../../app/session';
+import { CorrespondenceScreen } from '../../components/CorrespondenceScreen';
+import { formatDate, formatDateTime } from '../../components/DataTable';
+import { LoadFailed } from '../../components/LoadFailed';
+import { formatNumber } from '../../lib/format';
+import { localName } from '../../lib/names';
+import { fileTitle, recordsApi, recordsKeys } from '../../lib/records-api';
+import { RetentionText } from './shared';
+
+const STATE_COLOR: Record<DispositionState, string> = {
+  proposed: 'gold',
+  approved: 'blue',
+  done: 'green',
+  cancelled: 'default',
+};
+
+export function Component() {
+  const { t, i18n } = useTranslation('records');
+  const queryClient = useQueryClient();
+  const me = useSession().user?.id ?? null;
+  const mayPropose = useCanOn(PAGES.disposition, 'add');
+  const mayApprove = useCanOn(PAGES.disposition, 'approve');
+  const mayExecute = useCanOn(PAGES.disposition, 'edit');
+  const due = useQuery({ queryKey: recordsKeys.due, queryFn: recordsApi.due });
+  const list = useQuery({ queryKey: recordsKeys.dispositions, queryFn: recordsApi.dispositions });
+  const [proposing, setProposing] = useState<DueFile | null>(null);
+  const [note, setNote] = useState('');
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: recordsKeys.all });
+  const propose = useMutation({
+    mutationFn: (file: DueFile) => recordsApi.propose({ fileId: file.id, note: note.trim() || null }),
+    onSuccess: () => {
+      setProposing(null);
+      setNote('');
+    },
+    onSettled: refresh,
+  });
+  const step = useMutation({
+    mutationFn: ({ id, what }: { id: number; what: 'approve' | 'cancel' | 'execute' }) =>
+      recordsApi[what](id),
+    onSettled: refresh,
+  });
+  const download = useMutation({
+    mutationFn: ({ id, what }: { id: number; what: 'certificate' | 'package' }) =>
+      recordsApi.download(id, what),
+  });
+  if (due.isError || list.isError)
+    return (
+      <LoadFailed
+        onRetry={() => {
+          void due.refetch();
+          void list.refetch();
+        }}
+      />
+    );
+  const busy = (id: number, what: string) =>
+    step.isPending && step.variables?.id === id && step.variables.what === what;
+
+  return (
+    <CorrespondenceScreen testId="disposition" subtitle={t('disposition.description')}>
+      <Card size="small" title={t('disposition.due')} className="corr-card">
+        <Table<DueFile>
+          size="small"
+          rowKey="id"
+          loading={due.isLoading}
+          dataSource={due.data ?? []}
+          pagination={false}
+          locale={{ emptyText: t('disposition.noneDue') }}
+          data-testid="due-table"
+          columns={[
+            {
+              key: 'code',
+              title: t('files.columns.code'),
+              render: (_, f) => <bdi className="corr-number">{f.code}</bdi>,
+            },
+            {
+              key: 'title',
+              title: t('files.columns.title'),
+              className: 'records-grow',
+              render: (_, f) => <bdi>{fileTitle(f, i18n.language)}</bdi>,
+            },
+            {
+              key: 'closed',
+              title: t('files.columns.closed'),
+              render: (_, f) => (f.closedOn ? <bdi>{formatDate(f.closedOn)}</bdi> : '—'),
+            },
+            {
+              key: 'retention',
+              title: t('files.columns.retention'),
+              render: (_, f) => <RetentionText retention={f.retention} />,
+            },
+            {
+              key: 'dueOn',
+              title: t('disposition.dueOn'),
+              render: (_, f) => (f.retention?.dueOn ? <bdi>{formatDate(f.retention.dueOn)}</bdi> : '—'),
+            },
+            {
+              key: 'documents',
+              title: t('files.columns.documents'),
+              align: 'end',
+              render: (_, f) => <bdi>{formatNumber(f.documents)}</bdi>,
+            },
+            {
+              key: 'actions',
+              title: '',
+              render: (_, f) =>
+                f.holds > 0 ? (
+                  <Tag color="red">{t('disposition.held')}</Tag>
+                ) : f.disposition ? (
+                  <Tag color={STATE_COLOR[f.disposition.state]}>
+                    {t(`dispositionStates.${f.disposition.state}`)}
+                  </Tag>
+                ) : (
+                  mayPropose && (
+                    <Button size="small" onClick={() => setProposing(f)} data-testid={`propose-${f.code}`}>
+                      {t('disposition.propose')}
+                    </Button>
+                  )
+                ),
+            },
+          ]}
+        />
+      </Card>
+      <Card size="small" title={t('disposition.list')} className="corr-card">
+        <Table<Disposition>
+          size="small"
+          rowKey="id"
+          loading={list.isLoading}
+          dataSource={list.data ?? []}
+          pagination={{ pageSize: 50, hideOnSinglePage: true }}
+          locale={{ emptyText: t('disposition.empty') }}
+          data-testid="dispositions-table"
+          columns={[
+            {
+              key: 'file',
+              title: t('disposition.file'),
+              className: 'records-grow',
+              render: (_, d) => (
+                <span>
+                  <bdi className="corr-number">{d.file.code}</bdi>{' '}
+                  <bdi>{fileTitle(d.file, i18n.language)}</bdi>
+                </span>
+              ),
+            },
+            {
+              key: 'action',
+              title: t('schedules.columns.action'),
+              render: (_, d) => t(`actions.${d.action}`),
+            },
+            {
+              key: 'state',
+              title: t('files.columns.state'),
+              render: (_, d) => (
+                <Tag color={STATE_COLOR[d.state]} data-testid={`disposition-state-${d.file.code}`}>
+                  {t(`dispositionStates.${d.state}`)}
+                </Tag>
+              ),
+            },
+            {
+              key: 'proposed',
+              title: t('disposition.proposedBy'),
+              render: (_, d) => (
+                <Space orientation="vertical" size={0}>
+                  <span>{localName(d.proposedBy, i18n.language) || '—'}</span>
+                  <Typography.Text type="secondary">
+                    <bdi>{formatDateTime(d.proposedAt)}</bdi>
+                  </Typography.Text>
+                </Space>
+              ),
+            },
+            {
+              key: 'approved',
+              title: t('disposition.approvedBy'),
+              render: (_, d) =>
+                d.approvedBy ? (
+                  <Space orientation="vertical" size={0}>
+                    <span>{localName(d.approvedBy, i18n.language)}</span>
+                    {d.approvedAt && (
+                      <Typography.Text type="secondary">
+                        <bdi>{formatDateTime(d.approvedAt)}</bdi>
+                      </Typography.Text>
+                    )}
+                  </Space>
+                ) : (
+                  '—'
+                ),
+            },
+            {
+              key: 'actions',
+              title: '',
+              render: (_, d) => {
+                const own = d.proposedBy?.id === me;
+                return (
+                  <Space size={4} wrap>
+                    {d.state === 'proposed' && mayApprove && !own && (
+                      <Button
+                        size="small"
+                        type="primary"
+                        loading={busy(d.id, 'approve')}
+                        onClick={() => step.mutate({ id: d.id, what: 'approve' })}
+                        data-testid={`approve-${d.file.code}`}
+                      >
+                        {t('disposition.approve')}
+                      </Button>
+                    )}
+                    {d.state === 'proposed' && mayApprove && own && (
+                      <Typography.Text
+                        type="secondary"
+                        className="records-why"
+                        data-testid={`own-proposal-${d.file.code}`}
+                      >
+                        {t('disposition.ownProposal')}
+                      </Typography.Text>
+                    )}
+                    {d.state === 'approved' && mayExecute && (
+                      <Popconfirm
+                        title={t(
+                          d.action === 'destroy'
+                            ? 'disposition.destroyConfirm'
+                            : 'disposition.transferConfirm',
+                        )}
+                        okText={t('disposition.execute')}
+                        cancelText={t('cancel')}
+                        okButtonProps={
+                          { danger: d.action === 'destroy', 'data-testid': 'execute-confirm' } as ButtonProps
+                        }
+                        onConfirm={() => step.mutate({ id: d.id, what: 'execute' })}
+                      >
+                        <Button
+                          size="small"
+                          danger={d.action === 'destroy'}
+                          loading={busy(d.id, 'execute')}
+                          data-testid={`execute-${d.file.code}`}
+                        >
+                          {t('disposition.execute')}
+                        </Button>
+                      </Popconfirm>
+                    )}
+                    {(d.state === 'proposed' || d.state === 'approved') && mayPropose && (
+                      <Button
+                        size="small"
+                        loading={busy(d.id, 'cancel')}
+                        onClick={() => step.mutate({ id: d.id, what: 'cancel' })}
+                        data-testid={`cancel-${d.file.code}`}
+                      >
+                        {t('disposition.cancel')}
+                      </Button>
+                    )}
+                    {d.state === 'done' && (
+                      <Button
+                        size="small"
+                        icon={<DownloadOutlined />}
+                        loading={download.isPending && download.variables?.id === d.id}
+                        onClick={() =>
+                          download.mutate({
+                            id: d.id,
+                            what: d.action === 'destroy' ? 'certificate' : 'package',
+                          })
+                        }
+                        data-testid={`download-${d.file.code}`}
+                      >
+                        {d.action === 'destroy' ? t('disposition.certificate') : t('disposition.package')}
+                      </Button>
+                    )}
+                  </Space>
+                );
+              },
+            },
+          ]}
+        />
+      </Card>
+      <Modal
+        open={proposing !== null}
+        title={proposing ? t('disposition.proposeTitle', { code: proposing.code }) : ''}
+        okText={t('disposition.propose')}
+        cancelText={t('cancel')}
+        okButtonProps={{ loading: propose.isPending, 'data-testid': 'propose-confirm' } as ButtonProps}
+        onOk={() => proposing && propose.mutate(proposing)}
+        onCancel={() => setProposing(null)}
+        destroyOnHidden
+      >
+        {proposing && (
+          <Space orientation="vertical" className="records-full">
+            <Typography.Text>
+              {t('disposition.proposeNote', {
+                action: proposing.retention ? t(`actions.${proposing.retention.action}`) : '—',
+                count: proposing.documents,
+                n: formatNumber(proposing.documents),
+              })}
+            </Typography.Text>
+            {proposing.retention && (
+              <Typography.Text type="secondary">
+                {t('schedules.columns.reference')}: <bdi>{proposing.retention.legalReference}</bdi>
+              </Typography.Text>
+            )}
+            <Input.TextArea
+              value={note}
+              onChange={(e) => setNote(e.target.value)}
+              maxLength={1000}
+              placeholder={t('disposition.notePlaceholder')}
+              autoSize={{ minRows: 2 }}
+              data-testid="propose-note"
+            />
+          </Space>
+        )}
+      </Modal>
+    </CorrespondenceScreen>
+  );
+}

@@ -1,0 +1,154 @@
+/**
+ * Records management in the client (issue 31): the document form's File field searches the open files on
+ * the server and names them by code and title in the interface language; an older local draft's file code
+ * shows until a file is chosen, which replaces it; the form's fields send the file's id, else the code.
+ * The disposition screen tells the proposer why they cannot approve their own proposal and offers another
+ * records manager the approval.
+ */
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Form } from 'antd';
+import { initI18n } from '../../src-renderer/lib/i18n';
+import { FileSelect } from '../../src-renderer/features/correspondence/documents/FileSelect';
+import { toDocumentFields } from '../../src-renderer/features/correspondence/documents/documentFields';
+import { Component as DispositionPage } from '../../src-renderer/features/records/DispositionPage';
+import { fakeHttp, renderScreen } from './admin-harness';
+import type * as HttpModule from '../../src-renderer/lib/http';
+
+const holder = vi.hoisted(() => ({
+  fake: null as unknown as {
+    http: Record<string, unknown>;
+    calls: { method: string; path: string; query?: unknown }[];
+  },
+}));
+vi.mock('../../src-renderer/lib/http', async (original) => ({
+  ...(await original<typeof HttpModule>()),
+  http: {
+    get: (...a: unknown[]) => (holder.fake.http.get as (...x: unknown[]) => unknown)(...a),
+    post: (...a: unknown[]) => (holder.fake.http.post as (...x: unknown[]) => unknown)(...a),
+    put: (...a: unknown[]) => (holder.fake.http.put as (...x: unknown[]) => unknown)(...a),
+    patch: (...a: unknown[]) => (holder.fake.http.patch as (...x: unknown[]) => unknown)(...a),
+    delete: (...a: unknown[]) => (holder.fake.http.delete as (...x: unknown[]) => unknown)(...a),
+  },
+}));
+vi.mock('../../src-renderer/app/permissions', () => ({
+  useCanOn: () => true,
+  useCurrentPage: () => null,
+}));
+vi.mock('../../src-renderer/app/session', () => ({ useSession: () => ({ user: { id: 7 } }) }));
+
+const FILES = [
+  { id: 1, code: 'FIN-01', titleAr: 'ملف الميزانية', titleEn: 'Budget' },
+  { id: 2, code: 'HR-02', titleAr: 'ملف التوظيف', titleEn: 'Recruitment' },
+];
+
+beforeAll(async () => {
+  await initI18n('en');
+});
+
+/** Opens an antd select and answers its dropdown. */
+function openSelect(testId: string) {
+  const select = screen.getByTestId(testId);
+  fireEvent.mouseDown(select.querySelector('.ant-select-selector') ?? select);
+  return select;
+}
+
+describe('the File field', () => {
+  let form: ReturnType<typeof Form.useForm>[0] | null = null;
+  function Harness({ grouping }: { grouping?: string }) {
+    const [f] = Form.useForm();
+    form = f;
+    return (
+      <Form form={f} initialValues={{ grouping }}>
+        <Form.Item name="fileId">
+          <FileSelect testId="field-file" />
+        </Form.Item>
+        <Form.Item name="grouping" hidden>
+          <input />
+        </Form.Item>
+      </Form>
+    );
+  }
+  beforeEach(() => {
+    holder.fake = fakeHttp({
+      'GET /records/files/open': (_b, query) => {
+        const q = ((query as { q?: string } | undefined)?.q ?? '').toLowerCase();
+        return FILES.filter(
+          (f) => !q || f.code.toLowerCase().includes(q) || f.titleEn.toLowerCase().includes(q),
+        );
+      },
+    });
+  });
+
+  it('searches the open files on the server and chooses one by its id', async () => {
+    renderScreen(<Harness />);
+    const select = openSelect('field-file');
+    expect(await screen.findByText('FIN-01 — Budget')).toBeTruthy();
+    fireEvent.change(within(select).getByRole('combobox'), { target: { value: 'recr' } });
+    await waitFor(() =>
+      expect(holder.fake.calls.some((c) => (c.query as { q?: string } | undefined)?.q === 'recr')).toBe(true),
+    );
+    await waitFor(() => expect(screen.queryByText('FIN-01 — Budget')).toBeNull());
+    fireEvent.click(await screen.findByText('HR-02 — Recruitment'));
+    await waitFor(() => expect(form!.getFieldValue('fileId')).toBe(2));
+  });
+
+  it('shows an older draft’s file code until a file is chosen, which replaces it', async () => {
+    renderScreen(<Harness grouping="OLD-7" />);
+    expect(await screen.findByText('File OLD-7 (named by its code)')).toBeTruthy();
+    openSelect('field-file');
+    fireEvent.click(await screen.findByText('FIN-01 — Budget'));
+    await waitFor(() => expect(form!.getFieldValue('fileId')).toBe(1));
+    expect(form!.getFieldValue('grouping')).toBeUndefined();
+  });
+
+  it('sends the file’s id, else the older code for the server to map, else no file', () => {
+    expect(toDocumentFields({ subject: 'x', fileId: 3, grouping: 'OLD' }, 'out')).toMatchObject({
+      fileId: 3,
+    });
+    const byCode = toDocumentFields({ subject: 'x', grouping: ' OLD-7 ' }, 'in');
+    expect(byCode).toMatchObject({ grouping: 'OLD-7' });
+    expect(byCode).not.toHaveProperty('fileId');
+    expect(toDocumentFields({ subject: 'x' }, 'memo')).toMatchObject({ fileId: null });
+  });
+});
+
+describe('the disposition screen', () => {
+  const person = (id: number, nameEn: string) => ({ id, nameAr: nameEn, nameEn });
+  const disposition = (id: number, code: string, proposer: number) => ({
+    id,
+    file: { id, code, titleAr: `ملف ${code}`, titleEn: `File ${code}` },
+    action: 'destroy',
+    state: 'proposed',
+    legalReference: 'Records regulation, article 12',
+    note: null,
+    proposedBy: person(proposer, proposer === 7 ? 'Me' : 'Someone else'),
+    proposedAt: '2026-03-01T09:00:00.000Z',
+    approvedBy: null,
+    approvedAt: null,
+    executedBy: null,
+    executedAt: null,
+    record: [],
+    outputSha256: null,
+  });
+
+  it('tells the proposer why they cannot approve, and lets another records manager approve', async () => {
+    holder.fake = fakeHttp({
+      'GET /records/disposition/due': () => [],
+      'GET /records/dispositions': () => [disposition(1, 'MINE-1', 7), disposition(2, 'THEIRS-2', 9)],
+      'POST /records/dispositions/2/approve': () => ({ ...disposition(2, 'THEIRS-2', 9), state: 'approved' }),
+    });
+    renderScreen(<DispositionPage />);
+    expect((await screen.findByTestId('own-proposal-MINE-1')).textContent).toBe(
+      'You proposed it: another records manager must approve it',
+    );
+    expect(screen.queryByTestId('approve-MINE-1')).toBeNull();
+    fireEvent.click(screen.getByTestId('approve-THEIRS-2'));
+    await waitFor(() =>
+      expect(
+        holder.fake.calls.some((c) => c.method === 'POST' && c.path === '/records/dispositions/2/approve'),
+      ).toBe(true),
+    );
+    expect(screen.getByText('No file is due for disposition')).toBeTruthy();
+  });
+});
