@@ -17,8 +17,12 @@ const root = resolve(import.meta.dirname, '..');
  * Node's flags for the server process. A larger initial heap: V8 starts a small one and, under a burst
  * of uploads, collected it in full every few dozen files as the requests' objects were promoted
  * (50 full collections for 2,000 scans; 7 with this); 128 MB is what the server reaches anyway.
+ * `--liftoff-only`: the embedded PGlite's WASM compiled by V8's baseline compiler only, never tiered up
+ * to TurboFan, whose compiling of the hot Postgres functions cost ~500 MB at its peak (docs/decisions.md,
+ * "The embedded database in a worker thread"). A flag of the process: V8 freezes its flags once started,
+ * so `v8.setFlagsFromString` in the server is too late. On PostgreSQL it changes nothing of note.
  */
-export const SERVER_NODE_FLAGS = ['--initial-heap-size=128'];
+export const SERVER_NODE_FLAGS = ['--initial-heap-size=128', '--liftoff-only'];
 
 /** Builds out/server/ afresh; answers the path of its entry (cli.js). */
 export async function buildServer({ outDir = join(root, 'out/server') } = {}) {

@@ -10,18 +10,29 @@
  *
  *   BENCH_EMBEDDED=burst npx tsx bench/embedded/run.ts
  *
- * Knobs: BENCH_BURST (300), BENCH_FILE_KB (200), BENCH_IDLE_READS (100).
+ * Knobs: BENCH_BURST (300), BENCH_FILE_KB (200), BENCH_IDLE_READS (100), BENCH_PGLITE (`in-thread,worker`:
+ * which of the two to run), BENCH_SERVER_FLAGS (more Node/V8 flags for the server, e.g. `--liftoff-only`).
+ *
+ * What a file costs (measured 2026-11-28, load average 5–13 on 2 cores): the PDF check is ~12 ms warm
+ * (1.2 s for the first, pdf.js loading); reading the page's codes for batch cutting (ocr-child, one child,
+ * one page after another, at nice 5) is ~0.8 s a page idle (render 70 ms, ZXing 700 ms: four attempts,
+ * as on any inked page without a code). That serial codes reading is the burst's bottleneck: on a loaded
+ * machine the niced child gets a small share of the CPU (an earlier run sent 107 of 300 files in 16 min); the
+ * search's OCR of the new scans (a second child at nice 19) runs beside it. So BENCH_BURST defaults
+ * to 300 but a loaded machine runs 32–64.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { httpTransport } from '../../src-main/station/transport';
 import {
+  BENCH_ADMIN,
   MemorySampler,
   firstAdmin,
   procMemory,
   round,
+  signIn,
   startServerProcess,
   table,
   writePdf,
@@ -60,10 +71,18 @@ const figures = (times: number[]) => ({
 
 async function scenario(root: string, label: string, env: Record<string, string>, pdfs: string[]) {
   const dataDir = join(root, `server-${label}`);
-  // A first start on a loaded machine takes long: up to five minutes.
+  // A first start on a loaded machine takes long: up to five minutes. Its creating the database (initdb)
+  // peaks at ~1.1 GB once; a desk opens an existing one, so the measured server is a second start, and
+  // its VmHWM is that start's and the burst's.
+  const first = await startServerProcess(dataDir, env, 300_000);
+  try {
+    await firstAdmin(first.url);
+  } finally {
+    await first.stop();
+  }
   const server = await startServerProcess(dataDir, env, 300_000);
   try {
-    const token = await firstAdmin(server.url);
+    const token = await signIn(server.url, BENCH_ADMIN.username, BENCH_ADMIN.password);
     // Warm: the box read and one batch sent, so neither side is timed cold.
     await readBox(server.url, token, () => false, 10);
     const headers = { Accept: 'application/json', 'Accept-Language': 'en', Authorization: `Bearer ${token}` };
@@ -125,13 +144,21 @@ export async function runBurst() {
       await writePdf(path, FILE_KB * 1024, `scan page ${i}`);
       pdfs.push(path);
     }
-    process.stderr.write('PGlite in the server thread…\n');
-    const before = await scenario(root, 'in-thread', { PGLITE_IN_THREAD: '1' }, pdfs);
-    process.stderr.write('PGlite in its worker thread…\n');
-    const after = await scenario(root, 'worker', {}, pdfs);
-    const rows = [before, after];
+    const wanted = (process.env.BENCH_PGLITE ?? 'in-thread,worker').split(',');
+    const rows = [];
+    if (wanted.includes('in-thread')) {
+      process.stderr.write('PGlite in the server thread…\n');
+      rows.push(await scenario(root, 'in-thread', { PGLITE_IN_THREAD: '1' }, pdfs));
+    }
+    if (wanted.includes('worker')) {
+      process.stderr.write('PGlite in its worker thread…\n');
+      rows.push(await scenario(root, 'worker', {}, pdfs));
+    }
     console.log(
-      `\nThe incoming box during a burst of ${BURST} PDFs of ${FILE_KB} KB (batches of ${BATCH}, ${CONCURRENCY} at once); ms\n`,
+      `\nThe incoming box during a burst of ${BURST} PDFs of ${FILE_KB} KB (batches of ${BATCH}, ${CONCURRENCY} at once); ` +
+        `ms; extra server flags: ${process.env.BENCH_SERVER_FLAGS || 'none'}; load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}\n`,
     );
     console.log(
       table([
@@ -163,7 +190,13 @@ export async function runBurst() {
         ]),
       ]),
     );
-    return { benchmark: 'embedded-burst', burst: BURST, fileKB: FILE_KB, results: rows };
+    return {
+      benchmark: 'embedded-burst',
+      burst: BURST,
+      fileKB: FILE_KB,
+      serverFlags: process.env.BENCH_SERVER_FLAGS ?? '',
+      results: rows,
+    };
   } finally {
     await rm(root, { recursive: true, force: true, maxRetries: 5 }).catch((error: unknown) =>
       process.stderr.write(`could not remove ${root}: ${String(error)}\n`),

@@ -122,6 +122,8 @@ export async function startServerProcess(
   // BENCH_SERVER_CPU_PROF=<folder>: the server writes a V8 CPU profile there when it stops (diagnosis).
   const profile = process.env.BENCH_SERVER_CPU_PROF;
   const flags = profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(profile)] : [];
+  // BENCH_SERVER_FLAGS='--a --b': more Node/V8 flags for the server (to measure one before it is shipped).
+  flags.push(...(process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean));
   // The server as `npm run server` runs it: the bundle (scripts/build-server.mjs, built once a run) with
   // the server's Node flags.
   const { entry, nodeFlags } = await serverBundle();
