@@ -100,8 +100,8 @@ async function playwright(lane, label, args, outputFile, env = {}) {
 const only = process.argv.slice(2);
 const want = (name) => only.length === 0 || only.includes(name);
 
-/** End-to-end files run at the end of the vitest lane (see the top): about a ninth of the suite's time. */
-const E2E_BESIDE = ['correspondence.spec.ts', 'offline.spec.ts'];
+/** End-to-end files run at the end of the vitest lane (see the top): about a seventh of the suite's time. */
+const E2E_BESIDE = ['correspondence.spec.ts', 'offline.spec.ts', 'records.spec.ts'];
 const E2E_FILES = readdirSync('tests/e2e')
   .filter((f) => f.endsWith('.spec.ts'))
   .sort();
