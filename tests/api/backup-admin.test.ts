@@ -14,16 +14,15 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tablesInDependencyOrder } from '../../src-server/backup/copy';
 import type { Sql } from '../../src-server/backup/database';
 import { restoreBackup } from '../../src-server/backup/restore';
 import { loadConfig } from '../../src-server/config';
 import { DEFAULT_MIGRATIONS_FOLDER } from '../../src-server/db/open';
 import { createLocalFileStore, sha256Of } from '../../src-server/storage/files';
 import { PAGES } from '../../src-shared/pages';
-import { minimalPdf, multipart } from './support/files';
 import { call, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
-import { letter, organisation, type Org } from './support/correspondence';
+import { organisation, type Org } from './support/correspondence';
+import { everything, letterWithAttachment } from './support/backup';
 
 const PG_URL = process.env.SIJILL_TEST_DATABASE_URL;
 
@@ -67,50 +66,6 @@ async function sqlOf(h: Harness): Promise<{ sql: Sql; close(): Promise<void> }> 
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   return { sql: client, close: () => client.end() };
-}
-
-/** Every row of every table (as JSON text, sorted) and every sequence's position. */
-async function everything(sql: Sql): Promise<Record<string, string[]>> {
-  const out: Record<string, string[]> = {};
-  for (const table of await tablesInDependencyOrder(sql)) {
-    const { rows } = await sql.query<{ r: string }>(
-      `select to_json(t)::text as r from public.${pg.escapeIdentifier(table)} t`,
-    );
-    out[table] = rows.map((x) => x.r).sort();
-  }
-  const { rows: seqs } = await sql.query<{ name: string }>(
-    `select relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and relkind = 'S'`,
-  );
-  for (const { name } of seqs) {
-    const { rows } = await sql.query<{ v: string }>(
-      `select last_value::text || '/' || is_called::text as v from public.${pg.escapeIdentifier(name)}`,
-    );
-    out[`sequence ${name}`] = [rows[0]!.v];
-  }
-  return out;
-}
-
-/** Registers an incoming letter with a PDF attachment of its own. */
-async function letterWithAttachment(h: Harness, org: Org, note: string): Promise<void> {
-  const doc = await call(h, {
-    method: 'POST',
-    url: '/correspondence/documents',
-    token: org.clerk.token,
-    body: { ...letter(org), register: true },
-  });
-  if (doc.status !== 201) throw new Error(`register: ${doc.status} ${JSON.stringify(doc.json)}`);
-  const body = multipart(
-    minimalPdf(`${note} ${randomBytes(6).toString('hex')}`),
-    'letter.pdf',
-    'application/pdf',
-  );
-  const up = await h.app.inject({
-    method: 'POST',
-    url: `/correspondence/documents/${doc.json.data.id}/attachments`,
-    headers: { ...body.headers, authorization: `Bearer ${org.clerk.token}` },
-    payload: body.payload,
-  });
-  if (up.statusCode !== 201) throw new Error(`attach: ${up.statusCode} ${up.body}`);
 }
 
 function suite(title: string, overrides: Record<string, string>, onPglite: boolean) {

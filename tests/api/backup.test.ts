@@ -18,7 +18,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src-server/app';
 import { createBackup, filePath, type BackupSource } from '../../src-server/backup/backup';
 import { runBackupCommand } from '../../src-server/backup/commands';
-import { tablesInDependencyOrder } from '../../src-server/backup/copy';
 import {
   hashColumns,
   OPTIONAL_FILE_COLUMNS,
@@ -31,9 +30,9 @@ import { loadConfig } from '../../src-server/config';
 import { DEFAULT_MIGRATIONS_FOLDER } from '../../src-server/db/open';
 import { createLocalFileStore, sha256Of, type FileStore } from '../../src-server/storage/files';
 import { createS3FileStore } from '../../src-server/storage/s3';
-import { minimalPdf, multipart } from './support/files';
-import { call, startHarness, type Harness } from './support/harness';
-import { letter, organisation, type Org } from './support/correspondence';
+import { startHarness, type Harness } from './support/harness';
+import { organisation, type Org } from './support/correspondence';
+import { everything, letterWithAttachment } from './support/backup';
 
 const PG_URL = process.env.SIJILL_TEST_DATABASE_URL;
 
@@ -88,52 +87,6 @@ async function sourceOf(h: Harness): Promise<{ source: BackupSource; sql: Sql; c
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   return { source: { kind: 'postgres', url: url.toString() }, sql: client, close: () => client.end() };
-}
-
-/** Every row of every table (as JSON text, sorted) and every sequence's position. */
-async function everything(sql: Sql): Promise<Record<string, string[]>> {
-  await sql.query(`set timezone = 'UTC'`);
-  const out: Record<string, string[]> = {};
-  for (const table of await tablesInDependencyOrder(sql)) {
-    const { rows } = await sql.query<{ r: string }>(
-      `select to_json(t)::text as r from public.${pg.escapeIdentifier(table)} t`,
-    );
-    out[table] = rows.map((x) => x.r).sort();
-  }
-  const { rows: seqs } = await sql.query<{ name: string }>(
-    `select relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and relkind = 'S'`,
-  );
-  for (const { name } of seqs) {
-    const { rows } = await sql.query<{ v: string }>(
-      `select last_value::text || '/' || is_called::text as v from public.${pg.escapeIdentifier(name)}`,
-    );
-    out[`sequence ${name}`] = [rows[0]!.v];
-  }
-  return out;
-}
-
-/** Registers an incoming letter with a PDF attachment of its own; answers its id. */
-async function letterWithAttachment(h: Harness, org: Org, note: string): Promise<number> {
-  const doc = await call(h, {
-    method: 'POST',
-    url: '/correspondence/documents',
-    token: org.clerk.token,
-    body: { ...letter(org), register: true },
-  });
-  if (doc.status !== 201) throw new Error(`register: ${doc.status} ${JSON.stringify(doc.json)}`);
-  const body = multipart(
-    minimalPdf(`${note} ${randomBytes(6).toString('hex')}`),
-    'letter.pdf',
-    'application/pdf',
-  );
-  const up = await h.app.inject({
-    method: 'POST',
-    url: `/correspondence/documents/${doc.json.data.id}/attachments`,
-    headers: { ...body.headers, authorization: `Bearer ${org.clerk.token}` },
-    payload: body.payload,
-  });
-  if (up.statusCode !== 201) throw new Error(`attach: ${up.statusCode} ${up.body}`);
-  return doc.json.data.id as number;
 }
 
 /** A fresh, empty installation of the given kind: its configuration, store and a way to read its database. */
