@@ -607,5 +607,7 @@ describe.skipIf(!BASE_URL)('several servers behind nginx (needs SIJILL_TEST_DATA
       const health = await send('GET', `${proxy!.url}/health`);
       expect(health.status).toBe(200);
     }
-  });
+    // A guard against a hang, not a speed limit: finding a server holding a job and the takeover each
+    // wait up to 30 s, on two cores that also run the other suites.
+  }, 180_000);
 });
