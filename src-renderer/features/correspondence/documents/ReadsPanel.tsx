@@ -3,7 +3,7 @@
  * which address, newest first — shown on the document's detail to holders of the audit page (the server
  * enforces the same permission on GET /correspondence/documents/{id}/reads).
  */
-import { Card, Table, Tag, Typography } from 'antd';
+import { Card, Flex, List, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ReadEntry } from '../../../../src-shared/api/reads';
@@ -22,38 +22,38 @@ export function ReadsPanel({ documentId }: { documentId: number }) {
       {reads.isError && !reads.data ? (
         <LoadFailed onRetry={() => void reads.refetch()} testId="reads-failed" />
       ) : (
-        <Table<ReadEntry>
+        // A list, not a table: the panel stands in the detail's narrow side column, where four columns
+        // broke every line; each act reads "who — what" over "when · from where".
+        <List<ReadEntry>
           size="small"
-          rowKey="id"
           loading={reads.isLoading}
           dataSource={reads.data?.items ?? []}
-          pagination={false}
           locale={{ emptyText: t('reads.empty') }}
-          columns={[
-            {
-              key: 'at',
-              title: t('reads.at'),
-              render: (_, r) => <bdi>{formatDateTime(r.at)}</bdi>,
-            },
-            { key: 'who', title: t('reads.who'), render: (_, r) => <bdi>{r.username ?? '—'}</bdi> },
-            {
-              key: 'what',
-              title: t('reads.what'),
-              render: (_, r) => (
-                <>
+          renderItem={(r) => (
+            <List.Item key={r.id} data-testid="read-entry">
+              <Flex vertical gap={2} style={{ minInlineSize: 0 }}>
+                <span>
+                  <Typography.Text strong>
+                    <bdi>{r.username ?? '—'}</bdi>
+                  </Typography.Text>
+                  {' — '}
                   {t(`reads.actions.${r.action.slice('documents.'.length)}`)}
                   {r.fileName && (
                     <Typography.Text type="secondary">
-                      {' — '}
+                      {' '}
                       <bdi>{r.fileName}</bdi>
                     </Typography.Text>
                   )}
-                  {r.watermarked && <Tag>{t('reads.watermarked')}</Tag>}
-                </>
-              ),
-            },
-            { key: 'ip', title: t('reads.from'), render: (_, r) => <bdi dir="ltr">{r.ip ?? '—'}</bdi> },
-          ]}
+                  {r.watermarked && <Tag style={{ marginInlineStart: 6 }}>{t('reads.watermarked')}</Tag>}
+                </span>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  <bdi>{formatDateTime(r.at)}</bdi>
+                  {' · '}
+                  {t('reads.from')} <bdi dir="ltr">{r.ip ?? '—'}</bdi>
+                </Typography.Text>
+              </Flex>
+            </List.Item>
+          )}
         />
       )}
     </Card>
