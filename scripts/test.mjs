@@ -8,7 +8,7 @@
 //   (which skips where no binary exists).
 // Whichever lane is the longer, files of the end-to-end suite listed in E2E_BESIDE run at the end of the
 // vitest lane instead, in a Playwright of their own (own output folder and report), so both lanes end
-// together. Today the vitest lane is the longer (the API suite on both databases: 35 and 17 minutes of a
+// together. Today the vitest lane is the longer (the API suite on both databases: 35 and 8 minutes of a
 // CI run, against 35 for the end-to-end suite), so none do.
 // Each lane's lines are prefixed with its name. The last line is `N passed, N failed, N skipped` over all
 // of them. `npm test -- vitest|e2e|electron …` runs only those parts; SIJILL_TEST_LANES=1 runs the lanes
