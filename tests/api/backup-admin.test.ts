@@ -23,6 +23,7 @@ import { PAGES } from '../../src-shared/pages';
 import { call, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
 import { organisation, type Org } from './support/correspondence';
 import { everything, letterWithAttachment } from './support/backup';
+import { scratchPostgres } from '../support/postgres';
 
 const PG_URL = process.env.SIJILL_TEST_DATABASE_URL;
 
@@ -40,20 +41,9 @@ afterAll(async () => {
 
 /** A new PostgreSQL database (dropped after the file); answers its URL. */
 async function freshPg(): Promise<string> {
-  const name = `sijill_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  const url = new URL(PG_URL!);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const made = await scratchPostgres(PG_URL!);
+  cleanups.push(made.drop);
+  return made.url;
 }
 
 /** Raw SQL on the harness's own database: its PGlite (worker proxy or in-thread) or a client of its own. */

@@ -33,6 +33,7 @@ import { createS3FileStore } from '../../src-server/storage/s3';
 import { startHarness, type Harness } from './support/harness';
 import { organisation, type Org } from './support/correspondence';
 import { everything, letterWithAttachment } from './support/backup';
+import { scratchPostgres } from '../support/postgres';
 
 const PG_URL = process.env.SIJILL_TEST_DATABASE_URL;
 
@@ -59,20 +60,9 @@ afterAll(async () => {
 
 /** A new PostgreSQL database (dropped after the file); answers its URL. */
 async function freshPg(): Promise<string> {
-  const name = `sijill_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  const url = new URL(PG_URL!);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const made = await scratchPostgres(PG_URL!);
+  cleanups.push(made.drop);
+  return made.url;
 }
 
 /** The harness's database as a backup source and as raw SQL. */

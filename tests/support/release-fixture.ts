@@ -13,7 +13,6 @@
  * Both loaders are here too, so the test and the maker agree on the files.
  */
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -32,6 +31,9 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import pg from 'pg';
+import { scratchPostgres } from './postgres';
+
+export { scratchPostgres };
 import { systemClock } from '../../src-server/clock';
 import { loadConfig } from '../../src-server/config';
 import { openDatabase, DEFAULT_MIGRATIONS_FOLDER, type Db } from '../../src-server/db/open';
@@ -121,26 +123,6 @@ export async function loadPostgresFixture(fixtureDir: string, url: string): Prom
   } finally {
     await client.end();
   }
-}
-
-/** A new empty PostgreSQL database beside `baseUrl`'s: its URL, and how to drop it. */
-export async function scratchPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `sijill_u_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
 }
 
 /** Seeds the demo into the database at DATA_DIR (PGlite) or DATABASE_URL; answers what the test checks. */

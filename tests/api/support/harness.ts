@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { buildApp, type App } from '../../../src-server/app';
+import { scratchPostgres } from '../../support/postgres';
 import type { Clock } from '../../../src-server/clock';
 import { loadConfig, type ServerConfig } from '../../../src-server/config';
 import { openDatabase, type Database } from '../../../src-server/db/open';
@@ -33,25 +33,6 @@ export interface Harness {
   /** Raw SQL for assertions and time travel (e.g. expiring a challenge). */
   query<T = Record<string, unknown>>(text: string): Promise<T[]>;
   close(): Promise<void>;
-}
-
-async function postgresDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `sijill_t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
 }
 
 /**
@@ -78,7 +59,7 @@ export async function startHarness(
     ...overrides,
   });
   const baseUrl = process.env.SIJILL_TEST_DATABASE_URL;
-  const pgDb = baseUrl ? await postgresDatabase(baseUrl) : null;
+  const pgDb = baseUrl ? await scratchPostgres(baseUrl) : null;
   const database = await openDatabase({
     ...config,
     DATABASE_URL: pgDb?.url,
