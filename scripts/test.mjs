@@ -24,6 +24,14 @@ mkdirSync('test-results', { recursive: true });
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];
+/** Each failed test, named with its file and its first error line: printed again at the very end. */
+const failures = [];
+const firstLine = (text) =>
+  String(text ?? '')
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((l) => l.trim() !== '') ?? '';
 
 /** Runs a command with its output's lines prefixed by the lane's name; resolves with its exit status. */
 function run(lane, label, command, args, env = {}) {
@@ -72,6 +80,14 @@ async function vitest(lane, label, args, outputFile, env = {}) {
     (f) => f.status === 'failed' && f.assertionResults.length === 0,
   ).length;
   totals.failed += brokenFiles;
+  for (const file of report.testResults) {
+    const name = file.name.replace(`${root}/`, '');
+    if (file.status === 'failed' && file.assertionResults.length === 0)
+      failures.push(`${label}: ${name}: ${firstLine(file.message)}`);
+    for (const test of file.assertionResults)
+      if (test.status === 'failed')
+        failures.push(`${label}: ${name} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+  }
   if (status !== 0 && report.numFailedTests === 0 && brokenFiles === 0) {
     problems.push(`${label}: exit ${status}`);
     totals.failed += 1;
@@ -89,7 +105,20 @@ async function playwright(lane, label, args, outputFile, env = {}) {
     totals.failed += 1;
     return;
   }
-  const { stats, errors = [] } = JSON.parse(readFileSync(outputFile, 'utf8'));
+  const { stats, errors = [], suites = [] } = JSON.parse(readFileSync(outputFile, 'utf8'));
+  const walk = (suite, path) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === 'unexpected') {
+          const result = test.results?.at(-1);
+          failures.push(
+            `${label}: ${[...path, spec.title].join(' › ')}: ${firstLine(result?.error?.message)}`,
+          );
+        }
+    for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
+  };
+  for (const suite of suites) walk(suite, [suite.title]);
+  for (const error of errors) failures.push(`${label}: ${firstLine(error.message)}`);
   totals.passed += stats.expected + (stats.flaky ?? 0);
   totals.failed += stats.unexpected + errors.length;
   totals.skipped += stats.skipped;
@@ -194,6 +223,7 @@ if (process.env.SIJILL_TEST_LANES === '1') {
 }
 
 console.log('');
+for (const f of failures) console.log(`failed: ${f.slice(0, 400)}`);
 for (const p of problems) console.log(`problem: ${p}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 || problems.length > 0 ? 1 : 0);
