@@ -47,6 +47,11 @@ export const PAGES = {
 
   search: '/search/documents',
 
+  archiveDashboard: '/dashboards/archive',
+  managerDashboard: '/dashboards/manager',
+  organisationDashboard: '/dashboards/organisation',
+  reports: '/dashboards/reports',
+
   recordFiles: '/records/files',
   retentionSchedules: '/records/schedules',
   disposition: '/records/disposition',
@@ -68,6 +73,7 @@ export const SECTIONS = {
   memos: '/correspondence/memos',
   settings: '/correspondence/settings',
   search: '/search',
+  dashboards: '/dashboards',
   records: '/records',
   auth: '/auth',
   user: '/user',

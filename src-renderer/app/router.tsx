@@ -212,6 +212,26 @@ export const MAIN_ROUTES: readonly MainRoute[] = [
     lazy: () => import('../features/correspondence/search/SearchDetailPage'),
   },
   {
+    path: PAGES.archiveDashboard,
+    treePath: PAGES.archiveDashboard,
+    lazy: () => import('../features/dashboards/ArchiveDashboardPage'),
+  },
+  {
+    path: PAGES.managerDashboard,
+    treePath: PAGES.managerDashboard,
+    lazy: () => import('../features/dashboards/ManagerDashboardPage'),
+  },
+  {
+    path: PAGES.organisationDashboard,
+    treePath: PAGES.organisationDashboard,
+    lazy: () => import('../features/dashboards/OrganisationDashboardPage'),
+  },
+  {
+    path: PAGES.reports,
+    treePath: PAGES.reports,
+    lazy: () => import('../features/dashboards/ReportsPage'),
+  },
+  {
     path: PAGES.recordFiles,
     treePath: PAGES.recordFiles,
     lazy: () => import('../features/records/FilesPage'),

@@ -44,6 +44,10 @@ import {
   DatabaseOutlined,
   ScheduleOutlined,
   DeleteOutlined,
+  DashboardOutlined,
+  FundOutlined,
+  BarChartOutlined,
+  FileExcelOutlined,
 } from '@ant-design/icons';
 
 export const PAGE_ICONS: Readonly<Record<string, ComponentType>> = {
@@ -88,6 +92,11 @@ export const PAGE_ICONS: Readonly<Record<string, ComponentType>> = {
   DatabaseOutlined,
   ScheduleOutlined,
   DeleteOutlined,
+  // Dashboards and reports (issue 30).
+  DashboardOutlined,
+  FundOutlined,
+  BarChartOutlined,
+  FileExcelOutlined,
 };
 
 /** The icon of a page-tree node by name. */

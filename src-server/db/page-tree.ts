@@ -206,6 +206,42 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
     ],
   },
   {
+    path: SECTIONS.dashboards,
+    nameAr: 'لوحات المتابعة والتقارير',
+    nameEn: 'Dashboards & Reports',
+    icon: 'DashboardOutlined',
+    pages: [
+      {
+        path: PAGES.archiveDashboard,
+        nameAr: 'لوحة الأرشيف',
+        nameEn: 'Archive Dashboard',
+        icon: 'InboxOutlined',
+        permissions: ['view'],
+      },
+      {
+        path: PAGES.managerDashboard,
+        nameAr: 'لوحة المدير',
+        nameEn: 'Manager Dashboard',
+        icon: 'FundOutlined',
+        permissions: ['view'],
+      },
+      {
+        path: PAGES.organisationDashboard,
+        nameAr: 'لوحة المنظمة',
+        nameEn: 'Organisation Dashboard',
+        icon: 'BarChartOutlined',
+        permissions: ['view'],
+      },
+      {
+        path: PAGES.reports,
+        nameAr: 'التقارير',
+        nameEn: 'Reports',
+        icon: 'FileExcelOutlined',
+        permissions: ['view', 'export'],
+      },
+    ],
+  },
+  {
     path: SECTIONS.records,
     nameAr: 'إدارة الوثائق',
     nameEn: 'Records Management',
