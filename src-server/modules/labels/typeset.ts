@@ -57,6 +57,17 @@ export interface TextStyle {
   script?: 'arabic' | 'latin';
   /** Grey level of the text, 0 (black) to 1. */
   gray?: number;
+  /**
+   * Sets each character on its own, with no ligature or kerning: for codes and hashes, which read back
+   * character by character (and set quickly, whatever their length, since no two are alike).
+   */
+  plain?: boolean;
+}
+
+/** A shaped piece of text in font units, as fontkit answers it, in visual order. */
+interface ShapedPiece {
+  glyphs: ShapedGlyph[];
+  positions: { xAdvance: number; xOffset: number; yOffset: number }[];
 }
 
 /** One glyph placed on a line: `x`/`y` in points from the line's start and baseline. */
@@ -352,31 +363,65 @@ export class Typesetter {
       const { font } = this.fonts[run.key];
       const rtl = run.level % 2 === 1;
       const scale = style.size / font.unitsPerEm;
-      // The direction is given, not guessed by fontkit from the script: Arabic-Indic digits are Arabic
-      // script but run left to right, and a neutral between Arabic words runs right to left.
-      const shaped = font.layout(run.text, [], undefined, undefined, rtl ? 'rtl' : 'ltr');
-      shaped.glyphs.forEach((glyph, index) => {
-        const position = shaped.positions[index]!;
-        const chars = String.fromCodePoint(...glyph.codePoints);
-        glyphs.push({
-          font: run.key,
-          glyph,
-          // Right to left, a ligature holds its characters in visual order, as its neighbours do, and a
-          // mirrored bracket its own character (the `(` drawn as `)`), which is how readers of PDFs
-          // (pdf.js, src-shared/text-layout.ts) turn the line back into logical order.
-          text: rtl
-            ? [...chars]
-                .reverse()
-                .map((ch) => bidi.getMirroredCharacter(ch) ?? ch)
-                .join('')
-            : chars,
-          x: pen + position.xOffset * scale,
-          y: position.yOffset * scale,
+      // A run is shaped word by word (Arabic letters do not join across a space, nor do ligatures form
+      // there), each word once per document: fontkit's layout costs milliseconds a call, and a document's
+      // words repeat. Plain text goes character by character. Right to left, the pieces are laid out in
+      // reverse, each already in visual order.
+      const pieces = style.plain ? [...run.text] : run.text.split(/( )/).filter((piece) => piece !== '');
+      if (rtl) pieces.reverse();
+      for (const piece of pieces) {
+        const shaped = this.layout(run.key, piece, rtl);
+        shaped.glyphs.forEach((glyph, index) => {
+          const position = shaped.positions[index]!;
+          const chars = String.fromCodePoint(...glyph.codePoints);
+          glyphs.push({
+            font: run.key,
+            glyph,
+            // Right to left, a ligature holds its characters in visual order, as its neighbours do, and a
+            // mirrored bracket its own character (the `(` drawn as `)`), which is how readers of PDFs
+            // (pdf.js, src-shared/text-layout.ts) turn the line back into logical order.
+            text: rtl
+              ? [...chars]
+                  .reverse()
+                  .map((ch) => bidi.getMirroredCharacter(ch) ?? ch)
+                  .join('')
+              : chars,
+            x: pen + position.xOffset * scale,
+            y: position.yOffset * scale,
+          });
+          pen += position.xAdvance * scale;
         });
-        pen += position.xAdvance * scale;
-      });
+      }
     }
     return { glyphs, width: pen };
+  }
+
+  /** Pieces shaped in this document, by font, direction and text. */
+  private readonly pieces = new Map<string, ShapedPiece>();
+
+  /**
+   * One piece shaped by fontkit. The direction is given, not guessed by fontkit from the script:
+   * Arabic-Indic digits are Arabic script but run left to right, and a neutral between Arabic words runs
+   * right to left.
+   */
+  private layout(key: FontKey, text: string, rtl: boolean): ShapedPiece {
+    const cacheKey = `${key}${rtl ? '<' : '>'}${text}`;
+    let piece = this.pieces.get(cacheKey);
+    if (!piece) {
+      const { glyphs, positions } = this.fonts[key].font.layout(
+        text,
+        [],
+        undefined,
+        undefined,
+        rtl ? 'rtl' : 'ltr',
+      );
+      piece = {
+        glyphs,
+        positions: positions.map(({ xAdvance, xOffset, yOffset }) => ({ xAdvance, xOffset, yOffset })),
+      };
+      this.pieces.set(cacheKey, piece);
+    }
+    return piece;
   }
 
   width(text: string, style: TextStyle): number {
@@ -419,20 +464,53 @@ export class Typesetter {
     return { size, width: line.width };
   }
 
-  /** Breaks `text` into lines no wider than `maxWidth` (at word boundaries; a long word stays whole). */
+  /**
+   * Breaks `text` into lines no wider than `maxWidth` (at word boundaries; a long word stays whole). A
+   * line's width is measured as its words' widths and the spaces between them (Arabic letters do not join
+   * across a space), each word shaped once per document and style: shaping every candidate line again
+   * made a long certificate quadratic in its lines' words.
+   */
   wrap(text: string, maxWidth: number, style: TextStyle): string[] {
     const words = text.replace(/\s+/g, ' ').trim().split(' ');
+    const space = this.spaceWidth(style);
     const lines: string[] = [];
     let current = '';
+    let width = 0;
     for (const word of words) {
-      const candidate = current ? `${current} ${word}` : word;
-      if (current && this.width(candidate, style) > maxWidth) {
+      const own = this.wordWidth(word, style);
+      if (current && width + space + own > maxWidth) {
         lines.push(current);
         current = word;
-      } else current = candidate;
+        width = own;
+      } else {
+        width = current ? width + space + own : own;
+        current = current ? `${current} ${word}` : word;
+      }
     }
     if (current) lines.push(current);
     return lines;
+  }
+
+  /** Widths of words at size 1, by style: a document's words repeat (labels, names, dates). */
+  private readonly unitWidths = new Map<string, number>();
+
+  private wordWidth(word: string, style: TextStyle): number {
+    const key = `${style.bold ? 'b' : ''}${style.dir ?? 'rtl'}${style.script ?? ''}\u0000${word}`;
+    let unit = this.unitWidths.get(key);
+    if (unit === undefined) {
+      unit = this.shape(word, { ...style, size: 1 }).width;
+      this.unitWidths.set(key, unit);
+    }
+    return unit * style.size;
+  }
+
+  /** The width of a space in the paragraph's own font at the style's size. */
+  private spaceWidth(style: TextStyle): number {
+    const script = style.script ?? ((style.dir ?? 'rtl') === 'rtl' ? 'arabic' : 'latin');
+    const key = `${script}${style.bold ? '-bold' : ''}` as FontKey;
+    const { font } = this.fonts[key];
+    const advance = this.layout(key, ' ', false).positions[0]?.xAdvance ?? 0;
+    return (advance * style.size) / font.unitsPerEm;
   }
 
   private fontName(page: PDFPage, key: FontKey): PDFName {

@@ -108,7 +108,12 @@ export async function certificatePdf(d: Disposition): Promise<Uint8Array> {
     for (const f of doc.files) {
       room(12);
       // The hash in one left-to-right Latin run, so that a reader of the PDF gets it back whole.
-      ts.draw(page, `SHA-256 ${f.sha256}`, { x: MARGIN, y }, { size: 8, dir: 'ltr', script: 'latin' });
+      ts.draw(
+        page,
+        `SHA-256 ${f.sha256}`,
+        { x: MARGIN, y },
+        { size: 8, dir: 'ltr', script: 'latin', plain: true },
+      );
       y -= 8 * 1.45;
       ts.draw(
         page,
