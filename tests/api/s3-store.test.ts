@@ -22,8 +22,9 @@ import { sha256Of } from '../../src-server/storage/files';
 import { createFileStore } from '../../src-server/storage/index';
 import { createS3FileStore, type S3FileStore } from '../../src-server/storage/s3';
 import { minimalPdf, multipart } from './support/files';
-import { call, startHarness, type Harness } from './support/harness';
-import { letter, organisation } from './support/correspondence';
+import { call, makeRole, startHarness, type Harness } from './support/harness';
+import { actor, letter, organisation } from './support/correspondence';
+import { PAGES } from '../../src-shared/pages';
 
 interface S3rver {
   run(): Promise<{ address: string; port: number }>;
@@ -317,5 +318,89 @@ describe('the API over the S3 store', () => {
     const part = await app.inject({ method: 'GET', url, headers: { ...headers, range: 'bytes=5-14' } });
     expect(part.statusCode).toBe(206);
     expect(part.rawPayload.equals(bytes.subarray(5, 15))).toBe(true);
+  });
+
+  it('destroys a file: the bucket loses the bytes only its documents held; shared bytes and the certificate stay', async () => {
+    const s3h: Harness = { ...h, app };
+    const org = await organisation(s3h);
+    const role = await makeRole(s3h, {
+      [PAGES.recordFiles]: ['view', 'add', 'edit'],
+      [PAGES.retentionSchedules]: ['view', 'edit'],
+      [PAGES.disposition]: ['view', 'add', 'approve', 'edit'],
+    } as unknown as Record<string, ('view' | 'add')[]>);
+    const rm1 = await actor(s3h, role, null);
+    const rm2 = await actor(s3h, role, null);
+    const req = (token: string, method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
+      call(s3h, { method, url, token, ...(body !== undefined ? { body } : {}) });
+    const attach = async (documentId: number, bytes: Buffer) => {
+      const body = multipart(bytes, 'letter.pdf', 'application/pdf');
+      const res = await app.inject({
+        method: 'POST',
+        url: `/correspondence/documents/${documentId}/attachments`,
+        headers: { ...body.headers, authorization: `Bearer ${org.clerk.token}` },
+        payload: body.payload,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    };
+    const schedule = await req(org.admin.token, 'PUT', `/records/schedules/${org.codIn}`, {
+      years: 0,
+      action: 'destroy',
+      legalReference: 'S3 destruction test',
+    });
+    expect(schedule.status, JSON.stringify(schedule.json)).toBe(200);
+    const made = await req(rm1.token, 'POST', '/records/files', {
+      code: `S3-${randomBytes(3).toString('hex')}`,
+      titleAr: 'ملف في السحابة',
+      titleEn: 'A file in the bucket',
+      openedOn: '2026-01-01',
+    });
+    expect(made.status, JSON.stringify(made.json)).toBe(201);
+    const fileId = made.json.data.id as number;
+    const register = async (extra: Record<string, unknown>) => {
+      const res = await req(org.clerk.token, 'POST', '/correspondence/documents', {
+        ...letter(org, extra),
+        register: true,
+      });
+      expect(res.status, JSON.stringify(res.json)).toBe(201);
+      return res.json.data.id as number;
+    };
+    const own = minimalPdf(`only in the file ${randomBytes(4).toString('hex')}`);
+    const shared = minimalPdf(`also elsewhere ${randomBytes(4).toString('hex')}`);
+    const inFile = await register({ fileId });
+    const alsoInFile = await register({ fileId });
+    const outside = await register({});
+    await attach(inFile, own);
+    await attach(alsoInFile, shared);
+    await attach(outside, shared);
+    expect(await sizeAt(keyOf('api/', sha256Of(own)))).toBe(own.length);
+    expect(await sizeAt(keyOf('api/', sha256Of(shared)))).toBe(shared.length);
+
+    const closed = await req(rm1.token, 'POST', `/records/files/${fileId}/close`, { closedOn: '2026-01-02' });
+    expect(closed.status, JSON.stringify(closed.json)).toBe(200);
+    const proposed = await req(rm1.token, 'POST', '/records/dispositions', { fileId });
+    expect(proposed.status, JSON.stringify(proposed.json)).toBe(201);
+    const id = proposed.json.data.id as number;
+    expect((await req(rm2.token, 'POST', `/records/dispositions/${id}/approve`)).status).toBe(200);
+    const done = await req(rm1.token, 'POST', `/records/dispositions/${id}/execute`);
+    expect(done.status, JSON.stringify(done.json)).toBe(200);
+    expect(done.json.data.state).toBe('done');
+
+    // Asked of the bucket itself, not through the store.
+    expect(await sizeAt(keyOf('api/', sha256Of(own)))).toBeNull();
+    expect(await sizeAt(keyOf('api/', sha256Of(shared)))).toBe(shared.length);
+    const kept = await req(org.clerk.token, 'GET', `/correspondence/documents/${outside}`);
+    expect(kept.status).toBe(200);
+    const [row] = await h.query<{ output_sha256: string }>(
+      `select output_sha256 from dispositions where id = ${id}`,
+    );
+    expect(row?.output_sha256).toMatch(/^[0-9a-f]{64}$/);
+    const certificate = await app.inject({
+      method: 'GET',
+      url: `/records/dispositions/${id}/certificate`,
+      headers: { authorization: `Bearer ${rm1.token}` },
+    });
+    expect(certificate.statusCode).toBe(200);
+    expect(certificate.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(await sizeAt(keyOf('api/', row!.output_sha256))).toBe(certificate.rawPayload.length);
   });
 });
