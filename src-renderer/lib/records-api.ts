@@ -11,7 +11,6 @@ import type {
   UpdateFileRequest,
 } from '../../src-shared/api/records';
 import { recordsEndpoints as E } from '../../src-shared/api/records';
-import { correspondenceEndpoints } from '../../src-shared/api/correspondence-endpoints';
 import { settingsEndpoints } from '../../src-shared/api/settings';
 import { fillPath } from '../../src-shared/api/endpoint';
 import { call } from './call';
@@ -26,7 +25,6 @@ export const recordsKeys = {
   due: ['records', 'due'] as const,
   dispositions: ['records', 'dispositions'] as const,
   codifications: ['records', 'codifications'] as const,
-  documents: (q: string) => ['records', 'document-lookup', q] as const,
   holds: (active: boolean) => ['records', 'holds', active] as const,
 };
 
@@ -65,5 +63,4 @@ export const recordsApi = {
   /** The codifications a schedule is set for (the settings list's active options). */
   codifications: () => call(settingsEndpoints.codifications.options),
   /** Documents the caller may see, searched by subject and numbers (to move into a file or hold). */
-  lookupDocuments: (q: string) => call(correspondenceEndpoints.lookup, { query: q ? { q } : {} }),
 };
