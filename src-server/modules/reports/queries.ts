@@ -120,7 +120,7 @@ function overdueSql(scope: Scope, f: ReportFilters, today: string): SQL {
       join documents d on d.id = t.document_id
       left join departments dep on dep.id = t.department_id
       left join employees e on e.id = t.employee_id
-     where t.task_date is not null and t.state <> 'completed' and t.type = 'action'
+     where t.task_date is not null and t.state <> 'completed' and t.type = 'forAction'
        and ${period('t.task_date')} and ${byDepartment(sql`t.department_id`, f)} and ${docs}
     union all
     select 'approval', am.id, to_char(am.due_on, 'YYYY-MM-DD'), d.doc_number, d.subject, d.direction,
@@ -279,7 +279,7 @@ export function tasksPage(
       join documents d on d.id = t.document_id
       join employees e on e.id = t.employee_id
       left join departments dep on dep.id = t.department_id
-     where t.type = 'action' and t.id > ${afterId} and ${withinDays(sql`t.created_at`, f.from, f.to)}
+     where t.type = 'forAction' and t.id > ${afterId} and ${withinDays(sql`t.created_at`, f.from, f.to)}
        and ${byDepartment(sql`t.department_id`, f)} and ${documentFilters(f)} and ${seen(scope)}
      order by t.id limit ${limit}`,
   );
