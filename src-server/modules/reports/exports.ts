@@ -210,7 +210,7 @@ export async function runExport(ctx: ServerContext, job: JobContext): Promise<vo
   const p = job.payload as Payload;
   const scope = await requesterScope(ctx, p.userId);
   const run = await runOf(ctx, scope, p.report, p.filters, p.lang);
-  const total = await run.total();
+  const { total, batches } = await run.toExport();
   if (p.format === 'pdf' && total > PDF_MAX_ROWS) throw new PermanentJobError('reports.tooManyRowsForPdf');
   const asOf = ctx.clock.now();
   const heading = headingOf(
@@ -231,14 +231,14 @@ export async function runExport(ctx: ServerContext, job: JobContext): Promise<vo
   try {
     let rows: number;
     if (p.format === 'xlsx') {
-      rows = await writeXlsx(createWriteStream(temp), p.lang, heading, run.columns, run.batches(), onBatch);
+      rows = await writeXlsx(createWriteStream(temp), p.lang, heading, run.columns, batches, onBatch);
     } else {
       const made = await writePdf(
         p.lang,
         heading,
         (page, pages) => translate(p.lang, 'reports.heading.page', { page, pages }),
         run.columns,
-        run.batches(),
+        batches,
         onBatch,
       );
       await writeFile(temp, made.bytes);

@@ -6,8 +6,10 @@
  * days the boxes' date ranges and the dashboards use, so a report and a dashboard agree); a document's
  * department is the recipient of an incoming letter, else its own (as on the dashboards).
  *
- * The long reports (overdue items, approval steps) are read in pages by their sort key (keyset), so an
- * export of 100,000 rows holds one page at a time; the short ones (volumes, task completion) are
+ * The long reports (overdue items, approval steps) are exported from a snapshot: their items' ids in the
+ * report's order, read once (the visibility predicate weighed once, not once a page), then their rows read
+ * by id a batch at a time, so an export of 100,000 rows holds the ids (a few hundred kilobytes) and one
+ * batch of rows; the table reads a page by offset. The short ones (volumes, task completion) are
  * aggregates read whole.
  */
 import { sql, type SQL } from 'drizzle-orm';
@@ -95,6 +97,42 @@ export type OverdueRow = {
   person_en: string | null;
 };
 
+/** The condition each arm of the overdue items meets (`d` the document; `t` the task; `am` the step). */
+interface OverdueWhere {
+  reply: SQL;
+  task: SQL;
+  approval: SQL;
+}
+
+/** The overdue items' three arms with their columns, each restricted by its condition. */
+function overdueArms(w: OverdueWhere): SQL {
+  return sql`
+    select 'reply' as kind, d.id as item_id, to_char(d.reply_due_on, 'YYYY-MM-DD') as due_on, d.doc_number,
+           d.subject, d.direction, dep.name_ar as department_ar, dep.name_en as department_en,
+           null::text as person_ar, null::text as person_en
+      from documents d
+      left join departments dep on dep.id = d.recipient_department_id
+     where ${w.reply}
+    union all
+    select 'task', t.id, to_char(t.task_date, 'YYYY-MM-DD'), d.doc_number, d.subject, d.direction,
+           dep.name_ar, dep.name_en,
+           e.first_name_ar || ' ' || e.last_name_ar, e.first_name_en || ' ' || e.last_name_en
+      from tasks t
+      join documents d on d.id = t.document_id
+      left join departments dep on dep.id = t.department_id
+      left join employees e on e.id = t.employee_id
+     where ${w.task}
+    union all
+    select 'approval', am.id, to_char(am.due_on, 'YYYY-MM-DD'), d.doc_number, d.subject, d.direction,
+           dep.name_ar, dep.name_en, u.name_ar, u.name_en
+      from approval_members am
+      join documents d on d.id = am.document_id
+      join users u on u.id = am.user_id
+      left join employees e on e.id = am.employee_id
+      left join departments dep on dep.id = e.department_id
+     where ${w.approval}`;
+}
+
 /**
  * What is late on `today`, due within the period: incoming letters whose reply is due and not done (held
  * by their recipient department), action tasks not completed by their date (their department and
@@ -104,51 +142,28 @@ function overdueSql(scope: Scope, f: ReportFilters, today: string): SQL {
   const period = (col: string) =>
     sql`${sql.raw(col)} >= ${f.from}::date and ${sql.raw(col)} <= ${f.to}::date and ${sql.raw(col)} < ${today}::date`;
   const docs = sql`${documentFilters(f)} and ${seen(scope)}`;
-  return sql`
-    select 'reply' as kind, d.id as item_id, to_char(d.reply_due_on, 'YYYY-MM-DD') as due_on, d.doc_number,
-           d.subject, d.direction, dep.name_ar as department_ar, dep.name_en as department_en,
-           null::text as person_ar, null::text as person_en
-      from documents d
-      left join departments dep on dep.id = d.recipient_department_id
-     where d.reply_due_on is not null and d.reply_done_at is null and d.state = 'registered'
-       and ${period('d.reply_due_on')} and ${byDepartment(sql`d.recipient_department_id`, f)} and ${docs}
-    union all
-    select 'task', t.id, to_char(t.task_date, 'YYYY-MM-DD'), d.doc_number, d.subject, d.direction,
-           dep.name_ar, dep.name_en,
-           e.first_name_ar || ' ' || e.last_name_ar, e.first_name_en || ' ' || e.last_name_en
-      from tasks t
-      join documents d on d.id = t.document_id
-      left join departments dep on dep.id = t.department_id
-      left join employees e on e.id = t.employee_id
-     where t.task_date is not null and t.state <> 'completed' and t.type = 'forAction'
-       and ${period('t.task_date')} and ${byDepartment(sql`t.department_id`, f)} and ${docs}
-    union all
-    select 'approval', am.id, to_char(am.due_on, 'YYYY-MM-DD'), d.doc_number, d.subject, d.direction,
-           dep.name_ar, dep.name_en, u.name_ar, u.name_en
-      from approval_members am
-      join documents d on d.id = am.document_id
-      join users u on u.id = am.user_id
-      left join employees e on e.id = am.employee_id
-      left join departments dep on dep.id = e.department_id
-     where am.pending and am.due_on is not null
-       and ${period('am.due_on')} and ${byDepartment(sql`e.department_id`, f)} and ${docs}`;
+  return overdueArms({
+    reply: sql`d.reply_due_on is not null and d.reply_done_at is null and d.state = 'registered'
+       and ${period('d.reply_due_on')} and ${byDepartment(sql`d.recipient_department_id`, f)} and ${docs}`,
+    task: sql`t.task_date is not null and t.state <> 'completed' and t.type = 'forAction'
+       and ${period('t.task_date')} and ${byDepartment(sql`t.department_id`, f)} and ${docs}`,
+    approval: sql`am.pending and am.due_on is not null
+       and ${period('am.due_on')} and ${byDepartment(sql`e.department_id`, f)} and ${docs}`,
+  });
 }
 
-/** A page of overdue items after `after` (their sort key: due day, kind, id), oldest due first. */
+/** A page of overdue items from an offset (the table's pages), oldest due first. */
 export function overduePage(
   db: Tx,
   scope: Scope,
   f: ReportFilters,
   today: string,
-  page: Page<OverdueKey>,
+  page: { offset: number; limit: number },
 ): Promise<OverdueRow[]> {
-  const after = page.after
-    ? sql`where (r.due_on, r.kind, r.item_id) > (${page.after.dueOn}, ${page.after.kind}, ${page.after.id}::int)`
-    : sql``;
   return rowsOf<OverdueRow>(
     db,
-    sql`select * from (${overdueSql(scope, f, today)}) r ${after}
-        order by r.due_on, r.kind, r.item_id limit ${page.limit} offset ${page.offset ?? 0}`,
+    sql`select * from (${overdueSql(scope, f, today)}) r
+        order by r.due_on, r.kind, r.item_id limit ${page.limit} offset ${page.offset}`,
   );
 }
 
@@ -160,14 +175,42 @@ export async function overdueCount(db: Tx, scope: Scope, f: ReportFilters, today
   return row?.n ?? 0;
 }
 
-export type OverdueKey = { dueOn: string; kind: string; id: number };
-export const overdueKeyOf = (r: OverdueRow): OverdueKey => ({ dueOn: r.due_on, kind: r.kind, id: r.item_id });
+/** An overdue item: its kind and the id of its document (reply), task or approval step. */
+export type OverdueKey = { kind: OverdueRow['kind']; id: number };
 
-/** Which rows to read: after a key (an export's pages), or from an offset (the table's pages). */
-export interface Page<K> {
-  after?: K;
-  offset?: number;
-  limit: number;
+/**
+ * Every overdue item of the report, in its order (due day, kind, id): the export's snapshot, read once
+ * (the predicate is weighed once for all rows), whose rows are then read by id a batch at a time.
+ */
+export async function overdueKeys(
+  db: Tx,
+  scope: Scope,
+  f: ReportFilters,
+  today: string,
+): Promise<OverdueKey[]> {
+  const rows = await rowsOf<{ kind: OverdueRow['kind']; item_id: number }>(
+    db,
+    sql`select r.kind, r.item_id from (${overdueSql(scope, f, today)}) r order by r.due_on, r.kind, r.item_id`,
+  );
+  return rows.map((r) => ({ kind: r.kind, id: r.item_id }));
+}
+
+/** One parameter holding a list of ids (`= any(…)`): a batch of 5,000 is one bound value, not 5,000. */
+const idArray = (ids: number[]): SQL => sql`${`{${ids.join(',')}}`}::int[]`;
+
+/** The rows of the given overdue items, in the order given (an item gone since is left out). */
+export async function overdueRowsOf(db: Tx, keys: OverdueKey[]): Promise<OverdueRow[]> {
+  const ids = (kind: OverdueKey['kind']) => idArray(keys.filter((k) => k.kind === kind).map((k) => k.id));
+  const rows = await rowsOf<OverdueRow>(
+    db,
+    overdueArms({
+      reply: sql`d.id = any(${ids('reply')})`,
+      task: sql`t.id = any(${ids('task')})`,
+      approval: sql`am.id = any(${ids('approval')})`,
+    }),
+  );
+  const byKey = new Map(rows.map((r) => [`${r.kind}:${r.item_id}`, r]));
+  return keys.flatMap((k) => byKey.get(`${k.kind}:${k.id}`) ?? []);
 }
 
 // ---------------------------------------------------------------- approval turnaround
@@ -190,11 +233,8 @@ export type ApprovalStepRow = {
   decision: string | null;
 };
 
-/**
- * The approval steps that became active within the period (each approver of each step once): when it
- * reached them, when it was due, when and how they decided (or that they are still waiting).
- */
-function approvalStepsSql(scope: Scope, f: ReportFilters): SQL {
+/** The approval steps' columns, for the steps meeting `where` (`am` the step, `e` its employee). */
+function approvalStepsOf(where: SQL): SQL {
   return sql`
     select am.id, to_char(am.activated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as activated_at,
            d.doc_number, d.subject, d.direction,
@@ -208,28 +248,30 @@ function approvalStepsSql(scope: Scope, f: ReportFilters): SQL {
       join users u on u.id = am.user_id
       left join employees e on e.id = am.employee_id
       left join departments dep on dep.id = e.department_id
-     where am.activated_at is not null and ${withinDays(sql`am.activated_at`, f.from, f.to)}
-       and (am.pending or am.decided_at is not null)
-       and ${byDepartment(sql`e.department_id`, f)} and ${documentFilters(f)} and ${seen(scope)}`;
+     where ${where}`;
 }
 
-export type StepKey = { activatedAt: string; id: number };
-export const stepKeyOf = (r: ApprovalStepRow): StepKey => ({ activatedAt: r.activated_at, id: r.id });
+/**
+ * The approval steps that became active within the period (each approver of each step once): when it
+ * reached them, when it was due, when and how they decided (or that they are still waiting).
+ */
+function approvalStepsSql(scope: Scope, f: ReportFilters): SQL {
+  return approvalStepsOf(sql`am.activated_at is not null and ${withinDays(sql`am.activated_at`, f.from, f.to)}
+       and (am.pending or am.decided_at is not null)
+       and ${byDepartment(sql`e.department_id`, f)} and ${documentFilters(f)} and ${seen(scope)}`);
+}
 
-/** A page of approval steps, in the order they became active. */
+/** A page of approval steps from an offset (the table's pages), in the order they became active. */
 export function approvalStepsPage(
   db: Tx,
   scope: Scope,
   f: ReportFilters,
-  page: Page<StepKey>,
+  page: { offset: number; limit: number },
 ): Promise<ApprovalStepRow[]> {
-  const after = page.after
-    ? sql`where (r.activated_at, r.id) > (${page.after.activatedAt}, ${page.after.id}::int)`
-    : sql``;
   return rowsOf<ApprovalStepRow>(
     db,
-    sql`select * from (${approvalStepsSql(scope, f)}) r ${after}
-        order by r.activated_at, r.id limit ${page.limit} offset ${page.offset ?? 0}`,
+    sql`select * from (${approvalStepsSql(scope, f)}) r
+        order by r.activated_at, r.id limit ${page.limit} offset ${page.offset}`,
   );
 }
 
@@ -239,6 +281,22 @@ export async function approvalStepsCount(db: Tx, scope: Scope, f: ReportFilters)
     sql`select count(*)::int as n from (${approvalStepsSql(scope, f)}) r`,
   );
   return row?.n ?? 0;
+}
+
+/** Every approval step of the report, in its order: the export's snapshot (see `overdueKeys`). */
+export async function approvalStepKeys(db: Tx, scope: Scope, f: ReportFilters): Promise<number[]> {
+  const rows = await rowsOf<{ id: number }>(
+    db,
+    sql`select r.id from (${approvalStepsSql(scope, f)}) r order by r.activated_at, r.id`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The rows of the given approval steps, in the order given (a step gone since is left out). */
+export async function approvalStepRowsOf(db: Tx, ids: number[]): Promise<ApprovalStepRow[]> {
+  const rows = await rowsOf<ApprovalStepRow>(db, approvalStepsOf(sql`am.id = any(${idArray(ids)})`));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 // ---------------------------------------------------------------- task completion

@@ -1,7 +1,7 @@
 /**
  * The reports (issue 30; docs/reports.md): volumes, overdue items, approval turnaround and task completion
  * over a period and filters, as columns and rows of cells. One definition per report serves the table
- * (a page of rows) and the exports (every row, a batch at a time: `batches`), so what is shown and what is
+ * (a page of rows) and the exports (every row, a batch at a time: `toExport`), so what is shown and what is
  * exported cannot disagree. Text cells are in the language asked for; days are working days on the
  * organisation's calendar (deadline settings and holidays, db/calendar.ts), overdue items judged on the
  * organisation's day (correspondence/due.ts `todayOf`).
@@ -44,6 +44,12 @@ export function checkPeriod(f: ReportFilters): void {
     });
 }
 
+/** Every row of a report, for an export: how many, then the rows a batch at a time. */
+export interface ExportRows {
+  total: number;
+  batches: AsyncIterable<ReportCell[][]>;
+}
+
 /** A report ready to be read: its columns, how many rows, a page of them, or all of them in batches. */
 export interface ReportRun {
   report: ReportName;
@@ -51,7 +57,7 @@ export interface ReportRun {
   today: string;
   total(): Promise<number>;
   page(offset: number, limit: number): Promise<ReportCell[][]>;
-  batches(): AsyncGenerator<ReportCell[][]>;
+  toExport(): Promise<ExportRows>;
 }
 
 const name = (lang: Locale, ar: string | null, en: string | null): string | null =>
@@ -60,19 +66,21 @@ const word = (lang: Locale, key: string) => translate(lang, `reports.${key}`);
 
 const col = (key: string, type: ReportColumn['type']): ReportColumn => ({ key, type });
 
-/** Reads every page of a keyset-paged query, a batch at a time. */
-async function* keyset<R, K>(
-  read: (page: q.Page<K>) => Promise<R[]>,
-  keyOf: (row: R) => K,
+/**
+ * A long report's rows for an export: its items' keys read once in the report's order (the snapshot),
+ * then their rows read by key a batch at a time (queries.ts).
+ */
+async function snapshot<K, R>(
+  keys: () => Promise<K[]>,
+  rowsOf: (keys: K[]) => Promise<R[]>,
   cells: (row: R) => ReportCell[],
-): AsyncGenerator<ReportCell[][]> {
-  let after: K | undefined;
-  for (;;) {
-    const rows = await read({ after, limit: EXPORT_BATCH });
-    if (rows.length) yield rows.map(cells);
-    if (rows.length < EXPORT_BATCH) return;
-    after = keyOf(rows[rows.length - 1]!);
+): Promise<ExportRows> {
+  const all = await keys();
+  async function* batches() {
+    for (let i = 0; i < all.length; i += EXPORT_BATCH)
+      yield (await rowsOf(all.slice(i, i + EXPORT_BATCH))).map(cells);
   }
+  return { total: all.length, batches: batches() };
 }
 
 /** A report whose rows are few (an aggregate): read whole, sliced for the table. */
@@ -90,8 +98,14 @@ function whole(
     today,
     total: async () => (await all()).length,
     page: async (offset: number, limit: number) => (await all()).slice(offset, offset + limit),
-    async *batches() {
-      yield await all();
+    toExport: async () => {
+      const rows = await all();
+      return {
+        total: rows.length,
+        batches: (async function* () {
+          yield rows;
+        })(),
+      };
     },
   } satisfies ReportRun;
 }
@@ -152,7 +166,12 @@ function overdueRun(
     today,
     total: () => q.overdueCount(db, scope, f, today),
     page: async (offset, limit) => (await q.overduePage(db, scope, f, today, { offset, limit })).map(cells),
-    batches: () => keyset((p) => q.overduePage(db, scope, f, today, p), q.overdueKeyOf, cells),
+    toExport: () =>
+      snapshot(
+        () => q.overdueKeys(db, scope, f, today),
+        (keys) => q.overdueRowsOf(db, keys),
+        cells,
+      ),
   };
 }
 
@@ -197,7 +216,12 @@ function approvalRun(
     today,
     total: () => q.approvalStepsCount(db, scope, f),
     page: async (offset, limit) => (await q.approvalStepsPage(db, scope, f, { offset, limit })).map(cells),
-    batches: () => keyset((p) => q.approvalStepsPage(db, scope, f, p), q.stepKeyOf, cells),
+    toExport: () =>
+      snapshot(
+        () => q.approvalStepKeys(db, scope, f),
+        (ids) => q.approvalStepRowsOf(db, ids),
+        cells,
+      ),
   };
 }
 
