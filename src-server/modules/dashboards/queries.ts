@@ -9,13 +9,52 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf } from '../../db/rows';
 import type { Tx } from '../auth/queries';
-import { inList, seesBroadly, visibleCandidates, visibleTo, type Scope } from '../correspondence/visibility';
+import {
+  circuitUsers,
+  inList,
+  receivingDepartments,
+  seesBroadly,
+  taskEmployees,
+  visibleCandidates,
+  visibleTo,
+  type Scope,
+} from '../correspondence/visibility';
 
 /** The predicate over `documents d`, starting from the candidates when the caller sees little. */
 export function seen(scope: Scope): SQL {
   return seesBroadly(scope)
     ? visibleTo(scope, 'd')
     : sql`d.id in (${visibleCandidates(scope)}) and ${visibleTo(scope, 'd')}`;
+}
+
+/**
+ * `join documents d` for the rows of another table, with the predicate; nothing for an administrator (who
+ * sees every document: the counts then read the other table's own index alone).
+ */
+function documentsOf(scope: Scope, documentId: SQL): { join: SQL; where: SQL } {
+  return scope.isAdmin
+    ? { join: sql``, where: sql`true` }
+    : { join: sql`join documents d on d.id = ${documentId}`, where: seen(scope) };
+}
+
+/**
+ * The filed documents a broad non-administrator (an archive office's clerk) sees besides their office's
+ * own: created by them, received by their departments, tasked to them, in their circuits, when held by
+ * another archive office or none. The dashboards tally their office's documents and count these apart.
+ */
+export function outsideOffice(scope: Scope, office: number): SQL {
+  const arms: SQL[] = [
+    sql`select id from documents where created_by = ${scope.userId} and state in ('registered', 'approved')
+          and (archive_department_id <> ${office} or archive_department_id is null)`,
+  ];
+  const receiving = receivingDepartments(scope);
+  if (receiving.length)
+    arms.push(sql`select document_id from distributions where department_id in ${inList(receiving)}`);
+  const tasked = taskEmployees(scope);
+  if (tasked.length) arms.push(sql`select document_id from tasks where employee_id in ${inList(tasked)}`);
+  arms.push(sql`select document_id from approval_members where user_id in ${inList(circuitUsers(scope))}`);
+  return sql`d.id in (${sql.join(arms, sql` union `)}) and d.archive_department_id is distinct from ${office}
+    and ${visibleTo(scope, 'd')}`;
 }
 
 /** `column` within the days `from` … `to` (inclusive, UTC days). */
@@ -61,8 +100,7 @@ export async function archiveCounts(
       (select count(*) from documents d where d.direction = 'in' and d.state = 'registered'
          and ${withinDays(sql`d.registered_at`, weekFrom, today)} and ${seen(scope)})::int as registered_week,
       (select count(*) from documents d where d.direction = 'in' and d.state = 'registered'
-         and not exists (select 1 from distributions x where x.document_id = d.id)
-         and ${seen(scope)})::int as awaiting_distribution,
+         and not d.distributed and ${seen(scope)})::int as awaiting_distribution,
       (select count(*) from documents d where d.direction = 'out' and d.state = 'approved'
          and d.dispatched_at is null and ${seen(scope)})::int as awaiting_dispatch`,
   );
@@ -75,8 +113,8 @@ export function registeredByDay(db: Tx, scope: Scope, from: string, to: string) 
     db,
     sql`select to_char(d.registered_at at time zone 'UTC', 'YYYY-MM-DD') as day, d.direction, count(*)::int as n
         from documents d
-        where d.state in ('registered', 'approved') and ${withinDays(sql`d.registered_at`, from, to)}
-          and ${seen(scope)}
+        where d.direction in ('in', 'out', 'internal', 'memo') and d.state in ('registered', 'approved')
+          and ${withinDays(sql`d.registered_at`, from, to)} and ${seen(scope)}
         group by 1, 2`,
   );
 }
@@ -92,19 +130,21 @@ export type StateCount = { department_id: number; state: string; n: number };
  * their circuit (`approving`) or sent back (`changesRequested`).
  */
 export function openItemsByState(db: Tx, scope: Scope, departments: readonly number[] | null) {
+  const x = documentsOf(scope, sql`x.document_id`);
+  const t = documentsOf(scope, sql`t.document_id`);
   return rowsOf<StateCount>(
     db,
     sql`select x.department_id, 'unassigned' as state, count(*)::int as n
-          from distributions x join documents d on d.id = x.document_id
+          from distributions x ${x.join}
           where x.type = 'forAction' and x.completed_at is null
             and ${inDepartments(sql`x.department_id`, departments)}
-            and not exists (select 1 from tasks t where t.distribution_id = x.id)
-            and ${seen(scope)}
+            and not exists (select 1 from tasks o where o.distribution_id = x.id)
+            and ${x.where}
           group by x.department_id
         union all
         select t.department_id, t.state, count(*)::int
-          from tasks t join documents d on d.id = t.document_id
-          where t.state <> 'completed' and ${inDepartments(sql`t.department_id`, departments)} and ${seen(scope)}
+          from tasks t ${t.join}
+          where t.state <> 'completed' and ${inDepartments(sql`t.department_id`, departments)} and ${t.where}
           group by t.department_id, t.state
         union all
         select d.department_id, d.state, count(*)::int
@@ -123,14 +163,15 @@ export function overdueByEmployee(
   departments: readonly number[] | null,
   today: string,
 ) {
+  const open = documentsOf(scope, sql`t.document_id`);
   return rowsOf<{ id: number; name_ar: string; name_en: string; n: number }>(
     db,
     sql`select e.id, e.first_name_ar || ' ' || e.last_name_ar as name_ar,
           e.first_name_en || ' ' || e.last_name_en as name_en, c.n
         from (select t.employee_id, count(*)::int as n
-                from tasks t join documents d on d.id = t.document_id
+                from tasks t ${open.join}
                 where t.state <> 'completed' and t.task_date < ${today}::date
-                  and ${inDepartments(sql`t.department_id`, departments)} and ${seen(scope)}
+                  and ${inDepartments(sql`t.department_id`, departments)} and ${open.where}
                 group by t.employee_id) c
         join employees e on e.id = c.employee_id
         order by c.n desc, e.id`,
@@ -161,12 +202,13 @@ export async function taskTurnaround(
   from: string,
   to: string,
 ) {
+  const done = documentsOf(scope, sql`t.document_id`);
   const [row] = await rowsOf<{ avg_days: string | null; n: number }>(
     db,
     sql`select avg(extract(epoch from t.completed_at - t.created_at) / 86400)::text as avg_days, count(*)::int as n
-        from tasks t join documents d on d.id = t.document_id
+        from tasks t ${done.join}
         where t.state = 'completed' and ${withinDays(sql`t.completed_at`, from, to)}
-          and ${inDepartments(sql`t.department_id`, departments)} and ${seen(scope)}`,
+          and ${inDepartments(sql`t.department_id`, departments)} and ${done.where}`,
   );
   return row!;
 }
@@ -200,39 +242,68 @@ export async function replyTurnaround(
 
 // ---------------------------------------------------------------- organisation
 
+/** Filed documents per month (`YYYY-MM`), direction, department and codification (null: none). */
+export type VolumeRow = {
+  month: string;
+  direction: string;
+  department_id: number | null;
+  codification_id: number | null;
+  n: number;
+};
+
 /**
- * Filed documents registered in the period, per month (`YYYY-MM`, UTC), direction, department (the
- * recipient of an incoming letter, else the document's own) and codification; optionally of one
- * department only.
+ * Filed documents registered in the days `from` … `to` that `which` admits (a predicate over `documents d`),
+ * per month (UTC), direction, department (the recipient of an incoming letter, else the document's own) and
+ * codification; optionally of one department only.
  */
-export function volumes(db: Tx, scope: Scope, from: string, to: string, departmentId: number | null) {
-  return rowsOf<{
-    month: string;
-    direction: string;
-    department_id: number | null;
-    codification_id: number | null;
-    n: number;
-  }>(
+export function volumes(db: Tx, which: SQL, from: string, to: string, departmentId: number | null) {
+  return rowsOf<VolumeRow>(
     db,
     sql`select to_char(d.registered_at at time zone 'UTC', 'YYYY-MM') as month, d.direction,
           ${docDepartment} as department_id, d.codification_id, count(*)::int as n
         from documents d
-        where d.state in ('registered', 'approved') and ${withinDays(sql`d.registered_at`, from, to)}
+        where d.direction in ('in', 'out', 'internal', 'memo') and d.state in ('registered', 'approved')
+          and ${withinDays(sql`d.registered_at`, from, to)}
           and ${departmentId === null ? sql`true` : sql`${docDepartment} = ${departmentId}`}
-          and ${seen(scope)}
+          and ${which}
         group by 1, 2, 3, 4`,
+  );
+}
+
+/**
+ * The same counts for the whole months `fromMonth` … `toMonth` (first days) from the tallies (migration
+ * 0021): of one archive office's documents up to a security rank, or (both null) of every document.
+ */
+export function tallied(
+  db: Tx,
+  fromMonth: string,
+  toMonth: string,
+  office: { archive: number; clearance: number } | null,
+  departmentId: number | null,
+) {
+  return rowsOf<VolumeRow>(
+    db,
+    sql`select to_char(t.month, 'YYYY-MM') as month, t.direction, nullif(t.department, 0) as department_id,
+          nullif(t.codification, 0) as codification_id, sum(t.n)::int as n
+        from dashboard_tallies t
+        where t.month >= ${fromMonth}::date and t.month <= ${toMonth}::date
+          and ${office === null ? sql`true` : sql`t.archive = ${office.archive} and t.security_rank <= ${office.clearance}`}
+          and ${departmentId === null ? sql`true` : sql`t.department = ${departmentId}`}
+        group by 1, 2, 3, 4
+        having sum(t.n) <> 0`,
   );
 }
 
 /** Open tasks past their date on `today`, per department holding them (optionally one). */
 export function overdueByDepartment(db: Tx, scope: Scope, today: string, departmentId: number | null) {
+  const open = documentsOf(scope, sql`t.document_id`);
   return rowsOf<{ department_id: number; n: number }>(
     db,
     sql`select t.department_id, count(*)::int as n
-        from tasks t join documents d on d.id = t.document_id
+        from tasks t ${open.join}
         where t.state <> 'completed' and t.task_date < ${today}::date
           and ${departmentId === null ? sql`true` : sql`t.department_id = ${departmentId}`}
-          and ${seen(scope)}
+          and ${open.where}
         group by t.department_id`,
   );
 }

@@ -12,6 +12,7 @@
  * - Days are the organisation's (today) and the UTC days of instants (the boxes' date ranges use them).
  * All the queries of one dashboard read one snapshot (a read-only repeatable-read transaction).
  */
+import { sql } from 'drizzle-orm';
 import { addDays } from '../../../src-shared/working-days';
 import {
   ARCHIVE_FIGURES,
@@ -240,6 +241,42 @@ export async function managerDashboard(
 
 // ---------------------------------------------------------------- organisation
 
+/**
+ * The whole months within `from` … `to` (their first days; null when none) and the days left at either
+ * end, outside whole months.
+ */
+export function splitMonths(from: string, to: string) {
+  const first = from.endsWith('-01') ? from : addDays(monthEnd(from.slice(0, 7)), 1);
+  const lastEnd = to === monthEnd(to.slice(0, 7)) ? to : addDays(`${to.slice(0, 7)}-01`, -1);
+  if (first > lastEnd) return { whole: null, edges: [{ from, to }] };
+  const edges: { from: string; to: string }[] = [];
+  if (from < first) edges.push({ from, to: addDays(first, -1) });
+  if (to > lastEnd) edges.push({ from: addDays(lastEnd, 1), to });
+  return { whole: { from: first, to: `${lastEnd.slice(0, 7)}-01` }, edges };
+}
+
+/**
+ * The volumes of the period as the caller sees them. An administrator's whole months come from the
+ * tallies, the days at the ends are counted; an archive office's clerk's likewise for their office's
+ * documents (up to their clearance), and the others they see (created, received, tasked, in a circuit,
+ * held elsewhere) are counted apart; anyone else's are counted (what they see is small). The parts never
+ * overlap (docs/dashboards.md, "Speed").
+ */
+async function volumeRows(tx: Tx, s: Scope, from: string, to: string, dep: number | null) {
+  const office = s.archiveDepartmentId;
+  if (!s.isAdmin && office === null) return q.volumes(tx, q.seen(s), from, to, dep);
+  const held = s.isAdmin ? null : { archive: office!, clearance: s.clearance };
+  const heldSql = held
+    ? sql`d.archive_department_id = ${held.archive} and d.security_rank <= ${held.clearance}`
+    : sql`true`;
+  const { whole, edges } = splitMonths(from, to);
+  const rows: q.VolumeRow[] = [];
+  if (whole) rows.push(...(await q.tallied(tx, whole.from, whole.to, held, dep)));
+  for (const edge of edges) rows.push(...(await q.volumes(tx, heldSql, edge.from, edge.to, dep)));
+  if (held) rows.push(...(await q.volumes(tx, q.outsideOffice(s, held.archive), from, to, dep)));
+  return rows;
+}
+
 /** The organisation's dashboard, as far as the caller may see it. */
 export async function organisationDashboard(
   ctx: ServerContext,
@@ -251,7 +288,7 @@ export async function organisationDashboard(
   const s = await scopeOfCaller(ctx, caller);
   const dep = query.departmentId ?? null;
   const [rows, overdue] = await snapshot(ctx, async (tx) => [
-    await q.volumes(tx, s, from, to, dep),
+    await volumeRows(tx, s, from, to, dep),
     await q.overdueByDepartment(tx, s, today, dep),
   ]);
   const scoped = (f: Drill['filters']): Drill['filters'] => (dep === null ? f : { ...f, departmentId: dep });
