@@ -644,15 +644,20 @@ export const distributions = pgTable(
     distributedBy: integer('distributed_by').references(() => users.id, { onDelete: 'set null' }),
     distributedAt: tstz('distributed_at').notNull().defaultNow(),
     completedAt: tstz('completed_at'),
+    /**
+     * A task was given on it (kept by a trigger on tasks, migration 0021): the manager's dashboard counts
+     * action items waiting for a task from a small partial index.
+     */
+    tasked: boolean('tasked').notNull().default(false),
   },
   (t) => [
     check('distributions_type_check', oneOf(t.type, DISTRIBUTION_TYPES)),
     check('distributions_direction_check', oneOf(t.direction, DIRECTIONS)),
     uniqueIndex('distributions_document_department_idx').on(t.documentId, t.departmentId),
-    // The dashboards (issue 30): a department's action items not completed.
-    index('distributions_open_action_idx')
-      .on(t.departmentId, t.documentId, t.id)
-      .where(sql`${t.type} = 'forAction' and ${t.completedAt} is null`),
+    // The dashboards (issue 30): a department's action items not completed and given to nobody yet.
+    index('distributions_unassigned_idx')
+      .on(t.departmentId, t.documentId)
+      .where(sql`${t.type} = 'forAction' and ${t.completedAt} is null and not ${t.tasked}`),
     index('distributions_box_idx').on(
       t.departmentId,
       t.registeredAt.desc(),
@@ -782,10 +787,10 @@ export const tasks = pgTable(
     index('tasks_due_idx')
       .on(t.taskDate)
       .where(sql`${t.taskDate} is not null and ${t.state} <> 'completed'`),
-    // The dashboards (issue 30): open tasks by department and state (overdue ones by their date and holder),
-    // completed tasks by completion.
+    // The dashboards (issue 30): open tasks (overdue ones a range of their date) by department, holder and
+    // state, read from the index alone; completed tasks by completion.
     index('tasks_open_idx')
-      .on(t.departmentId, t.state, t.taskDate, t.employeeId, t.documentId)
+      .on(t.taskDate, t.departmentId, t.employeeId, t.state, t.documentId)
       .where(sql`${t.state} <> 'completed'`),
     index('tasks_completed_idx')
       .on(t.completedAt, t.departmentId)

@@ -9,15 +9,37 @@ CREATE TABLE "dashboard_tallies" (
 	"n" integer NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "distributions" ADD COLUMN "tasked" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "documents" ADD COLUMN "distributed" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX "dashboard_tallies_key_idx" ON "dashboard_tallies" USING btree ("month","archive","direction","department","codification","security_rank","n");--> statement-breakpoint
-CREATE INDEX "distributions_open_action_idx" ON "distributions" USING btree ("department_id","document_id","id") WHERE "distributions"."type" = 'forAction' and "distributions"."completed_at" is null;--> statement-breakpoint
+CREATE INDEX "distributions_unassigned_idx" ON "distributions" USING btree ("department_id","document_id") WHERE "distributions"."type" = 'forAction' and "distributions"."completed_at" is null and not "distributions"."tasked";--> statement-breakpoint
 CREATE INDEX "documents_undistributed_idx" ON "documents" USING btree ("archive_department_id","security_rank") WHERE "documents"."direction" = 'in' and "documents"."state" = 'registered' and not "documents"."distributed";--> statement-breakpoint
 CREATE INDEX "documents_undispatched_idx" ON "documents" USING btree ("archive_department_id","security_rank") WHERE "documents"."direction" = 'out' and "documents"."state" = 'approved' and "documents"."dispatched_at" is null;--> statement-breakpoint
 CREATE INDEX "documents_reply_done_idx" ON "documents" USING btree ("reply_done_at") WHERE "documents"."reply_document_id" is not null;--> statement-breakpoint
 CREATE INDEX "documents_creator_archive_idx" ON "documents" USING btree ("created_by","archive_department_id") WHERE "documents"."state" in ('registered', 'approved');--> statement-breakpoint
-CREATE INDEX "tasks_open_idx" ON "tasks" USING btree ("department_id","state","task_date","employee_id","document_id") WHERE "tasks"."state" <> 'completed';--> statement-breakpoint
+CREATE INDEX "tasks_open_idx" ON "tasks" USING btree ("task_date","department_id","employee_id","state","document_id") WHERE "tasks"."state" <> 'completed';--> statement-breakpoint
 CREATE INDEX "tasks_completed_idx" ON "tasks" USING btree ("completed_at","department_id") WHERE "tasks"."state" = 'completed';--> statement-breakpoint
+-- distributions.tasked: whether any task was given on the distribution, kept by statement triggers on tasks
+-- in the writing transaction (the manager's dashboard's action items waiting for a task).
+CREATE FUNCTION tasks_mark_tasked() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    UPDATE distributions x SET tasked = true
+      WHERE x.id IN (SELECT DISTINCT distribution_id FROM new_rows) AND NOT x.tasked;
+  ELSE
+    UPDATE distributions x SET tasked = false
+      WHERE x.id IN (SELECT DISTINCT distribution_id FROM old_rows) AND x.tasked
+        AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.distribution_id = x.id);
+  END IF;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER tasks_mark_inserted AFTER INSERT ON tasks REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION tasks_mark_tasked();
+--> statement-breakpoint
+CREATE TRIGGER tasks_mark_deleted AFTER DELETE ON tasks REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION tasks_mark_tasked();
+--> statement-breakpoint
 -- documents.distributed: whether any distribution of the document exists, kept by statement triggers on
 -- distributions in the writing transaction (the archive dashboard's "awaiting distribution").
 CREATE FUNCTION distributions_mark_distributed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -129,11 +151,15 @@ CREATE TRIGGER documents_dashboard_tally_updated AFTER UPDATE ON documents
 CREATE TRIGGER documents_dashboard_tally_deleted AFTER DELETE ON documents REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION documents_dashboard_tally();
 --> statement-breakpoint
--- Recomputes documents.distributed and every dashboard tally (after a bulk load that ran with triggers off,
+-- Recomputes documents.distributed, distributions.tasked and every dashboard tally (after a bulk load that ran with triggers off,
 -- e.g. the benchmarks' generators); writers of both tables wait meanwhile.
 CREATE FUNCTION dashboard_tallies_rebuild() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  LOCK TABLE documents, distributions IN SHARE MODE;
+  LOCK TABLE documents, distributions, tasks IN SHARE MODE;
+  UPDATE distributions x SET tasked = y.has
+    FROM (SELECT c.id, EXISTS (SELECT 1 FROM tasks t WHERE t.distribution_id = c.id) AS has
+            FROM distributions c) y
+    WHERE y.id = x.id AND x.tasked IS DISTINCT FROM y.has;
   UPDATE documents d SET distributed = x.has
     FROM (SELECT c.id, EXISTS (SELECT 1 FROM distributions v WHERE v.document_id = c.id) AS has
             FROM documents c) x

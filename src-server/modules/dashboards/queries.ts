@@ -136,10 +136,8 @@ export function openItemsByState(db: Tx, scope: Scope, departments: readonly num
     db,
     sql`select x.department_id, 'unassigned' as state, count(*)::int as n
           from distributions x ${x.join}
-          where x.type = 'forAction' and x.completed_at is null
-            and ${inDepartments(sql`x.department_id`, departments)}
-            and not exists (select 1 from tasks o where o.distribution_id = x.id)
-            and ${x.where}
+          where x.type = 'forAction' and x.completed_at is null and not x.tasked
+            and ${inDepartments(sql`x.department_id`, departments)} and ${x.where}
           group by x.department_id
         union all
         select t.department_id, t.state, count(*)::int
