@@ -545,6 +545,11 @@ export const documents = pgTable(
     replyDocumentId: integer('reply_document_id').references((): AnyPgColumn => documents.id, {
       onDelete: 'set null',
     }),
+    /**
+     * Sent to at least one department (a distribution exists): kept by a trigger on distributions
+     * (migration 0021), so the archive dashboard's "awaiting distribution" reads a small partial index.
+     */
+    distributed: boolean('distributed').notNull().default(false),
   },
   (t) => [
     check('documents_direction_check', oneOf(t.direction, DIRECTIONS)),
@@ -583,6 +588,22 @@ export const documents = pgTable(
     index('documents_reply_due_idx')
       .on(t.replyDueOn)
       .where(sql`${t.replyDueOn} is not null and ${t.replyDoneAt} is null`),
+    // The dashboards (issue 30): registered incoming letters not yet distributed, approved outgoing letters
+    // not yet dispatched (both small: what waits for the archive office), replies given by day.
+    index('documents_undistributed_idx')
+      .on(t.archiveDepartmentId, t.securityRank)
+      .where(sql`${t.direction} = 'in' and ${t.state} = 'registered' and not ${t.distributed}`),
+    index('documents_undispatched_idx')
+      .on(t.archiveDepartmentId, t.securityRank)
+      .where(sql`${t.direction} = 'out' and ${t.state} = 'approved' and ${t.dispatchedAt} is null`),
+    index('documents_reply_done_idx')
+      .on(t.replyDoneAt)
+      .where(sql`${t.replyDocumentId} is not null`),
+    // A clerk's own filed documents held by another archive office (the dashboards count them apart from
+    // their office's, which are tallied).
+    index('documents_creator_archive_idx')
+      .on(t.createdBy, t.archiveDepartmentId)
+      .where(sql`${t.state} in ('registered', 'approved')`),
   ],
 );
 
@@ -623,11 +644,20 @@ export const distributions = pgTable(
     distributedBy: integer('distributed_by').references(() => users.id, { onDelete: 'set null' }),
     distributedAt: tstz('distributed_at').notNull().defaultNow(),
     completedAt: tstz('completed_at'),
+    /**
+     * A task was given on it (kept by a trigger on tasks, migration 0021): the manager's dashboard counts
+     * action items waiting for a task from a small partial index.
+     */
+    tasked: boolean('tasked').notNull().default(false),
   },
   (t) => [
     check('distributions_type_check', oneOf(t.type, DISTRIBUTION_TYPES)),
     check('distributions_direction_check', oneOf(t.direction, DIRECTIONS)),
     uniqueIndex('distributions_document_department_idx').on(t.documentId, t.departmentId),
+    // The dashboards (issue 30): a department's action items not completed and given to nobody yet.
+    index('distributions_unassigned_idx')
+      .on(t.departmentId, t.documentId)
+      .where(sql`${t.type} = 'forAction' and ${t.completedAt} is null and not ${t.tasked}`),
     index('distributions_box_idx').on(
       t.departmentId,
       t.registeredAt.desc(),
@@ -687,6 +717,39 @@ export const boxTallies = pgTable(
   ],
 );
 
+/**
+ * How many filed documents (registered incoming, approved outgoing and memos) were registered per UTC month
+ * of registered_at, archive office holding them, direction, department (the recipient of an incoming
+ * letter, else the document's own), codification and security rank (0 stands for none): the organisation's
+ * and the archive's dashboards (issue 30) sum whole months from here instead of counting documents. Kept by
+ * statement triggers on documents in the writing transaction (migration 0021), as box_tallies are, so exact
+ * in every snapshot; a key may have several rows (readers sum). `dashboard_tallies_rebuild()` recomputes.
+ */
+export const dashboardTallies = pgTable(
+  'dashboard_tallies',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    month: date('month', { mode: 'string' }).notNull(),
+    archive: integer('archive').notNull(),
+    direction: text('direction').notNull(),
+    department: integer('department').notNull(),
+    codification: integer('codification').notNull(),
+    securityRank: integer('security_rank').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [
+    index('dashboard_tallies_key_idx').on(
+      t.month,
+      t.archive,
+      t.direction,
+      t.department,
+      t.codification,
+      t.securityRank,
+      t.n,
+    ),
+  ],
+);
+
 /** A task: an employee of a receiving department asked to act on (or read) a distribution. */
 export const tasks = pgTable(
   'tasks',
@@ -724,6 +787,14 @@ export const tasks = pgTable(
     index('tasks_due_idx')
       .on(t.taskDate)
       .where(sql`${t.taskDate} is not null and ${t.state} <> 'completed'`),
+    // The dashboards (issue 30): open tasks (overdue ones a range of their date) by department, holder and
+    // state, read from the index alone; completed tasks by completion.
+    index('tasks_open_idx')
+      .on(t.taskDate, t.departmentId, t.employeeId, t.state, t.documentId)
+      .where(sql`${t.state} <> 'completed'`),
+    index('tasks_completed_idx')
+      .on(t.completedAt, t.departmentId)
+      .where(sql`${t.state} = 'completed'`),
   ],
 );
 

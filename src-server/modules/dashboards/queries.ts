@@ -1,0 +1,325 @@
+/**
+ * The SQL of the dashboards (docs/dashboards.md): every count runs over `documents d` restricted by the
+ * visibility predicate (correspondence/visibility.ts `visibleTo`, the security rank included), so nobody
+ * counts a document they could not open. For a caller who does not see broadly, the documents are first
+ * narrowed to the predicate's candidates (one indexed lookup per arm), as search does.
+ * Periods are UTC days of the instant counted (registered_at, completed_at, reply_done_at), the days the
+ * boxes' date ranges use, so a figure and the box it opens agree.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { rowsOf } from '../../db/rows';
+import type { Tx } from '../auth/queries';
+import {
+  circuitUsers,
+  inList,
+  receivingDepartments,
+  seesBroadly,
+  taskEmployees,
+  visibleCandidates,
+  visibleTo,
+  type Scope,
+} from '../correspondence/visibility';
+
+/** The predicate over `documents d`, starting from the candidates when the caller sees little. */
+export function seen(scope: Scope): SQL {
+  return seesBroadly(scope)
+    ? visibleTo(scope, 'd')
+    : sql`d.id in (${visibleCandidates(scope)}) and ${visibleTo(scope, 'd')}`;
+}
+
+/**
+ * `join documents d` for the rows of another table, with the predicate; nothing for an administrator (who
+ * sees every document: the counts then read the other table's own index alone).
+ */
+function documentsOf(scope: Scope, documentId: SQL): { join: SQL; where: SQL } {
+  return scope.isAdmin
+    ? { join: sql``, where: sql`true` }
+    : { join: sql`join documents d on d.id = ${documentId}`, where: seen(scope) };
+}
+
+/**
+ * The filed documents a broad non-administrator (an archive office's clerk) sees besides their office's
+ * own: created by them, received by their departments, tasked to them, in their circuits, when held by
+ * another archive office or none. The dashboards tally their office's documents and count these apart.
+ */
+export function outsideOffice(scope: Scope, office: number): SQL {
+  const arms: SQL[] = [
+    sql`select id from documents where created_by = ${scope.userId} and state in ('registered', 'approved')
+          and (archive_department_id <> ${office} or archive_department_id is null)`,
+  ];
+  const receiving = receivingDepartments(scope);
+  if (receiving.length)
+    arms.push(sql`select document_id from distributions where department_id in ${inList(receiving)}`);
+  const tasked = taskEmployees(scope);
+  if (tasked.length) arms.push(sql`select document_id from tasks where employee_id in ${inList(tasked)}`);
+  arms.push(sql`select document_id from approval_members where user_id in ${inList(circuitUsers(scope))}`);
+  return sql`d.id in (${sql.join(arms, sql` union `)}) and d.archive_department_id is distinct from ${office}
+    and ${visibleTo(scope, 'd')}`;
+}
+
+/** `column` within the days `from` … `to` (inclusive, UTC days). */
+export function withinDays(column: SQL, from: string, to: string): SQL {
+  return sql`${column} >= (${from}::date)::timestamp at time zone 'UTC'
+    and ${column} < ((${to}::date + 1)::timestamp at time zone 'UTC')`;
+}
+
+/** `column in (…)` when `ids` is a list; no condition when null (every department). */
+function inDepartments(column: SQL, ids: readonly number[] | null): SQL {
+  if (ids === null) return sql`true`;
+  if (!ids.length) return sql`false`;
+  return sql`${column} in ${inList(ids)}`;
+}
+
+/** The department a filed document belongs to: the recipient of an incoming letter, else its own. */
+const docDepartment = sql`(case when d.direction = 'in' then d.recipient_department_id else d.department_id end)`;
+
+// ---------------------------------------------------------------- archive
+
+export type ArchiveCounts = {
+  registered_today: number;
+  registered_week: number;
+  awaiting_distribution: number;
+  awaiting_dispatch: number;
+};
+
+/**
+ * The archive clerk's figures: incoming letters registered on `today` and since `weekFrom`, registered
+ * incoming letters not distributed to any department, approved outgoing letters not dispatched.
+ */
+export async function archiveCounts(
+  db: Tx,
+  scope: Scope,
+  today: string,
+  weekFrom: string,
+): Promise<ArchiveCounts> {
+  const [row] = await rowsOf<ArchiveCounts>(
+    db,
+    sql`select
+      (select count(*) from documents d where d.direction = 'in' and d.state = 'registered'
+         and ${withinDays(sql`d.registered_at`, today, today)} and ${seen(scope)})::int as registered_today,
+      (select count(*) from documents d where d.direction = 'in' and d.state = 'registered'
+         and ${withinDays(sql`d.registered_at`, weekFrom, today)} and ${seen(scope)})::int as registered_week,
+      (select count(*) from documents d where d.direction = 'in' and d.state = 'registered'
+         and not d.distributed and ${seen(scope)})::int as awaiting_distribution,
+      (select count(*) from documents d where d.direction = 'out' and d.state = 'approved'
+         and d.dispatched_at is null and ${seen(scope)})::int as awaiting_dispatch`,
+  );
+  return row!;
+}
+
+/** Filed documents per UTC day of registration and direction, over the period. */
+export function registeredByDay(db: Tx, scope: Scope, from: string, to: string) {
+  return rowsOf<{ day: string; direction: string; n: number }>(
+    db,
+    sql`select to_char(d.registered_at at time zone 'UTC', 'YYYY-MM-DD') as day, d.direction, count(*)::int as n
+        from documents d
+        where d.direction in ('in', 'out', 'internal', 'memo') and d.state in ('registered', 'approved')
+          and ${withinDays(sql`d.registered_at`, from, to)} and ${seen(scope)}
+        group by 1, 2`,
+  );
+}
+
+// ---------------------------------------------------------------- manager
+
+/** A count per department and open-item state. */
+export type StateCount = { department_id: number; state: string; n: number };
+
+/**
+ * The departments' open items by state: action distributions not completed with no task yet
+ * (`unassigned`), tasks new or in progress (by their state), the departments' own letters and memos in
+ * their circuit (`approving`) or sent back (`changesRequested`).
+ */
+export function openItemsByState(db: Tx, scope: Scope, departments: readonly number[] | null) {
+  const x = documentsOf(scope, sql`x.document_id`);
+  const t = documentsOf(scope, sql`t.document_id`);
+  return rowsOf<StateCount>(
+    db,
+    sql`select x.department_id, 'unassigned' as state, count(*)::int as n
+          from distributions x ${x.join}
+          where x.type = 'forAction' and x.completed_at is null and not x.tasked
+            and ${inDepartments(sql`x.department_id`, departments)} and ${x.where}
+          group by x.department_id
+        union all
+        select t.department_id, t.state, count(*)::int
+          from tasks t ${t.join}
+          where t.state <> 'completed' and ${inDepartments(sql`t.department_id`, departments)} and ${t.where}
+          group by t.department_id, t.state
+        union all
+        select d.department_id, d.state, count(*)::int
+          from documents d
+          where d.direction in ('out', 'memo') and d.state in ('approving', 'changesRequested')
+            and d.department_id is not null
+            and ${inDepartments(sql`d.department_id`, departments)} and ${seen(scope)}
+          group by d.department_id, d.state`,
+  );
+}
+
+/** Open tasks past their date (task_date before `today`) per employee holding them. */
+export function overdueByEmployee(
+  db: Tx,
+  scope: Scope,
+  departments: readonly number[] | null,
+  today: string,
+) {
+  const open = documentsOf(scope, sql`t.document_id`);
+  return rowsOf<{ id: number; name_ar: string; name_en: string; n: number }>(
+    db,
+    sql`select e.id, e.first_name_ar || ' ' || e.last_name_ar as name_ar,
+          e.first_name_en || ' ' || e.last_name_en as name_en, c.n
+        from (select t.employee_id, count(*)::int as n
+                from tasks t ${open.join}
+                where t.state <> 'completed' and t.task_date < ${today}::date
+                  and ${inDepartments(sql`t.department_id`, departments)} and ${open.where}
+                group by t.employee_id) c
+        join employees e on e.id = c.employee_id
+        order by c.n desc, e.id`,
+  );
+}
+
+/** Approval steps whose turn it is, per person (users of the departments' employees). */
+export function approvalsByPerson(db: Tx, scope: Scope, departments: readonly number[] | null) {
+  return rowsOf<{ id: number; name_ar: string; name_en: string; n: number }>(
+    db,
+    sql`select u.id, u.name_ar, u.name_en, c.n
+        from (select m.user_id, count(*)::int as n
+                from approval_members m join documents d on d.id = m.document_id
+                where m.pending and d.state = 'approving' and ${seen(scope)}
+                group by m.user_id) c
+        join users u on u.id = c.user_id
+        left join employees e on e.id = u.employee_id
+        where ${departments === null ? sql`true` : inDepartments(sql`e.department_id`, departments)}
+        order by c.n desc, u.id`,
+  );
+}
+
+/** The average days (and how many) from a task's assignment to its completion, completed in the period. */
+export async function taskTurnaround(
+  db: Tx,
+  scope: Scope,
+  departments: readonly number[] | null,
+  from: string,
+  to: string,
+) {
+  const done = documentsOf(scope, sql`t.document_id`);
+  const [row] = await rowsOf<{ avg_days: string | null; n: number }>(
+    db,
+    sql`select avg(extract(epoch from t.completed_at - t.created_at) / 86400)::text as avg_days, count(*)::int as n
+        from tasks t ${done.join}
+        where t.state = 'completed' and ${withinDays(sql`t.completed_at`, from, to)}
+          and ${inDepartments(sql`t.department_id`, departments)} and ${done.where}`,
+  );
+  return row!;
+}
+
+/**
+ * The average days (and how many) from an incoming letter's registration to the dispatch of its reply,
+ * answered in the period; for departments, letters they received for action.
+ */
+export async function replyTurnaround(
+  db: Tx,
+  scope: Scope,
+  departments: readonly number[] | null,
+  from: string,
+  to: string,
+) {
+  const forDepartments =
+    departments === null
+      ? sql`true`
+      : sql`exists (select 1 from distributions x where x.document_id = d.id and x.type = 'forAction'
+          and ${inDepartments(sql`x.department_id`, departments)})`;
+  const [row] = await rowsOf<{ avg_days: string | null; n: number }>(
+    db,
+    sql`select avg(extract(epoch from d.reply_done_at - d.registered_at) / 86400)::text as avg_days,
+          count(*)::int as n
+        from documents d
+        where d.direction = 'in' and d.state = 'registered' and d.reply_document_id is not null
+          and ${withinDays(sql`d.reply_done_at`, from, to)} and ${forDepartments} and ${seen(scope)}`,
+  );
+  return row!;
+}
+
+// ---------------------------------------------------------------- organisation
+
+/** Filed documents per month (`YYYY-MM`), direction, department and codification (null: none). */
+export type VolumeRow = {
+  month: string;
+  direction: string;
+  department_id: number | null;
+  codification_id: number | null;
+  n: number;
+};
+
+/**
+ * Filed documents registered in the days `from` … `to` that `which` admits (a predicate over `documents d`),
+ * per month (UTC), direction, department (the recipient of an incoming letter, else the document's own) and
+ * codification; optionally of one department only.
+ */
+export function volumes(db: Tx, which: SQL, from: string, to: string, departmentId: number | null) {
+  return rowsOf<VolumeRow>(
+    db,
+    sql`select to_char(d.registered_at at time zone 'UTC', 'YYYY-MM') as month, d.direction,
+          ${docDepartment} as department_id, d.codification_id, count(*)::int as n
+        from documents d
+        where d.direction in ('in', 'out', 'internal', 'memo') and d.state in ('registered', 'approved')
+          and ${withinDays(sql`d.registered_at`, from, to)}
+          and ${departmentId === null ? sql`true` : sql`${docDepartment} = ${departmentId}`}
+          and ${which}
+        group by 1, 2, 3, 4`,
+  );
+}
+
+/**
+ * The same counts for the whole months `fromMonth` … `toMonth` (first days) from the tallies (migration
+ * 0021): of one archive office's documents up to a security rank, or (both null) of every document.
+ */
+export function tallied(
+  db: Tx,
+  fromMonth: string,
+  toMonth: string,
+  office: { archive: number; clearance: number } | null,
+  departmentId: number | null,
+) {
+  return rowsOf<VolumeRow>(
+    db,
+    sql`select to_char(t.month, 'YYYY-MM') as month, t.direction, nullif(t.department, 0) as department_id,
+          nullif(t.codification, 0) as codification_id, sum(t.n)::int as n
+        from dashboard_tallies t
+        where t.month >= ${fromMonth}::date and t.month <= ${toMonth}::date
+          and ${office === null ? sql`true` : sql`t.archive = ${office.archive} and t.security_rank <= ${office.clearance}`}
+          and ${departmentId === null ? sql`true` : sql`t.department = ${departmentId}`}
+        group by 1, 2, 3, 4
+        having sum(t.n) <> 0`,
+  );
+}
+
+/** Open tasks past their date on `today`, per department holding them (optionally one). */
+export function overdueByDepartment(db: Tx, scope: Scope, today: string, departmentId: number | null) {
+  const open = documentsOf(scope, sql`t.document_id`);
+  return rowsOf<{ department_id: number; n: number }>(
+    db,
+    sql`select t.department_id, count(*)::int as n
+        from tasks t ${open.join}
+        where t.state <> 'completed' and t.task_date < ${today}::date
+          and ${departmentId === null ? sql`true` : sql`t.department_id = ${departmentId}`}
+          and ${open.where}
+        group by t.department_id`,
+  );
+}
+
+/** Both names of departments, by id. */
+export function departmentNames(db: Tx, ids: readonly number[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return rowsOf<{ id: number; name_ar: string; name_en: string }>(
+    db,
+    sql`select id, name_ar, name_en from departments where id in ${inList(ids)} order by id`,
+  );
+}
+
+/** Both names of codifications, by id. */
+export function codificationNames(db: Tx, ids: readonly number[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return rowsOf<{ id: number; name_ar: string; name_en: string }>(
+    db,
+    sql`select id, name_ar, name_en from correspondence_settings where id in ${inList(ids)} order by id`,
+  );
+}
