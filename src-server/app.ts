@@ -58,6 +58,7 @@ import { delegationModule } from './modules/delegation/routes';
 import { recordsModule } from './modules/records/routes';
 import { readsModule } from './modules/reads/routes';
 import { backupsModule } from './modules/backups/routes';
+import { dashboardsModule } from './modules/dashboards/routes';
 import { JOB_REGISTRATIONS } from './jobs/registrations';
 import { VERSION } from './version';
 
@@ -79,6 +80,7 @@ const MODULES: readonly AppModule[] = [
   recordsModule,
   readsModule,
   backupsModule,
+  dashboardsModule,
 ];
 
 /** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */

@@ -414,12 +414,22 @@ describe('seed-demo correspondence', () => {
       SECTIONS.outbox,
       SECTIONS.memos,
       SECTIONS.search,
+      SECTIONS.dashboards,
       SECTIONS.ec,
       SECTIONS.records,
       SECTIONS.settings,
       SECTIONS.auth,
       SECTIONS.user,
     ]);
+  });
+
+  it('shows the clerk the archive dashboard and the manager theirs (issue 30)', async () => {
+    const status = async (username: string, path: string) =>
+      (await call(h, { method: 'GET', url: path, token: await tokenOf(username) })).status;
+    expect(await status('clerk', '/dashboards/archive')).toBe(200);
+    expect(await status('clerk', '/dashboards/manager')).toBe(403);
+    expect(await status('manager', '/dashboards/manager')).toBe(200);
+    expect(await status('admin', '/dashboards/organisation')).toBe(200);
   });
 
   it('a second run creates nothing', async () => {

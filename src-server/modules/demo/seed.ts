@@ -16,7 +16,8 @@ import { PAGES, SECTIONS } from '../../../src-shared/pages';
 import { INITIAL_PAGE_TREE } from '../../db/page-tree';
 import type { Tx } from '../auth/queries';
 
-const CLERK: Record<string, Permission[]> = {
+/** What the demo's clerk and manager both hold. */
+const CORRESPONDENCE: Record<string, Permission[]> = {
   [PAGES.employees]: ['view'],
   [PAGES.departments]: ['view'],
   [PAGES.incoming]: ['view', 'edit', 'distribute'],
@@ -34,8 +35,14 @@ const CLERK: Record<string, Permission[]> = {
   [PAGES.memosAwaitingApproval]: ['view'],
   [PAGES.search]: ['view'],
 };
+const CLERK: Record<string, Permission[]> = {
+  ...CORRESPONDENCE,
+  // The archive clerk's dashboard and the reports (issue 30).
+  [PAGES.archiveDashboard]: ['view'],
+  [PAGES.reports]: ['view'],
+};
 const MANAGER: Record<string, Permission[]> = {
-  ...CLERK,
+  ...CORRESPONDENCE,
   [PAGES.employees]: ['view', 'export'],
   [PAGES.jobs]: ['view'],
   [PAGES.secretaryOffices]: ['view'],
@@ -49,6 +56,9 @@ const MANAGER: Record<string, Permission[]> = {
   [PAGES.securityLevels]: ['view'],
   [PAGES.codifications]: ['view'],
   [PAGES.mainDistribution]: ['view'],
+  // Their departments' dashboard and the reports with their exports (issue 30).
+  [PAGES.managerDashboard]: ['view'],
+  [PAGES.reports]: ['view', 'export'],
 };
 
 /**
@@ -87,6 +97,7 @@ const DEMO_ORDER: readonly { parent: string | null; paths: readonly string[] }[]
       SECTIONS.outbox,
       SECTIONS.memos,
       SECTIONS.search,
+      SECTIONS.dashboards,
       SECTIONS.ec,
       SECTIONS.settings,
       SECTIONS.auth,

@@ -1,0 +1,256 @@
+/**
+ * The SQL of the dashboards (docs/dashboards.md): every count runs over `documents d` restricted by the
+ * visibility predicate (correspondence/visibility.ts `visibleTo`, the security rank included), so nobody
+ * counts a document they could not open. For a caller who does not see broadly, the documents are first
+ * narrowed to the predicate's candidates (one indexed lookup per arm), as search does.
+ * Periods are UTC days of the instant counted (registered_at, completed_at, reply_done_at), the days the
+ * boxes' date ranges use, so a figure and the box it opens agree.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { rowsOf } from '../../db/rows';
+import type { Tx } from '../auth/queries';
+import { inList, seesBroadly, visibleCandidates, visibleTo, type Scope } from '../correspondence/visibility';
+
+/** The predicate over `documents d`, starting from the candidates when the caller sees little. */
+export function seen(scope: Scope): SQL {
+  return seesBroadly(scope)
+    ? visibleTo(scope, 'd')
+    : sql`d.id in (${visibleCandidates(scope)}) and ${visibleTo(scope, 'd')}`;
+}
+
+/** `column` within the days `from` … `to` (inclusive, UTC days). */
+export function withinDays(column: SQL, from: string, to: string): SQL {
+  return sql`${column} >= (${from}::date)::timestamp at time zone 'UTC'
+    and ${column} < ((${to}::date + 1)::timestamp at time zone 'UTC')`;
+}
+
+/** `column in (…)` when `ids` is a list; no condition when null (every department). */
+function inDepartments(column: SQL, ids: readonly number[] | null): SQL {
+  if (ids === null) return sql`true`;
+  if (!ids.length) return sql`false`;
+  return sql`${column} in ${inList(ids)}`;
+}
+
+/** The department a filed document belongs to: the recipient of an incoming letter, else its own. */
+const docDepartment = sql`(case when d.direction = 'in' then d.recipient_department_id else d.department_id end)`;
+
+// ---------------------------------------------------------------- archive
+
+export type ArchiveCounts = {
+  registered_today: number;
+  registered_week: number;
+  awaiting_distribution: number;
+  awaiting_dispatch: number;
+};
+
+/**
+ * The archive clerk's figures: incoming letters registered on `today` and since `weekFrom`, registered
+ * incoming letters not distributed to any department, approved outgoing letters not dispatched.
+ */
+export async function archiveCounts(
+  db: Tx,
+  scope: Scope,
+  today: string,
+  weekFrom: string,
+): Promise<ArchiveCounts> {
+  const [row] = await rowsOf<ArchiveCounts>(
+    db,
+    sql`select
+      (select count(*) from documents d where d.direction = 'in' and d.state = 'registered'
+         and ${withinDays(sql`d.registered_at`, today, today)} and ${seen(scope)})::int as registered_today,
+      (select count(*) from documents d where d.direction = 'in' and d.state = 'registered'
+         and ${withinDays(sql`d.registered_at`, weekFrom, today)} and ${seen(scope)})::int as registered_week,
+      (select count(*) from documents d where d.direction = 'in' and d.state = 'registered'
+         and not exists (select 1 from distributions x where x.document_id = d.id)
+         and ${seen(scope)})::int as awaiting_distribution,
+      (select count(*) from documents d where d.direction = 'out' and d.state = 'approved'
+         and d.dispatched_at is null and ${seen(scope)})::int as awaiting_dispatch`,
+  );
+  return row!;
+}
+
+/** Filed documents per UTC day of registration and direction, over the period. */
+export function registeredByDay(db: Tx, scope: Scope, from: string, to: string) {
+  return rowsOf<{ day: string; direction: string; n: number }>(
+    db,
+    sql`select to_char(d.registered_at at time zone 'UTC', 'YYYY-MM-DD') as day, d.direction, count(*)::int as n
+        from documents d
+        where d.state in ('registered', 'approved') and ${withinDays(sql`d.registered_at`, from, to)}
+          and ${seen(scope)}
+        group by 1, 2`,
+  );
+}
+
+// ---------------------------------------------------------------- manager
+
+/** A count per department and open-item state. */
+export type StateCount = { department_id: number; state: string; n: number };
+
+/**
+ * The departments' open items by state: action distributions not completed with no task yet
+ * (`unassigned`), tasks new or in progress (by their state), the departments' own letters and memos in
+ * their circuit (`approving`) or sent back (`changesRequested`).
+ */
+export function openItemsByState(db: Tx, scope: Scope, departments: readonly number[] | null) {
+  return rowsOf<StateCount>(
+    db,
+    sql`select x.department_id, 'unassigned' as state, count(*)::int as n
+          from distributions x join documents d on d.id = x.document_id
+          where x.type = 'forAction' and x.completed_at is null
+            and ${inDepartments(sql`x.department_id`, departments)}
+            and not exists (select 1 from tasks t where t.distribution_id = x.id)
+            and ${seen(scope)}
+          group by x.department_id
+        union all
+        select t.department_id, t.state, count(*)::int
+          from tasks t join documents d on d.id = t.document_id
+          where t.state <> 'completed' and ${inDepartments(sql`t.department_id`, departments)} and ${seen(scope)}
+          group by t.department_id, t.state
+        union all
+        select d.department_id, d.state, count(*)::int
+          from documents d
+          where d.direction in ('out', 'memo') and d.state in ('approving', 'changesRequested')
+            and d.department_id is not null
+            and ${inDepartments(sql`d.department_id`, departments)} and ${seen(scope)}
+          group by d.department_id, d.state`,
+  );
+}
+
+/** Open tasks past their date (task_date before `today`) per employee holding them. */
+export function overdueByEmployee(
+  db: Tx,
+  scope: Scope,
+  departments: readonly number[] | null,
+  today: string,
+) {
+  return rowsOf<{ id: number; name_ar: string; name_en: string; n: number }>(
+    db,
+    sql`select e.id, e.first_name_ar || ' ' || e.last_name_ar as name_ar,
+          e.first_name_en || ' ' || e.last_name_en as name_en, c.n
+        from (select t.employee_id, count(*)::int as n
+                from tasks t join documents d on d.id = t.document_id
+                where t.state <> 'completed' and t.task_date < ${today}::date
+                  and ${inDepartments(sql`t.department_id`, departments)} and ${seen(scope)}
+                group by t.employee_id) c
+        join employees e on e.id = c.employee_id
+        order by c.n desc, e.id`,
+  );
+}
+
+/** Approval steps whose turn it is, per person (users of the departments' employees). */
+export function approvalsByPerson(db: Tx, scope: Scope, departments: readonly number[] | null) {
+  return rowsOf<{ id: number; name_ar: string; name_en: string; n: number }>(
+    db,
+    sql`select u.id, u.name_ar, u.name_en, c.n
+        from (select m.user_id, count(*)::int as n
+                from approval_members m join documents d on d.id = m.document_id
+                where m.pending and d.state = 'approving' and ${seen(scope)}
+                group by m.user_id) c
+        join users u on u.id = c.user_id
+        left join employees e on e.id = u.employee_id
+        where ${departments === null ? sql`true` : inDepartments(sql`e.department_id`, departments)}
+        order by c.n desc, u.id`,
+  );
+}
+
+/** The average days (and how many) from a task's assignment to its completion, completed in the period. */
+export async function taskTurnaround(
+  db: Tx,
+  scope: Scope,
+  departments: readonly number[] | null,
+  from: string,
+  to: string,
+) {
+  const [row] = await rowsOf<{ avg_days: string | null; n: number }>(
+    db,
+    sql`select avg(extract(epoch from t.completed_at - t.created_at) / 86400)::text as avg_days, count(*)::int as n
+        from tasks t join documents d on d.id = t.document_id
+        where t.state = 'completed' and ${withinDays(sql`t.completed_at`, from, to)}
+          and ${inDepartments(sql`t.department_id`, departments)} and ${seen(scope)}`,
+  );
+  return row!;
+}
+
+/**
+ * The average days (and how many) from an incoming letter's registration to the dispatch of its reply,
+ * answered in the period; for departments, letters they received for action.
+ */
+export async function replyTurnaround(
+  db: Tx,
+  scope: Scope,
+  departments: readonly number[] | null,
+  from: string,
+  to: string,
+) {
+  const forDepartments =
+    departments === null
+      ? sql`true`
+      : sql`exists (select 1 from distributions x where x.document_id = d.id and x.type = 'forAction'
+          and ${inDepartments(sql`x.department_id`, departments)})`;
+  const [row] = await rowsOf<{ avg_days: string | null; n: number }>(
+    db,
+    sql`select avg(extract(epoch from d.reply_done_at - d.registered_at) / 86400)::text as avg_days,
+          count(*)::int as n
+        from documents d
+        where d.direction = 'in' and d.state = 'registered' and d.reply_document_id is not null
+          and ${withinDays(sql`d.reply_done_at`, from, to)} and ${forDepartments} and ${seen(scope)}`,
+  );
+  return row!;
+}
+
+// ---------------------------------------------------------------- organisation
+
+/**
+ * Filed documents registered in the period, per month (`YYYY-MM`, UTC), direction, department (the
+ * recipient of an incoming letter, else the document's own) and codification; optionally of one
+ * department only.
+ */
+export function volumes(db: Tx, scope: Scope, from: string, to: string, departmentId: number | null) {
+  return rowsOf<{
+    month: string;
+    direction: string;
+    department_id: number | null;
+    codification_id: number | null;
+    n: number;
+  }>(
+    db,
+    sql`select to_char(d.registered_at at time zone 'UTC', 'YYYY-MM') as month, d.direction,
+          ${docDepartment} as department_id, d.codification_id, count(*)::int as n
+        from documents d
+        where d.state in ('registered', 'approved') and ${withinDays(sql`d.registered_at`, from, to)}
+          and ${departmentId === null ? sql`true` : sql`${docDepartment} = ${departmentId}`}
+          and ${seen(scope)}
+        group by 1, 2, 3, 4`,
+  );
+}
+
+/** Open tasks past their date on `today`, per department holding them (optionally one). */
+export function overdueByDepartment(db: Tx, scope: Scope, today: string, departmentId: number | null) {
+  return rowsOf<{ department_id: number; n: number }>(
+    db,
+    sql`select t.department_id, count(*)::int as n
+        from tasks t join documents d on d.id = t.document_id
+        where t.state <> 'completed' and t.task_date < ${today}::date
+          and ${departmentId === null ? sql`true` : sql`t.department_id = ${departmentId}`}
+          and ${seen(scope)}
+        group by t.department_id`,
+  );
+}
+
+/** Both names of departments, by id. */
+export function departmentNames(db: Tx, ids: readonly number[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return rowsOf<{ id: number; name_ar: string; name_en: string }>(
+    db,
+    sql`select id, name_ar, name_en from departments where id in ${inList(ids)} order by id`,
+  );
+}
+
+/** Both names of codifications, by id. */
+export function codificationNames(db: Tx, ids: readonly number[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return rowsOf<{ id: number; name_ar: string; name_en: string }>(
+    db,
+    sql`select id, name_ar, name_en from correspondence_settings where id in ${inList(ids)} order by id`,
+  );
+}
