@@ -59,6 +59,7 @@ import { recordsModule } from './modules/records/routes';
 import { readsModule } from './modules/reads/routes';
 import { backupsModule } from './modules/backups/routes';
 import { dashboardsModule } from './modules/dashboards/routes';
+import { reportsModule } from './modules/reports/routes';
 import { JOB_REGISTRATIONS } from './jobs/registrations';
 import { VERSION } from './version';
 
@@ -81,6 +82,7 @@ const MODULES: readonly AppModule[] = [
   readsModule,
   backupsModule,
   dashboardsModule,
+  reportsModule,
 ];
 
 /** SQLSTATE class 22 (data exception) and 54000 (program limit, e.g. a too long index row): bad values. */

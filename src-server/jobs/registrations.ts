@@ -10,6 +10,7 @@ import { FINAL_MAKE, makeFinal } from '../modules/final/letters';
 import { DEADLINES_SCAN, queueDeadlineScan, runDeadlineScan } from '../modules/notifications/deadlines';
 import { DIGEST_JOB, queueDigest, runDigest } from '../modules/notifications/digest';
 import { INTEGRITY_JOB, queueIntegrityCheck, runIntegrityJob } from '../modules/reads/integrity';
+import { EXPIRE_JOB, EXPORT_JOB, expireExport, runExport } from '../modules/reports/exports';
 
 /**
  * Search: text extraction, OCR and indexing; the work left from before queued again at start (an
@@ -78,9 +79,19 @@ const integrityJobs: JobRegistration = (app, ctx) => {
     });
 };
 
+/**
+ * Report exports (issue 30): a workbook or a PDF per request, two at a time (a year's report of 100,000
+ * rows takes seconds); each file's removal a day later.
+ */
+const reportJobs: JobRegistration = (_app, ctx) => {
+  ctx.jobs.register(EXPORT_JOB, (job) => runExport(ctx, job), { concurrency: 2, timeoutMs: 15 * 60_000 });
+  ctx.jobs.register(EXPIRE_JOB, (job) => expireExport(ctx, job), { concurrency: 1, timeoutMs: 60_000 });
+};
+
 export const JOB_REGISTRATIONS: readonly JobRegistration[] = [
   searchJobs,
   finalJobs,
   notificationJobs,
   integrityJobs,
+  reportJobs,
 ];

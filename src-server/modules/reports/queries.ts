@@ -1,0 +1,286 @@
+/**
+ * The SQL of the reports (docs/reports.md). Every row is about a document the caller may see: each query
+ * runs over `documents d` restricted by the visibility predicate (correspondence/visibility.ts
+ * `visibleTo`, the security rank included), narrowed first to the predicate's candidates for a caller who
+ * does not see broadly, as search and the dashboards do. Periods are UTC days of the instant counted (the
+ * days the boxes' date ranges and the dashboards use, so a report and a dashboard agree); a document's
+ * department is the recipient of an incoming letter, else its own (as on the dashboards).
+ *
+ * The long reports (overdue items, approval steps) are read in pages by their sort key (keyset), so an
+ * export of 100,000 rows holds one page at a time; the short ones (volumes, task completion) are
+ * aggregates read whole.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { ReportFilters } from '../../../src-shared/api/reports';
+import { rowsOf } from '../../db/rows';
+import type { Tx } from '../auth/queries';
+import { seesBroadly, visibleCandidates, visibleTo, type Scope } from '../correspondence/visibility';
+
+/** The predicate over `documents d`, starting from the candidates when the caller sees little. */
+export function seen(scope: Scope): SQL {
+  return seesBroadly(scope)
+    ? visibleTo(scope, 'd')
+    : sql`d.id in (${visibleCandidates(scope)}) and ${visibleTo(scope, 'd')}`;
+}
+
+/** `column` within the UTC days `from` … `to` (inclusive). */
+export function withinDays(column: SQL, from: string, to: string): SQL {
+  return sql`${column} >= (${from}::date)::timestamp at time zone 'UTC'
+    and ${column} < ((${to}::date + 1)::timestamp at time zone 'UTC')`;
+}
+
+/** The department a filed document belongs to: the recipient of an incoming letter, else its own. */
+export const docDepartment = sql`(case when d.direction = 'in' then d.recipient_department_id else d.department_id end)`;
+
+/** The direction and codification filters over `documents d`. */
+function documentFilters(f: ReportFilters): SQL {
+  const parts: SQL[] = [sql`true`];
+  if (f.direction !== undefined) parts.push(sql`d.direction = ${f.direction}`);
+  if (f.codificationId !== undefined) parts.push(sql`d.codification_id = ${f.codificationId}`);
+  return sql.join(parts, sql` and `);
+}
+
+const byDepartment = (column: SQL, f: ReportFilters): SQL =>
+  f.departmentId === undefined ? sql`true` : sql`${column} = ${f.departmentId}`;
+
+// ---------------------------------------------------------------- volumes
+
+export type VolumeRow = {
+  month: string;
+  direction: string;
+  department_ar: string | null;
+  department_en: string | null;
+  codification_ar: string | null;
+  codification_en: string | null;
+  documents: number;
+  completed: number;
+};
+
+/**
+ * Filed documents (registered incoming, approved outgoing and memos) by month of registration, direction,
+ * department and codification; `completed`: of those, the ones whose every action is done (incoming and
+ * memos) or that were dispatched (outgoing).
+ */
+export function volumes(db: Tx, scope: Scope, f: ReportFilters): Promise<VolumeRow[]> {
+  return rowsOf<VolumeRow>(
+    db,
+    sql`select to_char(d.registered_at at time zone 'UTC', 'YYYY-MM') as month, d.direction,
+          dep.name_ar as department_ar, dep.name_en as department_en,
+          cod.name_ar as codification_ar, cod.name_en as codification_en,
+          count(*)::int as documents,
+          count(case when d.direction = 'out' then d.dispatched_at else d.completed_at end)::int as completed
+        from documents d
+        left join departments dep on dep.id = ${docDepartment}
+        left join correspondence_settings cod on cod.id = d.codification_id
+       where d.state in ('registered', 'approved') and d.registered_at is not null
+         and ${withinDays(sql`d.registered_at`, f.from, f.to)}
+         and ${documentFilters(f)} and ${byDepartment(docDepartment, f)} and ${seen(scope)}
+       group by 1, 2, dep.id, cod.id
+       order by 1, 2, dep.name_en nulls last, dep.id nulls last, cod.name_en nulls last, cod.id nulls last`,
+  );
+}
+
+// ---------------------------------------------------------------- overdue
+
+export type OverdueRow = {
+  kind: 'reply' | 'task' | 'approval';
+  item_id: number;
+  due_on: string;
+  doc_number: string | null;
+  subject: string;
+  direction: string;
+  department_ar: string | null;
+  department_en: string | null;
+  person_ar: string | null;
+  person_en: string | null;
+};
+
+/**
+ * What is late on `today`, due within the period: incoming letters whose reply is due and not done (held
+ * by their recipient department), action tasks not completed by their date (their department and
+ * employee), approval steps waiting past their due day (the approver and their department).
+ */
+function overdueSql(scope: Scope, f: ReportFilters, today: string): SQL {
+  const period = (col: string) =>
+    sql`${sql.raw(col)} >= ${f.from}::date and ${sql.raw(col)} <= ${f.to}::date and ${sql.raw(col)} < ${today}::date`;
+  const docs = sql`${documentFilters(f)} and ${seen(scope)}`;
+  return sql`
+    select 'reply' as kind, d.id as item_id, to_char(d.reply_due_on, 'YYYY-MM-DD') as due_on, d.doc_number,
+           d.subject, d.direction, dep.name_ar as department_ar, dep.name_en as department_en,
+           null::text as person_ar, null::text as person_en
+      from documents d
+      left join departments dep on dep.id = d.recipient_department_id
+     where d.reply_due_on is not null and d.reply_done_at is null and d.state = 'registered'
+       and ${period('d.reply_due_on')} and ${byDepartment(sql`d.recipient_department_id`, f)} and ${docs}
+    union all
+    select 'task', t.id, to_char(t.task_date, 'YYYY-MM-DD'), d.doc_number, d.subject, d.direction,
+           dep.name_ar, dep.name_en,
+           e.first_name_ar || ' ' || e.last_name_ar, e.first_name_en || ' ' || e.last_name_en
+      from tasks t
+      join documents d on d.id = t.document_id
+      left join departments dep on dep.id = t.department_id
+      left join employees e on e.id = t.employee_id
+     where t.task_date is not null and t.state <> 'completed' and t.type = 'forAction'
+       and ${period('t.task_date')} and ${byDepartment(sql`t.department_id`, f)} and ${docs}
+    union all
+    select 'approval', am.id, to_char(am.due_on, 'YYYY-MM-DD'), d.doc_number, d.subject, d.direction,
+           dep.name_ar, dep.name_en, u.name_ar, u.name_en
+      from approval_members am
+      join documents d on d.id = am.document_id
+      join users u on u.id = am.user_id
+      left join employees e on e.id = am.employee_id
+      left join departments dep on dep.id = e.department_id
+     where am.pending and am.due_on is not null
+       and ${period('am.due_on')} and ${byDepartment(sql`e.department_id`, f)} and ${docs}`;
+}
+
+/** A page of overdue items after `after` (their sort key: due day, kind, id), oldest due first. */
+export function overduePage(
+  db: Tx,
+  scope: Scope,
+  f: ReportFilters,
+  today: string,
+  page: Page<OverdueKey>,
+): Promise<OverdueRow[]> {
+  const after = page.after
+    ? sql`where (r.due_on, r.kind, r.item_id) > (${page.after.dueOn}, ${page.after.kind}, ${page.after.id}::int)`
+    : sql``;
+  return rowsOf<OverdueRow>(
+    db,
+    sql`select * from (${overdueSql(scope, f, today)}) r ${after}
+        order by r.due_on, r.kind, r.item_id limit ${page.limit} offset ${page.offset ?? 0}`,
+  );
+}
+
+export async function overdueCount(db: Tx, scope: Scope, f: ReportFilters, today: string): Promise<number> {
+  const [row] = await rowsOf<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (${overdueSql(scope, f, today)}) r`,
+  );
+  return row?.n ?? 0;
+}
+
+export type OverdueKey = { dueOn: string; kind: string; id: number };
+export const overdueKeyOf = (r: OverdueRow): OverdueKey => ({ dueOn: r.due_on, kind: r.kind, id: r.item_id });
+
+/** Which rows to read: after a key (an export's pages), or from an offset (the table's pages). */
+export interface Page<K> {
+  after?: K;
+  offset?: number;
+  limit: number;
+}
+
+// ---------------------------------------------------------------- approval turnaround
+
+export type ApprovalStepRow = {
+  id: number;
+  activated_at: string;
+  doc_number: string | null;
+  subject: string;
+  direction: string;
+  approver_ar: string;
+  approver_en: string;
+  department_ar: string | null;
+  department_en: string | null;
+  position: number;
+  kind: string;
+  activated_on: string;
+  due_on: string | null;
+  decided_on: string | null;
+  decision: string | null;
+};
+
+/**
+ * The approval steps that became active within the period (each approver of each step once): when it
+ * reached them, when it was due, when and how they decided (or that they are still waiting).
+ */
+function approvalStepsSql(scope: Scope, f: ReportFilters): SQL {
+  return sql`
+    select am.id, to_char(am.activated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as activated_at,
+           d.doc_number, d.subject, d.direction,
+           u.name_ar as approver_ar, u.name_en as approver_en, dep.name_ar as department_ar,
+           dep.name_en as department_en, am.position, am.kind,
+           to_char(am.activated_at at time zone 'UTC', 'YYYY-MM-DD') as activated_on,
+           to_char(am.due_on, 'YYYY-MM-DD') as due_on,
+           to_char(am.decided_at at time zone 'UTC', 'YYYY-MM-DD') as decided_on, am.decision
+      from approval_members am
+      join documents d on d.id = am.document_id
+      join users u on u.id = am.user_id
+      left join employees e on e.id = am.employee_id
+      left join departments dep on dep.id = e.department_id
+     where am.activated_at is not null and ${withinDays(sql`am.activated_at`, f.from, f.to)}
+       and (am.pending or am.decided_at is not null)
+       and ${byDepartment(sql`e.department_id`, f)} and ${documentFilters(f)} and ${seen(scope)}`;
+}
+
+export type StepKey = { activatedAt: string; id: number };
+export const stepKeyOf = (r: ApprovalStepRow): StepKey => ({ activatedAt: r.activated_at, id: r.id });
+
+/** A page of approval steps, in the order they became active. */
+export function approvalStepsPage(
+  db: Tx,
+  scope: Scope,
+  f: ReportFilters,
+  page: Page<StepKey>,
+): Promise<ApprovalStepRow[]> {
+  const after = page.after
+    ? sql`where (r.activated_at, r.id) > (${page.after.activatedAt}, ${page.after.id}::int)`
+    : sql``;
+  return rowsOf<ApprovalStepRow>(
+    db,
+    sql`select * from (${approvalStepsSql(scope, f)}) r ${after}
+        order by r.activated_at, r.id limit ${page.limit} offset ${page.offset ?? 0}`,
+  );
+}
+
+export async function approvalStepsCount(db: Tx, scope: Scope, f: ReportFilters): Promise<number> {
+  const [row] = await rowsOf<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from (${approvalStepsSql(scope, f)}) r`,
+  );
+  return row?.n ?? 0;
+}
+
+// ---------------------------------------------------------------- task completion
+
+export type TaskRow = {
+  id: number;
+  employee_id: number;
+  employee_ar: string;
+  employee_en: string;
+  department_ar: string | null;
+  department_en: string | null;
+  assigned_on: string;
+  due_on: string | null;
+  completed_on: string | null;
+};
+
+/**
+ * Action tasks assigned within the period (by the day they were made), a page at a time by id, with
+ * their employee, department, due day and the day they were completed.
+ */
+export function tasksPage(
+  db: Tx,
+  scope: Scope,
+  f: ReportFilters,
+  afterId: number,
+  limit: number,
+): Promise<TaskRow[]> {
+  return rowsOf<TaskRow>(
+    db,
+    sql`select t.id, t.employee_id,
+           e.first_name_ar || ' ' || e.last_name_ar as employee_ar,
+           e.first_name_en || ' ' || e.last_name_en as employee_en,
+           dep.name_ar as department_ar, dep.name_en as department_en,
+           to_char(t.created_at at time zone 'UTC', 'YYYY-MM-DD') as assigned_on,
+           to_char(t.task_date, 'YYYY-MM-DD') as due_on,
+           to_char(t.completed_at at time zone 'UTC', 'YYYY-MM-DD') as completed_on
+      from tasks t
+      join documents d on d.id = t.document_id
+      join employees e on e.id = t.employee_id
+      left join departments dep on dep.id = t.department_id
+     where t.type = 'forAction' and t.id > ${afterId} and ${withinDays(sql`t.created_at`, f.from, f.to)}
+       and ${byDepartment(sql`t.department_id`, f)} and ${documentFilters(f)} and ${seen(scope)}
+     order by t.id limit ${limit}`,
+  );
+}
