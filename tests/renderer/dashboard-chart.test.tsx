@@ -2,7 +2,7 @@
  * The dashboards' chart (issue 30, src-renderer/components/charts/Chart.tsx), drawn by recharts in
  * happy-dom at a fixed size: in Arabic it is mirrored (the first category stands on the right, the value
  * axis on the right) and in English not; its table view holds the same numbers as the series, in the
- * user's digits; a table cell opens the list behind it.
+ * user's digits; a table cell opens the list behind it, whose address the box screen reads back.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -10,6 +10,8 @@ import type { Chart as ChartData } from '../../src-shared/api/dashboards';
 import { Chart } from '../../src-renderer/components/charts/Chart';
 import { initI18n, i18n } from '../../src-renderer/lib/i18n';
 import { setDigitStyle } from '../../src-renderer/lib/format';
+import { drillPath } from '../../src-renderer/lib/dashboards-api';
+import { boxDrillFromParams } from '../../src-renderer/features/correspondence/documents/BoxListScreen';
 import { renderScreen } from './admin-harness';
 
 const CHART: ChartData = {
@@ -77,8 +79,8 @@ describe('the dashboard chart', () => {
     expect(valueAxisX(container)).toBeGreaterThan(WIDTH / 2);
     // The legend reads from the right, in Arabic words.
     const legend = container.querySelector('.recharts-legend-wrapper') as HTMLElement;
-    expect(legend.textContent).toContain('الوارد');
-    expect(legend.textContent).toContain('الصادر');
+    // In the series' order: incoming, then outgoing (not sorted by name, which would put الصادر first).
+    expect([...legend.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['الوارد', 'الصادر']);
     expect(legend.querySelector('ul')?.getAttribute('style') ?? '').toMatch(/text-align: right/);
   });
 
@@ -131,5 +133,35 @@ describe('the dashboard chart', () => {
     expect(screen.getByTestId('chart-empty-volumesByDepartment').textContent).toBe(
       'لا شيء يُعرض لهذه الفترة.',
     );
+  });
+});
+
+describe('a figure’s list', () => {
+  it('is a box page or the search page with the drill’s filters, which the box screen reads back', () => {
+    const path = drillPath({
+      to: 'box',
+      box: 'incoming',
+      filters: { view: 'notCompleted', taskState: 'new' },
+    });
+    expect(path).toBe('/correspondence/inbox/incoming?view=notCompleted&taskState=new');
+    expect(drillPath({ to: 'box', box: 'requiring-changes', filters: {} })).toBe(
+      '/correspondence/outbox/awaiting-approval?list=changes',
+    );
+    expect(drillPath({ to: 'search', filters: { direction: 'in', departmentId: 3 } })).toBe(
+      '/search/documents?direction=in&departmentId=3',
+    );
+    const read = boxDrillFromParams(
+      new URLSearchParams(
+        'fromDate=2026-11-01&toDate=2026-11-28&view=notCompleted&codificationId=3&dueState=overdue',
+      ),
+    )!;
+    expect(read.view).toBe('notCompleted');
+    expect(read.range?.fromDate.format('YYYY-MM-DD')).toBe('2026-11-01');
+    expect(read.range?.toDate.format('YYYY-MM-DD')).toBe('2026-11-28');
+    expect(read.filters).toEqual({
+      codificationId: { operator: 'and', constraints: [{ value: 3, matchMode: 'equals' }] },
+      dueState: { operator: 'and', constraints: [{ value: 'overdue', matchMode: 'equals' }] },
+    });
+    expect(boxDrillFromParams(new URLSearchParams('list=changes'))).toBeNull();
   });
 });

@@ -94,7 +94,14 @@ export function Chart({ chart, onDrill, height = 300, width, fractionDigits = 0,
       contentStyle={{ direction: rtl ? 'rtl' : 'ltr', textAlign: 'start' }}
     />
   );
-  const legend = <Legend align={rtl ? 'right' : 'left'} wrapperStyle={{ direction: rtl ? 'rtl' : 'ltr' }} />;
+  // In the series' order (recharts sorts by name by default), reading from the right in Arabic.
+  const legend = (
+    <Legend
+      align={rtl ? 'right' : 'left'}
+      itemSorter={null}
+      wrapperStyle={{ direction: rtl ? 'rtl' : 'ltr' }}
+    />
+  );
   const axes = (
     <>
       <CartesianGrid strokeDasharray="3 3" vertical={false} />

@@ -74,7 +74,13 @@ export function DashboardScreen({
   });
   const data = answer.data;
   const onDrill = (drill: Drill) => void navigate(drillPath(drill));
-  const period = query.from && query.to ? [dayjs(query.from), dayjs(query.to)] : null;
+  // The period asked for, else the one the server settled on (its default).
+  const period =
+    query.from && query.to
+      ? [dayjs(query.from), dayjs(query.to)]
+      : data
+        ? [dayjs(data.from), dayjs(data.to)]
+        : null;
 
   return (
     <div className="print-only-block dashboard-print">
