@@ -121,7 +121,7 @@ export function DashboardScreen({
                   onChange={(v) =>
                     setQuery((q) => ({ ...q, departmentId: typeof v === 'number' ? v : undefined }))
                   }
-                  placeholder={t('allDepartments')}
+                  placeholder={t(name === 'organisation' ? 'everyDepartment' : 'allDepartments')}
                   aria-label={t('department')}
                   data-testid="dash-department"
                 />

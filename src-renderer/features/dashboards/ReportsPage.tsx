@@ -178,7 +178,7 @@ export function Component() {
               options={REPORTS.map((r) => ({ value: r, label: t(`reports.name.${r}`) }))}
             />
             {/* On paper, where the choice above is not printed, the report's name heads its table. */}
-            <Typography.Title level={5} className="print-only-table" data-testid="report-title">
+            <Typography.Title level={5} className="reports-print-title" data-testid="report-title">
               {t(`reports.name.${report}`)}
             </Typography.Title>
             <Flex gap={8} wrap align="center" className="reports-filters no-print">
