@@ -1,6 +1,9 @@
-/** The ArchiveDashboard page (issue 30): a placeholder until its screen is built. */
-import { PlaceholderPage } from '../../components/PlaceholderPage';
+/**
+ * The archive dashboard (issue 30, PAGES.archiveDashboard): its figures and charts over the period, each opening the list behind it (DashboardScreen).
+ */
+import { DashboardScreen } from './DashboardScreen';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noRecords" />;
+  return <DashboardScreen name="archive" testId="archive-dashboard" byDepartment={false} />;
 }

@@ -1,6 +1,10 @@
-/** The ManagerDashboard page (issue 30): a placeholder until its screen is built. */
-import { PlaceholderPage } from '../../components/PlaceholderPage';
+/**
+ * The manager dashboard (issue 30, PAGES.managerDashboard): its figures and charts over the period and the
+ * department chosen, each opening the list behind it (DashboardScreen).
+ */
+import { DashboardScreen } from './DashboardScreen';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noRecords" />;
+  return <DashboardScreen name="manager" testId="manager-dashboard" byDepartment={true} />;
 }

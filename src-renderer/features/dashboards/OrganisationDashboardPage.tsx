@@ -1,6 +1,10 @@
-/** The OrganisationDashboard page (issue 30): a placeholder until its screen is built. */
-import { PlaceholderPage } from '../../components/PlaceholderPage';
+/**
+ * The organisation dashboard (issue 30, PAGES.organisationDashboard): its figures and charts over the period and the
+ * department chosen, each opening the list behind it (DashboardScreen).
+ */
+import { DashboardScreen } from './DashboardScreen';
 
+/** The route's screen. */
 export function Component() {
-  return <PlaceholderPage empty="noRecords" />;
+  return <DashboardScreen name="organisation" testId="organisation-dashboard" byDepartment={true} />;
 }

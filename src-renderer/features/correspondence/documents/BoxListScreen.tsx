@@ -6,15 +6,20 @@
  *
  * The range filters on the box's date (BOX_DATE: registered, assigned, created…) and nothing else; the
  * range's label and placeholders name that date, and `boxDateColumn` shows it under the same name.
+ *
+ * A dashboard's figure opens a box with filters in the address (issue 30, `drillPath`): `fromDate` and
+ * `toDate` (days) set the range, `view` the view, and any other parameter is a box field compared with
+ * `equals` (`?codificationId=3&dueState=overdue`); a note above the list says so and offers the whole box.
  */
 import { useMemo, useState, type ReactNode } from 'react';
-import { DatePicker, Flex, Segmented, Tag, Typography } from 'antd';
+import { Alert, Button, DatePicker, Flex, Segmented, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { OnBehalfTag } from '../../../components/Delegation';
-import { useNavigate } from 'react-router-dom';
-import type { Dayjs } from 'dayjs';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import dayjs, { type Dayjs } from 'dayjs';
 import {
   BOX_DATE,
+  BOX_VIEWS,
   DUE_STATES,
   OPEN_ENDED_BOXES,
   type Box,
@@ -29,6 +34,7 @@ import {
   type DataTableColumn,
 } from '../../../components/DataTable';
 import { defaultListFetcher } from '../../../components/data-table/useServerList';
+import type { Filters } from '../../../../src-shared/filters';
 import { localName } from '../../../lib/names';
 import { CorrespondenceScreen } from '../../../components/CorrespondenceScreen';
 import { boxEndpoint, corrKeys } from './api';
@@ -124,25 +130,56 @@ export function dueColumn(): DataTableColumn<BoxItem> {
   };
 }
 
+/** The filters a dashboard's figure put in the address (null: none, the box as it opens). */
+export interface BoxDrill {
+  range: DateRange | null;
+  view: BoxView | null;
+  filters: Filters | undefined;
+}
+
+/** The parameters of the address that are not a box field (the approval screens' list switch). */
+const NOT_FIELDS = new Set(['fromDate', 'toDate', 'view', 'list']);
+
+/** Reads a dashboard's filters from the address: dates and view as they are, any other as a field `equals`. */
+export function boxDrillFromParams(params: URLSearchParams): BoxDrill | null {
+  const fields = [...params.keys()].filter((k) => !NOT_FIELDS.has(k));
+  const from = params.get('fromDate');
+  const to = params.get('toDate');
+  const view = params.get('view');
+  if (!from && !to && !view && fields.length === 0) return null;
+  const filters: Filters = {};
+  for (const k of fields) {
+    const raw = params.get(k)!;
+    const value = /^-?\d+$/.test(raw) ? Number(raw) : raw === 'true' ? true : raw === 'false' ? false : raw;
+    filters[k] = { operator: 'and', constraints: [{ value, matchMode: 'equals' }] };
+  }
+  return {
+    range: from || to ? { fromDate: dayjs(from ?? '2000-01-01'), toDate: to ? dayjs(to) : dayjs() } : null,
+    view: (BOX_VIEWS as readonly string[]).includes(view ?? '') ? (view as BoxView) : null,
+    filters: fields.length > 0 ? filters : undefined,
+  };
+}
+
 /**
  * A box screen. `columns` follow the common ones and hold `boxDateColumn(box)` (added at the end when a
  * screen does not place it) and a due date column (`dueColumn()`, added after it likewise);
  * `detailPath` opens a row.
  */
-export function BoxListScreen({
-  box,
-  testId,
-  columns,
-  emptyKey,
-  views = false,
-  detailPath,
-  defaultSort = '-boxDate',
-  toolbar,
-  rowActions,
-  viewLabels,
-  head,
-  above,
-}: {
+export function BoxListScreen(props: BoxListProps) {
+  const [params, setParams] = useSearchParams();
+  const drill = useMemo(() => boxDrillFromParams(params), [params]);
+  // A new address (another figure, or the whole box) starts the list afresh.
+  return (
+    <BoxList
+      key={drill ? params.toString() : ''}
+      {...props}
+      drill={drill}
+      onClearDrill={() => setParams({}, { replace: true })}
+    />
+  );
+}
+
+interface BoxListProps {
   box: Box;
   testId: string;
   columns: DataTableColumn<BoxItem>[];
@@ -160,7 +197,24 @@ export function BoxListScreen({
   head?: ReactNode;
   /** Shown above the list (the drafts kept on this desk). */
   above?: ReactNode;
-}) {
+}
+
+function BoxList({
+  drill,
+  onClearDrill,
+  box,
+  testId,
+  columns,
+  emptyKey,
+  views = false,
+  detailPath,
+  defaultSort = '-boxDate',
+  toolbar,
+  rowActions,
+  viewLabels,
+  head,
+  above,
+}: BoxListProps & { drill: BoxDrill | null; onClearDrill: () => void }) {
   const { t } = useTranslation('correspondence');
   const navigate = useNavigate();
   const dateKind = BOX_DATE[box];
@@ -169,10 +223,11 @@ export function BoxListScreen({
     return withDate.some((c) => c.key === 'dueDate') ? withDate : [...withDate, dueColumn()];
   }, [columns, box]);
   // The last 30 days, but for what is still to do (follow-ups, approvals): no bound until one is picked.
+  // A dashboard's list has no range unless it names one (a figure may count older items).
   const [range, setRange] = useState<DateRange | null>(() =>
-    OPEN_ENDED_BOXES.has(box) ? null : defaultDateRange(),
+    drill ? drill.range : OPEN_ENDED_BOXES.has(box) ? null : defaultDateRange(),
   );
-  const [view, setView] = useState<BoxView>('all');
+  const [view, setView] = useState<BoxView>(drill?.view ?? 'all');
   const extra = useMemo(
     () => ({ ...dateRangeQuery(range), ...(views ? { view } : {}) }),
     [range, view, views],
@@ -219,6 +274,20 @@ export function BoxListScreen({
         </Flex>
       }
     >
+      {drill ? (
+        <Alert
+          type="info"
+          showIcon
+          className="box-drill-note"
+          data-testid={`${testId}-drill`}
+          message={t('dashboards:drill.note')}
+          action={
+            <Button size="small" onClick={onClearDrill} data-testid={`${testId}-drill-clear`}>
+              {t('dashboards:drill.clear')}
+            </Button>
+          }
+        />
+      ) : null}
       {above}
       <DataTable<BoxItem>
         testId={`${testId}-table`}
@@ -228,6 +297,7 @@ export function BoxListScreen({
         fetcher={(path, query) => defaultListFetcher<BoxItem>(path, { ...query, ...extra })}
         columns={shown}
         rowKey={(row) => row.key}
+        fixedFilters={drill?.filters}
         defaultSort={defaultSort}
         emptyMessageKey={emptyKey}
         onRowClick={(row) => void navigate(detailPath(row))}

@@ -2,13 +2,14 @@
  * The approval boxes of outgoing letters and memos:
  * - awaiting approval (outbox/awaiting-approval, memos/awaiting-approval): what the author submitted that
  *   is still in its circuit, and beside it what came back to them (changes requested, rejected) — the
- *   specification's "requiring changes" list, with its count;
+ *   specification's "requiring changes" list, with its count (`?list=changes` opens it: a dashboard's figure);
  * - requiring approval (…/requiring-approval): what waits for the caller's answer now.
  */
 import { useState } from 'react';
 import { Badge, Segmented, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
 import type { Box, BoxItem, DocumentState } from '../../../../src-shared/api/correspondence';
 import type { DataTableColumn } from '../../../components/DataTable';
 import { BoxListScreen, boxDateColumn, commonColumns } from './BoxListScreen';
@@ -49,7 +50,10 @@ function circuitColumns(t: (k: string) => string, language: string, box: Box): D
 
 export function AwaitingApprovalScreen({ family }: { family: Family }) {
   const { t, i18n } = useTranslation('correspondence');
-  const [which, setWhich] = useState<'awaiting' | 'changes'>('awaiting');
+  const [params] = useSearchParams();
+  const [which, setWhich] = useState<'awaiting' | 'changes'>(() =>
+    params.get('list') === 'changes' ? 'changes' : 'awaiting',
+  );
   const counts = useQuery({ queryKey: corrKeys.counts, queryFn: approvalsApi.counts, staleTime: 15_000 });
   const changes = family === 'out' ? counts.data?.outboxRequiringChanges : counts.data?.memosRequiringChanges;
   const box: Box =
