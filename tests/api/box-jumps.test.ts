@@ -227,6 +227,7 @@ describe('pages of a tallied box by number', () => {
       expect(rows > 20, `${rows} rows`).toBe(name !== 'outsider');
     });
 
+  // Many writes and two full box sweeps after each: under a loaded CI machine it passed 60 s once.
   it('stay equal to it as rows come, go and move in the middle of the box', async () => {
     const clerk = who()[0]!;
     const manager = who()[2]!;
@@ -271,7 +272,7 @@ describe('pages of a tallied box by number', () => {
       expect(dist.status, JSON.stringify(dist.json)).toBe(200);
     }
     await check();
-  });
+  }, 180_000);
 
   it('keep tallies equal to a recount of the tables, also after concurrent writers', async () => {
     // Registrations side by side (on PostgreSQL, on several connections at once).

@@ -203,7 +203,9 @@ export function NotificationBell({ signedIn }: { signedIn: boolean }) {
         aria-haspopup="dialog"
         aria-expanded={open}
         data-testid="notification-bell"
-        data-unread={unread}
+        // Only once the count is known: a 0 while it loads is a count nobody had (a test reading it then
+        // waited for 0 + 1 while the real count was 28).
+        data-unread={latest.data ? unread : undefined}
       >
         <Badge count={unread > 0 ? badgeText : 0} size="small" title={label} data-testid="notification-count">
           <BellOutlined className="notification-bell-icon" />
