@@ -304,7 +304,8 @@ describe('dashboards', () => {
       }),
       { numRuns: Number(process.env.DASH_RUNS ?? 10) },
     );
-  });
+    // Ten generated offices, each read by seven viewers on four dashboards: minutes on a loaded machine.
+  }, 300_000);
 
   it('answer 403 to a user without the page, and for a department the manager does not lead', async () => {
     const role = await makeRole(h, ALL_CORRESPONDENCE as unknown as Record<string, 'view'[]>);
