@@ -6,6 +6,8 @@
  *
  * - a one-word Arabic query typed as people type (no hamza, ه for ة), a three-word Arabic query, a
  *   person's name (two rare words), an English word, and a number lookup (a registration number);
+ * - without words, the filters alone (the list behind a dashboard's figure): incoming, incoming of the
+ *   last month, of a department that month, of a month two years back, and of a department at any date;
  * - as the archive-office clerk (who holds most of the incoming mail) and as a department manager (who
  *   sees what was distributed to the department).
  *
@@ -16,7 +18,8 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:55432/postgres npx tsx bench/search/run.ts
  *
  * BENCH_REUSE=1 keeps a database already made (reruns take seconds). BENCH_DOCUMENTS, BENCH_SECONDS (8),
- * BENCH_RAW_RUNS (200) as in the correspondence benchmark.
+ * BENCH_RAW_RUNS (200) as in the correspondence benchmark. BENCH_ONLY (a regular expression) measures only
+ * the cases whose name it matches (`BENCH_ONLY=filters` the filters alone).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,6 +34,7 @@ const DB_NAME = process.env.BENCH_DB_NAME ?? 'sijill_bench_search';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const RAW_RUNS = Number(process.env.BENCH_RAW_RUNS ?? 200);
 const REUSE = process.env.BENCH_REUSE === '1';
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 /** The correspondence benchmark's users' password. */
 const PASSWORD = 'bench-password-1';
 const TARGET_MS = 100;
@@ -84,6 +88,17 @@ async function main() {
       join documents d on d.id = x.document_id
       join users u on u.username = 'bench-manager' join employees e on e.id = u.employee_id
     where x.department_id = e.department_id and d.doc_number is not null order by x.id desc offset 50 limit 1`);
+  // The filters alone: the manager's department, the last month of the mail and one two years before it.
+  const department = await pick(`select e.department_id::text as v from users u
+      join employees e on e.id = u.employee_id where u.username = 'bench-manager'`);
+  const last = await pick(`select to_char(max(coalesce(registered_at, created_at)), 'YYYY-MM-DD') as v
+      from documents`);
+  const monthOf = (back: number) => {
+    const end = new Date(`${last}T00:00:00Z`);
+    const from = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - back, 1));
+    const to = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - back + 1, 0));
+    return { fromDate: from.toISOString().slice(0, 10), toDate: to.toISOString().slice(0, 10) };
+  };
   await db.end();
 
   captureStatements();
@@ -100,6 +115,16 @@ async function main() {
       where u.username in ('bench-clerk', 'bench-manager') and p.path = '/search/documents'
       on conflict do nothing`);
     await grant.end();
+    const filtered: { name: string; filters: Record<string, string> }[] = [
+      { name: 'filters: incoming', filters: { direction: 'in' } },
+      { name: 'filters: incoming, last month', filters: { direction: 'in', ...monthOf(0) } },
+      {
+        name: 'filters: a department, last month',
+        filters: { direction: 'in', departmentId: department, ...monthOf(0) },
+      },
+      { name: 'filters: incoming, 2 years back', filters: { direction: 'in', ...monthOf(24) } },
+      { name: 'filters: a department', filters: { departmentId: department } },
+    ];
     const queries = (number: string) => [
       { name: 'one Arabic word (المناقصه)', q: 'المناقصه' },
       { name: 'three Arabic words', q: 'اعتماد الميزانيه السنويه' },
@@ -110,6 +135,7 @@ async function main() {
       { name: 'suggest: a word begun (مناق)', q: 'مناق', suggest: true },
       { name: 'suggest: a word and one begun', q: 'اعتماد الميز', suggest: true },
       { name: 'suggest: a number begun', q: number.slice(0, -3), suggest: true },
+      ...filtered,
     ];
     const users = [
       { who: 'clerk', login: 'bench-clerk', queries: queries(clerkNumber) },
@@ -119,11 +145,14 @@ async function main() {
       const token = await signIn(u.login);
       for (const s of u.queries) {
         const route = `${u.who}: ${s.name}`;
+        if (ONLY && !ONLY.test(route)) continue;
         const suggest = 'suggest' in s;
         const target = suggest ? SUGGEST_TARGET_MS : TARGET_MS;
+        const words: Record<string, string> = 'q' in s ? { q: s.q } : {};
+        const filters: Record<string, string> = 'filters' in s ? s.filters : {};
         const path = suggest
-          ? `/search/suggest?${new URLSearchParams({ q: s.q }).toString()}`
-          : `/search?${new URLSearchParams({ q: s.q, page: '1', pageSize: '20' }).toString()}`;
+          ? `/search/suggest?${new URLSearchParams(words).toString()}`
+          : `/search?${new URLSearchParams({ ...words, ...filters, page: '1', pageSize: '20' }).toString()}`;
         startCapture();
         const check = await fetch(server.url + path, { headers: { authorization: `Bearer ${token}` } });
         const statements = stopCapture().filter((x) => !/\bsessions\b/.test(x.text));
@@ -154,7 +183,7 @@ async function main() {
         const p95 = percentile(serverMs, 95);
         const entry = {
           route,
-          q: s.q,
+          q: 'q' in s ? s.q : new URLSearchParams(filters).toString(),
           total: `${body.data.totalExact ? '' : '> '}${body.data.total}`,
           firstIsNumber: body.data.items[0]?.numberMatch ?? false,
           reqPerSec: load.reqPerSec,

@@ -2,6 +2,8 @@
  * GET /search: one query across every document the caller may see (the visibility predicate), over the
  * number, sender's reference, subject, summary, sender, receivers, notes of distributions and tasks and
  * the text of attachments. Words are matched as src-shared/search.ts makes them (normalised, stemmed).
+ * Without words, the filters alone list the documents the caller may see, newest first ("the list behind
+ * a figure" of a dashboard, every incoming letter of a department this month).
  */
 import { z } from 'zod';
 import { PAGES } from '../pages';
@@ -15,7 +17,8 @@ export const SEARCH_PAGE_SIZE = 20;
 
 export const searchQuerySchema = z
   .object({
-    q: text(1, 200),
+    /** The words; none (absent, empty or blank): the filters alone, and with no filter nothing. */
+    q: text(0, 200).optional(),
     page: decimalParam(1, SEARCH_MAX_RESULTS).default(1),
     pageSize: decimalParam(1, 50).default(SEARCH_PAGE_SIZE),
     direction: z.enum(DIRECTIONS).optional(),
@@ -80,7 +83,7 @@ export const searchPageSchema = z.object({
   pageSize: z.number().int(),
   /** false: `total` is a lower bound ("more than {total}"). */
   totalExact: z.boolean(),
-  /** The query's words as searched (after dropping the very common ones); empty when none was left. */
+  /** The query's words as searched (after dropping the very common ones); empty when none was left or typed. */
   terms: z.array(z.array(z.string())),
   /** Words typed that are too common to search by (في، the), as typed: the page says they were left out. */
   ignored: z.array(z.string()),
@@ -122,7 +125,8 @@ export const searchEndpoints = {
     tags: ['search'],
     summary:
       'Search every document the caller may see: number, references, subject, summary, sender, ' +
-      'receivers, notes and attachment text (Arabic normalised and stemmed; English stemmed)',
+      'receivers, notes and attachment text (Arabic normalised and stemmed; English stemmed); without ' +
+      'words, the documents matching the filters, newest first (no words and no filter: none)',
   }),
   suggest: endpoint({
     method: 'GET',

@@ -10,6 +10,7 @@ import { SEARCH_TEST_TIMEOUT_MS, settleSearch } from './support/search';
 import { enqueueMissingSearchWork } from '../../src-server/modules/search/jobs';
 import type { ServerContext } from '../../src-server/context';
 import { LEXICON_VERSION } from '../../src-shared/search';
+import { SEARCH_MAX_RESULTS } from '../../src-shared/api/search';
 import { multipart } from './support/files';
 import { canMakePdfs, makeBornDigitalPdf, makeBrokenPdf, makeScannedPdf } from '../support/pdf-makers';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -188,10 +189,10 @@ describe('search', () => {
   });
 
   it('refuses a bad query with a field message, and says so when only common words were typed', async () => {
-    const empty = await search(org.clerk.token, { q: '' }, 'ar');
-    expect(empty.status).toBe(400);
-    const long = await search(org.clerk.token, { q: 'م'.repeat(201) });
+    const long = await search(org.clerk.token, { q: 'م'.repeat(201) }, 'ar');
     expect(long.status).toBe(400);
+    expect(JSON.stringify(long.json)).toContain('q');
+    expect((await search(org.clerk.token, { q: 'مذكرة\u0001' })).status).toBe(400);
     const stop = await search(org.clerk.token, { q: 'في من the' });
     expect(stop.status).toBe(200);
     expect(stop.json.data.terms).toEqual([]);
@@ -394,6 +395,188 @@ describe('search', () => {
           `select state from background_jobs where kind = 'search.read' and payload->>'attachmentId' = '${row!.id}'`,
         );
         expect(dead).toEqual([{ state: 'dead' }]);
+      },
+      SEARCH_TEST_TIMEOUT_MS,
+    );
+  });
+  describe('without words', () => {
+    type Who = 'clerk' | 'managerA';
+    type Filters = Record<string, string | number>;
+
+    /** Every page of a filters-only search, and what the first page said. */
+    async function listed(token: string, filters: Filters, pageSize = 50) {
+      const first = await search(token, { ...filters, pageSize });
+      expect(first.status, JSON.stringify(first.json)).toBe(200);
+      const all: number[] = [];
+      for (let page = 1; (page - 1) * pageSize < first.json.data.total; page += 1) {
+        const res = page === 1 ? first : await search(token, { ...filters, pageSize, page });
+        all.push(...(res.json.data.items as { documentId: number }[]).map((i) => i.documentId));
+      }
+      return { ids: all, data: first.json.data };
+    }
+
+    /**
+     * What the user may see that the filters keep, newest first: the rules written out plainly for this
+     * organisation (no index, no candidates, no limit), to check the search against.
+     */
+    async function expected(who: Who, f: Filters): Promise<number[]> {
+      const user = org[who];
+      const departments = who === 'clerk' ? [org.archive] : [org.deptA];
+      const [{ clearance }] = (await h.query<{ clearance: number }>(
+        `select coalesce((select s.level from user_clearances c join correspondence_settings s
+            on s.id = c.security_level_id where c.user_id = ${user.userId}),
+          (select min(level) from correspondence_settings where list = 'security-levels' and active), 0)::int
+          as clearance`,
+      )) as [{ clearance: number }];
+      const where = [
+        `d.security_rank <= ${clearance}`,
+        `(d.created_by = ${user.userId}
+          or (d.state in ('registered', 'approved') and (
+            ${who === 'clerk' ? `d.archive_department_id = ${org.archive} or` : ''}
+            d.id in (select document_id from distributions where department_id in (${departments.join(',')}))
+            or d.id in (select document_id from tasks where employee_id = ${user.employeeId})))
+          or (d.state <> 'draft' and d.id in (select document_id from approval_members where user_id = ${user.userId})))`,
+      ];
+      if (f.direction) where.push(`d.direction = '${f.direction}'`);
+      if (f.state) where.push(`d.state = '${f.state}'`);
+      if (f.securityLevelId) where.push(`d.security_level_id = ${f.securityLevelId}`);
+      if (f.codificationId) where.push(`d.codification_id = ${f.codificationId}`);
+      if (f.fromDate) where.push(`coalesce(d.registered_at, d.created_at) >= '${f.fromDate}'::date`);
+      if (f.toDate) where.push(`coalesce(d.registered_at, d.created_at) < '${f.toDate}'::date + 1`);
+      if (f.departmentId) {
+        const dep = f.departmentId;
+        where.push(`(${dep} in (d.department_id, d.sender_department_id, d.recipient_department_id,
+          d.archive_department_id)
+          or d.id in (select document_id from distributions where department_id = ${dep})
+          or d.id in (select document_id from document_recipients where department_id = ${dep}))`);
+      }
+      const rows = await h.query<{ id: number }>(
+        `select d.id from documents d where ${where.join(' and ')} order by d.id desc`,
+      );
+      return rows.map((r) => Number(r.id));
+    }
+
+    it(
+      'lists the documents the filters keep that the caller may see, newest first, and nothing without a filter',
+      async () => {
+        // More letters: for department A (one of them secret), for department B, and one not yet filed.
+        const forA: number[] = [];
+        for (let i = 1; i <= 4; i += 1)
+          forA.push((await create(org.clerk, letter(org, { subject: `خطاب للإدارة أ رقم ${i}` }))).id);
+        const secretForA = (
+          await create(
+            org.clerk,
+            letter(org, { subject: 'خطاب سري للإدارة أ', securityLevelId: org.levels.secret }),
+          )
+        ).id;
+        for (const id of [...forA, secretForA]) {
+          const res = await call(h, {
+            method: 'POST',
+            url: `/correspondence/documents/${id}/distribution`,
+            token: org.clerk.token,
+            body: { items: [{ departmentId: org.deptA, type: 'forKnowledge' }] },
+          });
+          expect(res.status, JSON.stringify(res.json)).toBe(200);
+        }
+        for (let i = 1; i <= 2; i += 1)
+          await create(
+            org.clerk,
+            letter(org, { subject: `خطاب للإدارة ب رقم ${i}`, recipientDepartmentId: org.deptB }),
+          );
+        await create(org.clerk, letter(org, { subject: 'خطاب لم يسجل بعد' }), false);
+        const [{ today }] = (await h.query<{ today: string }>(`select current_date::text as today`)) as [
+          { today: string },
+        ];
+
+        const cases: Filters[] = [
+          { direction: 'in' },
+          { direction: 'out' },
+          { state: 'draft' },
+          { departmentId: org.deptA },
+          { departmentId: org.deptB },
+          { direction: 'in', fromDate: today, toDate: today, departmentId: org.deptA },
+          { fromDate: '2000-01-01', toDate: '2000-12-31' },
+          { securityLevelId: org.levels.secret },
+          { codificationId: org.codIn, q: '   ' },
+        ];
+        for (const who of ['clerk', 'managerA'] as const) {
+          for (const f of cases) {
+            const want = await expected(who, f);
+            const got = await listed(org[who].token, f);
+            expect(got.ids, `${who} ${JSON.stringify(f)}`).toEqual(want);
+            expect(got.data.total).toBe(want.length);
+            expect(got.data.totalExact).toBe(true);
+            expect(got.data.terms).toEqual([]);
+          }
+        }
+        // Not empty lists: the checks above compare something.
+        const clerkIn = await expected('clerk', { direction: 'in' });
+        expect(clerkIn).toEqual(expect.arrayContaining([...forA, secretForA, ids.secret]));
+        const managerIn = await expected('managerA', { direction: 'in' });
+        expect(managerIn).toEqual(expect.arrayContaining([...forA, ids.noted]));
+        // Nobody gets a document above their clearance or outside what they may see.
+        const managerA = (await listed(org.managerA.token, { direction: 'in' })).ids;
+        expect(managerA).not.toContain(secretForA);
+        expect(managerA).not.toContain(ids.memo);
+        expect((await listed(org.clerk.token, { departmentId: org.deptA })).ids).toContain(secretForA);
+        expect((await listed(org.outsider.token, { direction: 'in' })).ids).toEqual([]);
+        expect((await listed(org.managerB.token, { state: 'draft' })).ids).toEqual([]);
+
+        // Each hit's passage is its subject, nothing marked.
+        const page = await search(org.managerA.token, { direction: 'in', pageSize: 1 });
+        expect(page.json.data.items[0]).toMatchObject({
+          documentId: managerIn[0],
+          numberMatch: false,
+          snippets: [{ field: 'subject', highlights: [], attachment: null }],
+        });
+
+        // Paged as a search: pages of two make the same list; past the last, nothing but the total.
+        const byTwo = await listed(org.clerk.token, { direction: 'in' }, 2);
+        expect(byTwo.ids).toEqual(clerkIn);
+        expect(byTwo.data.total).toBe(clerkIn.length);
+        const past = await search(org.clerk.token, { direction: 'in', pageSize: 2, page: 500 });
+        expect(past.json.data).toMatchObject({ items: [], total: clerkIn.length, totalExact: true });
+        const beyond = await search(org.clerk.token, { direction: 'in', pageSize: 50, page: 21 });
+        expect(beyond.json.data).toMatchObject({ items: [], totalExact: false });
+
+        // Neither words nor a filter: nothing (the boxes list everything), however the words are left out.
+        for (const query of [{}, { q: '' }, { q: '  ' }, { q: '', page: 2 }] as Filters[]) {
+          const none = await search(org.clerk.token, query);
+          expect(none.status, JSON.stringify(none.json)).toBe(200);
+          expect(none.json.data).toMatchObject({ items: [], total: 0, totalExact: true, terms: [] });
+        }
+      },
+      SEARCH_TEST_TIMEOUT_MS,
+    );
+
+    it(
+      'counts exactly up to the most a search pages through, then says "more than"',
+      async () => {
+        // SEARCH_MAX_RESULTS + 1 filed letters held by the archive, written straight in the table.
+        const [{ n }] = (await h.query<{ n: number }>(
+          `select count(*)::int as n from documents where archive_department_id = ${org.archive}`,
+        )) as [{ n: number }];
+        const [model] = await h.query<Record<string, unknown>>(
+          `select * from documents where id = ${ids.english}`,
+        );
+        const needed = SEARCH_MAX_RESULTS + 1 - n;
+        await h.query(`insert into documents (direction, state, subject, codification_id, security_level_id,
+          security_rank, archive_department_id, created_by, registered_at, sender_department_id)
+        select 'in', 'registered', 'خطاب مولد ' || g, ${Number(model!.codification_id)},
+          ${Number(model!.security_level_id)}, ${Number(model!.security_rank)}, ${org.archive},
+          ${org.clerk.userId}, now() - interval '1 year', ${org.sender}
+        from generate_series(1, ${needed}) g`);
+        const more = await search(org.clerk.token, { direction: 'in', pageSize: 50 });
+        expect(more.json.data).toMatchObject({ total: SEARCH_MAX_RESULTS, totalExact: false });
+        expect(more.json.data.items).toHaveLength(50);
+        // The last page that may be read, and the newest first as ever.
+        const last = await search(org.clerk.token, { direction: 'in', pageSize: 50, page: 20 });
+        expect(last.json.data.items).toHaveLength(50);
+        const ids20 = (last.json.data.items as { documentId: number }[]).map((i) => i.documentId);
+        expect(ids20).toEqual([...ids20].sort((a, b) => b - a));
+        // Narrowed by a filter, exact again.
+        const narrow = await search(org.clerk.token, { direction: 'in', departmentId: org.deptA });
+        expect(narrow.json.data.totalExact).toBe(true);
       },
       SEARCH_TEST_TIMEOUT_MS,
     );

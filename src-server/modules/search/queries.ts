@@ -1,6 +1,7 @@
 /**
- * The SQL of search (service.ts): the filters, a ranked page of matches, the newest indexed document and
- * the first matching attachment page of each hit. Which matches are ranked, and when, is the service's.
+ * The SQL of search (service.ts): the filters, a ranked page of matches (or, without words, of the newest
+ * documents the filters keep), the newest indexed document and the first matching attachment page of
+ * each hit. Which matches are ranked, and when, is the service's.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { SearchHit, SearchQuery } from '../../../src-shared/api/search';
@@ -109,6 +110,19 @@ export function visibleMatches(
 }
 
 /**
+ * The documents of `where` without words, as candidates of `rankedPage` (rank 0, no number match, so they
+ * come newest first as ties of a search do), the newest `window` of them: read from `visible`, what a
+ * caller who sees little may see (as visibleMatches), or else from the documents by id, newest first.
+ */
+export function newestMatches(where: SQL, visible: SQL | null, window: number): SQL {
+  const newest = visible
+    ? sql`select v.id from (${visible}) v (id) join documents d on d.id = v.id
+            where ${where} order by v.id desc limit ${window}`
+    : sql`select d.id from documents d where ${where} order by d.id desc limit ${window}`;
+  return sql`select x.id, 0::real as rank, false as nm from (${newest}) x`;
+}
+
+/**
  * A document holds the phrase (normalised) as it is: in its subject, its summary, or a page of its
  * attachments' text. Only the documents the words already matched are looked at.
  */
@@ -132,7 +146,7 @@ export async function rankedPage(
   whole: string,
 ): Promise<{ list: HitRow[]; n: number; h: number }> {
   // The subject holding the query as typed (its exact forms, in order) ranks above a match of stems.
-  const exact = whole ? sql`d.subject_search like ${`%${likeEscape(whole)}%`}` : sql`false`;
+  const exact = whole ? sql`d.subject_search like ${`%${likeEscape(whole)}%`} desc,` : sql``;
   const list = await rowsOf<HitRow & { n: number; h: number }>(
     db,
     sql`with m as (select c.id, max(c.rank) as rank, bool_or(c.nm) as nm, count(*) filter (where not c.nm) as h
@@ -147,7 +161,7 @@ export async function rankedPage(
           join documents d on d.id = m.id
           left join departments sd on sd.id = d.sender_department_id
           left join correspondence_settings sl on sl.id = d.security_level_id
-          order by m.nm desc, ${exact} desc, m.rank desc, d.id desc
+          order by m.nm desc, ${exact} m.rank desc, d.id desc
           limit ${limit} offset ${offset}`,
   );
   // An empty page (past the last) still says how many there are.

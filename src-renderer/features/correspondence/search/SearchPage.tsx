@@ -4,6 +4,8 @@
  * dates, codification, department, security level), results ranked by the server (number matches first),
  * the matched words marked in their passages, paged on the server. The query and filters live in the
  * address (`?q=…&direction=…`), so the header's box, Back from a document and a reload all land here.
+ * Filters without words list what they keep, newest first (a dashboard's figure opens its list here:
+ * `?direction=in&fromDate=…&departmentId=…`); the hint shows only when there are neither.
  */
 import type { ReactNode } from 'react';
 import {
@@ -202,8 +204,9 @@ export function Component() {
   const filters = Object.fromEntries(
     FILTER_PARAMS.flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])),
   ) as Partial<Record<(typeof FILTER_PARAMS)[number], string>>;
+  const hasFilters = Object.keys(filters).length > 0;
   const queryString = new URLSearchParams({
-    q,
+    ...(q ? { q } : {}),
     page: String(page),
     pageSize: String(SEARCH_PAGE_SIZE),
     ...filters,
@@ -212,7 +215,7 @@ export function Component() {
     queryKey: searchKeys.query(queryString),
     queryFn: () =>
       call(searchEndpoints.search, { query: Object.fromEntries(new URLSearchParams(queryString)) }),
-    enabled: q.length > 0,
+    enabled: q.length > 0 || hasFilters,
     placeholderData: keepPreviousData,
   });
 
@@ -227,7 +230,6 @@ export function Component() {
     setParams(next);
   };
   const numberParam = (k: string) => (params.get(k) ? Number(params.get(k)) : null);
-  const hasFilters = FILTER_PARAMS.some((k) => params.get(k));
   const data = answer.data;
   const back = `${location.pathname}${location.search}`;
 
@@ -322,11 +324,11 @@ export function Component() {
             </Button>
           ) : null}
         </Flex>
-        {!q ? (
+        {!q && !hasFilters ? (
           <Empty description={t('page.hint')} data-testid="search-hint" />
         ) : answer.isError && !data ? (
           <LoadFailed onRetry={() => void answer.refetch()} />
-        ) : data && data.terms.length === 0 && data.total === 0 ? (
+        ) : q && data && data.terms.length === 0 && data.total === 0 ? (
           <Result status="info" title={t('page.noTerms')} data-testid="search-no-terms" />
         ) : (
           <>
@@ -342,7 +344,12 @@ export function Component() {
               loading={answer.isLoading}
               dataSource={data?.items ?? []}
               locale={{
-                emptyText: <Empty description={t('page.noResults', { q })} data-testid="search-empty" />,
+                emptyText: (
+                  <Empty
+                    description={q ? t('page.noResults', { q }) : t('page.noResultsFiltered')}
+                    data-testid="search-empty"
+                  />
+                ),
               }}
               renderItem={(hit) => <Hit key={hit.documentId} hit={hit} back={back} />}
               data-testid="search-results"
