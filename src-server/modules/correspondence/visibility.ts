@@ -144,10 +144,11 @@ export function seesBroadly(scope: Scope): boolean {
 /**
  * The ids of every document `visibleTo` could admit for a caller who does not see broadly: one indexed
  * lookup per arm of the predicate (created, distributed to a receiving department, tasked, in a circuit).
- * A superset to start from — `visibleTo` still decides.
+ * A superset to start from — `visibleTo` still decides. `created` narrows the documents the caller created
+ * (a clerk creates most of their office's mail: a caller counting apart from it leaves it out there).
  */
-export function visibleCandidates(scope: Scope): SQL {
-  const arms: SQL[] = [sql`select id from documents where created_by = ${scope.userId}`];
+export function visibleCandidates(scope: Scope, created: SQL = sql`true`): SQL {
+  const arms: SQL[] = [sql`select id from documents where created_by = ${scope.userId} and ${created}`];
   const receiving = receivingDepartments(scope);
   if (receiving.length)
     arms.push(sql`select document_id from distributions where department_id in ${inList(receiving)}`);

@@ -9,16 +9,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf } from '../../db/rows';
 import type { Tx } from '../auth/queries';
-import {
-  circuitUsers,
-  inList,
-  receivingDepartments,
-  seesBroadly,
-  taskEmployees,
-  visibleCandidates,
-  visibleTo,
-  type Scope,
-} from '../correspondence/visibility';
+import { inList, seesBroadly, visibleCandidates, visibleTo, type Scope } from '../correspondence/visibility';
 
 /** The predicate over `documents d`, starting from the candidates when the caller sees little. */
 export function seen(scope: Scope): SQL {
@@ -43,17 +34,11 @@ function documentsOf(scope: Scope, documentId: SQL): { join: SQL; where: SQL } {
  * another archive office or none. The dashboards tally their office's documents and count these apart.
  */
 export function outsideOffice(scope: Scope, office: number): SQL {
-  const arms: SQL[] = [
-    sql`select id from documents where created_by = ${scope.userId} and state in ('registered', 'approved')
-          and (archive_department_id <> ${office} or archive_department_id is null)`,
-  ];
-  const receiving = receivingDepartments(scope);
-  if (receiving.length)
-    arms.push(sql`select document_id from distributions where department_id in ${inList(receiving)}`);
-  const tasked = taskEmployees(scope);
-  if (tasked.length) arms.push(sql`select document_id from tasks where employee_id in ${inList(tasked)}`);
-  arms.push(sql`select document_id from approval_members where user_id in ${inList(circuitUsers(scope))}`);
-  return sql`d.id in (${sql.join(arms, sql` union `)}) and d.archive_department_id is distinct from ${office}
+  const candidates = visibleCandidates(
+    scope,
+    sql`state in ('registered', 'approved') and (archive_department_id <> ${office} or archive_department_id is null)`,
+  );
+  return sql`d.id in (${candidates}) and d.archive_department_id is distinct from ${office}
     and ${visibleTo(scope, 'd')}`;
 }
 
