@@ -154,7 +154,10 @@ export function RolesPage({ permissions }: { permissions?: readonly Permission[]
       filter: { type: 'text' },
       render: (r) => (
         <>
-          {r.nameAr}{' '}
+          {/* Each name is data in its own language, marked for screen readers and checks. */}
+          <bdi lang="ar" dir="rtl">
+            {r.nameAr}
+          </bdi>{' '}
           {r.isSystem && (
             <Tag icon={<SafetyCertificateOutlined />} color="gold">
               {t('roles.system')}
@@ -170,7 +173,11 @@ export function RolesPage({ permissions }: { permissions?: readonly Permission[]
       filter: { type: 'text' },
       ellipsis: true,
       width: 240,
-      render: (r) => <bdi dir="ltr">{r.nameEn}</bdi>,
+      render: (r) => (
+        <bdi lang="en" dir="ltr">
+          {r.nameEn}
+        </bdi>
+      ),
     },
     {
       key: 'active',
