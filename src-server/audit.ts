@@ -99,6 +99,9 @@ export const AUDIT_ACTIONS = [
   'documents.attachmentDownloaded',
   'documents.attachmentPrinted',
   'files.integrityFailed',
+  'backups.made',
+  'backups.failed',
+  'backups.verified',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -156,6 +156,12 @@ function suite(title: string, overrides: Record<string, string>, onPglite: boole
       });
       expect(ok.status).toBe(200);
       expect(ok.json.data.verification).toMatchObject({ whole: true, problems: 0 });
+      // Both are in the audit log, naming the backup and who asked.
+      const entries = await h.query<{ action: string; actor_id: number; target_id: string }>(
+        `select action, actor_id, target_id from audit_log where target_type = 'backup' and target_id = '${name}' order by id`,
+      );
+      expect(entries.map((e) => e.action)).toEqual(['backups.made', 'backups.verified']);
+      expect(entries.every((e) => e.actor_id === org.admin.userId)).toBe(true);
       const again = await call(h, { method: 'GET', url: '/admin/backups', token: org.admin.token });
       expect(again.json.data[0].verification).toMatchObject({ whole: true });
 

@@ -24,6 +24,31 @@ import type { ServerConfig } from '../../config';
 import type { ServerContext } from '../../context';
 import type { PgliteProxy } from '../../db/pglite-proxy';
 import { HttpProblem } from '../../http/problem';
+import { recordAudit } from '../../audit';
+import type { AuthContext } from '../../http/access';
+
+/** Who asked, and from where: each backup made, failed or verified is in the audit log. */
+export interface BackupActor {
+  caller: AuthContext;
+  ip: string | null;
+}
+
+const audited = (
+  ctx: ServerContext,
+  by: BackupActor,
+  action: 'backups.made' | 'backups.failed' | 'backups.verified',
+  name: string,
+  details: Record<string, unknown> = {},
+) =>
+  recordAudit(ctx.db, {
+    action,
+    actorId: by.caller.userId,
+    actorUsername: by.caller.username,
+    targetType: 'backup',
+    targetId: name,
+    details,
+    ip: by.ip,
+  });
 
 /** Beside a backup's manifest: its last verification. */
 const VERIFICATION_NAME = 'verify.json';
@@ -50,7 +75,11 @@ function sourceOf(ctx: ServerContext): BackupSource {
 }
 
 /** Writes a backup now; answers its summary. */
-export async function makeBackup(ctx: ServerContext, log: (line: string) => void): Promise<BackupSummary> {
+export async function makeBackup(
+  ctx: ServerContext,
+  by: BackupActor,
+  log: (line: string) => void,
+): Promise<BackupSummary> {
   const root = backupRoot(ctx.config);
   if (writing.has(root)) throw new HttpProblem('conflict', { detailKey: 'backup.busy', code: 'backup.busy' });
   writing.add(root);
@@ -81,9 +110,13 @@ export async function makeBackup(ctx: ServerContext, log: (line: string) => void
     } catch (error) {
       log(`backup ${name} failed: ${(error as Error).message}`);
       await rm(dir, { recursive: true, force: true });
+      await audited(ctx, by, 'backups.failed', name);
       throw new HttpProblem('internal', { detailKey: 'backup.failed', code: 'backup.failed' });
     }
-    return summaryOf(root, name);
+    const summary = await summaryOf(root, name);
+    // Written once the backup is whole: this entry is the first one the backup does not hold.
+    await audited(ctx, by, 'backups.made', name, { files: summary.files, size: summary.size });
+    return summary;
   } finally {
     writing.delete(root);
   }
@@ -97,7 +130,11 @@ export async function listBackups(ctx: ServerContext): Promise<BackupSummary[]> 
 }
 
 /** Hashes a backup's files again against its manifest; keeps and answers the result. */
-export async function verifyBackupNamed(ctx: ServerContext, name: string): Promise<BackupSummary> {
+export async function verifyBackupNamed(
+  ctx: ServerContext,
+  by: BackupActor,
+  name: string,
+): Promise<BackupSummary> {
   const root = backupRoot(ctx.config);
   // Only a name of the list: the folder is the server's, never a path the client made.
   if (!BACKUP_NAME.test(name) || !(await backupNames(root)).includes(name))
@@ -113,6 +150,7 @@ export async function verifyBackupNamed(ctx: ServerContext, name: string): Promi
     problems: problems.length,
   };
   await writeFile(join(dir, VERIFICATION_NAME), `${JSON.stringify(verification, null, 2)}\n`);
+  await audited(ctx, by, 'backups.verified', name, { whole: verification.whole, problems: problems.length });
   return { ...summary, verification };
 }
 
