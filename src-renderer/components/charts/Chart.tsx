@@ -30,6 +30,10 @@ import { categoryLabel } from '../../lib/dashboards-api';
 import { formatNumber } from '../../lib/format';
 import './charts.css';
 
+/** Up to this many categories every label is shown; beyond, recharts skips what does not fit. */
+const FEW_CATEGORIES = 6;
+/** The characters of category labels a chart's axis holds side by side (a half-width card at 1280 px). */
+const TICK_ROOM = 60;
 /** The series' colours, in order (the house green first; distinct for colour-blind readers as far as 8 go). */
 export const SERIES_COLOURS = [
   '#0f6e5f',
@@ -105,7 +109,19 @@ export function Chart({ chart, onDrill, height = 300, width, fractionDigits = 0,
   const axes = (
     <>
       <CartesianGrid strokeDasharray="3 3" vertical={false} />
-      <XAxis dataKey="category" reversed={rtl} tick={{ fontSize: 12 }} interval="preserveStartEnd" />
+      <XAxis
+        dataKey="category"
+        reversed={rtl}
+        tick={{ fontSize: 12 }}
+        // A few categories (departments, states) each keep their label, cut to the room a bar has (the
+        // whole name is in the tooltip and the table); many (months, days) show as many as fit.
+        interval={chart.categories.length <= FEW_CATEGORIES ? 0 : 'preserveStartEnd'}
+        tickFormatter={(label: string) => {
+          const n = chart.categories.length;
+          const room = n <= 1 || n > FEW_CATEGORIES ? Infinity : Math.floor(TICK_ROOM / n);
+          return label.length > room ? `${label.slice(0, Math.max(room - 1, 3))}…` : label;
+        }}
+      />
       <YAxis
         orientation={rtl ? 'right' : 'left'}
         tickFormatter={(v: number) => number(v)}
