@@ -8,10 +8,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Page } from '@playwright/test';
 import { DEMO_PASSWORD, expect, test } from './fixtures';
 import { Api } from './support/api';
 import { openScreen, settle, signInAs } from './support/demo';
+import { expectFits } from './support/fits';
 
 test.use({ demo: true });
 
@@ -38,17 +38,6 @@ function shown(value: number, unit: 'count' | 'days', lang: 'ar' | 'en'): string
   return new Intl.NumberFormat(lang === 'ar' ? 'ar-u-nu-latn' : 'en-US', {
     maximumFractionDigits: unit === 'days' ? 1 : 0,
   }).format(value);
-}
-
-/** No table of the screen scrolls sideways, nor the page itself. */
-async function expectFits(page: Page) {
-  const overflow = await page.evaluate(() => ({
-    page: document.documentElement.scrollWidth > window.innerWidth + 1,
-    tables: [...document.querySelectorAll('.ant-table-content, .ant-table-body')].filter(
-      (el) => el.scrollWidth > el.clientWidth + 1,
-    ).length,
-  }));
-  expect(overflow).toEqual({ page: false, tables: 0 });
 }
 
 for (const lang of ['ar', 'en'] as const) {

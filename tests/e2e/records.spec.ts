@@ -8,27 +8,16 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Page } from '@playwright/test';
 import { DEMO_PASSWORD, expect, test } from './fixtures';
 import { Api } from './support/api';
 import { openScreen, signInAs, type DemoUser } from './support/demo';
+import { expectFits } from './support/fits';
 
 test.use({ demo: true });
 
 const SCREENS = resolve(import.meta.dirname, '../../test-results/screens');
 mkdirSync(SCREENS, { recursive: true });
 const CODE = 'ARC-E2E-01';
-
-/** No table of the screen scrolls sideways, nor the page itself. */
-async function expectFits(page: Page) {
-  const overflow = await page.evaluate(() => ({
-    page: document.documentElement.scrollWidth > window.innerWidth + 1,
-    tables: [...document.querySelectorAll('.ant-table-content, .ant-table-body')].filter(
-      (el) => el.scrollWidth > el.clientWidth + 1,
-    ).length,
-  }));
-  expect(overflow).toEqual({ page: false, tables: 0 });
-}
 
 test('a closed file past its retention is proposed, approved by a second person, destroyed, with its certificate', async ({
   page,
