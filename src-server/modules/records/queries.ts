@@ -169,21 +169,6 @@ export async function fileContents(db: Tx, fileId: number, forUpdate = false): P
   );
 }
 
-/** Of these hashes, those no record names any more (safe to remove from the store: content is shared). */
-export async function unreferenced(db: Tx, hashes: readonly string[]): Promise<string[]> {
-  if (!hashes.length) return [];
-  const rows = await rowsOf<{ sha256: string }>(
-    db,
-    sql`select h as sha256 from unnest(${sql.raw(`array[${hashes.map((h) => `'${h.replace(/[^0-9a-f]/g, '')}'`).join(',')}]::text[]`)}) as h
-        where not exists (select 1 from document_attachments a where a.sha256 = h)
-          and not exists (select 1 from employee_attachments e where e.sha256 = h)
-          and not exists (select 1 from employees e where e.photo_sha256 = h)
-          and not exists (select 1 from final_letters fl where fl.sha256 = h)
-          and not exists (select 1 from dispositions w where w.output_sha256 = h)`,
-  );
-  return rows.map((r) => r.sha256);
-}
-
 export interface HoldRow {
   id: number;
   document_id: number | null;

@@ -32,6 +32,7 @@ import type {
   UpdateFileRequest,
 } from '../../../src-shared/api/records';
 import { recordAudit, type AuditAction } from '../../audit';
+import { unreferenced } from '../../storage/references';
 import { dayIn } from '../../clock';
 import type { ServerContext } from '../../context';
 import { rowsOf } from '../../db/rows';
@@ -569,7 +570,7 @@ export async function execute(ctx: ServerContext, caller: AuthContext, id: numbe
   const certificate = await certificatePdf(dispositionOut(done));
   const stored = await ctx.files.put(Buffer.from(certificate));
   await ctx.db.execute(sql`update dispositions set output_sha256 = ${stored.sha256} where id = ${id}`);
-  for (const sha256 of await q.unreferenced(ctx.db, hashes)) await ctx.files.remove(sha256);
+  for (const sha256 of await unreferenced(ctx.db, hashes)) await ctx.files.remove(sha256);
   return getDisposition(ctx, id);
 }
 

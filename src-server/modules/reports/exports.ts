@@ -21,11 +21,12 @@ import type { AuthContext } from '../../http/access';
 import { HttpProblem } from '../../http/problem';
 import { translate } from '../../i18n';
 import { PermanentJobError, type JobContext } from '../../jobs/queue';
+import { REPORT_EXPORT_JOB, unreferenced } from '../../storage/references';
 import { PDF_MAX_ROWS, writePdf } from './pdf';
 import { checkPeriod, requesterScope, runOf } from './service';
 import { writeXlsx, type SheetHeading } from './xlsx';
 
-export const EXPORT_JOB = 'reports.export';
+export const EXPORT_JOB = REPORT_EXPORT_JOB;
 export const EXPIRE_JOB = 'reports.export.expire';
 /** How long a made export may be downloaded before its file is removed. */
 export const EXPORT_KEEP_HOURS = 24;
@@ -277,17 +278,6 @@ export async function runExport(ctx: ServerContext, job: JobContext): Promise<vo
  */
 export async function expireExport(ctx: ServerContext, job: JobContext): Promise<void> {
   const { exportId, sha256 } = job.payload as { exportId: number; sha256: string };
-  const [named] = await rowsOf<{ n: number }>(
-    ctx.db,
-    sql`select ((select count(*) from document_attachments where sha256 = ${sha256})
-              + (select count(*) from employee_attachments where sha256 = ${sha256})
-              + (select count(*) from employees where photo_sha256 = ${sha256})
-              + (select count(*) from intake_receipts where sha256 = ${sha256})
-              + (select count(*) from final_letters where sha256 = ${sha256})
-              + (select count(*) from dispositions where output_sha256 = ${sha256})
-              + (select count(*) from background_jobs where kind = ${EXPORT_JOB} and id <> ${exportId}
-                   and progress->>'sha256' = ${sha256}
-                   and (progress->>'expiresAt')::timestamptz > now()))::int as n`,
-  );
-  if ((named?.n ?? 0) === 0) await ctx.files.remove(sha256);
+  for (const free of await unreferenced(ctx.db, [sha256], { exceptExport: exportId }))
+    await ctx.files.remove(free);
 }
