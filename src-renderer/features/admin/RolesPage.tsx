@@ -155,9 +155,7 @@ export function RolesPage({ permissions }: { permissions?: readonly Permission[]
       render: (r) => (
         <>
           {/* Each name is data in its own language, marked for screen readers and checks. */}
-          <bdi lang="ar" dir="rtl">
-            {r.nameAr}
-          </bdi>{' '}
+          <span lang="ar">{r.nameAr}</span>{' '}
           {r.isSystem && (
             <Tag icon={<SafetyCertificateOutlined />} color="gold">
               {t('roles.system')}
