@@ -55,3 +55,26 @@ export async function letterWithAttachment(h: Harness, org: Org, note: string): 
   if (up.statusCode !== 201) throw new Error(`attach: ${up.statusCode} ${up.body}`);
   return doc.json.data.id as number;
 }
+
+/**
+ * The source as its backup saw it: the audit row that records the backup (`backups.made`, written once the
+ * backup is complete, so after its snapshot) taken out, and the audit sequence put back to before it. Throws
+ * unless there is exactly one such row and it is the newest, so a backup that forgot its record still fails.
+ */
+export function asItsBackupSaw(all: Record<string, string[]>, name: string): Record<string, string[]> {
+  const audit = all.audit_log ?? [];
+  const own = audit.filter((r) => {
+    const row = JSON.parse(r) as { action: string; target_id: string | null };
+    return row.action === 'backups.made' && row.target_id === name;
+  });
+  if (own.length !== 1) throw new Error(`expected one backups.made row for ${name}, found ${own.length}`);
+  const ownId = (JSON.parse(own[0]!) as { id: number }).id;
+  const seq = 'sequence audit_log_id_seq';
+  if (all[seq]?.[0] !== `${ownId}/true`)
+    throw new Error(`the backup's record is not the newest: ${all[seq]?.[0]}`);
+  return {
+    ...all,
+    audit_log: audit.filter((r) => r !== own[0]),
+    [seq]: [ownId > 1 ? `${ownId - 1}/true` : '1/false'],
+  };
+}
