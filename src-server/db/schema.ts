@@ -604,6 +604,11 @@ export const documents = pgTable(
     index('documents_creator_archive_idx')
       .on(t.createdBy, t.archiveDepartmentId)
       .where(sql`${t.state} in ('registered', 'approved')`),
+    // The documents in a circuit or sent back (a few thousand): the manager's dashboard's open items and the
+    // approvals waiting on each person, read from the index alone.
+    index('documents_circuit_idx')
+      .on(t.departmentId, t.state, t.direction, t.id)
+      .where(sql`${t.state} in ('approving', 'changesRequested')`),
   ],
 );
 
@@ -750,6 +755,37 @@ export const dashboardTallies = pgTable(
   ],
 );
 
+/**
+ * Open tasks counted per department, holder, state, whether they have a due date, and their document's
+ * archive office and security rank (migration 0022): the dashboards' open and overdue items without
+ * reading every open task. Kept as dashboard_tallies are (several rows per key, readers sum them);
+ * `task_tallies_rebuild()` recomputes them.
+ */
+export const taskTallies = pgTable(
+  'task_tallies',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    department: integer('department').notNull(),
+    employee: integer('employee').notNull(),
+    state: text('state').notNull(),
+    dated: boolean('dated').notNull(),
+    archive: integer('archive').notNull(),
+    securityRank: integer('security_rank').notNull(),
+    n: integer('n').notNull(),
+  },
+  (t) => [
+    index('task_tallies_key_idx').on(
+      t.department,
+      t.employee,
+      t.state,
+      t.dated,
+      t.archive,
+      t.securityRank,
+      t.n,
+    ),
+  ],
+);
+
 /** A task: an employee of a receiving department asked to act on (or read) a distribution. */
 export const tasks = pgTable(
   'tasks',
@@ -775,6 +811,12 @@ export const tasks = pgTable(
     createdAt: created(),
     startedAt: tstz('started_at'),
     completedAt: tstz('completed_at'),
+    /**
+     * The task's document's archive office (0: none) and security rank, kept by triggers (migration 0022):
+     * set when the task is made, moved when the document's change. The open work tallies key on them.
+     */
+    documentArchive: integer('document_archive').notNull().default(0),
+    documentRank: integer('document_rank').notNull().default(0),
   },
   (t) => [
     check('tasks_state_check', oneOf(t.state, TASK_STATES)),
@@ -790,7 +832,7 @@ export const tasks = pgTable(
     // The dashboards (issue 30): open tasks (overdue ones a range of their date) by department, holder and
     // state, read from the index alone; completed tasks by completion.
     index('tasks_open_idx')
-      .on(t.taskDate, t.departmentId, t.employeeId, t.state, t.documentId)
+      .on(t.taskDate, t.departmentId, t.employeeId, t.state, t.documentArchive, t.documentRank, t.documentId)
       .where(sql`${t.state} <> 'completed'`),
     index('tasks_completed_idx')
       .on(t.completedAt, t.departmentId)

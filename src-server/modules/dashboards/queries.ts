@@ -29,17 +29,40 @@ function documentsOf(scope: Scope, documentId: SQL): { join: SQL; where: SQL } {
 }
 
 /**
+ * The candidates (ids, a superset) of the filed documents a broad non-administrator (an archive office's
+ * clerk) sees besides their office's own: created by them, received by their departments, tasked to them,
+ * in their circuits, when held by another archive office or none.
+ */
+function outsideOfficeCandidates(scope: Scope, office: number): SQL {
+  // Three ranges of documents_creator_archive_idx (an inequality would read all the clerk created).
+  return visibleCandidates(
+    scope,
+    sql`state in ('registered', 'approved') and (archive_department_id < ${office}
+      or archive_department_id > ${office} or archive_department_id is null)`,
+  );
+}
+
+/** Whether `documents d` is one the clerk sees outside their office (the predicate decides). */
+const outsideOfficeSeen = (scope: Scope, office: number) =>
+  sql`d.archive_department_id is distinct from ${office} and ${visibleTo(scope, 'd')}`;
+
+/**
  * The filed documents a broad non-administrator (an archive office's clerk) sees besides their office's
- * own: created by them, received by their departments, tasked to them, in their circuits, when held by
- * another archive office or none. The dashboards tally their office's documents and count these apart.
+ * own. The dashboards tally their office's documents and count these apart.
  */
 export function outsideOffice(scope: Scope, office: number): SQL {
-  const candidates = visibleCandidates(
-    scope,
-    sql`state in ('registered', 'approved') and (archive_department_id <> ${office} or archive_department_id is null)`,
-  );
-  return sql`d.id in (${candidates}) and d.archive_department_id is distinct from ${office}
-    and ${visibleTo(scope, 'd')}`;
+  return sql`d.id in (${outsideOfficeCandidates(scope, office)}) and ${outsideOfficeSeen(scope, office)}`;
+}
+
+/**
+ * The documents a caller sees, as candidates to start from (ids) and the predicate over `documents d`
+ * that decides: for a caller who sees little, the predicate's own candidates; for a clerk counting apart
+ * from their office, those outside it.
+ */
+export function seenFrom(scope: Scope, outsideOf: number | null = null): { candidates: SQL; which: SQL } {
+  return outsideOf === null
+    ? { candidates: visibleCandidates(scope), which: visibleTo(scope, 'd') }
+    : { candidates: outsideOfficeCandidates(scope, outsideOf), which: outsideOfficeSeen(scope, outsideOf) };
 }
 
 /** `column` within the days `from` … `to` (inclusive, UTC days). */
@@ -125,10 +148,19 @@ export function openItemsByState(db: Tx, scope: Scope, departments: readonly num
             and ${inDepartments(sql`x.department_id`, departments)} and ${x.where}
           group by x.department_id
         union all
-        select t.department_id, t.state, count(*)::int
-          from tasks t ${t.join}
-          where t.state <> 'completed' and ${inDepartments(sql`t.department_id`, departments)} and ${t.where}
-          group by t.department_id, t.state
+        ${
+          scope.isAdmin
+            ? sql`select t.department, t.state, sum(t.n)::int
+                    from task_tallies t
+                    where ${inDepartments(sql`t.department`, departments)}
+                    group by t.department, t.state
+                    having sum(t.n) <> 0`
+            : sql`select t.department_id, t.state, count(*)::int
+                    from tasks t ${t.join}
+                    where t.state <> 'completed' and ${inDepartments(sql`t.department_id`, departments)}
+                      and ${t.where}
+                    group by t.department_id, t.state`
+        }
         union all
         select d.department_id, d.state, count(*)::int
           from documents d
@@ -139,25 +171,76 @@ export function openItemsByState(db: Tx, scope: Scope, departments: readonly num
   );
 }
 
-/** Open tasks past their date (task_date before `today`) per employee holding them. */
-export function overdueByEmployee(
+/** Who the open work tallies answer for: every task (null), or the tasks of one archive office's documents up to a rank. */
+export type Held = { archive: number; clearance: number } | null;
+
+/** An overdue count per department and employee holding the tasks. */
+export type OverdueRow = { department_id: number; employee_id: number; n: number };
+
+/**
+ * Open tasks past their date (task_date before `today`) per department and holder, from the open work
+ * tallies (migration 0022): the dated open tasks tallied, less those not yet due (task_date from `today`
+ * on, a range of tasks_open_idx, few). Of every task (`held` null, an administrator) or of one archive
+ * office's documents up to a rank (exactly the office arm of the visibility predicate).
+ */
+export function overdueTallied(db: Tx, held: Held, departments: readonly number[] | null, today: string) {
+  const tallyHeld = held
+    ? sql`t.archive = ${held.archive} and t.security_rank <= ${held.clearance}`
+    : sql`true`;
+  const taskHeld = held
+    ? sql`t.document_archive = ${held.archive} and t.document_rank <= ${held.clearance}`
+    : sql`true`;
+  return rowsOf<OverdueRow>(
+    db,
+    sql`select x.department_id, x.employee_id, sum(x.n)::int as n
+        from (select t.department as department_id, t.employee as employee_id, sum(t.n) as n
+                from task_tallies t
+                where t.dated and ${tallyHeld} and ${inDepartments(sql`t.department`, departments)}
+                group by 1, 2
+              union all
+              select t.department_id, t.employee_id, -count(*)
+                from tasks t
+                where t.state <> 'completed' and t.task_date >= ${today}::date and ${taskHeld}
+                  and ${inDepartments(sql`t.department_id`, departments)}
+                group by 1, 2) x
+        group by 1, 2
+        having sum(x.n) <> 0`,
+  );
+}
+
+/**
+ * Open tasks past their date per department and holder, counted over the documents a caller sees little of
+ * (`seenFrom`): each candidate's tasks looked up by a lateral probe, which the planner never trades for a
+ * scan of every overdue task (an administrator's and an office's are tallied instead).
+ */
+export function overdueCounted(
   db: Tx,
-  scope: Scope,
+  seenIn: { candidates: SQL; which: SQL },
   departments: readonly number[] | null,
   today: string,
 ) {
-  const open = documentsOf(scope, sql`t.document_id`);
-  return rowsOf<{ id: number; name_ar: string; name_en: string; n: number }>(
+  return rowsOf<OverdueRow>(
+    db,
+    sql`select t.department_id, t.employee_id, count(*)::int as n
+        from (${seenIn.candidates}) c (id)
+        join documents d on d.id = c.id
+        cross join lateral (
+          select t.department_id, t.employee_id from tasks t
+          where t.document_id = c.id and t.state <> 'completed' and t.task_date < ${today}::date
+            and ${inDepartments(sql`t.department_id`, departments)}) t
+        where ${seenIn.which}
+        group by 1, 2`,
+  );
+}
+
+/** Both names of employees, by id. */
+export function employeeNames(db: Tx, ids: readonly number[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return rowsOf<{ id: number; name_ar: string; name_en: string }>(
     db,
     sql`select e.id, e.first_name_ar || ' ' || e.last_name_ar as name_ar,
-          e.first_name_en || ' ' || e.last_name_en as name_en, c.n
-        from (select t.employee_id, count(*)::int as n
-                from tasks t ${open.join}
-                where t.state <> 'completed' and t.task_date < ${today}::date
-                  and ${inDepartments(sql`t.department_id`, departments)} and ${open.where}
-                group by t.employee_id) c
-        join employees e on e.id = c.employee_id
-        order by c.n desc, e.id`,
+          e.first_name_en || ' ' || e.last_name_en as name_en
+        from employees e where e.id in ${inList(ids)} order by e.id`,
   );
 }
 
@@ -274,20 +357,6 @@ export function tallied(
           and ${departmentId === null ? sql`true` : sql`t.department = ${departmentId}`}
         group by 1, 2, 3, 4
         having sum(t.n) <> 0`,
-  );
-}
-
-/** Open tasks past their date on `today`, per department holding them (optionally one). */
-export function overdueByDepartment(db: Tx, scope: Scope, today: string, departmentId: number | null) {
-  const open = documentsOf(scope, sql`t.document_id`);
-  return rowsOf<{ department_id: number; n: number }>(
-    db,
-    sql`select t.department_id, count(*)::int as n
-        from tasks t ${open.join}
-        where t.state <> 'completed' and t.task_date < ${today}::date
-          and ${departmentId === null ? sql`true` : sql`t.department_id = ${departmentId}`}
-          and ${open.where}
-        group by t.department_id`,
   );
 }
 

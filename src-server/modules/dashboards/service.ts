@@ -170,6 +170,37 @@ export function managerDepartments(s: Scope, departmentId: number | undefined): 
   return [departmentId];
 }
 
+/** Sums rows' `n` per key. */
+function sumBy<R extends { n: number }, K>(rows: readonly R[], key: (r: R) => K): Map<K, number> {
+  const out = new Map<K, number>();
+  for (const r of rows) {
+    const k = key(r);
+    out.set(k, (out.get(k) ?? 0) + r.n);
+  }
+  return out;
+}
+
+/**
+ * Overdue tasks per department and holder as the caller sees them. An administrator's are tallied; an
+ * archive office's clerk's likewise for their office's documents (up to their clearance), and those they see
+ * on other documents (received, tasked, created, in a circuit) are counted apart; anyone else's are counted
+ * (what they see is small). The parts never overlap (docs/dashboards.md, "Speed").
+ */
+async function overdueOf(
+  tx: Tx,
+  s: Scope,
+  departments: readonly number[] | null,
+  today: string,
+): Promise<q.OverdueRow[]> {
+  if (s.isAdmin) return q.overdueTallied(tx, null, departments, today);
+  const office = s.archiveDepartmentId;
+  if (office === null) return q.overdueCounted(tx, q.seenFrom(s), departments, today);
+  return [
+    ...(await q.overdueTallied(tx, { archive: office, clearance: s.clearance }, departments, today)),
+    ...(await q.overdueCounted(tx, q.seenFrom(s, office), departments, today)),
+  ];
+}
+
 /** A manager's dashboard. */
 export async function managerDashboard(
   ctx: ServerContext,
@@ -180,15 +211,23 @@ export async function managerDashboard(
   const { from, to } = periodOf(query, today, addDays(today, -(DEFAULT_DATE_RANGE_DAYS - 1)));
   const s = await scopeOfCaller(ctx, caller);
   const deps = managerDepartments(s, query.departmentId);
-  const [open, overdue, approvals, tasks, replies] = await snapshot(ctx, async (tx) => [
+  const [open, overdueRows, approvals, tasks, replies] = await snapshot(ctx, async (tx) => [
     await q.openItemsByState(tx, s, deps),
-    await q.overdueByEmployee(tx, s, deps, today),
+    await overdueOf(tx, s, deps, today),
     await q.approvalsByPerson(tx, s, deps),
     await q.taskTurnaround(tx, s, deps, from, to),
     await q.replyTurnaround(tx, s, deps, from, to),
   ]);
+  const perEmployee = sumBy(overdueRows, (r) => r.employee_id);
   const depIds = [...new Set([...(deps ?? []), ...open.map((r) => r.department_id)])].sort((a, b) => a - b);
-  const names = await q.departmentNames(ctx.db, depIds);
+  const [names, people] = await Promise.all([
+    q.departmentNames(ctx.db, depIds),
+    q.employeeNames(ctx.db, [...perEmployee.keys()]),
+  ]);
+  // The most overdue first, then by id.
+  const overdue = people
+    .map((e) => ({ ...e, n: perEmployee.get(e.id)! }))
+    .sort((a, b) => b.n - a.n || a.id - b.id);
   const depCats: Category[] = names.map((d) => ({
     key: String(d.id),
     labelAr: d.name_ar,
@@ -297,10 +336,14 @@ export async function organisationDashboard(
   const { from, to } = periodOf(query, today, twelveMonthsFrom(today));
   const s = await scopeOfCaller(ctx, caller);
   const dep = query.departmentId ?? null;
-  const [rows, overdue] = await snapshot(ctx, async (tx) => [
+  const [rows, overdueRows] = await snapshot(ctx, async (tx) => [
     await volumeRows(tx, s, from, to, dep),
-    await q.overdueByDepartment(tx, s, today, dep),
+    await overdueOf(tx, s, dep === null ? null : [dep], today),
   ]);
+  const overdue = [...sumBy(overdueRows, (r) => r.department_id)].map(([department_id, n]) => ({
+    department_id,
+    n,
+  }));
   const scoped = (f: Drill['filters']): Drill['filters'] => (dep === null ? f : { ...f, departmentId: dep });
   const period = scoped({ fromDate: from, toDate: to });
 
