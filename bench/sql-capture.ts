@@ -86,6 +86,9 @@ export async function explain(url: string, statements: Statement[]) {
   try {
     const out: number[] = [];
     for (const s of statements) {
+      // A transaction's own settings (the dashboards' `set local jit = off`) hold for the statements after
+      // them: here, on the session.
+      if (/^\s*set\s+local\s+/i.test(s.text)) await c.query(s.text.replace(/local\s+/i, ''));
       if (!/^\s*(select|with|insert|update|delete)\b/i.test(s.text)) continue;
       const r = await c.query<{ 'QUERY PLAN': { 'Execution Time': number }[] }>(
         `explain (analyze, format json) ${s.text}`,

@@ -604,6 +604,19 @@ export const documents = pgTable(
     index('documents_creator_archive_idx')
       .on(t.createdBy, t.archiveDepartmentId)
       .where(sql`${t.state} in ('registered', 'approved')`),
+    // The filed documents of a few days (the organisation's dashboard counts the days outside whole months,
+    // whose volumes are tallied), read from the index alone.
+    index('documents_volume_idx')
+      .on(
+        t.registeredAt,
+        t.direction,
+        t.archiveDepartmentId,
+        t.securityRank,
+        t.departmentId,
+        t.recipientDepartmentId,
+        t.codificationId,
+      )
+      .where(sql`${t.state} in ('registered', 'approved')`),
     // The documents in a circuit or sent back (a few thousand): the manager's dashboard's open items and the
     // approvals waiting on each person, read from the index alone.
     index('documents_circuit_idx')
@@ -833,6 +846,11 @@ export const tasks = pgTable(
     // state, read from the index alone; completed tasks by completion.
     index('tasks_open_idx')
       .on(t.taskDate, t.departmentId, t.employeeId, t.state, t.documentArchive, t.documentRank, t.documentId)
+      .where(sql`${t.state} <> 'completed'`),
+    // A document's open tasks, read from the index alone: the overdue ones of the few documents a caller
+    // sees (the dashboards probe each candidate).
+    index('tasks_open_document_idx')
+      .on(t.documentId, t.taskDate, t.departmentId, t.employeeId)
       .where(sql`${t.state} <> 'completed'`),
     index('tasks_completed_idx')
       .on(t.completedAt, t.departmentId)

@@ -145,13 +145,17 @@ export function seesBroadly(scope: Scope): boolean {
  * The ids of every document `visibleTo` could admit for a caller who does not see broadly: one indexed
  * lookup per arm of the predicate (created, distributed to a receiving department, tasked, in a circuit).
  * A superset to start from — `visibleTo` still decides. `created` narrows the documents the caller created
- * (a clerk creates most of their office's mail: a caller counting apart from it leaves it out there).
+ * (a clerk creates most of their office's mail: a caller counting apart from it leaves it out there);
+ * `received` the distributions to their departments (over `distributions`: a period of their copy of the
+ * document's registered_at, which is set before any distribution and never changes).
  */
-export function visibleCandidates(scope: Scope, created: SQL = sql`true`): SQL {
+export function visibleCandidates(scope: Scope, created: SQL = sql`true`, received: SQL = sql`true`): SQL {
   const arms: SQL[] = [sql`select id from documents where created_by = ${scope.userId} and ${created}`];
   const receiving = receivingDepartments(scope);
   if (receiving.length)
-    arms.push(sql`select document_id from distributions where department_id in ${inList(receiving)}`);
+    arms.push(
+      sql`select document_id from distributions where department_id in ${inList(receiving)} and ${received}`,
+    );
   const tasked = taskEmployees(scope);
   if (tasked.length) arms.push(sql`select document_id from tasks where employee_id in ${inList(tasked)}`);
   arms.push(sql`select document_id from approval_members where user_id in ${inList(circuitUsers(scope))}`);

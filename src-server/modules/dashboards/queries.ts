@@ -11,6 +11,21 @@ import { rowsOf } from '../../db/rows';
 import type { Tx } from '../auth/queries';
 import { inList, seesBroadly, visibleCandidates, visibleTo, type Scope } from '../correspondence/visibility';
 
+/**
+ * The predicate over `documents d` for the filed documents registered in the days `from` … `to`, starting,
+ * when the caller sees little, from the candidates of that period (their documents and their departments'
+ * distributions registered then; tasks and circuits are few).
+ */
+export function seenWithin(scope: Scope, from: string, to: string): SQL {
+  if (seesBroadly(scope)) return visibleTo(scope, 'd');
+  const candidates = visibleCandidates(
+    scope,
+    sql`state in ('registered', 'approved') and ${withinDays(sql`registered_at`, from, to)}`,
+    withinDays(sql`registered_at`, from, to),
+  );
+  return sql`d.id in (${candidates}) and ${visibleTo(scope, 'd')}`;
+}
+
 /** The predicate over `documents d`, starting from the candidates when the caller sees little. */
 export function seen(scope: Scope): SQL {
   return seesBroadly(scope)

@@ -313,7 +313,7 @@ export function splitMonths(from: string, to: string) {
  */
 async function volumeRows(tx: Tx, s: Scope, from: string, to: string, dep: number | null) {
   const office = s.archiveDepartmentId;
-  if (!s.isAdmin && office === null) return q.volumes(tx, q.seen(s), from, to, dep);
+  if (!s.isAdmin && office === null) return q.volumes(tx, q.seenWithin(s, from, to), from, to, dep);
   const held = s.isAdmin ? null : { archive: office!, clearance: s.clearance };
   const heldSql = held
     ? sql`d.archive_department_id = ${held.archive} and d.security_rank <= ${held.clearance}`
