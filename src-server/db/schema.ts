@@ -604,6 +604,9 @@ export const documents = pgTable(
     index('documents_creator_archive_idx')
       .on(t.createdBy, t.archiveDepartmentId)
       .where(sql`${t.state} in ('registered', 'approved')`),
+    // The date a search filters on and shows (registered, else created): a period far back (a dashboard's
+    // month two years ago) is a range of this index, not a walk through every newer document.
+    index('documents_date_idx').on(sql`coalesce(${t.registeredAt}, ${t.createdAt})`, t.id),
     // The filed documents of a few days (the organisation's dashboard counts the days outside whole months,
     // whose volumes are tallied), read from the index alone.
     index('documents_volume_idx')

@@ -154,6 +154,7 @@ END $$;
 --> statement-breakpoint
 SELECT task_tallies_rebuild();--> statement-breakpoint
 CREATE INDEX "documents_circuit_idx" ON "documents" USING btree ("department_id","state","direction","id") WHERE "documents"."state" in ('approving', 'changesRequested');--> statement-breakpoint
+CREATE INDEX "documents_date_idx" ON "documents" USING btree (coalesce("registered_at", "created_at"),"id");--> statement-breakpoint
 CREATE INDEX "documents_volume_idx" ON "documents" USING btree ("registered_at","direction","archive_department_id","security_rank","department_id","recipient_department_id","codification_id") WHERE "documents"."state" in ('registered', 'approved');--> statement-breakpoint
 CREATE INDEX "task_tallies_key_idx" ON "task_tallies" USING btree ("department","employee","state","dated","archive","security_rank","n");--> statement-breakpoint
 CREATE INDEX "tasks_open_document_idx" ON "tasks" USING btree ("document_id","task_date","department_id","employee_id") WHERE "tasks"."state" <> 'completed';--> statement-breakpoint
