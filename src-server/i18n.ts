@@ -1,13 +1,24 @@
 /**
  * Server-side translation: every text the API answers with (problem details, field messages,
- * returnMessage) comes from `locales/{ar,en}/server.json`, in the caller's `Accept-Language`.
+ * returnMessage) comes from `locales/{ar,en}/server.json`, in the caller's `Accept-Language`. The names of
+ * the reports' columns, which the reports screen shows and the exported workbooks and PDFs head their
+ * columns with, are the screen's own (`dashboards.json` reports.column), read here as `reports.column`.
  */
 import ar from '../locales/ar/server.json';
 import en from '../locales/en/server.json';
+import arDashboards from '../locales/ar/dashboards.json';
+import enDashboards from '../locales/en/dashboards.json';
 import type { Locale } from '../src-shared/locale';
 
 type Tree = { [key: string]: string | Tree };
-const catalogues: Record<Locale, Tree> = { ar: ar as Tree, en: en as Tree };
+const withColumns = (server: Tree, screens: { reports: { column: Tree } }): Tree => ({
+  ...server,
+  reports: { ...(server.reports as Tree), column: screens.reports.column },
+});
+const catalogues: Record<Locale, Tree> = {
+  ar: withColumns(ar as Tree, arDashboards),
+  en: withColumns(en as Tree, enDashboards),
+};
 
 function lookup(tree: Tree, key: string): string | undefined {
   let node: string | Tree | undefined = tree;
