@@ -15,6 +15,13 @@ import { dateOnlyField, decimalParam, idField, text } from './fields';
 export const SEARCH_MAX_RESULTS = 1000;
 export const SEARCH_PAGE_SIZE = 20;
 
+/**
+ * The states search filters on: a document's own, or `filed` — the numbered records (registered incoming,
+ * approved outgoing and memos), what the dashboards count as volumes.
+ */
+export const SEARCH_STATES = [...DOCUMENT_STATES, 'filed'] as const;
+export type SearchState = (typeof SEARCH_STATES)[number];
+
 export const searchQuerySchema = z
   .object({
     /** The words; none (absent, empty or blank): the filters alone, and with no filter nothing. */
@@ -22,7 +29,7 @@ export const searchQuerySchema = z
     page: decimalParam(1, SEARCH_MAX_RESULTS).default(1),
     pageSize: decimalParam(1, 50).default(SEARCH_PAGE_SIZE),
     direction: z.enum(DIRECTIONS).optional(),
-    state: z.enum(DOCUMENT_STATES).optional(),
+    state: z.enum(SEARCH_STATES).optional(),
     fromDate: dateOnlyField.optional(),
     toDate: dateOnlyField.optional(),
     codificationId: idField.optional(),

@@ -27,14 +27,16 @@ beforeAll(async () => {
   h = await startHarness();
   org = await organisation(h);
   today = dayIn(h.config.ORG_TIME_ZONE, new Date());
-  // The fixture's users share one role: it gets the three dashboards.
+  // The fixture's users share one role: it gets the three dashboards and search (where figures lead).
   const [role] = await h.query<{ role_id: number }>(
     `select role_id from users where id = ${org.clerk.userId}`,
   );
   await h.query(
     `insert into role_page_permissions (role_id, page_id, permissions)
      select ${role!.role_id}, id, '{view}' from pages
-     where path in ('${PAGES.archiveDashboard}', '${PAGES.managerDashboard}', '${PAGES.organisationDashboard}')`,
+     where path in ('${PAGES.archiveDashboard}', '${PAGES.managerDashboard}', '${PAGES.organisationDashboard}',
+       '${PAGES.search}')
+     on conflict do nothing`,
   );
   // Clearances: a member of A and B's manager see secret documents; the others the lowest level.
   for (const a of [org.memberA, org.managerB])
@@ -384,6 +386,7 @@ describe('dashboards', () => {
       dispatched: false,
       approver: null,
       repliedAfter: null,
+      movedTo: null,
     };
     await load([base]);
     const today = async (a: Actor) =>
@@ -393,6 +396,30 @@ describe('dashboards', () => {
     expect(await today(org.memberA)).toBe(1); // cleared, and it reached their department
     expect(await today(org.managerB)).toBe(0); // cleared, but it never reached B
     expect(await today(org.admin)).toBe(1);
+  });
+
+  it('open, from every figure of the organisation, a search that finds as many documents', async () => {
+    const [docs] = fc.sample(fc.array(docArb, { minLength: 16, maxLength: 24 }), { numRuns: 1, seed: 30 });
+    await load(docs!);
+    let searched = 0;
+    for (const v of viewers()) {
+      const o = await dashboard('organisation', v.actor.token, `?from=${day(100)}&to=${today}`);
+      for (const f of o.data.figures as {
+        key: string;
+        value: number;
+        drill: { to: string; filters: object };
+      }[]) {
+        if (f.drill.to !== 'search') continue;
+        const query = new URLSearchParams(
+          Object.entries(f.drill.filters).map(([k, x]) => [k, String(x)] as [string, string]),
+        ).toString();
+        const found = await call(h, { method: 'GET', url: `/search?${query}`, token: v.actor.token });
+        expect(found.status).toBe(200);
+        expect(found.json.data.total, `user ${v.actor.userId}, ${f.key}: ${query}`).toBe(f.value);
+        searched += 1;
+      }
+    }
+    expect(searched, 'figures checked against search').toBe(viewers().length * 5);
   });
 
   it('refuse a period that ends before it starts', async () => {

@@ -6,7 +6,7 @@
  * reports, sees a report's rows and exports it to Excel, followed to its download. Nothing scrolls
  * sideways. Screenshots in test-results/screens/dashboards-*.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DEMO_PASSWORD, expect, test } from './fixtures';
 import { Api } from './support/api';
@@ -131,6 +131,79 @@ for (const lang of ['ar', 'en'] as const) {
     // the file comes down and the progress goes.
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/\.xlsx$/);
+    await expect(page.getByTestId('report-export-progress')).toHaveCount(0);
+  });
+}
+
+for (const lang of ['ar', 'en'] as const) {
+  test(`the archive and organisation dashboards show the API's figures and a figure opens its list (${lang})`, async ({
+    page,
+    shell,
+  }) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const api = new Api(shell.apiBaseUrl);
+    await api.signIn('admin', DEMO_PASSWORD);
+    await signInAs(page, shell, 'admin', lang);
+
+    // The archive office's: every figure as counted; "registered this week" opens the incoming box of those days.
+    const archive = await api.ok<Dashboard>('GET', '/dashboards/archive');
+    await openScreen(page, '/dashboards/archive');
+    await expect(page.getByTestId('dash-figures')).toBeVisible();
+    for (const figure of archive.figures)
+      await expect(page.getByTestId(`figure-value-${figure.key}`)).toHaveText(
+        shown(figure.value, figure.unit, lang),
+      );
+    await expect(page.getByTestId('chart-registeredByDay')).toBeVisible();
+    await expectFits(page);
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: `${SCREENS}/dashboards-archive-${lang}-1280.png`, fullPage: true });
+    const week = archive.figures.find((f) => f.key === 'registeredThisWeek')!;
+    await page.getByTestId('figure-registeredThisWeek').click();
+    await expect.poll(() => new URL(page.url()).hash).toContain('/correspondence/inbox/incoming?');
+    const boxParams = new URLSearchParams(new URL(page.url()).hash.split('?')[1]);
+    expect(boxParams.get('fromDate')).toBe(String(week.drill.filters.fromDate));
+    expect(boxParams.get('toDate')).toBe(String(week.drill.filters.toDate));
+    await expect(page.getByTestId('incoming-list-drill')).toBeVisible();
+
+    // The organisation's: every figure as counted; the incoming letters' figure opens search with its
+    // filters, which finds as many (the demo's mail is well under a page of a thousand).
+    const organisation = await api.ok<Dashboard>('GET', '/dashboards/organisation');
+    await openScreen(page, '/dashboards/organisation');
+    await expect(page.getByTestId('dash-figures')).toBeVisible();
+    for (const figure of organisation.figures)
+      await expect(page.getByTestId(`figure-value-${figure.key}`)).toHaveText(
+        shown(figure.value, figure.unit, lang),
+      );
+    for (const chart of organisation.charts)
+      await expect(page.getByTestId(`chart-${chart.key}`)).toBeVisible();
+    await expectFits(page);
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: `${SCREENS}/dashboards-organisation-${lang}-1280.png`, fullPage: true });
+    const incoming = organisation.figures.find((f) => f.key === 'in')!;
+    expect(incoming.value, 'the demo has incoming letters this year').toBeGreaterThan(0);
+    await page.getByTestId('figure-in').click();
+    await expect.poll(() => new URL(page.url()).hash).toContain('/search/documents?');
+    const searchParams = new URLSearchParams(new URL(page.url()).hash.split('?')[1]);
+    for (const [k, v] of Object.entries(incoming.drill.filters)) expect(searchParams.get(k)).toBe(String(v));
+    await expect(page.getByTestId('search-total')).toContainText(shown(incoming.value, 'count', lang));
+    await expect(page.getByTestId('search-hit').first()).toBeVisible();
+    await expectFits(page);
+  });
+
+  test(`a report exported to PDF comes down as a PDF (${lang})`, async ({ page, shell }) => {
+    test.setTimeout(240_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await signInAs(page, shell, 'manager', lang);
+    await openScreen(page, '/dashboards/reports');
+    await expect(page.getByTestId('report-table')).toBeVisible();
+    await settle(page);
+    const download = page.waitForEvent('download', { timeout: 120_000 });
+    await page.getByTestId('report-export-pdf').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/\.pdf$/);
+    const path = await file.path();
+    expect(readFileSync(path).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     await expect(page.getByTestId('report-export-progress')).toHaveCount(0);
   });
 }

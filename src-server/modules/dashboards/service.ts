@@ -152,7 +152,9 @@ export async function archiveDashboard(
     kind: 'stackedBar',
     categories: dayKeys.map(plain),
     series: DIRECTIONS.map((dir) => ({ key: dir, values: dayKeys.map((d) => at.get(`${d}|${dir}`) ?? 0) })),
-    drill: DIRECTIONS.map((dir) => dayKeys.map((d) => search({ direction: dir, fromDate: d, toDate: d }))),
+    drill: DIRECTIONS.map((dir) =>
+      dayKeys.map((d) => search({ state: 'filed', direction: dir, fromDate: d, toDate: d })),
+    ),
   };
   return { asOf: asOf(ctx), from, to, figures, charts: [chart] };
 }
@@ -344,7 +346,9 @@ export async function organisationDashboard(
     department_id,
     n,
   }));
-  const scoped = (f: Drill['filters']): Drill['filters'] => (dep === null ? f : { ...f, departmentId: dep });
+  // The volumes are filed documents: their lists are search's numbered records (state `filed`).
+  const scoped = (f: Drill['filters']): Drill['filters'] =>
+    dep === null ? { state: 'filed', ...f } : { state: 'filed', ...f, departmentId: dep };
   const period = scoped({ fromDate: from, toDate: to });
 
   const months = monthsOf(from, to);
@@ -405,7 +409,9 @@ export async function organisationDashboard(
       values: volumeDeps.map((d) => byDep.get(`${d.id}|${dir}`) ?? 0),
     })),
     drill: DIRECTIONS.map((dir) =>
-      volumeDeps.map((d) => search({ fromDate: from, toDate: to, direction: dir, departmentId: d.id })),
+      volumeDeps.map((d) =>
+        search({ state: 'filed', fromDate: from, toDate: to, direction: dir, departmentId: d.id }),
+      ),
     ),
   };
   const volumesByCodification: Chart = {

@@ -16,7 +16,8 @@ import { inList } from '../correspondence/visibility';
 export function filtersOf(query: SearchQuery): SQL[] {
   const where: SQL[] = [];
   if (query.direction) where.push(sql`d.direction = ${query.direction}`);
-  if (query.state) where.push(sql`d.state = ${query.state}`);
+  if (query.state === 'filed') where.push(sql`d.state in ('registered', 'approved')`);
+  else if (query.state) where.push(sql`d.state = ${query.state}`);
   if (query.codificationId) where.push(sql`d.codification_id = ${query.codificationId}`);
   if (query.securityLevelId) where.push(sql`d.security_level_id = ${query.securityLevelId}`);
   if (query.fromDate) where.push(sql`coalesce(d.registered_at, d.created_at) >= ${query.fromDate}::date`);

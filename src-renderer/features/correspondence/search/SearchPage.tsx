@@ -27,14 +27,11 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import dayjs, { type Dayjs } from 'dayjs';
-import {
-  DIRECTIONS,
-  DOCUMENT_STATES,
-  type Direction,
-  type DocumentState,
-} from '../../../../src-shared/api/correspondence';
+import { DIRECTIONS, type Direction } from '../../../../src-shared/api/correspondence';
 import {
   SEARCH_PAGE_SIZE,
+  SEARCH_STATES,
+  type SearchState,
   searchEndpoints,
   type SearchHit,
   type SearchPage,
@@ -260,14 +257,14 @@ export function Component() {
             options={DIRECTIONS.map((d) => ({ value: d, label: tc(`direction.${d}`) }))}
             data-testid="search-filter-direction"
           />
-          <Select<DocumentState>
+          <Select<SearchState>
             allowClear
             className="search-filter"
             placeholder={t('filter.state')}
             aria-label={t('filter.state')}
-            value={(filters.state as DocumentState | undefined) ?? undefined}
+            value={(filters.state as SearchState | undefined) ?? undefined}
             onChange={(v) => update({ state: v ?? null })}
-            options={DOCUMENT_STATES.map((s) => ({ value: s, label: t(`state.${s}`) }))}
+            options={SEARCH_STATES.map((s) => ({ value: s, label: t(`state.${s}`) }))}
             data-testid="search-filter-state"
           />
           <DatePicker.RangePicker
