@@ -102,6 +102,8 @@ export const AUDIT_ACTIONS = [
   'backups.made',
   'backups.failed',
   'backups.verified',
+  'backups.pruned',
+  'backups.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

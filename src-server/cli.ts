@@ -12,6 +12,8 @@
  *   backup DIR        a backup folder of this installation (database, files, secrets key, manifest): while
  *                     it runs on PostgreSQL; the embedded PGlite only while the server is stopped
  *   backup --verify DIR   hashes the folder again against its manifest, names what is missing or damaged
+ *   backup --prune [ROOT] [--dry-run]   the retention rule (BACKUP_KEEP_LAST, BACKUP_KEEP_MONTHLY) on a
+ *                     folder of backups, BACKUP_DIR unless named: what goes, what stays and why
  *   restore DIR [--force] into an empty installation (refused over existing data without --force)
  *                     (src-server/backup/, docs/backups.md)
  */

@@ -17,6 +17,13 @@ export const configSchema = z.object({
    * folder each, named by its time; DATA_DIR/backups when unset (docs/backups.md).
    */
   BACKUP_DIR: z.string().min(1).optional(),
+  /**
+   * The backups' retention (docs/backups.md), applied after each backup the server makes and by
+   * `backup --prune`: the newest N complete backups are kept, and the newest of each of the M latest
+   * months (ORG_TIME_ZONE) that have one; the newest is never removed.
+   */
+  BACKUP_KEEP_LAST: int(7, 1, 1_000_000),
+  BACKUP_KEEP_MONTHLY: int(12, 0, 12_000),
   /** node-postgres connection string; when absent the embedded PGlite in DATA_DIR is used. */
   DATABASE_URL: z
     .string()

@@ -383,12 +383,13 @@ export const INITIAL_PAGE_TREE: SeedSection[] = [
         permissions: ['view', 'edit'],
       },
       {
-        // The running server's backups (docs/backups.md): view lists and verifies them, add makes one.
+        // The running server's backups (docs/backups.md): view lists and verifies them, add makes one,
+        // delete removes one.
         path: PAGES.backups,
         nameAr: 'النسخ الاحتياطية',
         nameEn: 'Backups',
         icon: 'CloudDownloadOutlined',
-        permissions: ['view', 'add'],
+        permissions: ['view', 'add', 'delete'],
       },
     ],
   },

@@ -117,6 +117,7 @@ export function demoDataDir(): string {
   const sources = [
     ...filesUnder(join(ROOT, 'src-server/db/migrations')),
     join(ROOT, 'src-server/db/seed.ts'),
+    join(ROOT, 'src-server/db/page-tree.ts'),
     ...filesUnder(join(ROOT, 'src-server/modules/demo')),
   ];
   for (const file of sources) hash.update(file).update(readFileSync(file));

@@ -1,7 +1,8 @@
 /**
- * The Backups screen (/auth/backups, issue 29): the list with time, size, files and verification, "Back
- * up now" and "Verify" sent through the API client (POST /admin/backup, POST /admin/backups/:name/verify),
- * the actions hidden without their permission; in English (LTR) and Arabic (RTL).
+ * The Backups screen (/auth/backups, issue 29): the list with time, size, files, verification and what the
+ * retention rule does with each, the rule in words, "Back up now", "Verify" and "Delete" (confirmed, never
+ * on the newest) sent through the API client (POST /admin/backup, POST /admin/backups/:name/verify, DELETE
+ * /admin/backups/:name), the actions hidden without their permission; in English (LTR) and Arabic (RTL).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -34,6 +35,7 @@ const OLD: BackupSummary = {
   size: 3 * 1024 * 1024,
   hasSecret: true,
   verification: null,
+  retention: 'newest',
 };
 const NEW: BackupSummary = { ...OLD, name: '20261128-080000-000', createdAt: '2026-11-28T08:00:00.000Z' };
 
@@ -43,9 +45,14 @@ beforeEach(() => {
   backups = [OLD];
   fake = fakeHttp({
     'GET /admin/backups': () => backups,
+    'GET /admin/backups/retention': () => ({ keepLast: 3, keepMonthly: 12, timeZone: 'Asia/Riyadh' }),
     'POST /admin/backup': () => {
-      backups = [NEW, ...backups];
+      backups = [NEW, ...backups.map((b) => ({ ...b, retention: 'last' as const }))];
       return NEW;
+    },
+    [`DELETE /admin/backups/${OLD.name}`]: () => {
+      backups = backups.filter((b) => b.name !== OLD.name);
+      return null;
     },
     [`POST /admin/backups/${OLD.name}/verify`]: () => {
       backups = backups.map((b) =>
@@ -68,6 +75,9 @@ describe.each([
     verify: 'Verify',
     whole: 'Whole',
     notVerified: 'Not verified',
+    rule: 'Kept: the 3 newest backups, and the newest backup of each of the 12 latest months',
+    newest: 'Newest',
+    confirm: 'Delete the backup of',
   },
   {
     lng: 'ar' as const,
@@ -76,8 +86,11 @@ describe.each([
     verify: 'تحقّق',
     whole: 'سليمة',
     notVerified: 'لم يُتحقق منها',
+    rule: 'تُحفظ أحدث 3 نسخ، وأحدث نسخة من كل شهر من آخر 12 شهرًا',
+    newest: 'الأحدث',
+    confirm: 'حذف النسخة الاحتياطية المأخوذة في',
   },
-])('BackupsPage in $lng', ({ lng, dir, now, verify, whole, notVerified }) => {
+])('BackupsPage in $lng', ({ lng, dir, now, verify, whole, notVerified, rule, newest, confirm }) => {
   beforeEach(async () => {
     await initI18n(lng);
   });
@@ -108,9 +121,30 @@ describe.each([
     expect(screen.getByTestId(`backup-verify-${OLD.name}`).textContent).toContain(verify);
   });
 
-  it('offers no "Back up now" without the add permission', async () => {
+  it('says the retention rule and deletes a backup once confirmed, never the newest', async () => {
+    renderScreen(<BackupsPage permissions={['view', 'add', 'delete']} />);
+    expect((await screen.findByTestId('backup-retention-rule')).textContent).toContain(rule);
+    // The only backup is the newest: it is never offered for deletion.
+    expect(within(await screen.findByTestId(`backup-retention-${OLD.name}`)).getByText(newest)).toBeTruthy();
+    expect(screen.queryByTestId(`backup-delete-${OLD.name}`)).toBeNull();
+
+    fireEvent.click(screen.getByTestId('backup-now'));
+    await screen.findByTestId(`backup-delete-${OLD.name}`);
+    expect(screen.queryByTestId(`backup-delete-${NEW.name}`)).toBeNull();
+    fireEvent.click(screen.getByTestId(`backup-delete-${OLD.name}`));
+    // Nothing is sent before the dialog is confirmed.
+    expect((await screen.findByRole('dialog')).textContent).toContain(confirm);
+    expect(fake.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    fireEvent.click(screen.getByTestId('backup-delete-confirm'));
+    await waitFor(() => expect(screen.queryByTestId(`backup-verify-${OLD.name}`)).toBeNull());
+    expect(fake.calls.map((c) => `${c.method} ${c.path}`)).toContain(`DELETE /admin/backups/${OLD.name}`);
+  });
+
+  it('offers no "Back up now" without the add permission, and no "Delete" without delete', async () => {
+    backups = [{ ...OLD, retention: 'expired' }];
     renderScreen(<BackupsPage permissions={['view']} />);
     await screen.findByTestId(`backup-verify-${OLD.name}`);
     expect(screen.queryByTestId('backup-now')).toBeNull();
+    expect(screen.queryByTestId(`backup-delete-${OLD.name}`)).toBeNull();
   });
 });

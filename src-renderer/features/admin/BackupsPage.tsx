@@ -1,15 +1,23 @@
 /**
  * Administration — backups (/auth/backups, issue 29; docs/backups.md): "Back up now" asks the running
- * server to write a backup of itself into its BACKUP_DIR (the request waits until the backup is written),
- * and the list of the backups there — time, size, files, the last verification — each with "Verify",
- * which hashes its files again against its manifest. Everything goes through the API client: the server
- * chooses the folders; the screen names a backup only by the name the list gave it.
+ * server to write a backup of itself into its BACKUP_DIR (the request waits until the backup is written;
+ * the server then removes the older ones its retention rule lets go), the rule itself, and the list of the
+ * backups there — time, size, files, the last verification, what the rule does with each — each with
+ * "Verify", which hashes its files again against its manifest, and "Delete" (after a confirmation; never
+ * offered for the newest). Everything goes through the API client: the server chooses the folders; the
+ * screen names a backup only by the name the list gave it.
  */
-import { Alert, Button, Space, Table, Tag, Typography } from 'antd';
-import { CloudDownloadOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Space, Table, Tag, Typography } from 'antd';
+import type { ButtonProps } from 'antd';
+import { CloudDownloadOutlined, DeleteOutlined, SafetyCertificateOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { backupEndpoints as E, type BackupSummary } from '../../../src-shared/api/backups';
+import {
+  backupEndpoints as E,
+  type BackupRetention,
+  type BackupRetentionRule,
+  type BackupSummary,
+} from '../../../src-shared/api/backups';
 import type { Permission } from '../../../src-shared/permissions';
 import { LoadFailed } from '../../components/LoadFailed';
 import { call } from '../../lib/call';
@@ -19,17 +27,60 @@ import { AdminScreen } from './AdminScreen';
 
 const KEY = ['admin', 'backups'] as const;
 
+const RETENTION_COLOURS: Record<BackupRetention, string | undefined> = {
+  newest: 'blue',
+  last: undefined,
+  monthly: 'purple',
+  expired: 'orange',
+  outside: undefined,
+};
+
+/** The retention rule in words: "Kept: the 7 newest backups, and the newest of each of the 12 latest months…". */
+function RetentionRule({ rule }: { rule: BackupRetentionRule }) {
+  const { t } = useTranslation('admin');
+  const last = t('backups.retention.last', { count: rule.keepLast, n: formatNumber(rule.keepLast) });
+  const months = t('backups.retention.months', {
+    count: rule.keepMonthly,
+    n: formatNumber(rule.keepMonthly),
+  });
+  return (
+    <Typography.Text type="secondary" data-testid="backup-retention-rule">
+      {rule.keepMonthly > 0
+        ? t('backups.retention.rule', { last, months })
+        : t('backups.retention.ruleLastOnly', { last })}
+    </Typography.Text>
+  );
+}
+
 export function BackupsPage({ permissions }: { permissions?: readonly Permission[] } = {}) {
   const { t } = useTranslation('admin');
   const can = useCan(permissions);
+  const { modal } = App.useApp();
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: KEY, queryFn: () => call(E.list) });
+  const rule = useQuery({ queryKey: [...KEY, 'retention'], queryFn: () => call(E.retention) });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: KEY });
   const make = useMutation({ mutationFn: () => call(E.create), onSuccess: refresh });
   const verify = useMutation({
     mutationFn: (name: string) => call(E.verify, { params: { name } }),
     onSuccess: refresh,
   });
+  const confirmRemove = (b: BackupSummary) =>
+    modal.confirm({
+      title: t('backups.deleteTitle', { time: b.createdAt ? formatDateTime(b.createdAt) : b.name }),
+      content: t('backups.deleteBody'),
+      okText: t('backups.delete'),
+      okButtonProps: { danger: true, 'data-testid': 'backup-delete-confirm' } as ButtonProps,
+      cancelText: t('actions.cancel'),
+      onOk: async () => {
+        try {
+          await call(E.remove, { params: { name: b.name } });
+        } catch {
+          // the http helper toasted the server's reason (the newest, unfinished, …); the list says the rest
+        }
+        refresh();
+      },
+    });
 
   return (
     <AdminScreen title={t('backups.title')} description={t('backups.description')} testId="admin-backups">
@@ -48,6 +99,7 @@ export function BackupsPage({ permissions }: { permissions?: readonly Permission
             <Typography.Text type="secondary">{t('backups.nowHint')}</Typography.Text>
           </Space>
         )}
+        {rule.data && <RetentionRule rule={rule.data} />}
         {list.isError ? (
           <LoadFailed onRetry={() => void list.refetch()} />
         ) : (
@@ -103,20 +155,46 @@ export function BackupsPage({ permissions }: { permissions?: readonly Permission
                   ),
               },
               {
+                key: 'retention',
+                title: t('backups.columns.retention'),
+                render: (_, b) =>
+                  b.state === 'complete' ? (
+                    <Tag color={RETENTION_COLOURS[b.retention]} data-testid={`backup-retention-${b.name}`}>
+                      {t(`backups.retention.${b.retention}`)}
+                    </Tag>
+                  ) : null,
+              },
+              {
                 key: 'actions',
                 title: '',
                 render: (_, b) =>
                   b.state === 'complete' ? (
-                    <Button
-                      size="small"
-                      icon={<SafetyCertificateOutlined />}
-                      loading={verify.isPending && verify.variables === b.name}
-                      disabled={verify.isPending && verify.variables !== b.name}
-                      onClick={() => verify.mutate(b.name)}
-                      data-testid={`backup-verify-${b.name}`}
-                    >
-                      {t('backups.verify')}
-                    </Button>
+                    <Space size="small">
+                      <Button
+                        size="small"
+                        icon={<SafetyCertificateOutlined />}
+                        loading={verify.isPending && verify.variables === b.name}
+                        disabled={verify.isPending && verify.variables !== b.name}
+                        onClick={() => verify.mutate(b.name)}
+                        data-testid={`backup-verify-${b.name}`}
+                      >
+                        {t('backups.verify')}
+                      </Button>
+                      {can('delete') && b.retention !== 'newest' && b.retention !== 'outside' && (
+                        <Button
+                          size="small"
+                          danger
+                          icon={<DeleteOutlined />}
+                          aria-label={t('backups.deleteNamed', {
+                            time: b.createdAt ? formatDateTime(b.createdAt) : b.name,
+                          })}
+                          onClick={() => confirmRemove(b)}
+                          data-testid={`backup-delete-${b.name}`}
+                        >
+                          {t('backups.delete')}
+                        </Button>
+                      )}
+                    </Space>
                   ) : null,
               },
             ]}

@@ -21,5 +21,7 @@ export const backupsModule: AppModule = {
       backups.makeBackup(ctx, by(request), (line) => request.log.info({ backup: line }, 'backup')),
     );
     route(app, e.verify, async (request) => backups.verifyBackupNamed(ctx, by(request), request.params.name));
+    route(app, e.remove, async (request) => backups.removeBackupNamed(ctx, by(request), request.params.name));
+    route(app, e.retention, async () => backups.backupRetention(ctx));
   },
 };

@@ -2,25 +2,39 @@
  * Backups the running server makes of itself (issue 29; docs/backups.md): `makeBackup` writes one with
  * backup/backup.ts into a new folder of BACKUP_DIR (DATA_DIR/backups unless set) named by its UTC time,
  * from the database it runs on — PostgreSQL through pg_dump reading an exported snapshot, the embedded
- * PGlite through its consistent dump (in its worker thread or in this one); `listBackups` reads each
- * folder's manifest; `verifyBackupNamed` hashes one again and keeps the result beside it (verify.json).
+ * PGlite through its consistent dump (in its worker thread or in this one) — then prunes the folder by the
+ * retention rule (backup/prune.ts); `listBackups` reads each folder's manifest and what the rule does with
+ * it; `verifyBackupNamed` hashes one again and keeps the result beside it (verify.json); `removeBackupNamed`
+ * removes one (never the newest, never what is not wholly a backup). Removals are in the audit log.
  *
  * A request waits until its backup is written (a desk's backup takes seconds; nothing is streamed): one at
  * a time per BACKUP_DIR in this process, a second is refused (409). A client names a backup only by its
  * folder name, which must be one of the list's: no path ever comes from the client.
  */
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import {
   BACKUP_NAME,
   backupVerificationSchema,
+  type BackupRetention,
+  type BackupRetentionRule,
   type BackupSummary,
   type BackupVerification,
 } from '../../../src-shared/api/backups';
 import { createBackup, type BackupSource } from '../../backup/backup';
 import { readManifest, verifyBackup } from '../../backup/manifest';
-import type { ServerConfig } from '../../config';
+import {
+  backupRoot,
+  goes,
+  planPrune,
+  pruneBackups,
+  removeOneBackup,
+  RemoveRefused,
+  VERIFICATION_NAME,
+  type PruneItem,
+} from '../../backup/prune';
+import { retentionRuleOf } from '../../backup/retention';
 import type { ServerContext } from '../../context';
 import type { PgliteProxy } from '../../db/pglite-proxy';
 import { HttpProblem } from '../../http/problem';
@@ -36,7 +50,7 @@ export interface BackupActor {
 const audited = (
   ctx: ServerContext,
   by: BackupActor,
-  action: 'backups.made' | 'backups.failed' | 'backups.verified',
+  action: 'backups.made' | 'backups.failed' | 'backups.verified' | 'backups.pruned' | 'backups.deleted',
   name: string,
   details: Record<string, unknown> = {},
 ) =>
@@ -49,13 +63,6 @@ const audited = (
     details,
     ip: by.ip,
   });
-
-/** Beside a backup's manifest: its last verification. */
-const VERIFICATION_NAME = 'verify.json';
-
-/** The folder the server's backups go into. */
-export const backupRoot = (config: ServerConfig) =>
-  resolve(config.BACKUP_DIR ?? join(config.DATA_DIR, 'backups'));
 
 /** A backup's folder name from its time: `20261128-071722-123` (UTC). */
 export function backupName(at: Date): string {
@@ -113,10 +120,30 @@ export async function makeBackup(
       await audited(ctx, by, 'backups.failed', name);
       throw new HttpProblem('internal', { detailKey: 'backup.failed', code: 'backup.failed' });
     }
-    const summary = await summaryOf(root, name);
     // Written once the backup is whole: this entry is the first one the backup does not hold.
-    await audited(ctx, by, 'backups.made', name, { files: summary.files, size: summary.size });
-    return summary;
+    const made = await summaryOf(root, name, null);
+    await audited(ctx, by, 'backups.made', name, { files: made.files, size: made.size });
+    // Then the older backups the retention rule lets go (the new one is the newest: it stays). A pruning
+    // that fails leaves the backup made; the next one tries again.
+    const rule = retentionRuleOf(ctx.config);
+    try {
+      const { removed } = await pruneBackups(root, rule, {
+        spare: name,
+        onRemoved: async (item) => {
+          log(`backup ${item.name} removed by the retention rule`);
+          await audited(ctx, by, 'backups.pruned', item.name, {
+            createdAt: item.manifest.createdAt,
+            size: item.size,
+            keepLast: rule.keepLast,
+            keepMonthly: rule.keepMonthly,
+          });
+        },
+      });
+      if (removed.length) log(`${removed.length} older backup(s) removed by the retention rule`);
+    } catch (error) {
+      log(`pruning ${root} failed: ${(error as Error).message}`);
+    }
+    return await summaryOf(root, name, await planPrune(root, rule));
   } finally {
     writing.delete(root);
   }
@@ -125,8 +152,39 @@ export async function makeBackup(
 /** The backups of BACKUP_DIR, newest first (folders named as `backupName` makes them; others ignored). */
 export async function listBackups(ctx: ServerContext): Promise<BackupSummary[]> {
   const root = backupRoot(ctx.config);
+  const plan = await planPrune(root, retentionRuleOf(ctx.config));
   const names = await backupNames(root);
-  return Promise.all(names.map((name) => summaryOf(root, name)));
+  return Promise.all(names.map((name) => summaryOf(root, name, plan)));
+}
+
+/** The retention rule applied after each backup. */
+export function backupRetention(ctx: ServerContext): BackupRetentionRule {
+  return retentionRuleOf(ctx.config);
+}
+
+/**
+ * Removes one backup by name (an administrator's choice, audited). Refused: a name the list does not hold
+ * (404), one without a manifest — being written, or failed — or holding files its manifest does not list
+ * (409), and the newest complete backup (409: there is always one to restore).
+ */
+export async function removeBackupNamed(ctx: ServerContext, by: BackupActor, name: string): Promise<null> {
+  const root = backupRoot(ctx.config);
+  const notFound = () =>
+    new HttpProblem('notFound', { detailKey: 'backup.notFound', code: 'backup.notFound' });
+  if (!BACKUP_NAME.test(name) || !(await backupNames(root)).includes(name)) throw notFound();
+  try {
+    const removed = await removeOneBackup(root, name);
+    await audited(ctx, by, 'backups.deleted', name, {
+      createdAt: removed.manifest.createdAt,
+      size: removed.size,
+    });
+    return null;
+  } catch (error) {
+    if (!(error instanceof RemoveRefused)) throw error;
+    if (error.reason === 'notFound') throw notFound();
+    const key = error.reason === 'unfinished' ? 'backup.unfinishedKept' : `backup.${error.reason}`;
+    throw new HttpProblem('conflict', { detailKey: key, code: key });
+  }
 }
 
 /** Hashes a backup's files again against its manifest; keeps and answers the result. */
@@ -140,7 +198,7 @@ export async function verifyBackupNamed(
   if (!BACKUP_NAME.test(name) || !(await backupNames(root)).includes(name))
     throw new HttpProblem('notFound', { detailKey: 'backup.notFound', code: 'backup.notFound' });
   const dir = join(root, name);
-  const summary = await summaryOf(root, name);
+  const summary = await summaryOf(root, name, await planPrune(root, retentionRuleOf(ctx.config)));
   if (summary.state !== 'complete')
     throw new HttpProblem('conflict', { detailKey: 'backup.unfinished', code: 'backup.unfinished' });
   const { problems } = await verifyBackup(dir);
@@ -166,9 +224,20 @@ async function backupNames(root: string): Promise<string[]> {
     .reverse();
 }
 
-async function summaryOf(root: string, name: string): Promise<BackupSummary> {
+/** What the rule does with a folder, from a plan of the whole BACKUP_DIR (null: the plan is not read). */
+function retentionOf(plan: PruneItem[] | null, name: string): BackupRetention {
+  const item = plan?.find((i) => i.name === name);
+  if (!item || item.kind !== 'backup') return 'outside';
+  if (item.newest) return 'newest';
+  if (goes(item)) return 'expired';
+  return item.keptBy.includes('last') ? 'last' : 'monthly';
+}
+
+async function summaryOf(root: string, name: string, plan: PruneItem[] | null): Promise<BackupSummary> {
   const dir = join(root, name);
-  const manifest = await readManifest(dir).catch(() => null);
+  // The plan read the manifests already (a large archive's lists every file it holds: read it once).
+  const planned = plan?.find((i) => i.name === name);
+  const manifest = planned?.kind === 'backup' ? planned.manifest : await readManifest(dir).catch(() => null);
   if (!manifest)
     return {
       name,
@@ -181,6 +250,7 @@ async function summaryOf(root: string, name: string): Promise<BackupSummary> {
       size: 0,
       hasSecret: false,
       verification: null,
+      retention: 'outside',
     };
   return {
     name,
@@ -193,6 +263,7 @@ async function summaryOf(root: string, name: string): Promise<BackupSummary> {
     size: manifest.files.reduce((sum, f) => sum + f.size, 0),
     hasSecret: manifest.files.some((f) => f.secret),
     verification: await verificationOf(dir),
+    retention: retentionOf(plan, name),
   };
 }
 
