@@ -16,6 +16,7 @@ import { buildApp } from '../../src-server/app';
 import { loadConfig } from '../../src-server/config';
 import { DatabaseNewerThanAppError } from '../../src-server/db/migrate';
 import { DEFAULT_MIGRATIONS_FOLDER, openDatabase, type Database } from '../../src-server/db/open';
+import { INITIAL_PAGE_TREE } from '../../src-server/db/page-tree';
 import { rowsOf } from '../../src-server/db/rows';
 import { JobQueue } from '../../src-server/jobs/queue';
 import { createLocalFileStore } from '../../src-server/storage/files';
@@ -125,6 +126,16 @@ describe.each(fixtures.map((f) => [f.expected.version, f] as const))(
       );
       expect(applied[0]!.n).toBe(TODAY.length);
       expect(await countsOf(database.db)).toEqual(expected.counts);
+      // Every page offers what today's page tree offers (base data never overwrites a page: a permission a
+      // page gained later comes with its migration).
+      const offered = await rowsOf<{ path: string; available_permissions: string[] }>(
+        database.db,
+        sql`select path, available_permissions from pages`,
+      );
+      const byPath = new Map(offered.map((p) => [p.path, p.available_permissions]));
+      for (const page of INITIAL_PAGE_TREE.flatMap((section) => section.pages))
+        if (byPath.has(page.path))
+          expect([...byPath.get(page.path)!].sort(), page.path).toEqual([...page.permissions].sort());
 
       const filesDir = tempDir('sijill-upgrade-files-');
       const app = await buildApp({

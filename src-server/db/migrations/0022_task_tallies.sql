@@ -159,3 +159,8 @@ CREATE INDEX "documents_volume_idx" ON "documents" USING btree ("registered_at",
 CREATE INDEX "task_tallies_key_idx" ON "task_tallies" USING btree ("department","employee","state","dated","archive","security_rank","n");--> statement-breakpoint
 CREATE INDEX "tasks_open_document_idx" ON "tasks" USING btree ("document_id","task_date","department_id","employee_id") WHERE "tasks"."state" <> 'completed';--> statement-breakpoint
 CREATE INDEX "tasks_open_idx" ON "tasks" USING btree ("task_date","department_id","employee_id","state","document_archive","document_rank","document_id") WHERE "tasks"."state" <> 'completed';
+--> statement-breakpoint
+-- The Backups page (issue 29) gained delete, which base data (never overwriting a page) would not give a
+-- database made before.
+UPDATE "pages" SET "available_permissions" = "available_permissions" || '{delete}'::text[]
+  WHERE "path" = '/auth/backups' AND NOT ('delete' = ANY ("available_permissions"));
