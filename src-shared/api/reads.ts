@@ -93,8 +93,13 @@ export const integrityFailureSchema = z.object({
 });
 export type IntegrityFailure = z.infer<typeof integrityFailureSchema>;
 
-/** A page of findings, and when the check last went over every stored file and runs next. */
+/**
+ * A page of findings (open and resolved), how many are open over every page, and when the check last went
+ * over every stored file and runs next.
+ */
 export const integrityPageSchema = pageOf(integrityFailureSchema).extend({
+  /** Findings not resolved: files that were still changed or missing when last read. */
+  open: z.number().int(),
   /**
    * When the last whole pass over the stored files ended (null: none on record — none yet, checks turned
    * off, or longer ago than finished jobs are kept).

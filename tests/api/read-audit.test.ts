@@ -283,7 +283,7 @@ describe('the integrity check', () => {
     expect(pass.reported).toEqual([]);
     // No job has run a pass: the list says none is on record, and none is waiting.
     const list = await call(h, { method: 'GET', url: '/auth/integrity', token: auditor });
-    expect(list.json.data).toMatchObject({ items: [], total: 0, lastPassAt: null, nextRunAt: null });
+    expect(list.json.data).toMatchObject({ items: [], total: 0, open: 0, lastPassAt: null, nextRunAt: null });
   });
 
   it('tells when the last pass ended and when the next runs, from the jobs of the check', async () => {
@@ -334,6 +334,7 @@ describe('the integrity check', () => {
     expect(told.map((r) => r.user_id)).not.toContain(org.clerk.userId);
     const list = await call(h, { method: 'GET', url: '/auth/integrity', token: auditor });
     expect(list.status).toBe(200);
+    expect(list.json.data).toMatchObject({ total: 1, open: 1 });
     expect(list.json.data.items).toMatchObject([
       {
         sha256: secret.sha256,
@@ -368,6 +369,12 @@ describe('the integrity check', () => {
     expect(open).toEqual([
       { sha256: secret.sha256, resolved: true },
       { sha256: normal.sha256, resolved: false },
+    ]);
+    const list = await call(h, { method: 'GET', url: '/auth/integrity', token: auditor });
+    expect(list.json.data).toMatchObject({ total: 2, open: 1 });
+    expect(list.json.data.items).toMatchObject([
+      { sha256: normal.sha256, problem: 'missing', resolvedAt: null },
+      { sha256: secret.sha256, problem: 'changed', resolvedAt: expect.any(String) },
     ]);
   });
 });

@@ -215,8 +215,8 @@ export async function queueIntegrityCheck(
 
 /**
  * GET /auth/integrity: the findings, newest first, with the documents holding each file (those the caller
- * may see named by number and subject), and when the last pass ended and the next run is due (the jobs
- * the check queues: see runIntegrityJob).
+ * may see named by number and subject); how many are open; when the last pass ended and the next run is
+ * due (the jobs the check queues: see runIntegrityJob).
  */
 export async function listIntegrityFailures(
   ctx: ServerContext,
@@ -250,9 +250,10 @@ export async function listIntegrityFailures(
          order by f.id desc
          limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
   );
-  const [jobs] = await rowsOf<{ last_pass_at: Date | null; next_run_at: Date | null }>(
+  const [jobs] = await rowsOf<{ open: number; last_pass_at: Date | null; next_run_at: Date | null }>(
     ctx.db,
-    sql`select (select max(finished_at) from background_jobs
+    sql`select (select count(*)::int from integrity_failures where resolved_at is null) as open,
+               (select max(finished_at) from background_jobs
                  where kind = ${INTEGRITY_JOB} and state = 'done' and progress->>'passEnded' = 'true')
                  as last_pass_at,
                (select min(run_at) from background_jobs where kind = ${INTEGRITY_JOB} and state = 'queued')
@@ -274,6 +275,7 @@ export async function listIntegrityFailures(
     total: rows[0]?.total ?? 0,
     page: query.page,
     pageSize: query.pageSize,
+    open: jobs?.open ?? 0,
     lastPassAt: iso(jobs?.last_pass_at),
     nextRunAt: iso(jobs?.next_run_at),
   };
