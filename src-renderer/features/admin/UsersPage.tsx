@@ -1,7 +1,8 @@
 /**
  * Administration — users (/auth/users): the server-side list with filters, and add, edit, change
  * password, reset password (the temporary password shown once) and activate/deactivate. Actions show
- * only when the current page permissions allow them (`add`, `edit`, `activate`).
+ * only when the current page permissions allow them (`add`, `edit`, `activate`); what a user read
+ * (UserReadsDrawer) shows to holders of the audit page's `view`, as the server requires.
  */
 import { useState } from 'react';
 import { App, Button, Dropdown, Space, Tag, Tooltip } from 'antd';
@@ -11,6 +12,7 @@ import {
   KeyOutlined,
   LockOutlined,
   MoreOutlined,
+  ReadOutlined,
   SafetyOutlined,
   StopOutlined,
   UserAddOutlined,
@@ -18,22 +20,27 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../src-shared/api/admin';
+import { PAGES } from '../../../src-shared/pages';
 import type { Permission } from '../../../src-shared/permissions';
+import { useCanOn } from '../../app/permissions';
 import { DataTable, formatDate, formatDateTime, type DataTableColumn } from '../../components/DataTable';
 import { AdminScreen } from './AdminScreen';
 import { ENDPOINTS, adminApi, adminKeys } from '../../lib/admin-api';
 import { localName } from '../../lib/names';
 import { useCan } from '../../lib/usePermission';
 import { TemporaryPasswordModal, UserFormModal, UserPasswordModal } from './UserDialogs';
+import { UserReadsDrawer } from './UserReadsDrawer';
 
 /** The users screen. `permissions` overrides the current page permissions (tests, embedding). */
 export function UsersPage({ permissions }: { permissions?: readonly Permission[] } = {}) {
   const { t, i18n } = useTranslation('admin');
   const can = useCan(permissions);
+  const mayAudit = useCanOn(PAGES.audit, 'view');
   const { modal } = App.useApp();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<User | null | 'new'>(null);
   const [passwordFor, setPasswordFor] = useState<User | null>(null);
+  const [readsOf, setReadsOf] = useState<User | null>(null);
   const [temporary, setTemporary] = useState<{ username: string; temporaryPassword: string } | null>(null);
   const roles = useQuery({ queryKey: adminKeys.roleOptions, queryFn: adminApi.roleOptions });
   const nameField = i18n.language === 'en' ? 'nameEn' : 'nameAr';
@@ -184,6 +191,17 @@ export function UsersPage({ permissions }: { permissions?: readonly Permission[]
     ];
     return (
       <>
+        {mayAudit && (
+          <Tooltip title={t('reads.open')}>
+            <Button
+              type="text"
+              icon={<ReadOutlined />}
+              aria-label={t('reads.openNamed', { name: user.username })}
+              onClick={() => setReadsOf(user)}
+              data-testid={`user-reads-${user.username}`}
+            />
+          </Tooltip>
+        )}
         {can('edit') && (
           <Tooltip title={t('actions.edit')}>
             <Button
@@ -219,7 +237,7 @@ export function UsersPage({ permissions }: { permissions?: readonly Permission[]
         rowKey={(u) => u.id}
         defaultSort="-createdAt"
         emptyMessageKey="admin:users.empty"
-        rowActions={can('edit') || can('activate') ? rowActions : undefined}
+        rowActions={can('edit') || can('activate') || mayAudit ? rowActions : undefined}
         toolbar={
           can('add') && (
             <Button
@@ -244,6 +262,7 @@ export function UsersPage({ permissions }: { permissions?: readonly Permission[]
       />
       <UserPasswordModal user={passwordFor} onClose={() => setPasswordFor(null)} />
       <TemporaryPasswordModal result={temporary} onClose={() => setTemporary(null)} />
+      <UserReadsDrawer user={readsOf} onClose={() => setReadsOf(null)} />
     </AdminScreen>
   );
 }
