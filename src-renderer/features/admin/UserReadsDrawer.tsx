@@ -87,6 +87,8 @@ export function UserReadsDrawer({ user, onClose }: { user: User | null; onClose:
     {
       key: 'ip',
       title: 'admin:reads.columns.ip',
+      // Room for an IPv4 address and its header on one line.
+      width: 130,
       render: (r) => <bdi dir="ltr">{r.ip ?? '—'}</bdi>,
     },
   ];
