@@ -160,18 +160,9 @@ export function UsersPage({ permissions }: { permissions?: readonly Permission[]
   ];
 
   const rowActions = (user: User) => {
-    // What the user read sits in the row's menu: one more button would push the list past 1280 px.
+    // What the user read sits in the row's menu (one more button would push the list past 1280 px),
+    // after the password entries and before (de)activation, which stays last.
     const more = [
-      ...(mayAudit
-        ? [
-            {
-              key: 'reads',
-              icon: <ReadOutlined />,
-              label: <span data-testid={`user-reads-${user.username}`}>{t('reads.open')}</span>,
-              onClick: () => setReadsOf(user),
-            },
-          ]
-        : []),
       ...(can('edit')
         ? [
             {
@@ -185,6 +176,16 @@ export function UsersPage({ permissions }: { permissions?: readonly Permission[]
               icon: <KeyOutlined />,
               label: t('actions.resetPassword'),
               onClick: () => confirmReset(user),
+            },
+          ]
+        : []),
+      ...(mayAudit
+        ? [
+            {
+              key: 'reads',
+              icon: <ReadOutlined />,
+              label: <span data-testid={`user-reads-${user.username}`}>{t('reads.open')}</span>,
+              onClick: () => setReadsOf(user),
             },
           ]
         : []),
