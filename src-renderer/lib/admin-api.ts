@@ -1,6 +1,7 @@
 /**
  * The administration calls of docs/api.md ("Administration"), typed with the schemas the server validates
- * with (src-shared/api/admin.ts), and the react-query keys the screens invalidate after a change.
+ * with (src-shared/api/admin.ts; what a user read and the integrity findings: src-shared/api/reads.ts),
+ * and the react-query keys the screens invalidate after a change.
  */
 import {
   adminEndpoints,
@@ -15,6 +16,9 @@ import {
   type UpdateRoleRequest,
   type UpdateUserRequest,
 } from '../../src-shared/api/admin';
+import { fillPath } from '../../src-shared/api/endpoint';
+import { readsEndpoints } from '../../src-shared/api/reads';
+import { PAGES } from '../../src-shared/pages';
 import { call } from './call';
 
 /** Cache keys: a screen's list lives under its key; invalidate the key after a change. */
@@ -26,7 +30,14 @@ export const adminKeys = {
   rolePermissions: (id: number) => ['admin', 'roles', id, 'permissions'] as const,
   pages: ['admin', 'pages'] as const,
   audit: ['admin', 'audit'] as const,
+  /** What one user read (the users screen's drawer). */
+  userReads: (id: number) => ['admin', 'users', id, 'reads'] as const,
+  /** The integrity check's findings, by page (the audit page's second tab). */
+  integrity: ['admin', 'integrity'] as const,
 };
+
+/** The audit page opened on its tab of the integrity check's findings (a notification's link). */
+export const AUDIT_INTEGRITY_PATH = `${PAGES.audit}?tab=integrity`;
 
 /** The list endpoints' paths, for the screens' server-side tables. */
 export const ENDPOINTS = {
@@ -34,6 +45,8 @@ export const ENDPOINTS = {
   roles: adminEndpoints.listRoles.path,
   pages: adminEndpoints.pagesTree.path,
   audit: adminEndpoints.audit.path,
+  /** What a user read (GET /auth/users/{id}/reads), paged as the tables page. */
+  userReads: (id: number) => fillPath(readsEndpoints.userReads.path, { id }),
 } as const;
 
 /** GET /auth/roles/{id}/permissions answers the matrix and, for the editor, every section and page. */
@@ -61,6 +74,10 @@ export const adminApi = {
   rolePermissions: (id: number) => call(E.rolePermissions, { params: { id } }),
   setRolePermissions: (id: number, body: SetRolePermissionsRequest) =>
     call(E.setRolePermissions, { params: { id }, body }),
+
+  /** A page of the integrity check's findings, with the open count and the check's last and next runs. */
+  integrity: (page: number, pageSize: number) =>
+    call(readsEndpoints.integrityFailures, { query: { page, pageSize } }),
 
   pagesTree: () => call(E.pagesTree),
   createPage: (body: CreatePageRequest) => call(E.createPage, { body }),

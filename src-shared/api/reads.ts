@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { PAGES } from '../pages';
+import { DIRECTIONS, DOCUMENT_STATES } from './correspondence';
 import { decimalParam } from './fields';
 import { endpoint, fileAnswer } from './endpoint';
 import { pageOf } from './envelope';
@@ -28,6 +29,20 @@ export const readTokenField = z.uuid();
 /** The header carrying an attachment view's token on the viewer's requests (the file source forwards it). */
 export const READ_TOKEN_HEADER = 'x-sijill-read';
 
+/**
+ * A document a read or a finding names, as the caller may see it: its number and subject, and its direction
+ * and state (which screen opens it). Only documents the caller sees are named so — the visibility predicate
+ * every read of a document applies — the others stay a bare id.
+ */
+export const namedDocumentSchema = z.object({
+  id: z.number().int(),
+  docNumber: z.string().nullable(),
+  subject: z.string(),
+  direction: z.enum(DIRECTIONS),
+  state: z.enum(DOCUMENT_STATES),
+});
+export type NamedDocument = z.infer<typeof namedDocumentSchema>;
+
 /** One act of reading: who, what, when, from which address. */
 export const readEntrySchema = z.object({
   id: z.number().int(),
@@ -36,6 +51,8 @@ export const readEntrySchema = z.object({
   userId: z.number().int().nullable(),
   username: z.string().nullable(),
   documentId: z.number().int(),
+  /** The document's number and subject; null when the caller may not see it (or it is gone: a draft removed). */
+  document: namedDocumentSchema.nullable(),
   /** The attachment viewed, downloaded or printed (null: the document opened). */
   attachmentId: z.number().int().nullable(),
   fileName: z.string().nullable(),
@@ -71,8 +88,27 @@ export const integrityFailureSchema = z.object({
   resolvedAt: z.string().nullable(),
   /** The attachments stored under this content: the documents they belong to. */
   documentIds: z.array(z.number().int()),
+  /** Those of them the caller may see, with their numbers and subjects. */
+  documents: z.array(namedDocumentSchema),
 });
 export type IntegrityFailure = z.infer<typeof integrityFailureSchema>;
+
+/**
+ * A page of findings (open and resolved), how many are open over every page, and when the check last went
+ * over every stored file and runs next.
+ */
+export const integrityPageSchema = pageOf(integrityFailureSchema).extend({
+  /** Findings not resolved: files that were still changed or missing when last read. */
+  open: z.number().int(),
+  /**
+   * When the last whole pass over the stored files ended (null: none on record — none yet, checks turned
+   * off, or longer ago than finished jobs are kept).
+   */
+  lastPassAt: z.string().nullable(),
+  /** When the check runs next (null: none waiting — a pass is running, or checks are turned off). */
+  nextRunAt: z.string().nullable(),
+});
+export type IntegrityPage = z.infer<typeof integrityPageSchema>;
 
 const audit = { page: PAGES.audit, permission: 'view' } as const;
 
@@ -123,9 +159,10 @@ export const readsEndpoints = {
     method: 'GET',
     path: '/auth/integrity',
     query: readsQuerySchema,
-    response: pageOf(integrityFailureSchema),
+    response: integrityPageSchema,
     access: audit,
     tags: ['audit'],
-    summary: 'Stored files whose bytes no longer match their SHA-256 (newest first)',
+    summary:
+      'Stored files whose bytes no longer match their SHA-256 (newest first), and when the check last passed over every file',
   }),
 };

@@ -4,7 +4,8 @@
  * each; the lists per document and per user, refused without the audit page's permission; a download of
  * a document above the lowest security level carries the reader's name and the time (read back with
  * pdftotext) while the stored file keeps its SHA-256; the integrity check reports a changed byte and a
- * missing file once, and nothing on a clean store.
+ * missing file once, and nothing on a clean store; the lists name a document's number and subject only to
+ * a caller who may see it, and the findings say when the check's last pass ended and when it runs next.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -16,7 +17,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGES } from '../../src-shared/pages';
 import type { ServerContext } from '../../src-server/context';
 import { createLocalFileStore } from '../../src-server/storage/files';
-import { checkIntegrityBatch, runIntegrityPass } from '../../src-server/modules/reads/integrity';
+import {
+  checkIntegrityBatch,
+  queueIntegrityCheck,
+  runIntegrityPass,
+} from '../../src-server/modules/reads/integrity';
 import { watermarkTime } from '../../src-server/modules/reads/service';
 import { multipart } from './support/files';
 import { call, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
@@ -173,6 +178,46 @@ describe('the lists of reads', () => {
     expect(byUser.json.data.total).toBeGreaterThan(2);
   });
 
+  it("name the document's number and subject only to a caller who may see it", async () => {
+    // The administrator sees every document: each read names its number and subject.
+    const asAdmin = await call(h, {
+      method: 'GET',
+      url: `/auth/users/${org.clerk.userId}/reads?pageSize=200`,
+      token: org.admin.token,
+    });
+    expect(asAdmin.status).toBe(200);
+    const [number] = await h.query<{ doc_number: string }>(
+      `select doc_number from documents where id = ${normal.id}`,
+    );
+    const ofNormal = asAdmin.json.data.items.filter(
+      (r: { documentId: number }) => r.documentId === normal.id,
+    );
+    expect(ofNormal.length).toBeGreaterThan(0);
+    for (const r of ofNormal)
+      expect(r.document).toMatchObject({
+        id: normal.id,
+        docNumber: number!.doc_number,
+        direction: 'in',
+        state: 'registered',
+      });
+    expect(ofNormal[0].document.subject).toEqual(expect.any(String));
+    // The auditor may read the audit but sees none of these letters: the reads stay bare ids.
+    const asAuditor = await call(h, {
+      method: 'GET',
+      url: `/auth/users/${org.clerk.userId}/reads?pageSize=200`,
+      token: auditor,
+    });
+    expect(asAuditor.json.data.items.length).toBe(asAdmin.json.data.items.length);
+    for (const r of asAuditor.json.data.items) expect(r.document).toBeNull();
+    const byDoc = await call(h, {
+      method: 'GET',
+      url: `/correspondence/documents/${normal.id}/reads`,
+      token: auditor,
+    });
+    expect(byDoc.json.data.items.length).toBeGreaterThan(0);
+    for (const r of byDoc.json.data.items) expect(r.document).toBeNull();
+  });
+
   it('are refused without the permission', async () => {
     for (const url of [
       `/correspondence/documents/${normal.id}/reads`,
@@ -236,6 +281,29 @@ describe('the integrity check', () => {
     const pass = await runIntegrityPass(ctx);
     expect(pass.checked).toBe(2);
     expect(pass.reported).toEqual([]);
+    // No job has run a pass: the list says none is on record, and none is waiting.
+    const list = await call(h, { method: 'GET', url: '/auth/integrity', token: auditor });
+    expect(list.json.data).toMatchObject({ items: [], total: 0, open: 0, lastPassAt: null, nextRunAt: null });
+  });
+
+  it('tells when the last pass ended and when the next runs, from the jobs of the check', async () => {
+    await queueIntegrityCheck({ ...ctx, jobs: h.jobs });
+    const queued = await call(h, { method: 'GET', url: '/auth/integrity', token: auditor });
+    expect(queued.json.data.lastPassAt).toBeNull();
+    expect(queued.json.data.nextRunAt).toEqual(expect.any(String));
+    const started = Date.now();
+    h.jobs.start();
+    try {
+      await h.jobs.drain({ timeoutMs: 120_000 });
+    } finally {
+      await h.jobs.stop();
+    }
+    const after = await call(h, { method: 'GET', url: '/auth/integrity', token: auditor });
+    expect(after.json.data.total).toBe(0);
+    expect(Date.parse(after.json.data.lastPassAt)).toBeGreaterThanOrEqual(started - 1000);
+    // The next pass waits the interval (24 hours by default) after the last ended.
+    const wait = Date.parse(after.json.data.nextRunAt) - Date.parse(after.json.data.lastPassAt);
+    expect(Math.round(wait / 3600_000)).toBe(h.config.INTEGRITY_CHECK_INTERVAL_HOURS);
   });
 
   it('resumes from where it got to: a batch at a time in SHA-256 order', async () => {
@@ -266,6 +334,7 @@ describe('the integrity check', () => {
     expect(told.map((r) => r.user_id)).not.toContain(org.clerk.userId);
     const list = await call(h, { method: 'GET', url: '/auth/integrity', token: auditor });
     expect(list.status).toBe(200);
+    expect(list.json.data).toMatchObject({ total: 1, open: 1 });
     expect(list.json.data.items).toMatchObject([
       {
         sha256: secret.sha256,
@@ -273,7 +342,13 @@ describe('the integrity check', () => {
         store: 'local',
         resolvedAt: null,
         documentIds: [secret.id],
+        // The auditor sees no letter: the documents holding the file stay bare ids.
+        documents: [],
       },
+    ]);
+    const asAdmin = await call(h, { method: 'GET', url: '/auth/integrity', token: org.admin.token });
+    expect(asAdmin.json.data.items[0].documents).toMatchObject([
+      { id: secret.id, direction: 'in', state: 'registered', subject: expect.any(String) },
     ]);
     expect((await call(h, { method: 'GET', url: '/auth/integrity', token: org.clerk.token })).status).toBe(
       403,
@@ -294,6 +369,12 @@ describe('the integrity check', () => {
     expect(open).toEqual([
       { sha256: secret.sha256, resolved: true },
       { sha256: normal.sha256, resolved: false },
+    ]);
+    const list = await call(h, { method: 'GET', url: '/auth/integrity', token: auditor });
+    expect(list.json.data).toMatchObject({ total: 2, open: 1 });
+    expect(list.json.data.items).toMatchObject([
+      { sha256: normal.sha256, problem: 'missing', resolvedAt: null },
+      { sha256: secret.sha256, problem: 'changed', resolvedAt: expect.any(String) },
     ]);
   });
 });

@@ -81,16 +81,18 @@ export async function launchWebShell(
 
 /**
  * Starts the API server alone (`src-server/cli.ts serve`, PGlite in `dataDir`) on `port` (0: any), as an
- * organisation's server the shell connects to, so a test can stop it and start it again.
+ * organisation's server the shell connects to, so a test can stop it and start it again; `env`: more of
+ * its settings (config.ts), such as INTEGRITY_CHECK_INTERVAL_HOURS.
  */
 export async function launchApiServer(
   dataDir: string,
   port = 0,
+  env: Record<string, string> = {},
 ): Promise<{ url: string; child: ChildProcess; log: () => string }> {
   const { value, child, log } = await launch(
     'API server',
     ['src-server/cli.ts', 'serve'],
-    { HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir },
+    { ...env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir },
     (output) => /Sijill API listening on (\S+)/.exec(output)?.[1] ?? null,
   );
   return { url: value, child, log };

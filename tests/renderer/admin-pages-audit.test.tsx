@@ -1,10 +1,12 @@
 /**
  * Sections and pages (the tree, add a page under a section with its permissions, path validation as
- * the server's) and the audit log (its query, the date range bounds, the details drawer).
+ * the server's) and the audit log (its query, the date range bounds, the details drawer) on the audit
+ * page's first tab.
  */
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
+import { MemoryRouter } from 'react-router-dom';
 import { initI18n } from '../../src-renderer/lib/i18n';
 import { PagesPage } from '../../src-renderer/features/admin/PagesPage';
 import { AuditPage, auditRangeFilter } from '../../src-renderer/features/admin/AuditPage';
@@ -42,6 +44,8 @@ function serve(routes: Routes) {
     'GET /auth/pages': () => ({ pages: SECTIONS }),
     'POST /auth/pages': (body) => ({ id: 30, ...(body as object) }),
     'GET /auth/audit': () => pageOf([ENTRY]),
+    // The integrity tab's count (the audit page's second tab).
+    'GET /auth/integrity': () => ({ ...pageOf([]), open: 0, lastPassAt: null, nextRunAt: null }),
     ...routes,
   });
   holder.fake = fake as never;
@@ -116,9 +120,17 @@ describe('AuditPage', () => {
   });
 
   it('lists records newest first and opens their details', async () => {
-    renderScreen(<AuditPage permissions={['view']} />);
+    renderScreen(
+      <MemoryRouter>
+        <AuditPage permissions={['view']} />
+      </MemoryRouter>,
+    );
     expect(await screen.findByText('User created')).toBeTruthy();
-    expect(fake.calls[0]!.query).toEqual({ page: 1, pageSize: 20, sort: '-at' });
+    expect(fake.calls.find((c) => c.path === '/auth/audit')!.query).toEqual({
+      page: 1,
+      pageSize: 20,
+      sort: '-at',
+    });
     fireEvent.click(screen.getByText('User created'));
     const json = await screen.findByTestId('audit-details-json');
     expect(JSON.parse(json.textContent!)).toEqual({ username: 'sara' });

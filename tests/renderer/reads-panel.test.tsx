@@ -30,6 +30,7 @@ const entry = (id: number, over: Partial<ReadEntry>): ReadEntry => ({
   userId: 1,
   username: 'sara.hr',
   documentId: 7,
+  document: null,
   attachmentId: null,
   fileName: null,
   watermarked: false,

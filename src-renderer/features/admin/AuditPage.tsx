@@ -1,18 +1,23 @@
 /**
- * Administration — the audit log (/auth/audit): who did what, to what, when and from where, newest
- * first. Filters: a date range above the table (merged into `filters` as `at` bounds), and column
- * filters on the action, the actor and the target; a row opens its details in a drawer.
+ * Administration — the audit page (/auth/audit), two tabs. The audit log: who did what, to what, when and
+ * from where, newest first. Filters: a date range above the table (merged into `filters` as `at` bounds),
+ * and column filters on the action, the actor and the target; a row opens its details in a drawer. The
+ * stored files' integrity (IntegrityPanel, `?tab=integrity`): the background check's findings, the tab's
+ * label counting the open ones.
  */
 import { useMemo, useState } from 'react';
-import { DatePicker, Descriptions, Drawer, Typography } from 'antd';
+import { Badge, DatePicker, Descriptions, Drawer, Tabs, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { AuditEntry } from '../../../src-shared/api/admin';
 import type { Filters } from '../../../src-shared/filters';
 import type { Permission } from '../../../src-shared/permissions';
 import { DATE_FORMAT, DataTable, formatDateTime, type DataTableColumn } from '../../components/DataTable';
+import { useSearchParams } from 'react-router-dom';
 import { AdminScreen } from './AdminScreen';
+import { IntegrityPanel, useIntegrityPage } from './IntegrityPanel';
 import { ENDPOINTS, adminKeys } from '../../lib/admin-api';
+import { formatNumber } from '../../lib/format';
 
 /**
  * The `at` bounds of a date range, inclusive of both whole days in the user's time zone: `gte` the
@@ -26,8 +31,52 @@ export function auditRangeFilter(range: readonly [Dayjs | null, Dayjs | null] | 
   return constraints.length > 0 ? { at: { operator: 'and', constraints } } : undefined;
 }
 
+/** The audit page's tabs; the integrity tab is named in the address (a notification opens it). */
+type AuditTab = 'log' | 'integrity';
+
 /** The audit screen. Reading it needs only `view`; it has no actions. */
 export function AuditPage(_props: { permissions?: readonly Permission[] } = {}) {
+  const { t } = useTranslation('admin');
+  const [params, setParams] = useSearchParams();
+  const tab: AuditTab = params.get('tab') === 'integrity' ? 'integrity' : 'log';
+  // The first page of findings, for the tab's count (the panel shares it from the cache).
+  const open = useIntegrityPage().data?.open ?? 0;
+  return (
+    <AdminScreen title={t('audit.title')} description={t('audit.description')} testId="admin-audit">
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setParams(key === 'log' ? {} : { tab: key }, { replace: true })}
+        destroyOnHidden
+        items={[
+          {
+            key: 'log',
+            label: <span data-testid="audit-tab-log">{t('audit.tabs.log')}</span>,
+            children: <AuditLog />,
+          },
+          {
+            key: 'integrity',
+            label: (
+              <span data-testid="audit-tab-integrity">
+                {t('integrity.tab')}
+                {open > 0 && (
+                  <Badge
+                    count={formatNumber(open)}
+                    className="integrity-badge"
+                    aria-label={t('integrity.open', { count: open, n: formatNumber(open) })}
+                  />
+                )}
+              </span>
+            ),
+            children: <IntegrityPanel />,
+          },
+        ]}
+      />
+    </AdminScreen>
+  );
+}
+
+/** The audit log's tab. */
+function AuditLog() {
   const { t } = useTranslation('admin');
   const [range, setRange] = useState<[Dayjs | null, Dayjs | null] | null>(null);
   const [selected, setSelected] = useState<AuditEntry | null>(null);
@@ -79,7 +128,7 @@ export function AuditPage(_props: { permissions?: readonly Permission[] } = {}) 
   ];
 
   return (
-    <AdminScreen title={t('audit.title')} description={t('audit.description')} testId="admin-audit">
+    <>
       <DataTable<AuditEntry>
         testId="audit-table"
         queryKey={adminKeys.audit}
@@ -147,6 +196,6 @@ export function AuditPage(_props: { permissions?: readonly Permission[] } = {}) 
           </Descriptions>
         )}
       </Drawer>
-    </AdminScreen>
+    </>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * Administration — users (/auth/users): the server-side list with filters, and add, edit, change
  * password, reset password (the temporary password shown once) and activate/deactivate. Actions show
- * only when the current page permissions allow them (`add`, `edit`, `activate`).
+ * only when the current page permissions allow them (`add`, `edit`, `activate`); what a user read
+ * (UserReadsDrawer) shows to holders of the audit page's `view`, as the server requires.
  */
 import { useState } from 'react';
 import { App, Button, Dropdown, Space, Tag, Tooltip } from 'antd';
@@ -11,6 +12,7 @@ import {
   KeyOutlined,
   LockOutlined,
   MoreOutlined,
+  ReadOutlined,
   SafetyOutlined,
   StopOutlined,
   UserAddOutlined,
@@ -18,22 +20,27 @@ import {
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../src-shared/api/admin';
+import { PAGES } from '../../../src-shared/pages';
 import type { Permission } from '../../../src-shared/permissions';
+import { useCanOn } from '../../app/permissions';
 import { DataTable, formatDate, formatDateTime, type DataTableColumn } from '../../components/DataTable';
 import { AdminScreen } from './AdminScreen';
 import { ENDPOINTS, adminApi, adminKeys } from '../../lib/admin-api';
 import { localName } from '../../lib/names';
 import { useCan } from '../../lib/usePermission';
 import { TemporaryPasswordModal, UserFormModal, UserPasswordModal } from './UserDialogs';
+import { UserReadsDrawer } from './UserReadsDrawer';
 
 /** The users screen. `permissions` overrides the current page permissions (tests, embedding). */
 export function UsersPage({ permissions }: { permissions?: readonly Permission[] } = {}) {
   const { t, i18n } = useTranslation('admin');
   const can = useCan(permissions);
+  const mayAudit = useCanOn(PAGES.audit, 'view');
   const { modal } = App.useApp();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<User | null | 'new'>(null);
   const [passwordFor, setPasswordFor] = useState<User | null>(null);
+  const [readsOf, setReadsOf] = useState<User | null>(null);
   const [temporary, setTemporary] = useState<{ username: string; temporaryPassword: string } | null>(null);
   const roles = useQuery({ queryKey: adminKeys.roleOptions, queryFn: adminApi.roleOptions });
   const nameField = i18n.language === 'en' ? 'nameEn' : 'nameAr';
@@ -153,6 +160,8 @@ export function UsersPage({ permissions }: { permissions?: readonly Permission[]
   ];
 
   const rowActions = (user: User) => {
+    // What the user read sits in the row's menu (one more button would push the list past 1280 px),
+    // after the password entries and before (de)activation, which stays last.
     const more = [
       ...(can('edit')
         ? [
@@ -167,6 +176,16 @@ export function UsersPage({ permissions }: { permissions?: readonly Permission[]
               icon: <KeyOutlined />,
               label: t('actions.resetPassword'),
               onClick: () => confirmReset(user),
+            },
+          ]
+        : []),
+      ...(mayAudit
+        ? [
+            {
+              key: 'reads',
+              icon: <ReadOutlined />,
+              label: <span data-testid={`user-reads-${user.username}`}>{t('reads.open')}</span>,
+              onClick: () => setReadsOf(user),
             },
           ]
         : []),
@@ -219,7 +238,7 @@ export function UsersPage({ permissions }: { permissions?: readonly Permission[]
         rowKey={(u) => u.id}
         defaultSort="-createdAt"
         emptyMessageKey="admin:users.empty"
-        rowActions={can('edit') || can('activate') ? rowActions : undefined}
+        rowActions={can('edit') || can('activate') || mayAudit ? rowActions : undefined}
         toolbar={
           can('add') && (
             <Button
@@ -244,6 +263,7 @@ export function UsersPage({ permissions }: { permissions?: readonly Permission[]
       />
       <UserPasswordModal user={passwordFor} onClose={() => setPasswordFor(null)} />
       <TemporaryPasswordModal result={temporary} onClose={() => setTemporary(null)} />
+      <UserReadsDrawer user={readsOf} onClose={() => setReadsOf(null)} />
     </AdminScreen>
   );
 }

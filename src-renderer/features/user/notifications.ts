@@ -18,10 +18,11 @@ import { DIRECTIONS, type Direction } from '../../../src-shared/api/corresponden
 import { DIRECTION_PAGES, PAGES } from '../../../src-shared/pages';
 import type { Locale } from '../../../src-shared/locale';
 import { notificationWords, type NotificationWords } from '../../../src-shared/notifications-words';
-import { findNode, type PageNode } from '../../app/guard';
 import { useSession } from '../../app/session';
 import { getBridge } from '../../lib/bridge';
 import { call } from '../../lib/call';
+import { AUDIT_INTEGRITY_PATH } from '../../lib/admin-api';
+import { documentScreenPath, mayViewIn } from '../../lib/document-links';
 import { formatDate, localizeDigits } from '../../lib/format';
 import { i18n } from '../../lib/i18n';
 
@@ -59,13 +60,15 @@ export const notificationsApi = {
  * Where a notification opens: the screen its kind and the document's state point to (the approver's
  * list for their turn, the tasks for a task, the author's list while in a circuit, the filed list once
  * registered or approved), else the first other screen of the document the user may open — their role
- * may lack the first (an author without the outgoing list), and search opens any document they may see.
- * `mayView` answers whether the user's page tree grants `view` on a page.
+ * may lack the first, and search opens any document they may see (lib/document-links.ts). A stored file
+ * found changed or missing opens the audit page's integrity tab. `mayView` answers whether the user's
+ * page tree grants `view` on a page.
  */
 export function notificationPath(
   notification: Notification,
   mayView: (page: string) => boolean,
 ): string | null {
+  if (notification.kind === 'integrityFailed' && mayView(PAGES.audit)) return AUDIT_INTEGRITY_PATH;
   const doc = notification.document;
   if (!doc)
     return notification.kind === 'delegated' && mayView(PAGES.myDelegation) ? PAGES.myDelegation : null;
@@ -75,26 +78,10 @@ export function notificationPath(
   const first: (string | null)[] = [];
   if (notification.kind === 'approvalTurn' || about === 'approval') first.push(pages.requiringApproval);
   if (notification.kind === 'taskAssigned' || about === 'task') first.push(PAGES.incomingTasks);
-  if (doc.state === 'draft') first.push(pages.drafts);
-  else if (doc.state === 'registered' || doc.state === 'approved') first.push(pages.list);
-  else first.push(pages.awaitingApproval);
-  const candidates = [
-    ...first,
-    pages.list,
-    pages.awaitingApproval,
-    pages.requiringApproval,
-    PAGES.incomingTasks,
-    PAGES.followUps,
-    PAGES.search,
-  ];
-  const page = candidates.find((p): p is string => p !== null && mayView(p));
-  return page ? `${page}/${doc.id}` : null;
+  return documentScreenPath(doc, mayView, first);
 }
 
-/** `mayView` of the signed-in user's page tree. */
-export function mayViewIn(sections: readonly PageNode[] | null): (page: string) => boolean {
-  return (page) => findNode(sections, page)?.permissions.includes('view') ?? false;
-}
+export { mayViewIn };
 
 /** The words of a notification in the interface language (dates as the user reads them). */
 export function wordsOf(notification: Notification, locale: Locale): NotificationWords {

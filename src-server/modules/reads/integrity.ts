@@ -14,10 +14,17 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { IntegrityFailure, IntegrityProblem, ReadsQuery } from '../../../src-shared/api/reads';
-import type { ListPage } from '../../../src-shared/api/envelope';
+import type {
+  IntegrityPage,
+  IntegrityProblem,
+  NamedDocument,
+  ReadsQuery,
+} from '../../../src-shared/api/reads';
 import { recordAudit } from '../../audit';
 import type { ServerContext } from '../../context';
+import type { AuthContext } from '../../http/access';
+import { scope } from '../correspondence/common';
+import { visibleTo } from '../correspondence/visibility';
 import { notify } from '../../db/notices';
 import { rowsOf } from '../../db/rows';
 import type { JobContext } from '../../jobs/queue';
@@ -179,7 +186,13 @@ export async function runIntegrityPass(
 export async function runIntegrityJob(ctx: ServerContext, job: JobContext): Promise<void> {
   const { after } = payloadSchema.parse(job.payload ?? {});
   const batch = await checkIntegrityBatch(ctx, after, INTEGRITY_BATCH, job);
-  await job.progress({ after, checked: batch.checked, reported: batch.reported.length });
+  // `passEnded` marks the run that finished a pass: GET /auth/integrity tells when the last one did.
+  await job.progress({
+    after,
+    checked: batch.checked,
+    reported: batch.reported.length,
+    passEnded: batch.next === null,
+  });
   if (batch.next) await queueIntegrityCheck(ctx, { after: batch.next });
   else await queueIntegrityCheck(ctx, { after: null, delayHours: ctx.config.INTEGRITY_CHECK_INTERVAL_HOURS });
 }
@@ -200,11 +213,17 @@ export async function queueIntegrityCheck(
   );
 }
 
-/** GET /auth/integrity: the findings, newest first, with the documents holding each file. */
+/**
+ * GET /auth/integrity: the findings, newest first, with the documents holding each file (those the caller
+ * may see named by number and subject); how many are open; when the last pass ended and the next run is
+ * due (the jobs the check queues: see runIntegrityJob).
+ */
 export async function listIntegrityFailures(
   ctx: ServerContext,
+  caller: AuthContext,
   query: ReadsQuery,
-): Promise<ListPage<IntegrityFailure>> {
+): Promise<IntegrityPage> {
+  const seen = visibleTo(await scope(ctx, caller));
   const rows = await rowsOf<{
     id: number;
     sha256: string;
@@ -214,17 +233,33 @@ export async function listIntegrityFailures(
     detected_at: Date;
     resolved_at: Date | null;
     document_ids: number[] | null;
+    documents: NamedDocument[] | null;
     total: number;
   }>(
     ctx.db,
     sql`select f.id, f.sha256, f.problem, f.found_sha256, f.store, f.detected_at, f.resolved_at,
                (select array_agg(distinct a.document_id) from document_attachments a
                  where a.sha256 = f.sha256) as document_ids,
+               (select json_agg(json_build_object('id', d.id, 'docNumber', d.doc_number, 'subject', d.subject,
+                                                  'direction', d.direction, 'state', d.state) order by d.id)
+                  from documents d
+                 where d.id in (select a.document_id from document_attachments a where a.sha256 = f.sha256)
+                   and ${seen}) as documents,
                count(*) over ()::int as total
           from integrity_failures f
          order by f.id desc
          limit ${query.pageSize} offset ${(query.page - 1) * query.pageSize}`,
   );
+  const [jobs] = await rowsOf<{ open: number; last_pass_at: Date | null; next_run_at: Date | null }>(
+    ctx.db,
+    sql`select (select count(*)::int from integrity_failures where resolved_at is null) as open,
+               (select max(finished_at) from background_jobs
+                 where kind = ${INTEGRITY_JOB} and state = 'done' and progress->>'passEnded' = 'true')
+                 as last_pass_at,
+               (select min(run_at) from background_jobs where kind = ${INTEGRITY_JOB} and state = 'queued')
+                 as next_run_at`,
+  );
+  const iso = (at: Date | null | undefined) => (at ? new Date(at).toISOString() : null);
   return {
     items: rows.map((r) => ({
       id: r.id,
@@ -233,11 +268,15 @@ export async function listIntegrityFailures(
       foundSha256: r.found_sha256,
       store: r.store,
       detectedAt: new Date(r.detected_at).toISOString(),
-      resolvedAt: r.resolved_at ? new Date(r.resolved_at).toISOString() : null,
+      resolvedAt: iso(r.resolved_at),
       documentIds: (r.document_ids ?? []).map(Number),
+      documents: r.documents ?? [],
     })),
     total: rows[0]?.total ?? 0,
     page: query.page,
     pageSize: query.pageSize,
+    open: jobs?.open ?? 0,
+    lastPassAt: iso(jobs?.last_pass_at),
+    nextRunAt: iso(jobs?.next_run_at),
   };
 }

@@ -7,6 +7,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/open';
 import { rowsOf } from '../../db/rows';
 import { READ_ACTIONS, type ReadAction } from '../../../src-shared/api/reads';
+import type { Direction, DocumentState } from '../../../src-shared/api/correspondence';
+import { visibleTo, type Scope } from '../correspondence/visibility';
 
 type Tx = Pick<Db, 'execute'>;
 
@@ -47,11 +49,20 @@ export interface ReadRow {
   details: Record<string, unknown>;
   ip: string | null;
   total: number;
+  /** The document's number, subject, direction and state: null unless the caller sees the document. */
+  doc_number: string | null;
+  subject: string | null;
+  direction: Direction | null;
+  state: DocumentState | null;
 }
 
-/** A page of reads of one document, or by one user, newest first (with the total). */
+/**
+ * A page of reads of one document, or by one user, newest first (with the total), each with its
+ * document's number and subject when `scope` sees the document.
+ */
 export async function listReads(
   db: Tx,
+  scope: Scope,
   by: { documentId: number } | { userId: number },
   page: number,
   pageSize: number,
@@ -60,14 +71,18 @@ export async function listReads(
     'documentId' in by
       ? sql`target_type = 'document' and target_id = ${String(by.documentId)}`
       : sql`actor_id = ${by.userId} and target_type = 'document'`;
+  // The page is cut from audit_log alone (its indexes), then its rows are joined to their documents.
   return rowsOf<ReadRow>(
     db,
-    sql`select id, at, action, actor_id, actor_username, target_id, details, ip,
-               count(*) over ()::int as total
-          from audit_log
-         where ${where} and action in (${readActions})
-         order by id desc
-         limit ${pageSize} offset ${(page - 1) * pageSize}`,
+    sql`select r.*, d.doc_number, d.subject, d.direction, d.state
+          from (select id, at, action, actor_id, actor_username, target_id, details, ip,
+                       count(*) over ()::int as total
+                  from audit_log
+                 where ${where} and action in (${readActions})
+                 order by id desc
+                 limit ${pageSize} offset ${(page - 1) * pageSize}) r
+          left join documents d on d.id = r.target_id::integer and ${visibleTo(scope)}
+         order by r.id desc`,
   );
 }
 

@@ -20,10 +20,10 @@ export const readsModule: AppModule = {
   prefix: '',
   routes: (app, ctx) => {
     route(app, E.documentReads, async (request) =>
-      service.listReads(ctx, { documentId: request.params.id }, request.query),
+      service.listReads(ctx, callerOf(request), { documentId: request.params.id }, request.query),
     );
     route(app, E.userReads, async (request) =>
-      service.listReads(ctx, { userId: request.params.id }, request.query),
+      service.listReads(ctx, callerOf(request), { userId: request.params.id }, request.query),
     );
     for (const purpose of ['download', 'print'] as const) {
       route(
@@ -51,6 +51,8 @@ export const readsModule: AppModule = {
         },
       );
     }
-    route(app, E.integrityFailures, async (request) => listIntegrityFailures(ctx, request.query));
+    route(app, E.integrityFailures, async (request) =>
+      listIntegrityFailures(ctx, callerOf(request), request.query),
+    );
   },
 };

@@ -9,7 +9,8 @@
  * - an attachment downloaded or printed: its own route, one request per act, answering the copy — with
  *   the reader's name and the time on every page when the document is above the lowest security level
  *   (watermark.ts); the stored file stays as it is. Viewing on screen is not watermarked.
- * The lists per document and per user are for holders of the audit page's view permission.
+ * The lists per document and per user are for holders of the audit page's view permission; a read names
+ * its document's number and subject only to a caller who may see the document.
  */
 import type { Readable } from 'node:stream';
 import type { ReadsQuery, ReadEntry, ReadAction } from '../../../src-shared/api/reads';
@@ -17,6 +18,7 @@ import type { ListPage } from '../../../src-shared/api/envelope';
 import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
 import { rangeOf } from '../../http/send-file';
+import { scope } from '../correspondence/common';
 import { openAttachment } from '../correspondence/documents';
 import * as q from './queries';
 import { watermarkPdf } from './watermark';
@@ -136,13 +138,18 @@ export async function attachmentCopy(
   return { fileName: attachment.fileName, bytes, watermarked };
 }
 
-/** A page of reads of a document, or by a user (newest first). */
+/**
+ * A page of reads of a document, or by a user (newest first). A read names its document's number and
+ * subject only when the caller may see the document: the audit page shows who read what, not what a
+ * document the caller may not open is about.
+ */
 export async function listReads(
   ctx: ServerContext,
+  caller: AuthContext,
   by: { documentId: number } | { userId: number },
   query: ReadsQuery,
 ): Promise<ListPage<ReadEntry>> {
-  const rows = await q.listReads(ctx.db, by, query.page, query.pageSize);
+  const rows = await q.listReads(ctx.db, await scope(ctx, caller), by, query.page, query.pageSize);
   const num = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : null);
   return {
     items: rows.map((r) => ({
@@ -152,6 +159,16 @@ export async function listReads(
       userId: r.actor_id,
       username: r.actor_username,
       documentId: Number(r.target_id),
+      document:
+        r.subject !== null && r.direction !== null && r.state !== null
+          ? {
+              id: Number(r.target_id),
+              docNumber: r.doc_number,
+              subject: r.subject,
+              direction: r.direction,
+              state: r.state,
+            }
+          : null,
       attachmentId: num(r.details.attachmentId),
       fileName: typeof r.details.fileName === 'string' ? r.details.fileName : null,
       watermarked: r.details.watermarked === true,

@@ -58,6 +58,7 @@ export function Attachments({ doc, onChanged }: { doc: Document; onChanged: () =
           type="text"
           icon={<DownloadOutlined />}
           onClick={() => void save(a)}
+          data-testid="attachment-save"
           aria-label={t('detail.save', { name: a.fileName })}
         />,
       ]}

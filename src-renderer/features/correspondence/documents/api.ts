@@ -63,6 +63,9 @@ export const settingsApi = {
 export const attachmentPath = (id: number, attachmentId: number) =>
   fillPath(E.attachmentContent.path, { id, attachmentId });
 
+/** How many reads the document's "Who read it" panel shows at a time. */
+export const READS_PAGE_SIZE = 50;
+
 export const documentsApi = {
   /** One document; `read`: this opening's token (the server records the opening once per token). */
   get: (id: number, read?: string) =>
@@ -105,7 +108,8 @@ export const documentsApi = {
   printCopy: (id: number, attachmentId: number) =>
     downloadFile(fillPath(R.printAttachment.path, { id, attachmentId })),
   /** Who read the document (the audit page's holders). */
-  reads: (id: number, page = 1) => call(R.documentReads, { params: { id }, query: { page, pageSize: 50 } }),
+  reads: (id: number, page = 1) =>
+    call(R.documentReads, { params: { id }, query: { page, pageSize: READS_PAGE_SIZE } }),
 
   distribution: (id: number) => call(E.distribution, { params: { id } }),
   distribute: (id: number, body: DistributeRequest) => call(E.distribute, { params: { id }, body }),
