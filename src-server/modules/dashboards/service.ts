@@ -172,6 +172,12 @@ export function managerDepartments(s: Scope, departmentId: number | undefined): 
   return [departmentId];
 }
 
+/**
+ * The most people a chart of people shows (the most overdue, the most approvals waiting): an
+ * administrator's would otherwise draw thousands of bars. Its figure counts everyone.
+ */
+export const PEOPLE_IN_CHART = 20;
+
 /** Sums rows' `n` per key. */
 function sumBy<R extends { n: number }, K>(rows: readonly R[], key: (r: R) => K): Map<K, number> {
   const out = new Map<K, number>();
@@ -221,15 +227,19 @@ export async function managerDashboard(
     await q.replyTurnaround(tx, s, deps, from, to),
   ]);
   const perEmployee = sumBy(overdueRows, (r) => r.employee_id);
+  // The chart's people: the most overdue first (then by id), at most PEOPLE_IN_CHART.
+  const mostOverdue = [...perEmployee].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, PEOPLE_IN_CHART);
   const depIds = [...new Set([...(deps ?? []), ...open.map((r) => r.department_id)])].sort((a, b) => a - b);
   const [names, people] = await Promise.all([
     q.departmentNames(ctx.db, depIds),
-    q.employeeNames(ctx.db, [...perEmployee.keys()]),
+    q.employeeNames(
+      ctx.db,
+      mostOverdue.map(([id]) => id),
+    ),
   ]);
-  // The most overdue first, then by id.
-  const overdue = people
-    .map((e) => ({ ...e, n: perEmployee.get(e.id)! }))
-    .sort((a, b) => b.n - a.n || a.id - b.id);
+  const personOf = new Map(people.map((e) => [e.id, e]));
+  const overdue = mostOverdue.map(([id, n]) => ({ ...personOf.get(id)!, id, n }));
+  const chartApprovals = approvals.slice(0, PEOPLE_IN_CHART);
   const depCats: Category[] = names.map((d) => ({
     key: String(d.id),
     labelAr: d.name_ar,
@@ -264,15 +274,15 @@ export async function managerDashboard(
   const approvalsByPerson: Chart = {
     key: 'approvalsByPerson',
     kind: 'bar',
-    categories: approvals.map((u) => ({ key: String(u.id), labelAr: u.name_ar, labelEn: u.name_en })),
-    series: [{ key: 'waiting', values: approvals.map((u) => u.n) }],
-    drill: [approvals.map(() => waitingDrill)],
+    categories: chartApprovals.map((u) => ({ key: String(u.id), labelAr: u.name_ar, labelEn: u.name_en })),
+    series: [{ key: 'waiting', values: chartApprovals.map((u) => u.n) }],
+    drill: [chartApprovals.map(() => waitingDrill)],
   };
   const sum = (xs: { n: number }[]) => xs.reduce((a, x) => a + x.n, 0);
   const completed = { view: 'completed', fromDate: from, toDate: to };
   const figures: Figure[] = [
     count('openItems', sum(open), box('incoming', { view: 'notCompleted' })),
-    count('overdueItems', sum(overdue), overdueDrill),
+    count('overdueItems', sum(overdueRows), overdueDrill),
     count('approvalsWaiting', sum(approvals), waitingDrill),
     {
       key: 'avgDaysToCompleteTask',
