@@ -1,17 +1,20 @@
 /**
  * Records management — Disposition (/records/disposition, issue 31): the closed files whose retention has
  * run out (a legal hold stops one), proposing a file's disposition (add), its approval by a second person
- * (approve: the proposer is told why they cannot), carrying it out (edit: a destruction leaves its
- * certificate, a transfer its BagIt package, both to download) or cancelling it before (add). The server
- * enforces the four-eyes rule and the holds itself (docs/records.md).
+ * (approve: the proposer is told why they cannot), carrying it out (edit) or cancelling it before (add).
+ * Carrying it out is a background job on the server: while one runs the list is read again every second and
+ * shows its phase and progress; a job stopped (a legal hold placed before it began, or a failure) says why,
+ * and carrying it out again continues; once done, the certificate of a destruction or the BagIt package of
+ * a transfer is there to download. The server enforces the four-eyes rule and the holds itself
+ * (docs/records.md).
  */
-import { useState } from 'react';
-import { Button, Card, Input, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { Button, Card, Input, Modal, Popconfirm, Progress, Space, Table, Tag, Typography } from 'antd';
 import type { ButtonProps } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Disposition, DispositionState, DueFile } from '../../../src-shared/api/records';
+import type { Disposition, DispositionViewState, DueFile } from '../../../src-shared/api/records';
 import { PAGES } from '../../../src-shared/pages';
 import { useCanOn } from '../../app/permissions';
 import { useSession } from '../../app/session';
@@ -21,14 +24,56 @@ import { LoadFailed } from '../../components/LoadFailed';
 import { formatNumber } from '../../lib/format';
 import { localName } from '../../lib/names';
 import { fileTitle, recordsApi, recordsKeys } from '../../lib/records-api';
+import { toast } from '../../lib/toast';
 import { RetentionText } from './shared';
 
-const STATE_COLOR: Record<DispositionState, string> = {
+const STATE_COLOR: Record<DispositionViewState, string> = {
   proposed: 'gold',
   approved: 'blue',
+  executing: 'processing',
   done: 'green',
   cancelled: 'default',
 };
+
+/** Its job waits or runs: the list is read again until it is done or stopped. */
+const running = (d: Disposition) => d.job !== null && d.job.state !== 'failed';
+
+/** Being carried out but stopped (its job failed, or none): carrying it out again continues it. */
+const stoppedMidway = (d: Disposition) => d.state === 'executing' && !running(d);
+
+/** The job of a disposition being carried out: its phase and progress, or why it stopped. */
+function JobProgress({ d }: { d: Disposition }) {
+  const { t } = useTranslation('records');
+  const job = d.job;
+  if (job?.state === 'failed')
+    return (
+      <Typography.Text type="danger" className="records-why" data-testid={`disposition-error-${d.file.code}`}>
+        {job.error}
+      </Typography.Text>
+    );
+  if (!job) return null;
+  return (
+    <Space
+      orientation="vertical"
+      size={0}
+      className="records-job"
+      data-testid={`disposition-job-${d.file.code}`}
+    >
+      <Typography.Text type="secondary">
+        {t(`disposition.phases.${job.phase}`, {
+          done: formatNumber(job.done),
+          total: formatNumber(job.total),
+        })}
+      </Typography.Text>
+      <Progress
+        percent={Math.round(job.percent)}
+        size="small"
+        status="active"
+        format={(p) => `${formatNumber(p ?? 0)}%`}
+      />
+    </Space>
+  );
+}
 
 export function Component() {
   const { t, i18n } = useTranslation('records');
@@ -38,7 +83,23 @@ export function Component() {
   const mayApprove = useCanOn(PAGES.disposition, 'approve');
   const mayExecute = useCanOn(PAGES.disposition, 'edit');
   const due = useQuery({ queryKey: recordsKeys.due, queryFn: recordsApi.due });
-  const list = useQuery({ queryKey: recordsKeys.dispositions, queryFn: recordsApi.dispositions });
+  const list = useQuery({
+    queryKey: recordsKeys.dispositions,
+    queryFn: recordsApi.dispositions,
+    refetchInterval: (q) => (q.state.data?.some(running) ? 1000 : false),
+  });
+  // A disposition seen being carried out and now done: said once, and the other lists read again.
+  const underWay = useRef(new Set<number>());
+  useEffect(() => {
+    if (!list.data) return;
+    for (const d of list.data) {
+      if (d.state === 'done' && underWay.current.has(d.id)) {
+        toast({ severity: 'success', detail: t('disposition.executed', { code: d.file.code }) });
+        void queryClient.invalidateQueries({ queryKey: recordsKeys.all });
+      }
+    }
+    underWay.current = new Set(list.data.filter((d) => d.state === 'executing').map((d) => d.id));
+  }, [list.data, queryClient, t]);
   const [proposing, setProposing] = useState<DueFile | null>(null);
   const [note, setNote] = useState('');
   const refresh = () => void queryClient.invalidateQueries({ queryKey: recordsKeys.all });
@@ -166,9 +227,12 @@ export function Component() {
               key: 'state',
               title: t('files.columns.state'),
               render: (_, d) => (
-                <Tag color={STATE_COLOR[d.state]} data-testid={`disposition-state-${d.file.code}`}>
-                  {t(`dispositionStates.${d.state}`)}
-                </Tag>
+                <Space orientation="vertical" size={4}>
+                  <Tag color={STATE_COLOR[d.state]} data-testid={`disposition-state-${d.file.code}`}>
+                    {t(`dispositionStates.${d.state}`)}
+                  </Tag>
+                  {(d.state === 'executing' || d.state === 'approved') && <JobProgress d={d} />}
+                </Space>
               ),
             },
             {
@@ -250,6 +314,17 @@ export function Component() {
                           {t('disposition.execute')}
                         </Button>
                       </Popconfirm>
+                    )}
+                    {stoppedMidway(d) && mayExecute && (
+                      <Button
+                        size="small"
+                        danger={d.action === 'destroy'}
+                        loading={busy(d.id, 'execute')}
+                        onClick={() => step.mutate({ id: d.id, what: 'execute' })}
+                        data-testid={`continue-${d.file.code}`}
+                      >
+                        {t('disposition.continue')}
+                      </Button>
                     )}
                     {(d.state === 'proposed' || d.state === 'approved') && mayPropose && (
                       <Button
