@@ -210,6 +210,14 @@ export const dispositionJobSchema = z.object({
 });
 export type DispositionJob = z.infer<typeof dispositionJobSchema>;
 
+/** GET /records/dispositions/{id}/progress: where a disposition stands, without its record (followed every second). */
+export const dispositionProgressSchema = z.object({
+  id: z.number().int(),
+  state: z.enum(DISPOSITION_VIEW_STATES),
+  job: dispositionJobSchema.nullable(),
+});
+export type DispositionProgress = z.infer<typeof dispositionProgressSchema>;
+
 export const dispositionSchema = z.object({
   id: z.number().int(),
   file: z.object({ id: z.number().int(), code: z.string(), titleAr: z.string(), titleEn: z.string() }),
@@ -429,6 +437,15 @@ export const recordsEndpoints = {
     access: { page: disposition, permission: 'view' },
     tags,
     summary: 'One disposition',
+  }),
+  dispositionProgress: endpoint({
+    method: 'GET',
+    path: '/records/dispositions/:id/progress',
+    params: idParamsSchema,
+    response: dispositionProgressSchema,
+    access: { page: disposition, permission: 'view' },
+    tags,
+    summary: 'Where a disposition being carried out stands: its state and its job, without its record',
   }),
   propose: endpoint({
     method: 'POST',

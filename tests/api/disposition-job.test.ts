@@ -277,6 +277,9 @@ describe('carrying out a disposition as a job', () => {
       docs.slice(0, 4).map((d) => d.docNumber),
     );
     expect((await req(rm1, 'GET', `/records/files/${fileId}`)).json.data.state).toBe('destroyed');
+    // What the screen follows: the state and the job, not the record.
+    const progress = await req(rm1, 'GET', `/records/dispositions/${id}/progress`);
+    expect(progress.json.data).toEqual({ id, state: 'executing', job: midway.json.data.job });
     // Begun: what is left takes no hold, and the disposition is not cancelled.
     const late = await req(rm2, 'POST', '/records/holds', { documentId: docs[5]!.id, reason: 'Too late' });
     expect(late.status).toBe(422);

@@ -174,6 +174,10 @@ describe('the disposition screen', () => {
     holder.fake = fakeHttp({
       'GET /records/disposition/due': () => [],
       'GET /records/dispositions': () => [answer],
+      'GET /records/dispositions/3/progress': () => {
+        const { id, state, job } = answer as { id: number; state: string; job: unknown };
+        return { id, state, job: job ?? null };
+      },
     });
     renderScreen(<DispositionPage />);
     const job = await screen.findByTestId('disposition-job-BIG-3');
@@ -185,12 +189,14 @@ describe('the disposition screen', () => {
     expect(screen.queryByTestId('execute-BIG-3')).toBeNull();
     expect(screen.queryByTestId('download-BIG-3')).toBeNull();
     answer = { ...base, state: 'done', executedBy: person(7, 'Me'), outputSha256: 'a'.repeat(64) };
-    // The list is read again while the job runs (every second).
+    // Its progress is read every second; once done, the list is read again.
     await waitFor(() => expect(screen.getByTestId('download-BIG-3').textContent).toBe('Certificate'), {
       timeout: 5000,
     });
     expect(screen.getByTestId('disposition-state-BIG-3').textContent).toBe('Done');
     expect(screen.queryByTestId('disposition-job-BIG-3')).toBeNull();
+    const progressReads = holder.fake.calls.filter((c) => c.path === '/records/dispositions/3/progress');
+    expect(progressReads.length).toBeGreaterThan(0);
   });
 
   it('says why a destruction stopped midway and offers to continue it', async () => {

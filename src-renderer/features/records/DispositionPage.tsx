@@ -2,13 +2,13 @@
  * Records management — Disposition (/records/disposition, issue 31): the closed files whose retention has
  * run out (a legal hold stops one), proposing a file's disposition (add), its approval by a second person
  * (approve: the proposer is told why they cannot), carrying it out (edit) or cancelling it before (add).
- * Carrying it out is a background job on the server: while one runs the list is read again every second and
- * shows its phase and progress; a job stopped (a legal hold placed before it began, or a failure) says why,
+ * Carrying it out is a background job on the server: while one runs, its progress (not the list) is read
+ * every second and its phase and percentage shown; a job stopped (a legal hold placed before it began, or a failure) says why,
  * and carrying it out again continues; once done, the certificate of a destruction or the BagIt package of
  * a transfer is there to download. The server enforces the four-eyes rule and the holds itself
  * (docs/records.md).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Card, Input, Modal, Popconfirm, Progress, Space, Table, Tag, Typography } from 'antd';
 import type { ButtonProps } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
@@ -35,23 +35,39 @@ const STATE_COLOR: Record<DispositionViewState, string> = {
   cancelled: 'default',
 };
 
-/** Its job waits or runs: the list is read again until it is done or stopped. */
+/** Its job waits or runs: its progress is read every second until it is done or stopped. */
 const running = (d: Disposition) => d.job !== null && d.job.state !== 'failed';
 
 /** Being carried out but stopped (its job failed, or none): carrying it out again continues it. */
 const stoppedMidway = (d: Disposition) => d.state === 'executing' && !running(d);
 
-/** The job of a disposition being carried out: its phase and progress, or why it stopped. */
-function JobProgress({ d }: { d: Disposition }) {
+/** Why a disposition's job stopped. */
+function JobStopped({ d }: { d: Disposition }) {
+  return (
+    <Typography.Text type="danger" className="records-why" data-testid={`disposition-error-${d.file.code}`}>
+      {d.job?.error}
+    </Typography.Text>
+  );
+}
+
+/**
+ * The job of a disposition being carried out, followed every second (its progress, not the whole list):
+ * its phase and percentage; once it has ended (done, or stopped), `onEnded` reads the lists again.
+ */
+function JobFollower({ d, onEnded }: { d: Disposition; onEnded: (d: Disposition, done: boolean) => void }) {
   const { t } = useTranslation('records');
-  const job = d.job;
-  if (job?.state === 'failed')
-    return (
-      <Typography.Text type="danger" className="records-why" data-testid={`disposition-error-${d.file.code}`}>
-        {job.error}
-      </Typography.Text>
-    );
-  if (!job) return null;
+  const progress = useQuery({
+    queryKey: recordsKeys.progress(d.id),
+    queryFn: () => recordsApi.progress(d.id),
+    refetchInterval: 1000,
+  });
+  const now = progress.data ?? { state: d.state, job: d.job };
+  const ended = now.state !== 'executing' || now.job?.state === 'failed';
+  useEffect(() => {
+    if (ended) onEnded(d, now.state === 'done');
+  }, [ended, d, now.state, onEnded]);
+  const job = now.job;
+  if (!job || ended) return null;
   return (
     <Space
       orientation="vertical"
@@ -83,23 +99,20 @@ export function Component() {
   const mayApprove = useCanOn(PAGES.disposition, 'approve');
   const mayExecute = useCanOn(PAGES.disposition, 'edit');
   const due = useQuery({ queryKey: recordsKeys.due, queryFn: recordsApi.due });
-  const list = useQuery({
-    queryKey: recordsKeys.dispositions,
-    queryFn: recordsApi.dispositions,
-    refetchInterval: (q) => (q.state.data?.some(running) ? 1000 : false),
-  });
-  // A disposition seen being carried out and now done: said once, and the other lists read again.
-  const underWay = useRef(new Set<number>());
-  useEffect(() => {
-    if (!list.data) return;
-    for (const d of list.data) {
-      if (d.state === 'done' && underWay.current.has(d.id)) {
-        toast({ severity: 'success', detail: t('disposition.executed', { code: d.file.code }) });
-        void queryClient.invalidateQueries({ queryKey: recordsKeys.all });
-      }
-    }
-    underWay.current = new Set(list.data.filter((d) => d.state === 'executing').map((d) => d.id));
-  }, [list.data, queryClient, t]);
+  const list = useQuery({ queryKey: recordsKeys.dispositions, queryFn: recordsApi.dispositions });
+  // A job followed to its end: said once when done, and the lists read again (its state, its download).
+  const ended = useRef(new Set<number>());
+  const onEnded = useCallback(
+    (d: Disposition, done: boolean) => {
+      // Once per job (a disposition stopped and carried out again has a new one).
+      const key = d.job?.id ?? -d.id;
+      if (ended.current.has(key)) return;
+      ended.current.add(key);
+      if (done) toast({ severity: 'success', detail: t('disposition.executed', { code: d.file.code }) });
+      void queryClient.invalidateQueries({ queryKey: recordsKeys.all });
+    },
+    [queryClient, t],
+  );
   const [proposing, setProposing] = useState<DueFile | null>(null);
   const [note, setNote] = useState('');
   const refresh = () => void queryClient.invalidateQueries({ queryKey: recordsKeys.all });
@@ -231,7 +244,8 @@ export function Component() {
                   <Tag color={STATE_COLOR[d.state]} data-testid={`disposition-state-${d.file.code}`}>
                     {t(`dispositionStates.${d.state}`)}
                   </Tag>
-                  {(d.state === 'executing' || d.state === 'approved') && <JobProgress d={d} />}
+                  {running(d) && <JobFollower d={d} onEnded={onEnded} />}
+                  {d.job?.state === 'failed' && <JobStopped d={d} />}
                 </Space>
               ),
             },

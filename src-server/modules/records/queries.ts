@@ -130,7 +130,13 @@ export interface DispositionRow {
   job_error: string | null;
 }
 
-export async function dispositionsWhere(db: Tx, where: SQL, forUpdate = false): Promise<DispositionRow[]> {
+/** Dispositions with their people, file and job, filtered by `where`; `withRecord: false` leaves the record out. */
+export async function dispositionsWhere(
+  db: Tx,
+  where: SQL,
+  forUpdate = false,
+  withRecord = true,
+): Promise<DispositionRow[]> {
   return rowsOf<DispositionRow>(
     db,
     sql`select w.id, w.file_id, f.code as file_code, f.title_ar as file_title_ar, f.title_en as file_title_en,
@@ -138,7 +144,7 @@ export async function dispositionsWhere(db: Tx, where: SQL, forUpdate = false): 
           w.proposed_by, pu.name_ar as proposed_by_ar, pu.name_en as proposed_by_en, ${iso('w.proposed_at')} as proposed_at,
           w.approved_by, au.name_ar as approved_by_ar, au.name_en as approved_by_en, ${iso('w.approved_at')} as approved_at,
           w.executed_by, eu.name_ar as executed_by_ar, eu.name_en as executed_by_en, ${iso('w.executed_at')} as executed_at,
-          w.record, w.output_sha256, f.disposed as file_disposed,
+          ${withRecord ? sql`w.record` : sql`'[]'::jsonb`} as record, w.output_sha256, f.disposed as file_disposed,
           job.id as job_id, job.state as job_state, job.progress as job_progress, job.last_error as job_error
         from dispositions w join record_files f on f.id = w.file_id
         left join users pu on pu.id = w.proposed_by

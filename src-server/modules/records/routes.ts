@@ -54,6 +54,9 @@ export const recordsModule: AppModule = {
     route(app, e.getDisposition, async (request) =>
       records.getDisposition(ctx, request.params.id, request.locale),
     );
+    route(app, e.dispositionProgress, async (request) =>
+      records.dispositionProgress(ctx, request.params.id, request.locale),
+    );
     route(app, e.propose, async (request) =>
       records.propose(ctx, callerOf(request), request.body, meta(request)),
     );

@@ -29,6 +29,7 @@ import type {
   Disposition,
   DispositionJob,
   DispositionPhase,
+  DispositionProgress,
   DueFile,
   LegalHold,
   FileDocument,
@@ -467,6 +468,17 @@ export async function dispositionRow(db: Tx, id: number, forUpdate = false): Pro
 
 export const getDisposition = async (ctx: ServerContext, id: number, locale: Locale = 'ar') =>
   dispositionOut(await dispositionRow(ctx.db, id), locale);
+/** GET /records/dispositions/{id}/progress: its state and job only (the screen follows it every second). */
+export async function dispositionProgress(
+  ctx: ServerContext,
+  id: number,
+  locale: Locale,
+): Promise<DispositionProgress> {
+  const [row] = await q.dispositionsWhere(ctx.db, sql`w.id = ${id}`, false, false);
+  if (!row) throw notFound();
+  const { state, job } = dispositionOut(row, locale);
+  return { id, state, job };
+}
 export const listDispositions = async (ctx: ServerContext, locale: Locale = 'ar') =>
   (await q.dispositionsWhere(ctx.db, sql`true`)).map((r) => dispositionOut(r, locale));
 
