@@ -199,6 +199,47 @@ describe('the disposition screen', () => {
     expect(progressReads.length).toBeGreaterThan(0);
   });
 
+  it('follows a second job to its end after the first was stopped by a hold', async () => {
+    const base = { ...disposition(5, 'HELD-5', 9), approvedBy: person(8, 'Approver') };
+    const job = (id: number, state: string, error: string | null = null) => ({
+      id,
+      state,
+      phase: state === 'running' ? 'destroying' : 'queued',
+      done: 0,
+      total: 4,
+      percent: 0,
+      error,
+    });
+    const held = 'A legal hold is in force';
+    let listed: unknown = { ...base, state: 'executing', job: job(41, 'running') };
+    let progress: unknown = { id: 5, state: 'approved', job: job(41, 'failed', held) };
+    holder.fake = fakeHttp({
+      'GET /records/disposition/due': () => [],
+      'GET /records/dispositions': () => [listed],
+      'GET /records/dispositions/5/progress': () => progress,
+      'POST /records/dispositions/5/execute': () => {
+        listed = { ...base, state: 'executing', job: job(42, 'queued') };
+        progress = { id: 5, state: 'executing', job: job(42, 'running') };
+        return listed;
+      },
+    });
+    renderScreen(<DispositionPage />);
+    // The first job's end (stopped) reads the list again: approved, why it stopped, carried out again.
+    listed = { ...base, state: 'approved', job: job(41, 'failed', held) };
+    expect((await screen.findByTestId('disposition-error-HELD-5')).textContent).toBe(held);
+    fireEvent.click(screen.getByTestId('execute-HELD-5'));
+    fireEvent.click(await screen.findByTestId('execute-confirm'));
+    // The second job is followed, the first one's answer not taken for its end.
+    await waitFor(() =>
+      expect(screen.getByTestId('disposition-job-HELD-5').textContent).toContain(
+        'Destroying documents: 0 of 4',
+      ),
+    );
+    listed = { ...base, state: 'done', outputSha256: 'b'.repeat(64) };
+    progress = { id: 5, state: 'done', job: null };
+    await waitFor(() => expect(screen.getByTestId('download-HELD-5')).toBeTruthy(), { timeout: 5000 });
+  });
+
   it('says why a destruction stopped midway and offers to continue it', async () => {
     const stopped = {
       ...disposition(4, 'HALF-4', 9),

@@ -61,7 +61,10 @@ function JobFollower({ d, onEnded }: { d: Disposition; onEnded: (d: Disposition,
     queryFn: () => recordsApi.progress(d.id),
     refetchInterval: 1000,
   });
-  const now = progress.data ?? { state: d.state, job: d.job };
+  // An answer about an earlier job of the same disposition (kept from before it was carried out again) is
+  // not this job's end.
+  const earlier = progress.data?.job && d.job && progress.data.job.id < d.job.id;
+  const now = (!earlier && progress.data) || { state: d.state, job: d.job };
   const ended = now.state !== 'executing' || now.job?.state === 'failed';
   useEffect(() => {
     if (ended) onEnded(d, now.state === 'done');
