@@ -24,6 +24,7 @@ export const recordsKeys = {
   schedules: ['records', 'schedules'] as const,
   due: ['records', 'due'] as const,
   dispositions: ['records', 'dispositions'] as const,
+  progress: (id: number) => ['records', 'progress', id] as const,
   codifications: ['records', 'codifications'] as const,
   holds: (active: boolean) => ['records', 'holds', active] as const,
 };
@@ -50,6 +51,8 @@ export const recordsApi = {
   deleteSchedule: (codificationId: number) => call(E.deleteSchedule, { params: { codificationId } }),
   due: () => call(E.due),
   dispositions: () => call(E.listDispositions),
+  /** Where a disposition being carried out stands (its job), without its record. */
+  progress: (id: number) => call(E.dispositionProgress, { params: { id } }),
   propose: (body: ProposeRequest) => call(E.propose, { body }),
   approve: (id: number) => call(E.approve, { params: { id } }),
   cancel: (id: number) => call(E.cancel, { params: { id } }),

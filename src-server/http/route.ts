@@ -48,7 +48,8 @@ export function route<E extends AnyEndpoint>(
   if (!endpoint.path.startsWith(app.prefix))
     throw new Error(`${endpoint.method} ${endpoint.path} is outside its module's prefix ${app.prefix}`);
   const statuses = typeof endpoint.status === 'object' ? endpoint.status : [endpoint.status ?? 200];
-  const created = endpoint.status === 201;
+  // A route that only creates (201) or only accepts work (202) answers that status.
+  const fixed = endpoint.status === 201 || endpoint.status === 202 ? endpoint.status : null;
   const bearer = endpoint.bearer ?? endpoint.access !== 'public';
   app.route({
     method: endpoint.method,
@@ -71,8 +72,8 @@ export function route<E extends AnyEndpoint>(
         : { response: Object.fromEntries(statuses.map((s) => [s, envelopeOf(endpoint.response)])) }),
     } as FastifySchema,
     handler: async (request, reply) => {
-      // A route that only creates answers 201 (the handler may still choose, e.g. 200 on a replay).
-      if (created) reply.status(201);
+      // The handler may still choose another (e.g. 200 on a replay).
+      if (fixed) reply.status(fixed);
       const data = await handler(request as EndpointRequest<E>, reply);
       if (data === reply) return reply;
       const message =

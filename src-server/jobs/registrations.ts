@@ -10,6 +10,7 @@ import { FINAL_MAKE, makeFinal } from '../modules/final/letters';
 import { DEADLINES_SCAN, queueDeadlineScan, runDeadlineScan } from '../modules/notifications/deadlines';
 import { DIGEST_JOB, queueDigest, runDigest } from '../modules/notifications/digest';
 import { INTEGRITY_JOB, queueIntegrityCheck, runIntegrityJob } from '../modules/reads/integrity';
+import { DISPOSITION_JOB, runDisposition } from '../modules/records/disposition-job';
 import { EXPIRE_JOB, EXPORT_JOB, expireExport, runExport } from '../modules/reports/exports';
 
 /**
@@ -88,10 +89,22 @@ const reportJobs: JobRegistration = (_app, ctx) => {
   ctx.jobs.register(EXPIRE_JOB, (job) => expireExport(ctx, job), { concurrency: 1, timeoutMs: 60_000 });
 };
 
+/**
+ * Records management (issue 31): a disposition carried out — a destruction's documents, certificate and
+ * stored files, or a transfer's package — one at a time (a file of 10,000 documents takes a minute or more).
+ */
+const recordsJobs: JobRegistration = (_app, ctx) => {
+  ctx.jobs.register(DISPOSITION_JOB, (job) => runDisposition(ctx, job), {
+    concurrency: 1,
+    timeoutMs: 60 * 60_000,
+  });
+};
+
 export const JOB_REGISTRATIONS: readonly JobRegistration[] = [
   searchJobs,
   finalJobs,
   notificationJobs,
   integrityJobs,
   reportJobs,
+  recordsJobs,
 ];

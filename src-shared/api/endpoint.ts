@@ -19,8 +19,11 @@ export type EndpointAccess = 'public' | 'authenticated' | { page: string; permis
 /** What one part of a multipart body holds: one file, files, a field holding JSON, or text. */
 export type MultipartPart = 'file' | 'files' | 'json' | 'text';
 
-/** A success status an endpoint answers: 200, 201 (created), or either (201 created, 200 replayed). */
-export type SuccessStatus = 200 | 201 | readonly [200, 201];
+/**
+ * A success status an endpoint answers: 200, 201 (created), 202 (accepted: a background job will do the
+ * work), or either of the first two (201 created, 200 replayed).
+ */
+export type SuccessStatus = 200 | 201 | 202 | readonly [200, 201];
 
 /** The parsed body of a declared body schema (undefined when there is none). */
 export type BodyOf<Body extends z.ZodType | undefined> = Body extends z.ZodType ? z.output<Body> : undefined;

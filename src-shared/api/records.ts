@@ -18,9 +18,36 @@ export type RetentionAction = (typeof RETENTION_ACTIONS)[number];
 export const DISPOSITION_ACTIONS = ['destroy', 'transfer'] as const;
 export type DispositionAction = (typeof DISPOSITION_ACTIONS)[number];
 
-/** A disposition's life: proposed, approved by a second person, then done; or cancelled before it is done. */
+/**
+ * A disposition's life as stored: proposed, approved by a second person, then done; or cancelled before it
+ * is done. While its background job carries it out it stays `approved` in the database (the file stays
+ * under way: not reopened, no document moved out) and the API says `executing` (DISPOSITION_VIEW_STATES).
+ */
 export const DISPOSITION_STATES = ['proposed', 'approved', 'done', 'cancelled'] as const;
 export type DispositionState = (typeof DISPOSITION_STATES)[number];
+
+/**
+ * A disposition's life as the API tells it: the stored states, and `executing` from the moment carrying it
+ * out is asked until its job has finished (or, for a destruction, from the first document destroyed until
+ * it is done, even while its job is stopped).
+ */
+export const DISPOSITION_VIEW_STATES = ['proposed', 'approved', 'executing', 'done', 'cancelled'] as const;
+export type DispositionViewState = (typeof DISPOSITION_VIEW_STATES)[number];
+
+/**
+ * What the job carrying out a disposition is doing: waiting for a worker; a destruction's documents being
+ * deleted, its certificate being made, the stored files no record names any more being removed; a
+ * transfer's package being built, then stored.
+ */
+export const DISPOSITION_PHASES = [
+  'queued',
+  'destroying',
+  'certificate',
+  'removing',
+  'packing',
+  'storing',
+] as const;
+export type DispositionPhase = (typeof DISPOSITION_PHASES)[number];
 
 /** Where a file stands: open (takes documents), closed, destroyed or transferred. */
 export const FILE_STATES = ['open', 'closed', 'destroyed', 'transferred'] as const;
@@ -164,30 +191,64 @@ export const disposedDocumentSchema = z.object({
 });
 export type DisposedDocument = z.infer<typeof disposedDocumentSchema>;
 
+/**
+ * The background job carrying out a disposition (POST …/execute queues it), while it is not done: queued,
+ * running (its phase and how far), or failed — stopped by a legal hold placed before it began, or out of
+ * attempts; `error` says why in the caller's language, and carrying the disposition out again continues
+ * where it stopped.
+ */
+export const dispositionJobSchema = z.object({
+  id: z.number().int(),
+  state: z.enum(['queued', 'running', 'failed']),
+  phase: z.enum(DISPOSITION_PHASES),
+  /** Documents (or stored files, while removing) handled in this phase, of `total`. */
+  done: z.number().int(),
+  total: z.number().int(),
+  /** The whole job's progress, 0–100. */
+  percent: z.number(),
+  error: z.string().nullable(),
+});
+export type DispositionJob = z.infer<typeof dispositionJobSchema>;
+
+/** GET /records/dispositions/{id}/progress: where a disposition stands, without its record (followed every second). */
+export const dispositionProgressSchema = z.object({
+  id: z.number().int(),
+  state: z.enum(DISPOSITION_VIEW_STATES),
+  job: dispositionJobSchema.nullable(),
+});
+export type DispositionProgress = z.infer<typeof dispositionProgressSchema>;
+
 export const dispositionSchema = z.object({
   id: z.number().int(),
   file: z.object({ id: z.number().int(), code: z.string(), titleAr: z.string(), titleEn: z.string() }),
   action: z.enum(DISPOSITION_ACTIONS),
-  state: z.enum(DISPOSITION_STATES),
+  state: z.enum(DISPOSITION_VIEW_STATES),
   legalReference: z.string(),
   note: z.string().nullable(),
   proposedBy: namedRefSchema.nullable(),
   proposedAt: z.string(),
   approvedBy: namedRefSchema.nullable(),
   approvedAt: z.string().nullable(),
+  /** Who asked for it to be carried out (from the moment they asked). */
   executedBy: namedRefSchema.nullable(),
+  /** When it was carried out (a destruction: when its last document was deleted). */
   executedAt: z.string().nullable(),
-  /** The documents as they were when it was carried out (destruction: all that is left of them). */
+  /**
+   * The documents as they were when it was carried out (destruction: all that is left of them; while the
+   * destruction runs, those deleted so far).
+   */
   record: z.array(disposedDocumentSchema),
-  /** SHA-256 of the certificate (destruction) or the package (transfer), once done. */
+  /** SHA-256 of the certificate (destruction) or the package (transfer), once made. */
   outputSha256: z.string().nullable(),
+  /** Its job, while approved or executing and one was queued; null otherwise. */
+  job: dispositionJobSchema.nullable(),
 });
 export type Disposition = z.infer<typeof dispositionSchema>;
 
 /** A file whose retention has run out (closed on + years <= today), with what stops it if anything. */
 export const dueFileSchema = recordFileSchema.extend({
   /** Its disposition under way, when there is one. */
-  disposition: z.object({ id: z.number().int(), state: z.enum(DISPOSITION_STATES) }).nullable(),
+  disposition: z.object({ id: z.number().int(), state: z.enum(DISPOSITION_VIEW_STATES) }).nullable(),
 });
 export type DueFile = z.infer<typeof dueFileSchema>;
 
@@ -377,6 +438,15 @@ export const recordsEndpoints = {
     tags,
     summary: 'One disposition',
   }),
+  dispositionProgress: endpoint({
+    method: 'GET',
+    path: '/records/dispositions/:id/progress',
+    params: idParamsSchema,
+    response: dispositionProgressSchema,
+    access: { page: disposition, permission: 'view' },
+    tags,
+    summary: 'Where a disposition being carried out stands: its state and its job, without its record',
+  }),
   propose: endpoint({
     method: 'POST',
     path: '/records/dispositions',
@@ -413,10 +483,16 @@ export const recordsEndpoints = {
     path: '/records/dispositions/:id/execute',
     params: idParamsSchema,
     response: dispositionSchema,
-    message: 'records.executed',
+    status: 202,
+    message: 'records.executing',
     access: { page: disposition, permission: 'edit' },
     tags,
     summary: 'Carry out an approved disposition: destroy the file, or transfer it as a BagIt package',
+    description:
+      'Checks the disposition (approved, no legal hold in force) and queues the background job that carries ' +
+      'it out; answers 202 with the disposition `executing` and its `job`, to be followed with GET ' +
+      '…/dispositions/{id} until `done`. Asked again while its job is queued or running, it answers the same ' +
+      'job; after the job failed, a new one continues where it stopped.',
   }),
   certificate: endpoint({
     method: 'GET',

@@ -68,6 +68,22 @@ async function openFile(code: string, extra: Record<string, unknown> = {}) {
   return res.json.data.id as number;
 }
 
+/**
+ * Carries a disposition out as the screen does: the request answers 202 with the disposition executing and
+ * its job; the test waits for the job (the harness's worker), then reads the disposition again.
+ */
+async function carryOut(who: Actor, id: number) {
+  const res = await req(who, 'POST', `/records/dispositions/${id}/execute`);
+  expect(res.status, JSON.stringify(res.json)).toBe(202);
+  expect(res.json.data.state).toBe('executing');
+  expect(res.json.data.job).toMatchObject({ id: expect.any(Number) });
+  expect(['queued', 'running']).toContain(res.json.data.job.state);
+  await h.jobs.drain({ timeoutMs: 120_000 });
+  const after = await req(who, 'GET', `/records/dispositions/${id}`);
+  expect(after.status).toBe(200);
+  return after;
+}
+
 const found = async (q: string) => {
   const res = await req(org.clerk, 'GET', `/search?${new URLSearchParams({ q })}`);
   expect(res.status, JSON.stringify(res.json)).toBe(200);
@@ -195,9 +211,8 @@ describe('records management', () => {
       expect(stopped.json.code).toBe('records.underHold');
       await req(rm1, 'POST', `/records/holds/${fileHold2.json.data.id}/lift`);
 
-      const done = await req(rm1, 'POST', `/records/dispositions/${id}/execute`);
-      expect(done.status, JSON.stringify(done.json)).toBe(200);
-      expect(done.json.data.state).toBe('done');
+      const done = await carryOut(rm1, id);
+      expect(done.json.data).toMatchObject({ state: 'done', job: null, executedBy: { id: rm1.userId } });
       expect(done.json.data.record.map((d: { docNumber: string }) => d.docNumber).sort()).toEqual(
         [doc.docNumber, byCode.docNumber].sort(),
       );
@@ -239,6 +254,7 @@ describe('records management', () => {
         expect.arrayContaining([
           'records.dispositionProposed',
           'records.dispositionApproved',
+          'records.dispositionStarted',
           'records.dispositionExecuted',
           'records.holdPlaced',
           'records.holdLifted',
@@ -289,8 +305,8 @@ describe('records management', () => {
     expect(proposed.json.data.action).toBe('transfer');
     const id = proposed.json.data.id as number;
     expect((await req(rm1, 'POST', `/records/dispositions/${id}/approve`)).status).toBe(200);
-    const done = await req(rm2, 'POST', `/records/dispositions/${id}/execute`);
-    expect(done.status, JSON.stringify(done.json)).toBe(200);
+    const done = await carryOut(rm2, id);
+    expect(done.json.data.state).toBe('done');
     expect((await req(rm1, 'GET', `/records/files/${fileId}`)).json.data.state).toBe('transferred');
 
     const pkg = await h.app.inject({

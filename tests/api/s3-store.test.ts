@@ -4,7 +4,8 @@
  * uploads, ranges): bytes round-trip, a large file goes up as a multipart upload and its temporary file
  * is gone, one content is stored once, a range is exactly those bytes, a missing object errors, a bad
  * hash never reaches the server; the configuration (FILE_STORE=s3) and its factory; and the API storing
- * and serving a correspondence attachment through the bucket.
+ * and serving a correspondence attachment through the bucket, and a destruction (its job) removing from
+ * the bucket the bytes only the destroyed file held.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src-server/app';
 import { loadConfig } from '../../src-server/config';
+import { JobQueue } from '../../src-server/jobs/queue';
 import { sha256Of } from '../../src-server/storage/files';
 import { createFileStore } from '../../src-server/storage/index';
 import { createS3FileStore, type S3FileStore } from '../../src-server/storage/s3';
@@ -272,11 +274,14 @@ describe('the API over the S3 store', () => {
   let h: Harness;
   let app: App;
   let files: S3FileStore;
+  let jobs: JobQueue;
   beforeAll(async () => {
     h = await startHarness();
     files = storeWith('api/');
-    // A second app over the harness's database, with its files in the bucket.
-    app = await buildApp({ config: h.config, database: h.database, files });
+    // A second app over the harness's database, with its files in the bucket; its job queue is started by
+    // the test that needs its jobs (a destruction), and stopped when the app closes.
+    jobs = new JobQueue(h.database.db, { pollMs: 50, stopGraceMs: 5000 });
+    app = await buildApp({ config: h.config, database: h.database, files, jobs });
     await app.ready();
   });
   afterAll(async () => {
@@ -381,8 +386,13 @@ describe('the API over the S3 store', () => {
     expect(proposed.status, JSON.stringify(proposed.json)).toBe(201);
     const id = proposed.json.data.id as number;
     expect((await req(rm2.token, 'POST', `/records/dispositions/${id}/approve`)).status).toBe(200);
-    const done = await req(rm1.token, 'POST', `/records/dispositions/${id}/execute`);
-    expect(done.status, JSON.stringify(done.json)).toBe(200);
+    const asked = await req(rm1.token, 'POST', `/records/dispositions/${id}/execute`);
+    expect(asked.status, JSON.stringify(asked.json)).toBe(202);
+    expect(asked.json.data.state).toBe('executing');
+    // The destruction is the job's: run by this app's worker, over the bucket.
+    jobs.start();
+    await jobs.drain({ timeoutMs: 120_000 });
+    const done = await req(rm1.token, 'GET', `/records/dispositions/${id}`);
     expect(done.json.data.state).toBe('done');
 
     // Asked of the bucket itself, not through the store.

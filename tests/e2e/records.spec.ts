@@ -3,7 +3,8 @@
  * sets a codification's retention to 0 years (so a file closed today is due today: the clock cannot be
  * moved in a browser test), opens a file, closes it and proposes its destruction, and is told why they
  * cannot approve it themselves; a second records manager approves it; the administrator carries it out
- * and downloads the certificate of destruction (a PDF). Then the files list in English. Every list must fit
+ * (the server's background job, followed by the screen until done) and downloads the certificate of
+ * destruction (a PDF). Then the files list in English. Every list must fit
  * 1280 px without scrolling sideways. Screenshots in test-results/screens/records-*.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -91,12 +92,14 @@ test('a closed file past its retention is proposed, approved by a second person,
   await page.getByTestId(`approve-${CODE}`).click();
   await expect(page.getByTestId(`disposition-state-${CODE}`)).toHaveText('معتمد');
 
-  // The administrator carries it out and downloads the certificate.
+  // The administrator carries it out: the server's job does it while the screen follows it (read again
+  // every second) until it is done; then the certificate is downloaded.
   await signInAs(page, shell, 'admin', 'ar');
   await openScreen(page, '/records/disposition');
   await page.getByTestId(`execute-${CODE}`).click();
   await page.getByTestId('execute-confirm').click();
-  await expect(page.getByTestId(`disposition-state-${CODE}`)).toHaveText('منفَّذ');
+  await expect(page.getByTestId(`disposition-state-${CODE}`)).toHaveText('منفَّذ', { timeout: 60_000 });
+  await expect(page.getByTestId(`disposition-job-${CODE}`)).toHaveCount(0);
   const downloading = page.waitForEvent('download');
   await page.getByTestId(`download-${CODE}`).click();
   const download = await downloading;

@@ -3,7 +3,9 @@
  * the server and names them by code and title in the interface language; an older local draft's file code
  * shows until a file is chosen, which replaces it; the form's fields send the file's id, else the code.
  * The disposition screen tells the proposer why they cannot approve their own proposal and offers another
- * records manager the approval.
+ * records manager the approval; it follows a disposition being carried out (its job's phase and progress,
+ * read again until it is done, then the certificate to download), and offers to continue one whose job
+ * stopped, saying why.
  */
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -130,6 +132,7 @@ describe('the disposition screen', () => {
     executedAt: null,
     record: [],
     outputSha256: null,
+    job: null,
   });
 
   it('tells the proposer why they cannot approve, and lets another records manager approve', async () => {
@@ -150,5 +153,125 @@ describe('the disposition screen', () => {
       ).toBe(true),
     );
     expect(screen.getByText('No file is due for disposition')).toBeTruthy();
+  });
+
+  it('follows a disposition being carried out until it is done, then offers its certificate', async () => {
+    const base = { ...disposition(3, 'BIG-3', 9), approvedBy: person(8, 'Approver') };
+    let answer: unknown = {
+      ...base,
+      state: 'executing',
+      executedBy: person(7, 'Me'),
+      job: {
+        id: 41,
+        state: 'running',
+        phase: 'destroying',
+        done: 300,
+        total: 1000,
+        percent: 12,
+        error: null,
+      },
+    };
+    holder.fake = fakeHttp({
+      'GET /records/disposition/due': () => [],
+      'GET /records/dispositions': () => [answer],
+      'GET /records/dispositions/3/progress': () => {
+        const { id, state, job } = answer as { id: number; state: string; job: unknown };
+        return { id, state, job: job ?? null };
+      },
+    });
+    renderScreen(<DispositionPage />);
+    const job = await screen.findByTestId('disposition-job-BIG-3');
+    expect(job.textContent).toContain('Destroying documents: 300 of 1,000');
+    expect(job.textContent).toContain('12%');
+    expect(screen.getByTestId('disposition-state-BIG-3').textContent).toBe('Being carried out');
+    // Not cancelled, nor carried out twice, while its job runs.
+    expect(screen.queryByTestId('cancel-BIG-3')).toBeNull();
+    expect(screen.queryByTestId('execute-BIG-3')).toBeNull();
+    expect(screen.queryByTestId('download-BIG-3')).toBeNull();
+    answer = { ...base, state: 'done', executedBy: person(7, 'Me'), outputSha256: 'a'.repeat(64) };
+    // Its progress is read every second; once done, the list is read again.
+    await waitFor(() => expect(screen.getByTestId('download-BIG-3').textContent).toBe('Certificate'), {
+      timeout: 5000,
+    });
+    expect(screen.getByTestId('disposition-state-BIG-3').textContent).toBe('Done');
+    expect(screen.queryByTestId('disposition-job-BIG-3')).toBeNull();
+    const progressReads = holder.fake.calls.filter((c) => c.path === '/records/dispositions/3/progress');
+    expect(progressReads.length).toBeGreaterThan(0);
+  });
+
+  it('follows a second job to its end after the first was stopped by a hold', async () => {
+    const base = { ...disposition(5, 'HELD-5', 9), approvedBy: person(8, 'Approver') };
+    const job = (id: number, state: string, error: string | null = null) => ({
+      id,
+      state,
+      phase: state === 'running' ? 'destroying' : 'queued',
+      done: 0,
+      total: 4,
+      percent: 0,
+      error,
+    });
+    const held = 'A legal hold is in force';
+    let listed: unknown = { ...base, state: 'executing', job: job(41, 'running') };
+    let progress: unknown = { id: 5, state: 'approved', job: job(41, 'failed', held) };
+    holder.fake = fakeHttp({
+      'GET /records/disposition/due': () => [],
+      'GET /records/dispositions': () => [listed],
+      'GET /records/dispositions/5/progress': () => progress,
+      'POST /records/dispositions/5/execute': () => {
+        listed = { ...base, state: 'executing', job: job(42, 'queued') };
+        progress = { id: 5, state: 'executing', job: job(42, 'running') };
+        return listed;
+      },
+    });
+    renderScreen(<DispositionPage />);
+    // The first job's end (stopped) reads the list again: approved, why it stopped, carried out again.
+    listed = { ...base, state: 'approved', job: job(41, 'failed', held) };
+    expect((await screen.findByTestId('disposition-error-HELD-5')).textContent).toBe(held);
+    fireEvent.click(screen.getByTestId('execute-HELD-5'));
+    fireEvent.click(await screen.findByTestId('execute-confirm'));
+    // The second job is followed, the first one's answer not taken for its end.
+    await waitFor(() =>
+      expect(screen.getByTestId('disposition-job-HELD-5').textContent).toContain(
+        'Destroying documents: 0 of 4',
+      ),
+    );
+    listed = { ...base, state: 'done', outputSha256: 'b'.repeat(64) };
+    progress = { id: 5, state: 'done', job: null };
+    await waitFor(() => expect(screen.getByTestId('download-HELD-5')).toBeTruthy(), { timeout: 5000 });
+  });
+
+  it('says why a destruction stopped midway and offers to continue it', async () => {
+    const stopped = {
+      ...disposition(4, 'HALF-4', 9),
+      state: 'executing',
+      job: {
+        id: 42,
+        state: 'failed',
+        phase: 'removing',
+        done: 0,
+        total: 20,
+        percent: 85,
+        error: 'Carrying out the disposition stopped before it finished',
+      },
+    };
+    holder.fake = fakeHttp({
+      'GET /records/disposition/due': () => [],
+      'GET /records/dispositions': () => [stopped],
+      'POST /records/dispositions/4/execute': () => ({
+        ...stopped,
+        job: { ...stopped.job, id: 43, state: 'queued', phase: 'queued', error: null },
+      }),
+    });
+    renderScreen(<DispositionPage />);
+    expect((await screen.findByTestId('disposition-error-HALF-4')).textContent).toBe(
+      'Carrying out the disposition stopped before it finished',
+    );
+    expect(screen.queryByTestId('cancel-HALF-4')).toBeNull();
+    fireEvent.click(screen.getByTestId('continue-HALF-4'));
+    await waitFor(() =>
+      expect(
+        holder.fake.calls.some((c) => c.method === 'POST' && c.path === '/records/dispositions/4/execute'),
+      ).toBe(true),
+    );
   });
 });

@@ -1,17 +1,20 @@
 /**
  * Records management — Disposition (/records/disposition, issue 31): the closed files whose retention has
  * run out (a legal hold stops one), proposing a file's disposition (add), its approval by a second person
- * (approve: the proposer is told why they cannot), carrying it out (edit: a destruction leaves its
- * certificate, a transfer its BagIt package, both to download) or cancelling it before (add). The server
- * enforces the four-eyes rule and the holds itself (docs/records.md).
+ * (approve: the proposer is told why they cannot), carrying it out (edit) or cancelling it before (add).
+ * Carrying it out is a background job on the server: while one runs, its progress (not the list) is read
+ * every second and its phase and percentage shown; a job stopped (a legal hold placed before it began, or a failure) says why,
+ * and carrying it out again continues; once done, the certificate of a destruction or the BagIt package of
+ * a transfer is there to download. The server enforces the four-eyes rule and the holds itself
+ * (docs/records.md).
  */
-import { useState } from 'react';
-import { Button, Card, Input, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Button, Card, Input, Modal, Popconfirm, Progress, Space, Table, Tag, Typography } from 'antd';
 import type { ButtonProps } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Disposition, DispositionState, DueFile } from '../../../src-shared/api/records';
+import type { Disposition, DispositionViewState, DueFile } from '../../../src-shared/api/records';
 import { PAGES } from '../../../src-shared/pages';
 import { useCanOn } from '../../app/permissions';
 import { useSession } from '../../app/session';
@@ -21,14 +24,75 @@ import { LoadFailed } from '../../components/LoadFailed';
 import { formatNumber } from '../../lib/format';
 import { localName } from '../../lib/names';
 import { fileTitle, recordsApi, recordsKeys } from '../../lib/records-api';
+import { toast } from '../../lib/toast';
 import { RetentionText } from './shared';
 
-const STATE_COLOR: Record<DispositionState, string> = {
+const STATE_COLOR: Record<DispositionViewState, string> = {
   proposed: 'gold',
   approved: 'blue',
+  executing: 'processing',
   done: 'green',
   cancelled: 'default',
 };
+
+/** Its job waits or runs: its progress is read every second until it is done or stopped. */
+const running = (d: Disposition) => d.job !== null && d.job.state !== 'failed';
+
+/** Being carried out but stopped (its job failed, or none): carrying it out again continues it. */
+const stoppedMidway = (d: Disposition) => d.state === 'executing' && !running(d);
+
+/** Why a disposition's job stopped. */
+function JobStopped({ d }: { d: Disposition }) {
+  return (
+    <Typography.Text type="danger" className="records-why" data-testid={`disposition-error-${d.file.code}`}>
+      {d.job?.error}
+    </Typography.Text>
+  );
+}
+
+/**
+ * The job of a disposition being carried out, followed every second (its progress, not the whole list):
+ * its phase and percentage; once it has ended (done, or stopped), `onEnded` reads the lists again.
+ */
+function JobFollower({ d, onEnded }: { d: Disposition; onEnded: (d: Disposition, done: boolean) => void }) {
+  const { t } = useTranslation('records');
+  const progress = useQuery({
+    queryKey: recordsKeys.progress(d.id),
+    queryFn: () => recordsApi.progress(d.id),
+    refetchInterval: 1000,
+  });
+  // An answer about an earlier job of the same disposition (kept from before it was carried out again) is
+  // not this job's end.
+  const earlier = progress.data?.job && d.job && progress.data.job.id < d.job.id;
+  const now = (!earlier && progress.data) || { state: d.state, job: d.job };
+  const ended = now.state !== 'executing' || now.job?.state === 'failed';
+  useEffect(() => {
+    if (ended) onEnded(d, now.state === 'done');
+  }, [ended, d, now.state, onEnded]);
+  const job = now.job;
+  if (!job || ended) return null;
+  return (
+    <Space
+      orientation="vertical"
+      size={0}
+      className="records-job"
+      data-testid={`disposition-job-${d.file.code}`}
+    >
+      <Typography.Text type="secondary">
+        {t(`disposition.phases.${job.phase}`, {
+          done: formatNumber(job.done),
+          total: formatNumber(job.total),
+        })}
+      </Typography.Text>
+      <Progress
+        percent={Math.round(job.percent)}
+        size="small"
+        status="active"
+        format={(p) => `${formatNumber(p ?? 0)}%`}
+      />
+    </Space>
+  );
+}
 
 export function Component() {
   const { t, i18n } = useTranslation('records');
@@ -39,6 +103,19 @@ export function Component() {
   const mayExecute = useCanOn(PAGES.disposition, 'edit');
   const due = useQuery({ queryKey: recordsKeys.due, queryFn: recordsApi.due });
   const list = useQuery({ queryKey: recordsKeys.dispositions, queryFn: recordsApi.dispositions });
+  // A job followed to its end: said once when done, and the lists read again (its state, its download).
+  const ended = useRef(new Set<number>());
+  const onEnded = useCallback(
+    (d: Disposition, done: boolean) => {
+      // Once per job (a disposition stopped and carried out again has a new one).
+      const key = d.job?.id ?? -d.id;
+      if (ended.current.has(key)) return;
+      ended.current.add(key);
+      if (done) toast({ severity: 'success', detail: t('disposition.executed', { code: d.file.code }) });
+      void queryClient.invalidateQueries({ queryKey: recordsKeys.all });
+    },
+    [queryClient, t],
+  );
   const [proposing, setProposing] = useState<DueFile | null>(null);
   const [note, setNote] = useState('');
   const refresh = () => void queryClient.invalidateQueries({ queryKey: recordsKeys.all });
@@ -166,9 +243,13 @@ export function Component() {
               key: 'state',
               title: t('files.columns.state'),
               render: (_, d) => (
-                <Tag color={STATE_COLOR[d.state]} data-testid={`disposition-state-${d.file.code}`}>
-                  {t(`dispositionStates.${d.state}`)}
-                </Tag>
+                <Space orientation="vertical" size={4}>
+                  <Tag color={STATE_COLOR[d.state]} data-testid={`disposition-state-${d.file.code}`}>
+                    {t(`dispositionStates.${d.state}`)}
+                  </Tag>
+                  {running(d) && <JobFollower d={d} onEnded={onEnded} />}
+                  {d.job?.state === 'failed' && <JobStopped d={d} />}
+                </Space>
               ),
             },
             {
@@ -250,6 +331,17 @@ export function Component() {
                           {t('disposition.execute')}
                         </Button>
                       </Popconfirm>
+                    )}
+                    {stoppedMidway(d) && mayExecute && (
+                      <Button
+                        size="small"
+                        danger={d.action === 'destroy'}
+                        loading={busy(d.id, 'execute')}
+                        onClick={() => step.mutate({ id: d.id, what: 'execute' })}
+                        data-testid={`continue-${d.file.code}`}
+                      >
+                        {t('disposition.continue')}
+                      </Button>
                     )}
                     {(d.state === 'proposed' || d.state === 'approved') && mayPropose && (
                       <Button

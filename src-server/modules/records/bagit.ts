@@ -43,10 +43,11 @@ const xml = (text: string) =>
 
 const sha256 = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
-/** Builds the bag and answers the .tar.gz bytes. */
+/** Builds the bag and answers the .tar.gz bytes; `onDocument` is awaited after each document's files are in. */
 export async function buildBag(
   files: FileStore,
   input: { file: RecordFile; documents: BagDocument[]; disposition: Disposition; baggedOn: string },
+  onDocument?: (done: number) => Promise<void>,
 ): Promise<Buffer> {
   const root = await mkdtemp(join(tmpdir(), 'sijill-bag-'));
   const name = segment(input.file.code);
@@ -78,6 +79,7 @@ export async function buildBag(
         registeredAt: d.registered_at,
         attachments,
       });
+      await onDocument?.(i + 1);
     }
     const f = input.file;
     const metadata = {

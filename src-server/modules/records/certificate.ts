@@ -1,8 +1,9 @@
 /**
  * The certificate of destruction (docs/records.md): an A4 PDF in Arabic and English naming the file, the
  * legal reference, who proposed, approved and carried out the destruction and when, and every destroyed
- * document with the SHA-256 of each of its files. A pure maker (no database): set with the labels'
- * typesetter (bidi-js ordering, fontkit shaping, Noto fonts embedded), so Arabic reads back from the PDF.
+ * document with the SHA-256 of each of its files. A pure maker (no database, no clock: the same disposition
+ * makes the same bytes), set with the labels' typesetter (bidi-js ordering, fontkit shaping, Noto fonts
+ * embedded), so Arabic reads back from the PDF.
  */
 import { PDFDocument, type PDFPage } from 'pdf-lib';
 import type { Disposition } from '../../../src-shared/api/records';
@@ -23,12 +24,28 @@ const directionOf = (text: string): 'rtl' | 'ltr' => {
   return first && /[\u0590-\u08ff\ufb1d-\ufefc]/.test(first) ? 'rtl' : 'ltr';
 };
 
-/** Makes the certificate of a destruction carried out. */
-export async function certificatePdf(d: Disposition): Promise<Uint8Array> {
+/** How many documents are set between two calls of `onDocuments` (the thread is free between them). */
+const DOCUMENTS_PER_STEP = 10;
+
+/**
+ * Makes the certificate of a destruction carried out. Setting it takes milliseconds per document on the
+ * thread that answers requests; `onDocuments` (the job's progress, and its giving way to requests) is
+ * awaited every few documents with how many are set.
+ */
+export async function certificatePdf(
+  d: Disposition,
+  onDocuments?: (set: number) => Promise<void>,
+): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   pdf.setTitle(`${en('title')} — ${d.file.code}`);
   pdf.setProducer('Sijill');
   pdf.setCreator('Sijill');
+  // Dated when the destruction was carried out, not when it is made: the same record makes the same bytes
+  // (a job run twice stores one certificate).
+  if (d.executedAt) {
+    pdf.setCreationDate(new Date(d.executedAt));
+    pdf.setModificationDate(new Date(d.executedAt));
+  }
   const ts = await Typesetter.create(pdf);
   let page: PDFPage = pdf.addPage([A4.width, A4.height]);
   let y = A4.height - MARGIN - 10;
@@ -96,7 +113,8 @@ export async function certificatePdf(d: Disposition): Promise<Uint8Array> {
   );
   pair(ar('count', { count: d.record.length }), en('count', { count: d.record.length }), { size: 10 });
   y -= 3 * MM;
-  for (const doc of d.record) {
+  for (const [i, doc] of d.record.entries()) {
+    if (onDocuments && i > 0 && i % DOCUMENTS_PER_STEP === 0) await onDocuments(i);
     room(30);
     const number = doc.docNumber ?? '—';
     pair(

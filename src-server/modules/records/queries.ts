@@ -8,6 +8,16 @@ import type { Tx } from '../auth/queries';
 import { rowsOf } from '../../db/rows';
 import { day, iso } from '../../db/sql';
 
+/**
+ * The job kind that carries out a disposition (disposition-job.ts); its payload names the disposition
+ * (`dispositionId`), which is how a disposition finds its job.
+ */
+export const DISPOSITION_JOB = 'records.disposition';
+
+/** A job of `w` (a disposition) in one of `states`, as SQL (the states use the jobs' claim index). */
+const jobOf = (states: SQL) =>
+  sql`j.kind = ${DISPOSITION_JOB} and j.state in ${states} and j.payload->>'dispositionId' = w.id::text`;
+
 export interface FileRow {
   id: number;
   code: string;
@@ -29,6 +39,8 @@ export interface FileRow {
   schedules: { years: number; action: RetentionAction; legalReference: string }[];
   disposition_id: number | null;
   disposition_state: DispositionState | null;
+  /** Its disposition is being carried out: its job waits or runs, or its destruction has begun. */
+  disposition_executing: boolean;
 }
 
 /** Files with their counts, their documents' schedules and the disposition under way, filtered by `where`. */
@@ -46,7 +58,9 @@ export async function filesWhere(db: Tx, where: SQL, limit = 500): Promise<FileR
              'legalReference', rs.legal_reference)) from retention_schedules rs
              where rs.codification_id in (select d.codification_id from documents d where d.file_id = f.id)),
              '[]'::jsonb) as schedules,
-          w.id as disposition_id, w.state as disposition_state
+          w.id as disposition_id, w.state as disposition_state,
+          (w.id is not null and (f.disposed is not null or exists (select 1 from background_jobs j
+             where ${jobOf(sql`('queued', 'running')`)}))) as disposition_executing
         from record_files f
         left join departments dep on dep.id = f.department_id
         left join dispositions w on w.file_id = f.id and w.state in ('proposed', 'approved')
@@ -107,9 +121,22 @@ export interface DispositionRow {
   executed_at: string | null;
   record: unknown[];
   output_sha256: string | null;
+  /** The file's `disposed`: a destruction sets it when it begins. */
+  file_disposed: DispositionAction | null;
+  /** Its latest job not done (queued, running or dead), while the disposition is approved. */
+  job_id: number | null;
+  job_state: 'queued' | 'running' | 'dead' | null;
+  job_progress: unknown;
+  job_error: string | null;
 }
 
-export async function dispositionsWhere(db: Tx, where: SQL, forUpdate = false): Promise<DispositionRow[]> {
+/** Dispositions with their people, file and job, filtered by `where`; `withRecord: false` leaves the record out. */
+export async function dispositionsWhere(
+  db: Tx,
+  where: SQL,
+  forUpdate = false,
+  withRecord = true,
+): Promise<DispositionRow[]> {
   return rowsOf<DispositionRow>(
     db,
     sql`select w.id, w.file_id, f.code as file_code, f.title_ar as file_title_ar, f.title_en as file_title_en,
@@ -117,11 +144,15 @@ export async function dispositionsWhere(db: Tx, where: SQL, forUpdate = false): 
           w.proposed_by, pu.name_ar as proposed_by_ar, pu.name_en as proposed_by_en, ${iso('w.proposed_at')} as proposed_at,
           w.approved_by, au.name_ar as approved_by_ar, au.name_en as approved_by_en, ${iso('w.approved_at')} as approved_at,
           w.executed_by, eu.name_ar as executed_by_ar, eu.name_en as executed_by_en, ${iso('w.executed_at')} as executed_at,
-          w.record, w.output_sha256
+          ${withRecord ? sql`w.record` : sql`'[]'::jsonb`} as record, w.output_sha256, f.disposed as file_disposed,
+          job.id as job_id, job.state as job_state, job.progress as job_progress, job.last_error as job_error
         from dispositions w join record_files f on f.id = w.file_id
         left join users pu on pu.id = w.proposed_by
         left join users au on au.id = w.approved_by
         left join users eu on eu.id = w.executed_by
+        left join lateral (select j.id, j.state, j.progress, j.last_error from background_jobs j
+          where w.state = 'approved' and ${jobOf(sql`('queued', 'running', 'dead')`)}
+          order by j.id desc limit 1) job on true
         where ${where}
         order by w.proposed_at desc, w.id desc
         limit 500
@@ -152,8 +183,7 @@ export interface ContentRow {
   final_size: number | null;
 }
 
-/** The documents of a file with their attachments, in registration order (locked with `forUpdate`). */
-export async function fileContents(db: Tx, fileId: number, forUpdate = false): Promise<ContentRow[]> {
+function contentsWhere(db: Tx, where: SQL): Promise<ContentRow[]> {
   return rowsOf<ContentRow>(
     db,
     sql`select d.id, d.doc_number, d.subject, d.direction, ${day('d.document_date')} as document_date,
@@ -163,10 +193,56 @@ export async function fileContents(db: Tx, fileId: number, forUpdate = false): P
              from document_attachments a where a.document_id = d.id), '[]'::jsonb) as files,
           fl.sha256 as final_sha256, fl.size as final_size
         from documents d left join final_letters fl on fl.document_id = d.id
-        where d.file_id = ${fileId}
-        order by d.registered_at nulls last, d.id
-        ${forUpdate ? sql`for update of d` : sql``}`,
+        where ${where}
+        order by d.registered_at nulls last, d.id`,
   );
+}
+
+/** The documents of a file with their attachments, in registration order. */
+export const fileContents = (db: Tx, fileId: number) => contentsWhere(db, sql`d.file_id = ${fileId}`);
+
+/**
+ * The first `limit` documents of a file in registration order, locked (a destruction's next batch). Their
+ * contents are read by a later statement (`contentsOf`), so that an attachment added while the lock was
+ * awaited is seen; once locked, none can be added.
+ */
+export async function lockNextDocuments(db: Tx, fileId: number, limit: number): Promise<number[]> {
+  const rows = await rowsOf<{ id: number }>(
+    db,
+    sql`select id from documents where file_id = ${fileId}
+        order by registered_at nulls last, id limit ${limit} for update`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** These documents with their attachments, in registration order. */
+export const contentsOf = (db: Tx, ids: readonly number[]) =>
+  contentsWhere(
+    db,
+    sql`d.id in (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`,
+  );
+
+/** A disposition locked for a step of its job: its state and how much of its record is written. */
+export async function lockDisposition(
+  db: Tx,
+  id: number,
+): Promise<
+  { state: DispositionState; file_id: number; executed_at: string | null; recorded: number } | undefined
+> {
+  const [row] = await rowsOf<{
+    state: DispositionState;
+    file_id: number;
+    executed_at: string | null;
+    recorded: number;
+  }>(
+    db,
+    sql`select state, file_id, ${iso('executed_at')} as executed_at, jsonb_array_length(record) as recorded
+        from dispositions where id = ${id} for update`,
+  );
+  return row;
 }
 
 export interface HoldRow {

@@ -1,6 +1,7 @@
 /**
  * HTTP routes of records management, from their endpoints (src-shared/api/records.ts). Rules live in
- * service.ts; the certificate and the package are sent as files.
+ * service.ts (carrying a disposition out queues its job, disposition-job.ts); the certificate and the
+ * package are sent as files.
  */
 import type { FastifyReply } from 'fastify';
 import { recordsEndpoints as e } from '../../../src-shared/api/records';
@@ -49,19 +50,24 @@ export const recordsModule: AppModule = {
       records.deleteSchedule(ctx, callerOf(request), request.params.codificationId, meta(request)),
     );
     route(app, e.due, async () => records.dueFiles(ctx));
-    route(app, e.listDispositions, async () => records.listDispositions(ctx));
-    route(app, e.getDisposition, async (request) => records.getDisposition(ctx, request.params.id));
+    route(app, e.listDispositions, async (request) => records.listDispositions(ctx, request.locale));
+    route(app, e.getDisposition, async (request) =>
+      records.getDisposition(ctx, request.params.id, request.locale),
+    );
+    route(app, e.dispositionProgress, async (request) =>
+      records.dispositionProgress(ctx, request.params.id, request.locale),
+    );
     route(app, e.propose, async (request) =>
       records.propose(ctx, callerOf(request), request.body, meta(request)),
     );
     route(app, e.approve, async (request) =>
-      records.approve(ctx, callerOf(request), request.params.id, meta(request)),
+      records.approve(ctx, callerOf(request), request.params.id, meta(request), request.locale),
     );
     route(app, e.cancel, async (request) =>
-      records.cancel(ctx, callerOf(request), request.params.id, meta(request)),
+      records.cancel(ctx, callerOf(request), request.params.id, meta(request), request.locale),
     );
     route(app, e.execute, async (request) =>
-      records.execute(ctx, callerOf(request), request.params.id, meta(request)),
+      records.execute(ctx, callerOf(request), request.params.id, meta(request), request.locale),
     );
     route(app, e.certificate, async (request, reply) => {
       const { bytes, code } = await records.outputOf(ctx, request.params.id, 'destroy');

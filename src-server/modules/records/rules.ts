@@ -4,7 +4,7 @@
  * hands them the facts and applies what they answer; tests/unit/records-rules.test.ts checks them by
  * properties.
  */
-import type { DispositionState, RetentionAction } from '../../../src-shared/api/records';
+import type { DispositionViewState, RetentionAction } from '../../../src-shared/api/records';
 
 export interface Retention {
   years: number;
@@ -66,28 +66,30 @@ export const isDue = (today: string, closedOn: string | null, retention: Retenti
 /** What may happen to a disposition: approved, carried out, cancelled. */
 export type DispositionStep = 'approve' | 'execute' | 'cancel';
 
-/** Why a step is refused (each a problem of its own, `records.<refusal>`). */
-export type DispositionRefusal = 'underHold' | 'notProposed' | 'notApproved' | 'ownProposal' | 'finished';
+/** Why a step is refused (each a problem of its own, `records.<refusal>`; `executing`: dispositionExecuting). */
+export type DispositionRefusal =
+  'underHold' | 'notProposed' | 'notApproved' | 'ownProposal' | 'finished' | 'executing';
 
 /**
  * The next state of a disposition after `step` by `actor`, or why not: a legal hold on the file or any of
- * its documents stops every step but cancelling; the proposer never approves their own proposal;
- * nothing follows a disposition done or cancelled.
+ * its documents stops every step but cancelling; the proposer never approves their own proposal; one
+ * being carried out (`executing`, its job queued, running or stopped mid-way) is not cancelled, and
+ * carrying it out again takes it up where it stopped; nothing follows a disposition done or cancelled.
  */
 export function dispositionStep(
-  d: { state: DispositionState; proposedBy: number | null },
+  d: { state: DispositionViewState; proposedBy: number | null },
   step: DispositionStep,
   actor: number,
   held: boolean,
-): { state: DispositionState } | { refused: DispositionRefusal } {
+): { state: DispositionViewState } | { refused: DispositionRefusal } {
   if (d.state === 'done' || d.state === 'cancelled') return { refused: 'finished' };
-  if (step === 'cancel') return { state: 'cancelled' };
+  if (step === 'cancel') return d.state === 'executing' ? { refused: 'executing' } : { state: 'cancelled' };
   if (held) return { refused: 'underHold' };
   if (step === 'approve') {
     if (d.state !== 'proposed') return { refused: 'notProposed' };
     if (d.proposedBy === actor) return { refused: 'ownProposal' };
     return { state: 'approved' };
   }
-  if (d.state !== 'approved') return { refused: 'notApproved' };
-  return { state: 'done' };
+  if (d.state !== 'approved' && d.state !== 'executing') return { refused: 'notApproved' };
+  return { state: 'executing' };
 }

@@ -9,20 +9,27 @@
  * - Retention (rules.ts): the file's own, else the longest of its documents' codifications' schedules.
  * - A disposition is proposed for a file that is due, approved by someone else, then carried out (by anyone
  *   holding `edit` on the disposition page, the proposer included). A legal hold in force on the file or
- *   any of its documents refuses each step (409 records.underHold); a proposal may still be cancelled.
+ *   any of its documents refuses each step (409 records.underHold); a proposal may still be cancelled,
+ *   until it is being carried out.
+ * - Carrying it out is a background job (disposition-job.ts): the request checks the step and queues the
+ *   job in one transaction and answers 202 with the disposition `executing`. The job does the work and
+ *   marks it done; a hold placed before it began stops it (the disposition stays approved).
  * - Destruction deletes the file's documents (their attachments, text, search index, timeline go with
- *   them), keeps the minimal record on the disposition, removes the stored bytes no other record names
- *   (content is shared by hash) from the store, and stores a certificate of destruction (PDF).
+ *   them), keeps the minimal record on the disposition, stores a certificate of destruction (PDF) and
+ *   removes the stored bytes no other record names (content is shared by hash) from the store.
  * - Transfer builds a BagIt package (bagit.ts), stores it, and marks the file transferred; the documents
  *   and their contents stay (removing them once the national archive confirms receipt is a destruction of
  *   its own, proposed and approved as any other).
- * Every step is audited in its transaction.
+ * Every step is audited in its transaction (the job's in its own).
  */
 import { sql } from 'drizzle-orm';
 import type {
   CreateFileRequest,
   DisposedDocument,
   Disposition,
+  DispositionJob,
+  DispositionPhase,
+  DispositionProgress,
   DueFile,
   LegalHold,
   FileDocument,
@@ -31,15 +38,15 @@ import type {
   ScheduleRequest,
   UpdateFileRequest,
 } from '../../../src-shared/api/records';
+import type { Locale } from '../../../src-shared/locale';
 import { recordAudit, type AuditAction } from '../../audit';
-import { unreferenced } from '../../storage/references';
 import { dayIn } from '../../clock';
 import type { ServerContext } from '../../context';
 import { rowsOf } from '../../db/rows';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem } from '../../http/problem';
+import { hasText, translate } from '../../i18n';
 import type { Tx } from '../auth/queries';
-import { buildBag } from './bagit';
 import { certificatePdf } from './certificate';
 import * as q from './queries';
 import { dispositionStep, dueOn, isDue, retentionOf, type DispositionStep } from './rules';
@@ -84,7 +91,8 @@ const audit = (
 
 // ---------------------------------------------------------------- files
 
-function fileOut(r: q.FileRow): RecordFile {
+/** A file row as the API tells it. */
+export function fileOut(r: q.FileRow): RecordFile {
   const retention = retentionOf(
     { years: r.retention_years, action: r.retention_action, reference: r.retention_reference },
     r.schedules,
@@ -393,12 +401,50 @@ export async function deleteSchedule(
 
 // ---------------------------------------------------------------- disposition
 
-function dispositionOut(r: q.DispositionRow): Disposition {
+/** The job's progress as it stores it (disposition-job.ts). */
+interface StoredProgress {
+  phase?: DispositionPhase;
+  done?: number;
+  total?: number;
+  percent?: number;
+}
+
+/** The disposition's job as the API tells it, translated into `locale` when it failed. */
+function jobOut(r: q.DispositionRow, locale: Locale): DispositionJob | null {
+  if (r.job_id === null || r.job_state === null) return null;
+  const p: StoredProgress =
+    typeof r.job_progress === 'object' && r.job_progress !== null ? (r.job_progress as StoredProgress) : {};
+  const state = r.job_state === 'dead' ? 'failed' : r.job_state;
+  const key = /records\.[A-Za-z]+/.exec(r.job_error ?? '')?.[0];
+  return {
+    id: r.job_id,
+    state,
+    phase: p.phase ?? 'queued',
+    done: p.done ?? 0,
+    total: p.total ?? 0,
+    percent: Math.min(99, Math.round(p.percent ?? 0)),
+    error:
+      state === 'failed'
+        ? translate(locale, key && hasText(locale, key) ? key : 'records.executionFailed')
+        : null,
+  };
+}
+
+/**
+ * Whether a disposition is being carried out (DISPOSITION_VIEW_STATES): approved, and its job waits or runs,
+ * or its destruction has begun (the file is marked destroyed from the first batch on).
+ */
+const executing = (r: q.DispositionRow) =>
+  r.state === 'approved' &&
+  (r.job_state === 'queued' || r.job_state === 'running' || r.file_disposed !== null);
+
+/** A disposition row as the API tells it (`locale`: the language of its job's error). */
+export function dispositionOut(r: q.DispositionRow, locale: Locale = 'ar'): Disposition {
   return {
     id: r.id,
     file: { id: r.file_id, code: r.file_code, titleAr: r.file_title_ar, titleEn: r.file_title_en },
     action: r.action,
-    state: r.state,
+    state: executing(r) ? 'executing' : r.state,
     legalReference: r.legal_reference,
     note: r.note,
     proposedBy: ref(r.proposed_by, r.proposed_by_ar, r.proposed_by_en),
@@ -409,19 +455,32 @@ function dispositionOut(r: q.DispositionRow): Disposition {
     executedAt: r.executed_at,
     record: r.record as DisposedDocument[],
     outputSha256: r.output_sha256,
+    job: jobOut(r, locale),
   };
 }
 
-async function dispositionRow(db: Tx, id: number, forUpdate = false): Promise<q.DispositionRow> {
+/** A disposition's row (404 when there is none); locked with `forUpdate`. */
+export async function dispositionRow(db: Tx, id: number, forUpdate = false): Promise<q.DispositionRow> {
   const [row] = await q.dispositionsWhere(db, sql`w.id = ${id}`, forUpdate);
   if (!row) throw notFound();
   return row;
 }
 
-export const getDisposition = async (ctx: ServerContext, id: number) =>
-  dispositionOut(await dispositionRow(ctx.db, id));
-export const listDispositions = async (ctx: ServerContext) =>
-  (await q.dispositionsWhere(ctx.db, sql`true`)).map(dispositionOut);
+export const getDisposition = async (ctx: ServerContext, id: number, locale: Locale = 'ar') =>
+  dispositionOut(await dispositionRow(ctx.db, id), locale);
+/** GET /records/dispositions/{id}/progress: its state and job only (the screen follows it every second). */
+export async function dispositionProgress(
+  ctx: ServerContext,
+  id: number,
+  locale: Locale,
+): Promise<DispositionProgress> {
+  const [row] = await q.dispositionsWhere(ctx.db, sql`w.id = ${id}`, false, false);
+  if (!row) throw notFound();
+  const { state, job } = dispositionOut(row, locale);
+  return { id, state, job };
+}
+export const listDispositions = async (ctx: ServerContext, locale: Locale = 'ar') =>
+  (await q.dispositionsWhere(ctx.db, sql`true`)).map((r) => dispositionOut(r, locale));
 
 /** GET /records/disposition/due: closed files past their retention, not disposed of, on today. */
 export async function dueFiles(ctx: ServerContext): Promise<DueFile[]> {
@@ -432,7 +491,10 @@ export async function dueFiles(ctx: ServerContext): Promise<DueFile[]> {
     .filter(({ file }) => file.retention && isDue(today, file.closedOn, file.retention))
     .map(({ r, file }) => ({
       ...file,
-      disposition: r.disposition_id === null ? null : { id: r.disposition_id, state: r.disposition_state! },
+      disposition:
+        r.disposition_id === null
+          ? null
+          : { id: r.disposition_id, state: r.disposition_executing ? 'executing' : r.disposition_state! },
     }));
 }
 
@@ -475,9 +537,11 @@ export async function propose(
 async function stepLocked(tx: Tx, caller: AuthContext, id: number, step: DispositionStep) {
   const row = await dispositionRow(tx, id, true);
   const held = await q.fileHeld(tx, row.file_id);
-  const next = dispositionStep({ state: row.state, proposedBy: row.proposed_by }, step, caller.userId, held);
+  const state = executing(row) ? 'executing' : row.state;
+  const next = dispositionStep({ state, proposedBy: row.proposed_by }, step, caller.userId, held);
   if ('refused' in next) {
     if (next.refused === 'underHold') throw conflict('underHold');
+    if (next.refused === 'executing') throw conflict('dispositionExecuting');
     if (next.refused === 'ownProposal')
       throw new HttpProblem('forbidden', {
         detailKey: 'records.ownProposal',
@@ -489,7 +553,13 @@ async function stepLocked(tx: Tx, caller: AuthContext, id: number, step: Disposi
 }
 
 /** POST /records/dispositions/{id}/approve: by someone other than the proposer. */
-export async function approve(ctx: ServerContext, caller: AuthContext, id: number, meta: Meta) {
+export async function approve(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  meta: Meta,
+  locale: Locale = 'ar',
+) {
   await ctx.db.transaction(async (tx) => {
     const row = await stepLocked(tx, caller, id, 'approve');
     await tx.execute(
@@ -498,11 +568,17 @@ export async function approve(ctx: ServerContext, caller: AuthContext, id: numbe
     );
     await audit(tx, caller, meta, 'records.dispositionApproved', 'disposition', id, { fileId: row.file_id });
   });
-  return getDisposition(ctx, id);
+  return getDisposition(ctx, id, locale);
 }
 
-/** POST /records/dispositions/{id}/cancel. */
-export async function cancel(ctx: ServerContext, caller: AuthContext, id: number, meta: Meta) {
+/** POST /records/dispositions/{id}/cancel: not once it is being carried out. */
+export async function cancel(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  meta: Meta,
+  locale: Locale = 'ar',
+) {
   await ctx.db.transaction(async (tx) => {
     const row = await stepLocked(tx, caller, id, 'cancel');
     await tx.execute(
@@ -511,10 +587,11 @@ export async function cancel(ctx: ServerContext, caller: AuthContext, id: number
     );
     await audit(tx, caller, meta, 'records.dispositionCancelled', 'disposition', id, { fileId: row.file_id });
   });
-  return getDisposition(ctx, id);
+  return getDisposition(ctx, id, locale);
 }
 
-function recordOf(contents: q.ContentRow[]): DisposedDocument[] {
+/** The minimal record of documents (what a disposition keeps of them): their numbers, dates and files' hashes. */
+export function recordOf(contents: q.ContentRow[]): DisposedDocument[] {
   return contents.map((d) => ({
     docNumber: d.doc_number,
     subject: d.subject,
@@ -537,83 +614,52 @@ function recordOf(contents: q.ContentRow[]): DisposedDocument[] {
 }
 
 /**
- * POST /records/dispositions/{id}/execute. Destruction: in one transaction the documents go and the record
- * is kept; then the certificate is stored and the bytes no record names any more are removed from the
- * store. Transfer: the package is built from the store and kept, and the file marked transferred.
+ * POST /records/dispositions/{id}/execute: checks the step (approved, no hold in force) and, in the same
+ * transaction, names who carries it out and queues the job that does it (disposition-job.ts); answers the
+ * disposition `executing` with its job. While its job waits or runs, asking again answers that job; after
+ * it failed, a new job continues where it stopped.
  */
-export async function execute(ctx: ServerContext, caller: AuthContext, id: number, meta: Meta) {
-  const first = await dispositionRow(ctx.db, id);
-  if (first.action === 'transfer') return transfer(ctx, caller, id, meta);
-  const hashes = await ctx.db.transaction(async (tx) => {
-    const row = await stepLocked(tx, caller, id, 'execute');
-    await q.lockFile(tx, row.file_id);
-    const contents = await q.fileContents(tx, row.file_id, true);
-    const record = recordOf(contents);
-    const now = ctx.clock.now();
-    await tx.execute(sql`delete from documents where file_id = ${row.file_id}`);
-    await tx.execute(
-      sql`update record_files set disposed = 'destroy', disposed_at = ${now}, updated_at = now() where id = ${row.file_id}`,
-    );
-    await tx.execute(
-      sql`update dispositions set state = 'done', executed_by = ${caller.userId}, executed_at = ${now},
-            record = ${JSON.stringify(record)}::jsonb where id = ${id}`,
-    );
-    await audit(tx, caller, meta, 'records.dispositionExecuted', 'disposition', id, {
-      fileId: row.file_id,
-      action: 'destroy',
-      documents: record.length,
-      sha256: record.flatMap((d) => d.files.map((f) => f.sha256)),
-    });
-    return [...new Set(record.flatMap((d) => d.files.map((f) => f.sha256)))];
-  });
-  const done = await dispositionRow(ctx.db, id);
-  const certificate = await certificatePdf(dispositionOut(done));
-  const stored = await ctx.files.put(Buffer.from(certificate));
-  await ctx.db.execute(sql`update dispositions set output_sha256 = ${stored.sha256} where id = ${id}`);
-  for (const sha256 of await unreferenced(ctx.db, hashes)) await ctx.files.remove(sha256);
-  return getDisposition(ctx, id);
-}
-
-async function transfer(ctx: ServerContext, caller: AuthContext, id: number, meta: Meta) {
-  // Checked first outside the transaction (the package is built from the store), then again under the lock.
-  const before = await dispositionRow(ctx.db, id);
-  const held = await q.fileHeld(ctx.db, before.file_id);
-  const check = dispositionStep(
-    { state: before.state, proposedBy: before.proposed_by },
-    'execute',
-    caller.userId,
-    held,
-  );
-  if ('refused' in check) await ctx.db.transaction((tx) => stepLocked(tx, caller, id, 'execute'));
-  const [fileRowNow] = await q.filesWhere(ctx.db, sql`f.id = ${before.file_id}`);
-  const file = fileOut(fileRowNow!);
-  const contents = await q.fileContents(ctx.db, before.file_id);
-  const record = recordOf(contents);
-  const bag = await buildBag(ctx.files, {
-    file,
-    documents: contents.map((d, i) => ({ ...d, record: record[i]! })),
-    disposition: dispositionOut(before),
-    baggedOn: todayOf(ctx),
-  });
-  const stored = await ctx.files.put(bag);
+export async function execute(
+  ctx: ServerContext,
+  caller: AuthContext,
+  id: number,
+  meta: Meta,
+  locale: Locale = 'ar',
+) {
   await ctx.db.transaction(async (tx) => {
     const row = await stepLocked(tx, caller, id, 'execute');
-    const now = ctx.clock.now();
+    if (row.job_state === 'queued' || row.job_state === 'running') return;
+    await q.lockFile(tx, row.file_id);
+    // The one who asked first carries it out (a stopped destruction taken up again keeps its executor).
     await tx.execute(
-      sql`update record_files set disposed = 'transfer', disposed_at = ${now}, updated_at = now() where id = ${row.file_id}`,
+      sql`update dispositions set executed_by = coalesce(executed_by, ${caller.userId}) where id = ${id}`,
     );
-    await tx.execute(
-      sql`update dispositions set state = 'done', executed_by = ${caller.userId}, executed_at = ${now},
-            record = ${JSON.stringify(record)}::jsonb, output_sha256 = ${stored.sha256} where id = ${id}`,
-    );
-    await audit(tx, caller, meta, 'records.dispositionExecuted', 'disposition', id, {
+    const payload: DispositionJobPayload = {
+      dispositionId: id,
+      userId: caller.userId,
+      username: caller.username,
+      ip: meta.ip,
+    };
+    const jobId = await ctx.jobs.enqueue(tx, q.DISPOSITION_JOB, payload, {
+      key: `disposition:${id}`,
+      maxAttempts: 5,
+    });
+    await audit(tx, caller, meta, 'records.dispositionStarted', 'disposition', id, {
       fileId: row.file_id,
-      action: 'transfer',
-      documents: record.length,
-      package: stored.sha256,
+      action: row.action,
+      jobId,
     });
   });
-  return getDisposition(ctx, id);
+  ctx.jobs.nudge();
+  return getDisposition(ctx, id, locale);
+}
+
+/** What the execute request hands its job: the disposition, and who asked from where (for the audit). */
+export interface DispositionJobPayload {
+  dispositionId: number;
+  userId: number;
+  username: string;
+  ip: string | null;
 }
 
 /** The certificate (destruction) or package (transfer) of a disposition done, from the store. */
@@ -621,7 +667,8 @@ export async function outputOf(ctx: ServerContext, id: number, action: 'destroy'
   const row = await dispositionRow(ctx.db, id);
   if (row.action !== action || row.state !== 'done') throw notFound();
   if (row.output_sha256 === null) {
-    // Destroyed but the certificate was not stored (the server stopped in between): made again from the record.
+    // Done before destructions ran as jobs, and the server stopped before the certificate was stored: made
+    // again from the record.
     if (action !== 'destroy') throw notFound();
     const bytes = Buffer.from(await certificatePdf(dispositionOut(row)));
     const stored = await ctx.files.put(bytes);
@@ -666,13 +713,34 @@ export async function placeHold(
 ): Promise<LegalHold> {
   const id = await ctx.db.transaction(async (tx) => {
     const field = body.documentId !== undefined ? 'documentId' : 'fileId';
-    const [target] = await rowsOf<{ id: number }>(
-      tx,
-      body.documentId !== undefined
-        ? sql`select id from documents where id = ${body.documentId}`
-        : sql`select id from record_files where id = ${body.fileId!} and disposed is null`,
-    );
-    if (!target) throw new HttpProblem('badRequest', { fields: { [field]: [{ key: 'validation.choice' }] } });
+    const choice = () =>
+      new HttpProblem('badRequest', { fields: { [field]: [{ key: 'validation.choice' }] } });
+    // Under the lock of the file (the document's), which each step of a disposition takes too: a hold is
+    // either in force before a destruction begins, and stops it, or refused once it has begun.
+    const documentOf = () =>
+      rowsOf<{ file_id: number | null }>(
+        tx,
+        sql`select file_id from documents where id = ${body.documentId!}`,
+      );
+    const fileId = body.documentId !== undefined ? (await documentOf())[0]?.file_id : body.fileId!;
+    if (fileId !== undefined && fileId !== null) await q.lockFile(tx, fileId);
+    if (body.documentId !== undefined) {
+      const [doc] = await documentOf();
+      if (!doc) throw choice();
+      if (doc.file_id !== null) {
+        const [file] = await rowsOf<{ disposed: string | null }>(
+          tx,
+          sql`select disposed from record_files where id = ${doc.file_id}`,
+        );
+        if (file?.disposed) throw refused('fileDisposed', 'documentId');
+      }
+    } else {
+      const [file] = await rowsOf(
+        tx,
+        sql`select id from record_files where id = ${body.fileId!} and disposed is null`,
+      );
+      if (!file) throw choice();
+    }
     const [made] = await rowsOf<{ id: number }>(
       tx,
       sql`insert into legal_holds (document_id, file_id, reason, placed_by, placed_at)
