@@ -241,6 +241,7 @@ export async function runExport(ctx: ServerContext, job: JobContext): Promise<vo
         heading,
         (page, pages) => translate(p.lang, 'reports.heading.page', { page, pages }),
         run.columns,
+        total,
         batches,
         onBatch,
       );
