@@ -95,14 +95,14 @@ function byDays(f: (a: string, b: string) => number): (a: string, b: string) => 
 const col = (key: string, type: ReportColumn['type']): ReportColumn => ({ key, type });
 
 /**
- * Where an export reads its rows: on PostgreSQL one read-only transaction, so the cursor's statements go
- * to the one pooled connection it lives on, without JIT (the visibility predicate's OR of subplans makes
- * PostgreSQL price the report high enough to compile it: 5.5 s of a 100,000-row export, measured by
- * bench/reports-export, for a query that runs in about as long). On PGlite the database itself: its one
- * connection serves every request in turn, and a transaction would hold them out for the whole export
- * (the cursor is declared WITH HOLD, queries.ts `inBatches`).
+ * Where a report is read: on PostgreSQL one read-only transaction without JIT — the visibility predicate's
+ * OR of subplans makes PostgreSQL price a year's report high enough to compile it (5.5 s of a
+ * 100,000-row export, measured by bench/reports-export, for a query that runs in about as long) — which
+ * also keeps an export's cursor statements on the one pooled connection the cursor lives on. On PGlite
+ * (no JIT) the database itself: its one connection serves every request in turn, and a transaction would
+ * hold them out for a whole export (the cursor is declared WITH HOLD, queries.ts `inBatches`).
  */
-function exportSession<T>(ctx: ServerContext, read: (db: Tx) => Promise<T>): Promise<T> {
+function readReport<T>(ctx: ServerContext, read: (db: Tx) => Promise<T>): Promise<T> {
   if (!ctx.config.DATABASE_URL) return read(ctx.db);
   return ctx.db.transaction(
     async (tx) => {
@@ -123,7 +123,7 @@ function cursorExport<R, T>(
   cells: (row: R) => ReportCell[],
   write: (rows: ExportRows) => Promise<T>,
 ): Promise<T> {
-  return exportSession(ctx, async (db) => {
+  return readReport(ctx, async (db) => {
     const reading = q.inBatches<q.Counted<R>>(db, query, EXPORT_BATCH);
     try {
       const first = await reading.next();
@@ -167,7 +167,13 @@ function whole(
   } satisfies ReportRun;
 }
 
-function volumesRun(db: Tx, scope: Scope, f: ReportFilters, lang: Locale, today: string): ReportRun {
+function volumesRun(
+  ctx: ServerContext,
+  scope: Scope,
+  f: ReportFilters,
+  lang: Locale,
+  today: string,
+): ReportRun {
   const columns = [
     col('month', 'month'),
     col('direction', 'text'),
@@ -178,7 +184,7 @@ function volumesRun(db: Tx, scope: Scope, f: ReportFilters, lang: Locale, today:
   ];
   const word = wordsOf(lang);
   return whole('volumes', columns, today, async () =>
-    (await q.volumes(db, scope, f)).map((r) => [
+    (await readReport(ctx, (db) => q.volumes(db, scope, f))).map((r) => [
       r.month,
       word(`direction.${r.direction}`),
       name(lang, r.department_ar, r.department_en),
@@ -207,7 +213,6 @@ function overdueRun(
     col('dueOn', 'date'),
     col('daysLate', 'days'),
   ];
-  const db = ctx.db;
   const word = wordsOf(lang);
   const daysLate = byDays((due, day) => overdueWorkingDays(cal, due, day));
   const cells = (r: q.OverdueRow): ReportCell[] => [
@@ -225,8 +230,9 @@ function overdueRun(
     report: 'overdue',
     columns,
     today,
-    total: () => q.overdueCount(db, scope, f, today),
-    page: async (offset, limit) => (await q.overduePage(db, scope, f, today, { offset, limit })).map(cells),
+    total: () => readReport(ctx, (db) => q.overdueCount(db, scope, f, today)),
+    page: async (offset, limit) =>
+      (await readReport(ctx, (db) => q.overduePage(db, scope, f, today, { offset, limit }))).map(cells),
     toExport: (write) => cursorExport(ctx, q.overdueExport(scope, f, today), cells, write),
   };
 }
@@ -252,7 +258,6 @@ function approvalRun(
     col('decision', 'text'),
     col('days', 'days'),
   ];
-  const db = ctx.db;
   const word = wordsOf(lang);
   const waited = byDays((from, to) => workingDaysBetween(from, to, cal));
   const cells = (r: q.ApprovalStepRow): ReportCell[] => [
@@ -273,14 +278,15 @@ function approvalRun(
     report: 'approval-turnaround',
     columns,
     today,
-    total: () => q.approvalStepsCount(db, scope, f),
-    page: async (offset, limit) => (await q.approvalStepsPage(db, scope, f, { offset, limit })).map(cells),
+    total: () => readReport(ctx, (db) => q.approvalStepsCount(db, scope, f)),
+    page: async (offset, limit) =>
+      (await readReport(ctx, (db) => q.approvalStepsPage(db, scope, f, { offset, limit }))).map(cells),
     toExport: (write) => cursorExport(ctx, q.approvalStepsExport(scope, f), cells, write),
   };
 }
 
 function taskRun(
-  db: Tx,
+  ctx: ServerContext,
   scope: Scope,
   f: ReportFilters,
   lang: Locale,
@@ -299,70 +305,72 @@ function taskRun(
     col('onTimeShare', 'percent'),
     col('averageDays', 'days'),
   ];
-  return whole('task-completion', columns, today, async () => {
-    type Tally = {
-      employee: string | null;
-      department: string | null;
-      assigned: number;
-      completed: number;
-      onTime: number;
-      open: number;
-      overdue: number;
-      days: number;
-    };
-    const byEmployee = new Map<number, Tally>();
-    const took = byDays((from, to) => workingDaysBetween(from, to, cal));
-    let afterId = 0;
-    for (;;) {
-      const rows = await q.tasksPage(db, scope, f, afterId, EXPORT_BATCH);
-      for (const r of rows) {
-        let t = byEmployee.get(r.employee_id);
-        if (!t) {
-          t = {
-            employee: name(lang, r.employee_ar, r.employee_en),
-            department: name(lang, r.department_ar, r.department_en),
-            assigned: 0,
-            completed: 0,
-            onTime: 0,
-            open: 0,
-            overdue: 0,
-            days: 0,
-          };
-          byEmployee.set(r.employee_id, t);
+  return whole('task-completion', columns, today, () =>
+    readReport(ctx, async (db) => {
+      type Tally = {
+        employee: string | null;
+        department: string | null;
+        assigned: number;
+        completed: number;
+        onTime: number;
+        open: number;
+        overdue: number;
+        days: number;
+      };
+      const byEmployee = new Map<number, Tally>();
+      const took = byDays((from, to) => workingDaysBetween(from, to, cal));
+      let afterId = 0;
+      for (;;) {
+        const rows = await q.tasksPage(db, scope, f, afterId, EXPORT_BATCH);
+        for (const r of rows) {
+          let t = byEmployee.get(r.employee_id);
+          if (!t) {
+            t = {
+              employee: name(lang, r.employee_ar, r.employee_en),
+              department: name(lang, r.department_ar, r.department_en),
+              assigned: 0,
+              completed: 0,
+              onTime: 0,
+              open: 0,
+              overdue: 0,
+              days: 0,
+            };
+            byEmployee.set(r.employee_id, t);
+          }
+          t.assigned++;
+          if (r.completed_on !== null) {
+            t.completed++;
+            if (r.due_on === null || r.completed_on <= r.due_on) t.onTime++;
+            t.days += Math.max(0, took(r.assigned_on, r.completed_on));
+          } else {
+            t.open++;
+            if (r.due_on !== null && r.due_on < today) t.overdue++;
+          }
         }
-        t.assigned++;
-        if (r.completed_on !== null) {
-          t.completed++;
-          if (r.due_on === null || r.completed_on <= r.due_on) t.onTime++;
-          t.days += Math.max(0, took(r.assigned_on, r.completed_on));
-        } else {
-          t.open++;
-          if (r.due_on !== null && r.due_on < today) t.overdue++;
-        }
+        if (rows.length < EXPORT_BATCH) break;
+        afterId = rows[rows.length - 1]!.id;
       }
-      if (rows.length < EXPORT_BATCH) break;
-      afterId = rows[rows.length - 1]!.id;
-    }
-    const round1 = (n: number) => Math.round(n * 10) / 10;
-    return [...byEmployee.values()]
-      .sort(
-        (a, b) =>
-          (a.department ?? '').localeCompare(b.department ?? '', lang) ||
-          (a.employee ?? '').localeCompare(b.employee ?? '', lang),
-      )
-      .map((t) => [
-        t.employee,
-        t.department,
-        t.assigned,
-        t.completed,
-        t.onTime,
-        t.completed - t.onTime,
-        t.open,
-        t.overdue,
-        t.completed ? round1((100 * t.onTime) / t.completed) : null,
-        t.completed ? round1(t.days / t.completed) : null,
-      ]);
-  });
+      const round1 = (n: number) => Math.round(n * 10) / 10;
+      return [...byEmployee.values()]
+        .sort(
+          (a, b) =>
+            (a.department ?? '').localeCompare(b.department ?? '', lang) ||
+            (a.employee ?? '').localeCompare(b.employee ?? '', lang),
+        )
+        .map((t) => [
+          t.employee,
+          t.department,
+          t.assigned,
+          t.completed,
+          t.onTime,
+          t.completed - t.onTime,
+          t.open,
+          t.overdue,
+          t.completed ? round1((100 * t.onTime) / t.completed) : null,
+          t.completed ? round1(t.days / t.completed) : null,
+        ]);
+    }),
+  );
 }
 
 /** A report for a scope (the caller's, or the requester's in an export job), in a language. */
@@ -375,12 +383,11 @@ export async function runOf(
 ): Promise<ReportRun> {
   checkPeriod(f);
   const today = todayOf(ctx);
-  const db = ctx.db;
-  if (report === 'volumes') return volumesRun(db, scope, f, lang, today);
-  const cal = await loadWorkingCalendar(db);
+  if (report === 'volumes') return volumesRun(ctx, scope, f, lang, today);
+  const cal = await loadWorkingCalendar(ctx.db);
   if (report === 'overdue') return overdueRun(ctx, scope, f, lang, today, cal);
   if (report === 'approval-turnaround') return approvalRun(ctx, scope, f, lang, today, cal);
-  return taskRun(db, scope, f, lang, today, cal);
+  return taskRun(ctx, scope, f, lang, today, cal);
 }
 
 /** The scope of an export's requester, read when the job runs (their clearance and posts as they are then). */
