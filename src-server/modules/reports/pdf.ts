@@ -9,7 +9,7 @@
  * outlines), which is many PDF operators a cell: kept as pdf-lib's objects until the document is saved,
  * they took 1.7 GB of heap and two minutes for 10,000 rows. So each page is written out (deflated) as soon
  * as it is full — the number of pages is known beforehand from the report's row count, so its footer is
- * drawn then — and a cell's text met a second time (a kind, a department, a day; the headers of every
+ * drawn then — and a cell's text met again and again (a kind, a department, a day; the headers of every
  * page) is set once into a form XObject, then only placed. pdf-lib still holds the finished document
  * (a few megabytes) until it is saved, so exports to PDF stop at PDF_MAX_ROWS (a larger report goes to
  * Excel).
@@ -50,8 +50,13 @@ const BOTTOM = MARGIN + 8 * MM;
  * are on labels. Shaped whole, every number was a text fontkit had not laid out yet (a millisecond each).
  */
 const CODES = new Set(['docNumber']);
-/** Texts remembered as met once, waiting to be met again (beyond it, new texts are only drawn). */
-const SEEN_MAX = 50_000;
+/**
+ * A text becomes a form when met this many times: a letter's subject and number come twice (its reply due
+ * and its task), and a form of its own for two uses is larger than the text drawn twice.
+ */
+const FORM_AFTER = 3;
+/** Texts counted at most (beyond it, a text met for the first time is only drawn). */
+const MET_MAX = 50_000;
 
 /** How wide each type of column is, relative to the others. */
 const WEIGHT: Record<ReportColumn['type'], number> = {
@@ -159,7 +164,8 @@ export async function writePdf(
   let formOps: PDFOperator[] = [];
   scratch.pushOperators = (...more) => void formOps.push(...more);
   const forms = new Map<string, PDFRef>();
-  const seen = new Set<string>();
+  /** How many times each text not yet a form was met. */
+  const met = new Map<string, number>();
 
   /** Sets a cell's text on `target` at `yy`, as the typesetter does (fits it into its column). */
   const setCell = (target: PDFPage, i: number, text: string, yy: number, bold: boolean) => {
@@ -176,12 +182,14 @@ export async function writePdf(
       style,
     );
   };
-  /** A cell's text: placed as its form when met before, else drawn (and remembered). */
+  /** A cell's text: placed as its form once met FORM_AFTER times, else drawn (and counted). */
   const cellAt = (i: number, text: string, yy: number, bold: boolean) => {
     if (!text) return;
     const key = `${i}${bold ? 'b' : ''}\u0000${text}`;
     let form = forms.get(key);
-    if (!form && seen.delete(key)) {
+    const times = form ? 0 : (met.get(key) ?? 0) + 1;
+    if (times >= FORM_AFTER) {
+      met.delete(key);
       formOps = [];
       setCell(scratch, i, text, 0, bold);
       form = context.register(
@@ -205,7 +213,7 @@ export async function writePdf(
       );
       return;
     }
-    if (seen.size < SEEN_MAX) seen.add(key);
+    if (times > 1 || met.size < MET_MAX) met.set(key, times);
     setCell(page, i, text, yy, bold);
   };
   /** Writes the page being made into the document (deflated): its operators are let go. */
