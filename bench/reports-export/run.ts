@@ -24,7 +24,8 @@
  * BENCH_REPORT_ROWS: the Excel runs' rows (default 10000,50000,100000); BENCH_PDF_ROWS: the PDF runs'
  * (default 2000,10000; a PDF stops at PDF_MAX_ROWS); BENCH_FORMATS (default xlsx,pdf); BENCH_DATABASES
  * (default pglite, and postgres when BENCH_DATABASE_URL or SIJILL_TEST_DATABASE_URL names a PostgreSQL
- * server, where each run makes a database of its own and drops it).
+ * server, where each run makes a database of its own and drops it); BENCH_KEEP: a folder to keep the files
+ * made in.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -228,6 +229,11 @@ async function measure(spec: RunSpec): Promise<RunResult> {
       headers: { authorization: `Bearer ${manager.token}` },
     });
     if (file.statusCode !== 200) throw new Error(`file: ${file.statusCode}`);
+    if (process.env.BENCH_KEEP)
+      writeFileSync(
+        join(process.env.BENCH_KEEP, `${spec.database}-${spec.rows}.${spec.format}`),
+        file.rawPayload,
+      );
     let readBack = 0;
     if (spec.format === 'xlsx') {
       const path = join(dir, 'overdue.xlsx');
