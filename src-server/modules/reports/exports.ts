@@ -206,13 +206,14 @@ async function filterNames(ctx: ServerContext, f: ReportFilters, lang: Locale) {
   return { department: pick(dep), codification: pick(cod) };
 }
 
-/** The export job: the report read a batch at a time, written to a file, stored, its removal queued. */
+/**
+ * The export job: the report read a batch at a time (through a cursor for the long ones) and written to a
+ * temporary file as it is read, then stored, its removal queued.
+ */
 export async function runExport(ctx: ServerContext, job: JobContext): Promise<void> {
   const p = job.payload as Payload;
   const scope = await requesterScope(ctx, p.userId);
   const run = await runOf(ctx, scope, p.report, p.filters, p.lang);
-  const { total, batches } = await run.toExport();
-  if (p.format === 'pdf' && total > PDF_MAX_ROWS) throw new PermanentJobError('reports.tooManyRowsForPdf');
   const asOf = ctx.clock.now();
   const heading = headingOf(
     p.report,
@@ -222,29 +223,31 @@ export async function runExport(ctx: ServerContext, job: JobContext): Promise<vo
     asOf,
     await filterNames(ctx, p.filters, p.lang),
   );
-  const onBatch = async (rows: number) => {
-    if (job.signal.aborted) throw job.signal.reason ?? new Error('aborted');
-    await job.progress({ percent: total ? (95 * rows) / total : 95, rows } satisfies Progress);
-    await job.giveWay();
-  };
   await mkdir(ctx.files.tempDir, { recursive: true });
   const temp = join(ctx.files.tempDir, `report-${job.id}-${randomBytes(6).toString('hex')}.${p.format}`);
   try {
-    let rows: number;
-    if (p.format === 'xlsx') {
-      rows = await writeXlsx(createWriteStream(temp), p.lang, heading, run.columns, batches, onBatch);
-    } else {
+    const rows = await run.toExport(async ({ total, batches }) => {
+      if (p.format === 'pdf' && total > PDF_MAX_ROWS)
+        throw new PermanentJobError('reports.tooManyRowsForPdf');
+      const onBatch = async (rows: number) => {
+        if (job.signal.aborted) throw job.signal.reason ?? new Error('aborted');
+        await job.progress({ percent: total ? (95 * rows) / total : 95, rows } satisfies Progress);
+        await job.giveWay();
+      };
+      if (p.format === 'xlsx')
+        return writeXlsx(createWriteStream(temp), p.lang, heading, run.columns, batches, onBatch);
       const made = await writePdf(
         p.lang,
         heading,
         (page, pages) => translate(p.lang, 'reports.heading.page', { page, pages }),
         run.columns,
+        total,
         batches,
         onBatch,
       );
       await writeFile(temp, made.bytes);
-      rows = made.rows;
-    }
+      return made.rows;
+    });
     const hash = createHash('sha256');
     await pipeline(createReadStream(temp), hash);
     const sha256 = hash.digest('hex');

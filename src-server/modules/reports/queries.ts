@@ -6,12 +6,13 @@
  * days the boxes' date ranges and the dashboards use, so a report and a dashboard agree); a document's
  * department is the recipient of an incoming letter, else its own (as on the dashboards).
  *
- * The long reports (overdue items, approval steps) are exported from a snapshot: their items' ids in the
- * report's order, read once (the visibility predicate weighed once, not once a page), then their rows read
- * by id a batch at a time, so an export of 100,000 rows holds the ids (a few hundred kilobytes) and one
- * batch of rows; the table reads a page by offset. The short ones (volumes, task completion) are
- * aggregates read whole.
+ * The long reports (overdue items, approval steps) are exported through a cursor (`inBatches`): the
+ * report's query runs once, in the report's order with its rows' count on each row (the visibility
+ * predicate weighed once for all rows), and its rows are fetched a batch at a time, so an export of
+ * 100,000 rows holds one batch; the table reads a page by offset. The short ones (volumes, task completion)
+ * are aggregates read whole.
  */
+import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { ReportFilters } from '../../../src-shared/api/reports';
 import { rowsOf } from '../../db/rows';
@@ -175,42 +176,13 @@ export async function overdueCount(db: Tx, scope: Scope, f: ReportFilters, today
   return row?.n ?? 0;
 }
 
-/** An overdue item: its kind and the id of its document (reply), task or approval step. */
-export type OverdueKey = { kind: OverdueRow['kind']; id: number };
+/** A row of a report as its export reads it: its columns and how many rows the report has in all. */
+export type Counted<R> = R & { total: number };
 
-/**
- * Every overdue item of the report, in its order (due day, kind, id): the export's snapshot, read once
- * (the predicate is weighed once for all rows), whose rows are then read by id a batch at a time.
- */
-export async function overdueKeys(
-  db: Tx,
-  scope: Scope,
-  f: ReportFilters,
-  today: string,
-): Promise<OverdueKey[]> {
-  const rows = await rowsOf<{ kind: OverdueRow['kind']; item_id: number }>(
-    db,
-    sql`select r.kind, r.item_id from (${overdueSql(scope, f, today)}) r order by r.due_on, r.kind, r.item_id`,
-  );
-  return rows.map((r) => ({ kind: r.kind, id: r.item_id }));
-}
-
-/** One parameter holding a list of ids (`= any(…)`): a batch of 5,000 is one bound value, not 5,000. */
-const idArray = (ids: number[]): SQL => sql`${`{${ids.join(',')}}`}::int[]`;
-
-/** The rows of the given overdue items, in the order given (an item gone since is left out). */
-export async function overdueRowsOf(db: Tx, keys: OverdueKey[]): Promise<OverdueRow[]> {
-  const ids = (kind: OverdueKey['kind']) => idArray(keys.filter((k) => k.kind === kind).map((k) => k.id));
-  const rows = await rowsOf<OverdueRow>(
-    db,
-    overdueArms({
-      reply: sql`d.id = any(${ids('reply')})`,
-      task: sql`t.id = any(${ids('task')})`,
-      approval: sql`am.id = any(${ids('approval')})`,
-    }),
-  );
-  const byKey = new Map(rows.map((r) => [`${r.kind}:${r.item_id}`, r]));
-  return keys.flatMap((k) => byKey.get(`${k.kind}:${k.id}`) ?? []);
+/** Every overdue item of the report, in its order (due day, kind, id), counted: an export's read (`inBatches`). */
+export function overdueExport(scope: Scope, f: ReportFilters, today: string): SQL {
+  return sql`select r.*, count(*) over ()::int as total from (${overdueSql(scope, f, today)}) r
+              order by r.due_on, r.kind, r.item_id`;
 }
 
 // ---------------------------------------------------------------- approval turnaround
@@ -283,20 +255,10 @@ export async function approvalStepsCount(db: Tx, scope: Scope, f: ReportFilters)
   return row?.n ?? 0;
 }
 
-/** Every approval step of the report, in its order: the export's snapshot (see `overdueKeys`). */
-export async function approvalStepKeys(db: Tx, scope: Scope, f: ReportFilters): Promise<number[]> {
-  const rows = await rowsOf<{ id: number }>(
-    db,
-    sql`select r.id from (${approvalStepsSql(scope, f)}) r order by r.activated_at, r.id`,
-  );
-  return rows.map((r) => r.id);
-}
-
-/** The rows of the given approval steps, in the order given (a step gone since is left out). */
-export async function approvalStepRowsOf(db: Tx, ids: number[]): Promise<ApprovalStepRow[]> {
-  const rows = await rowsOf<ApprovalStepRow>(db, approvalStepsOf(sql`am.id = any(${idArray(ids)})`));
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+/** Every approval step of the report, in its order, counted: an export's read (`inBatches`). */
+export function approvalStepsExport(scope: Scope, f: ReportFilters): SQL {
+  return sql`select r.*, count(*) over ()::int as total from (${approvalStepsSql(scope, f)}) r
+              order by r.activated_at, r.id`;
 }
 
 // ---------------------------------------------------------------- task completion
@@ -341,4 +303,34 @@ export function tasksPage(
        and ${byDepartment(sql`t.department_id`, f)} and ${documentFilters(f)} and ${seen(scope)}
      order by t.id limit ${limit}`,
   );
+}
+
+// ---------------------------------------------------------------- exports
+
+/**
+ * Reads `query`'s rows `size` at a time through a cursor: the query runs once, and each fetch answers the
+ * next rows without weighing anything again (paging by offset or by the last row's sort key would run the
+ * report's predicate over the whole period for every page). The cursor is WITH HOLD: on PGlite, whose one
+ * connection serves every request in turn, it is declared outside any transaction (which would hold the
+ * others out for the whole export), its rows kept by the database at once; on PostgreSQL the caller reads
+ * it within a transaction, which keeps one pooled connection (where the cursor lives) for the export, and
+ * rows come as the query makes them. Closed when the reader stops, done or not.
+ */
+export async function* inBatches<T>(db: Tx, query: SQL, size: number): AsyncGenerator<T[], void, undefined> {
+  // A name of our own making (never the caller's): distinct for each export on the connection.
+  const cursor = sql.raw(`report_export_${randomBytes(8).toString('hex')}`);
+  await db.execute(sql`declare ${cursor} no scroll cursor with hold for ${query}`);
+  try {
+    for (;;) {
+      const rows = await rowsOf<T>(
+        db,
+        sql`fetch forward ${sql.raw(String(Math.trunc(size)))} from ${cursor}`,
+      );
+      if (rows.length) yield rows;
+      if (rows.length < size) return;
+    }
+  } finally {
+    // After a failed statement in a PostgreSQL transaction the close fails too; the rollback drops the cursor.
+    await db.execute(sql`close ${cursor}`).catch(() => undefined);
+  }
 }
