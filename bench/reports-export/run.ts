@@ -62,6 +62,11 @@ interface RunResult extends RunSpec {
   readBack: number;
   jobSeconds: number;
   seenDoneSeconds: number;
+  /**
+   * CPU seconds this process used meanwhile (user + system, every thread: PGlite's worker too, not
+   * PostgreSQL's server): steadier than the wall clock on a shared machine.
+   */
+  cpuSeconds: number;
   memoryMB: {
     rssBefore: number;
     rssPeak: number;
@@ -199,6 +204,7 @@ async function measure(spec: RunSpec): Promise<RunResult> {
           }, 1000)
         : undefined;
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const created = await call(h, {
       method: 'POST',
       url: '/reports/exports',
@@ -215,6 +221,7 @@ async function measure(spec: RunSpec): Promise<RunResult> {
       if (status.state === 'done' || status.state === 'failed') break;
     }
     const seenDoneSeconds = seconds(started);
+    const cpu = process.cpuUsage(cpuBefore);
     clearInterval(sampler);
     clearInterval(liveSampler);
     const loadAfter = load();
@@ -259,6 +266,7 @@ async function measure(spec: RunSpec): Promise<RunResult> {
       readBack,
       jobSeconds: round(Number(job!.s), 2),
       seenDoneSeconds: round(seenDoneSeconds, 2),
+      cpuSeconds: round((cpu.user + cpu.system) / 1e6, 2),
       memoryMB: {
         rssBefore: mb(before.rss),
         rssPeak: mb(peakRss),
@@ -323,6 +331,7 @@ async function main() {
         'format',
         'rows',
         'job s',
+        'CPU s',
         'rows/s',
         'RSS before → peak MB (+)',
         'heapUsed before → peak MB (+)',
@@ -335,6 +344,7 @@ async function main() {
         r.format,
         r.rowsExported,
         r.jobSeconds,
+        r.cpuSeconds,
         Math.round(r.rowsExported / r.jobSeconds),
         `${r.memoryMB.rssBefore} → ${r.memoryMB.rssPeak} (+${r.memoryMB.rssGrowth})`,
         `${r.memoryMB.heapUsedBefore} → ${r.memoryMB.heapUsedPeak} (+${r.memoryMB.heapGrowth})`,

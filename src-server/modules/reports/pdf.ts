@@ -7,12 +7,12 @@
  *
  * The typesetter draws a glyph at a time (its own text matrix, and the dots of Arabic letters as
  * outlines), which is many PDF operators a cell: kept as pdf-lib's objects until the document is saved,
- * they took 1.7 GB of heap and two minutes for 10,000 rows. So each page is written out (deflated) as soon
- * as it is full — the number of pages is known beforehand from the report's row count, so its footer is
- * drawn then — and a cell's text met again and again (a kind, a department, a day; the headers of every
- * page) is set once into a form XObject, then only placed. pdf-lib still holds the finished document
- * (a few megabytes) until it is saved, so exports to PDF stop at PDF_MAX_ROWS (a larger report goes to
- * Excel).
+ * they took 1.6 GB of heap for 10,000 rows (bench/reports-export). So each page is written out (deflated)
+ * as soon as it is full — the number of pages is known beforehand from the report's row count, so its
+ * footer is drawn then — and a cell's text met again and again (a kind, a department, a day; the headers
+ * of every page) is set once into a form XObject, then only placed. pdf-lib still holds the finished
+ * document (a few megabytes) until it is saved, so exports to PDF stop at PDF_MAX_ROWS (a larger report
+ * goes to Excel).
  */
 import {
   PDFDocument,
@@ -35,7 +35,7 @@ import { MM } from '../labels/codes';
 import { Typesetter } from '../labels/typeset';
 import type { SheetHeading } from './xlsx';
 
-/** The most rows a PDF export prints (about 250 pages). */
+/** The most rows a PDF export prints (about 310 pages). */
 export const PDF_MAX_ROWS = 10_000;
 
 const PAGE = { width: 297 * MM, height: 210 * MM };

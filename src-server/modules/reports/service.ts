@@ -114,8 +114,9 @@ function readReport<T>(ctx: ServerContext, read: (db: Tx) => Promise<T>): Promis
 }
 
 /**
- * A long report's rows for an export, through a cursor over its counted query (queries.ts `inBatches`):
- * the first batch tells how many rows there are, then each batch is turned into cells as it is written.
+ * A long report's rows for an export, through a cursor over its query (queries.ts `inBatches`, rows as
+ * `ExportRow`s of the row type R): the first batch tells how many rows there are, then each batch is turned
+ * into cells as it is written.
  */
 function cursorExport<R, T>(
   ctx: ServerContext,
@@ -124,13 +125,14 @@ function cursorExport<R, T>(
   write: (rows: ExportRows) => Promise<T>,
 ): Promise<T> {
   return readReport(ctx, async (db) => {
-    const reading = q.inBatches<q.Counted<R>>(db, query, EXPORT_BATCH);
+    const reading = q.inBatches<q.ExportRow>(db, query, EXPORT_BATCH);
+    const cellsOf = (rows: q.ExportRow[]) => rows.map((r) => cells(JSON.parse(r.row) as R));
     try {
       const first = await reading.next();
       async function* batches() {
         if (first.done) return;
-        yield first.value.map(cells);
-        for await (const rows of reading) yield rows.map(cells);
+        yield cellsOf(first.value);
+        for await (const rows of reading) yield cellsOf(rows);
       }
       return await write({ total: first.done ? 0 : first.value[0]!.total, batches: batches() });
     } finally {
