@@ -242,10 +242,17 @@ const textArray = (values: string[]) =>
   sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`}::text[]`;
 
 function errorText(error: unknown): string {
-  const text =
-    error instanceof Error
-      ? (error.name && error.name !== 'Error' ? `${error.name}: ` : '') + error.message
-      : String(error);
+  const one = (e: unknown) =>
+    e instanceof Error ? (e.name && e.name !== 'Error' ? `${e.name}: ` : '') + e.message : String(e);
+  // The causes too, the deepest first: under a query's wrapper (drizzle's "Failed query: …" and its
+  // parameters) the driver's error says what went wrong, and a long query must not cut it off.
+  const chain: string[] = [];
+  let e: unknown = error;
+  for (let depth = 0; depth < 4 && e !== undefined && e !== null; depth++) {
+    chain.unshift(one(e));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  const text = chain.join(' ← ');
   return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
 }
 
@@ -755,10 +762,11 @@ export class JobQueue {
     this.tell(run.kind, dead ? 'dead' : 'retry');
     if (!dead) {
       const delay = registration.backoff(run.attempt);
-      await this.write(
+      await this.requeue(
         run,
         sql`state = 'queued', run_at = ${inMs(delay)}, last_error = ${errorText(error)},
             locked_by = null, locked_until = null`,
+        errorText(error),
       );
       return;
     }
@@ -789,10 +797,35 @@ export class JobQueue {
 
   /** Back to queued now, the interrupted attempt not counted (the worker stopped, not the job failed). */
   private release(run: Running): Promise<void> {
-    return this.write(
+    return this.requeue(
       run,
       sql`state = 'queued', attempts = attempts - 1, run_at = now(), locked_by = null, locked_until = null`,
+      'stopped with its worker',
     );
+  }
+
+  /**
+   * Puts the job back to queued (`set`). When the same work (kind, key) was queued again while this run
+   * ran, that job does it: this one ends, done, `why` kept as its last error with the job that took its
+   * place. Without this the write broke the key's unique index and the job stayed running, claimed by
+   * nobody, until its lease ran out (a minute of a drain waiting on it).
+   */
+  private async requeue(run: Running, set: SQL, why: string): Promise<void> {
+    try {
+      await this.write(run, set);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      const [waiting] = await rowsOf<{ id: number }>(
+        this.db,
+        sql`select w.id from background_jobs w join background_jobs j on j.kind = w.kind and j.key = w.key
+             where j.id = ${run.id} and w.state = 'queued' and w.id <> j.id limit 1`,
+      );
+      await this.write(
+        run,
+        sql`state = 'done', finished_at = now(), locked_by = null, locked_until = null,
+            last_error = ${errorText(`${why}; the same work was queued again${waiting ? ` (job ${waiting.id})` : ''}`)}`,
+      );
+    }
   }
 
   /** An update of this worker's claim on the job; nothing happens if the claim is no longer ours. */

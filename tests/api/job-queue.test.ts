@@ -211,6 +211,40 @@ describe('running jobs', () => {
     expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 2, finished: true });
   });
 
+  it('a failure while the same work was queued again: the run ends, the waiting job does the work', async () => {
+    const q = queue();
+    const kind = unique('k');
+    const failing = gate();
+    const runs: number[] = [];
+    q.register(
+      kind,
+      async (job) => {
+        runs.push(job.id);
+        if (runs.length === 1) {
+          await failing.opened;
+          // A driver's error under a wrapper, as drizzle throws them: the cause is what is kept first.
+          throw new Error('Failed query: insert into …', { cause: new Error('the document is gone') });
+        }
+      },
+      { backoff: () => 0 },
+    );
+    q.start();
+    const first = (await q.enqueue(h.database.db, kind, { doc: 9 }, { key: 'doc:9' }))!;
+    await waitFor('the first run', () => runs.length === 1);
+    const again = (await q.enqueue(h.database.db, kind, { doc: 9 }, { key: 'doc:9' }))!;
+    expect(again).not.toBe(first);
+    failing.open();
+    // Not held running until its lease runs out (a minute by default): drain's ceiling is far below it.
+    await q.drain({ timeoutMs: 20_000 });
+    expect(runs).toEqual([first, again]);
+    const ended = await jobRow(first);
+    expect(ended).toMatchObject({ state: 'done', finished: true, locked_by: null });
+    expect(ended.last_error).toBe(
+      `the document is gone ← Failed query: insert into …; the same work was queued again (job ${again})`,
+    );
+    expect(await jobRow(again)).toMatchObject({ state: 'done', attempts: 1, last_error: null });
+  });
+
   it('exhausting the attempts leaves the job dead with the reason', async () => {
     const q = queue();
     const kind = unique('k');
@@ -511,6 +545,31 @@ describe('workers that stop or die', () => {
     next.start();
     await next.drain();
     expect(await jobRow(id)).toMatchObject({ state: 'done', attempts: 1 });
+  });
+
+  it('stop() with the same work queued again: the interrupted run ends, the waiting job is left to do it', async () => {
+    const q = queue();
+    const kind = unique('k');
+    let started = false;
+    q.register(kind, () => {
+      started = true;
+      return new Promise<void>(() => undefined);
+    });
+    q.start();
+    const first = (await q.enqueue(h.database.db, kind, {}, { key: 'doc:3' }))!;
+    await waitFor('the handler to start', () => started);
+    const again = (await q.enqueue(h.database.db, kind, {}, { key: 'doc:3' }))!;
+    await q.stop({ graceMs: 50 });
+    expect(await jobRow(first)).toMatchObject({ state: 'done', locked_by: null });
+    expect((await jobRow(first)).last_error).toBe(
+      `stopped with its worker; the same work was queued again (job ${again})`,
+    );
+    expect(await jobRow(again)).toMatchObject({ state: 'queued', attempts: 0 });
+    const next = queue();
+    next.register(kind, async () => undefined);
+    next.start();
+    await next.drain({ timeoutMs: 20_000 });
+    expect(await jobRow(again)).toMatchObject({ state: 'done', attempts: 1 });
   });
 
   it('two workers share the jobs: each of 100 done exactly once', async () => {

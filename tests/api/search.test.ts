@@ -8,6 +8,8 @@ import { call, makeRole, makeUser, signIn, startHarness, type Harness } from './
 import { letter, organisation, type Org, type Actor } from './support/correspondence';
 import { SEARCH_TEST_TIMEOUT_MS, settleSearch } from './support/search';
 import { enqueueMissingSearchWork } from '../../src-server/modules/search/jobs';
+import { reindexDocument } from '../../src-server/modules/search/indexer';
+import pg from 'pg';
 import type { ServerContext } from '../../src-server/context';
 import { LEXICON_VERSION } from '../../src-shared/search';
 import { SEARCH_MAX_RESULTS } from '../../src-shared/api/search';
@@ -581,4 +583,40 @@ describe('search', () => {
       SEARCH_TEST_TIMEOUT_MS,
     );
   });
+
+  it.runIf(!!process.env.SIJILL_TEST_DATABASE_URL)(
+    'a document deleted while its entry is rebuilt (a destruction and an index job at once): the entry goes with it, the rebuild does not fail',
+    async () => {
+      const id = (await create(org.clerk, letter(org, { subject: 'وثيقة تتلف أثناء فهرستها' }))).id;
+      await settleSearch(h);
+      const other = new pg.Client({ connectionString: h.databaseUrl });
+      await other.connect();
+      try {
+        await other.query('begin');
+        await other.query('delete from documents where id = $1', [id]);
+        const rebuilt = reindexDocument(h.database.db, id).then(
+          (indexed) => ({ indexed }),
+          (error: unknown) => ({ error: String(error) }),
+        );
+        // The rebuild waits on the deletion (wherever it waits); then the deletion commits.
+        const waiting = async () =>
+          (
+            await other.query<{ n: number }>(
+              `select count(*)::int as n from pg_stat_activity
+                where datname = current_database() and wait_event_type = 'Lock' and pid <> pg_backend_pid()`,
+            )
+          ).rows[0]!.n;
+        const deadline = Date.now() + 60_000;
+        while ((await waiting()) === 0) {
+          if (Date.now() > deadline) throw new Error('the rebuild never waited on the deletion');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await other.query('commit');
+        expect(await rebuilt).toEqual({ indexed: false });
+        expect(await h.query(`select 1 from document_search where document_id = ${id}`)).toEqual([]);
+      } finally {
+        await other.end();
+      }
+    },
+  );
 });

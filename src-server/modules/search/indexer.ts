@@ -135,7 +135,11 @@ export async function reindexDocument(db: Db, documentId: number): Promise<boole
 const SEARCH_LOCK = 0x5e4c;
 
 async function reindexLocked(db: Tx, documentId: number): Promise<boolean> {
-  const texts = (await documentTexts(db, [documentId])).get(documentId);
+  // The document's row held against its deletion until this commits: deleted between the read below and
+  // the insert (a destruction carried out while the index job ran), the insert broke the foreign key and
+  // the job failed.
+  const live = await rowsOf(db, sql`select 1 from documents where id = ${documentId} for key share`);
+  const texts = live.length > 0 ? (await documentTexts(db, [documentId])).get(documentId) : undefined;
   if (!texts) {
     await db.execute(sql`delete from document_search where document_id = ${documentId}`);
     return false;

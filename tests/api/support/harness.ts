@@ -26,6 +26,8 @@ export interface Harness {
   app: App;
   database: Database;
   config: ServerConfig;
+  /** On PostgreSQL, this file's scratch database (for a second connection of a test's own). */
+  databaseUrl: string | undefined;
   /** The app's background job queue (started unless JOBS_WORKER=0; stopped by close()). */
   jobs: JobQueue;
   /** This file's upload folder (a fresh temporary folder, removed by close()). */
@@ -80,6 +82,7 @@ export async function startHarness(
     app,
     database,
     config,
+    databaseUrl: pgDb?.url,
     jobs,
     filesDir,
     query: <T>(text: string) => rowsOf<T>(database.db, sql.raw(text)),
