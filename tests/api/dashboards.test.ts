@@ -265,7 +265,15 @@ function expected(v: Viewer, docs: GenDoc[]) {
     return dep !== null && deps.includes(dep);
   }).length;
   const filed = seen.filter((d) => d.filed);
+  const byDepartment: Record<string, Record<string, number>> = {};
+  for (const d of filed) {
+    const cell = (byDepartment[String(deptId(d.dept))] ??= {});
+    cell[d.direction] = (cell[d.direction] ?? 0) + 1;
+  }
   return {
+    byDepartment,
+    // Every generated document has the one codification.
+    byCodification: filed.length ? { [String(org.codIn)]: { documents: filed.length } } : {},
     archive: {
       registeredToday: registeredIn.filter((d) => d.daysAgo === 0).length,
       registeredThisWeek: registeredIn.filter((d) => d.daysAgo <= 6).length,
@@ -299,6 +307,20 @@ const openWorkCounted = () =>
            from tasks t join documents d on d.id = t.document_id where t.state <> 'completed'
            group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4, 5, 6`);
 
+type ChartBody = { categories: { key: string }[]; series: { key: string; values: number[] }[] };
+const chartOf = (body: { data: { charts: ({ key: string } & ChartBody)[] } }, key: string) =>
+  body.data.charts.find((c) => c.key === key)!;
+/** A chart's values as { category: { series: value } }, zeros left out. */
+function cellsOf(chart: ChartBody): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  chart.categories.forEach((c, i) =>
+    chart.series.forEach((s) => {
+      if (s.values[i]) (out[c.key] ??= {})[s.key] = s.values[i]!;
+    }),
+  );
+  return out;
+}
+
 const figuresOf = (body: { data: { figures: { key: string; value: number }[] } }, keys: readonly string[]) =>
   Object.fromEntries(body.data.figures.filter((f) => keys.includes(f.key)).map((f) => [f.key, f.value]));
 
@@ -328,6 +350,11 @@ describe('dashboards', () => {
           // Twelve months through today (the default): whole months from the tallies, the current one counted.
           const year = await dashboard('organisation', v.actor.token);
           expect(figuresOf(year, Object.keys(want.organisation)), who).toEqual(want.organisation);
+          // The volumes per department and direction, and per codification, for both periods.
+          for (const body of [o, year]) {
+            expect(cellsOf(chartOf(body, 'volumesByDepartment')), who).toEqual(want.byDepartment);
+            expect(cellsOf(chartOf(body, 'volumesByCodification')), who).toEqual(want.byCodification);
+          }
           // Each chart adds up to its figures.
           const months = o.data.charts.find((c: { key: string }) => c.key === 'volumesByMonth');
           const sum = months.series

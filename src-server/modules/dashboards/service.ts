@@ -366,16 +366,17 @@ export async function organisationDashboard(
   const byDep = new Map<string, number>();
   const byCod = new Map<number, number>();
   const byDir = new Map<string, number>();
+  const add = <K>(map: Map<K, number>, key: K, n: number) => map.set(key, (map.get(key) ?? 0) + n);
   for (const r of rows) {
-    byMonth.set(`${r.month}|${r.direction}`, (byMonth.get(`${r.month}|${r.direction}`) ?? 0) + r.n);
-    const dk = `${r.department_id ?? 0}|${r.direction}`;
-    byDep.set(dk, (byDep.get(dk) ?? 0) + r.n);
-    if (r.codification_id !== null) byCod.set(r.codification_id, (byCod.get(r.codification_id) ?? 0) + r.n);
-    byDir.set(r.direction, (byDir.get(r.direction) ?? 0) + r.n);
+    if (r.by === 'month') {
+      add(byMonth, `${r.month}|${r.direction}`, r.n);
+      add(byDir, r.direction!, r.n);
+    } else if (r.by === 'department') add(byDep, `${r.department_id ?? 0}|${r.direction}`, r.n);
+    else if (r.codification_id !== null) add(byCod, r.codification_id, r.n);
   }
   const depIds = [
     ...new Set([
-      ...rows.flatMap((r) => (r.department_id === null ? [] : [r.department_id])),
+      ...rows.flatMap((r) => (r.by !== 'department' || r.department_id === null ? [] : [r.department_id])),
       ...overdue.map((r) => r.department_id),
     ]),
   ];
