@@ -307,6 +307,29 @@ const openWorkCounted = () =>
            from tasks t join documents d on d.id = t.document_id where t.state <> 'completed'
            group by 1, 2, 3, 4, 5, 6 order by 1, 2, 3, 4, 5, 6`);
 
+/**
+ * Periods within the generated documents' 75 days whose ends fall early and late in their months (the 3rd
+ * and the 27th, the 27th and the 3rd, …): each end in the first or the last part of its month.
+ */
+function periodsAcrossMonths(docs: GenDoc[]): [string, string][] {
+  const monthOf = (n: number) => day(n).slice(0, 7);
+  const on = (month: string, d: number) => `${month}-${String(d).padStart(2, '0')}`;
+  const [a, b, c] = [monthOf(70), monthOf(40), monthOf(5)];
+  // And periods that leave out a document registered in their first or last month: the part of the
+  // month outside the period is then not empty.
+  const filedOn = docs.filter((d) => d.filed).map((d) => day(d.daysAgo));
+  const early = filedOn.find((x) => Number(x.slice(8)) <= 12);
+  const late = filedOn.find((x) => Number(x.slice(8)) >= 18);
+  return [
+    [on(a, 3), on(b, 27)],
+    [on(a, 27), on(c, 3)],
+    [on(b, 25), on(b, 28)],
+    [on(a, 5), on(c, 25)],
+    ...(early ? [[addDays(early, 1), today] as [string, string]] : []),
+    ...(late ? [[day(80), addDays(late, -1)] as [string, string]] : []),
+  ];
+}
+
 type ChartBody = { categories: { key: string }[]; series: { key: string; values: number[] }[] };
 const chartOf = (body: { data: { charts: ({ key: string } & ChartBody)[] } }, key: string) =>
   body.data.charts.find((c) => c.key === key)!;
@@ -350,6 +373,22 @@ describe('dashboards', () => {
           // Twelve months through today (the default): whole months from the tallies, the current one counted.
           const year = await dashboard('organisation', v.actor.token);
           expect(figuresOf(year, Object.keys(want.organisation)), who).toEqual(want.organisation);
+          // Periods whose ends fall early and late in their months (an end counted from the documents,
+          // or from its month's tally less the days outside the period), whatever today's date.
+          for (const [fromDay, toDay] of periodsAcrossMonths(docs)) {
+            const p = await dashboard('organisation', v.actor.token, `?from=${fromDay}&to=${toDay}`);
+            const inPeriod = docs.filter(
+              (d) => sees(v, d) && d.filed && day(d.daysAgo) >= fromDay && day(d.daysAgo) <= toDay,
+            );
+            const want = Object.fromEntries([
+              ['total', inPeriod.length],
+              ...(['in', 'out', 'memo'] as const).map((dir) => [
+                dir,
+                inPeriod.filter((d) => d.direction === dir).length,
+              ]),
+            ]);
+            expect(figuresOf(p, Object.keys(want)), `${who} ${fromDay}…${toDay}`).toEqual(want);
+          }
           // The volumes per department and direction, and per codification, for both periods.
           for (const body of [o, year]) {
             expect(cellsOf(chartOf(body, 'volumesByDepartment')), who).toEqual(want.byDepartment);

@@ -379,14 +379,20 @@ export function tallied(
   office: { archive: number; clearance: number } | null,
   departmentId: number | null,
 ) {
+  // Grouped by the tally's own columns (its index holds them all), formatted once per row out: a
+  // subquery formatting each of a year's 25,000 rows first took twice as long.
   return rowsOf<VolumeRow>(
     db,
-    volumeSets(sql`select to_char(t.month, 'YYYY-MM') as month, t.direction, nullif(t.department, 0) as department_id,
-          nullif(t.codification, 0) as codification_id, t.n
-        from dashboard_tallies t
-        where t.month >= ${fromMonth}::date and t.month <= ${toMonth}::date
-          and ${office === null ? sql`true` : sql`t.archive = ${office.archive} and t.security_rank <= ${office.clearance}`}
-          and ${departmentId === null ? sql`true` : sql`t.department = ${departmentId}`}`),
+    sql`select case grouping(t.month, t.direction, t.department, t.codification)
+                 when 3 then 'month' when 9 then 'department' else 'codification' end as by,
+               to_char(t.month, 'YYYY-MM') as month, t.direction, nullif(t.department, 0) as department_id,
+               nullif(t.codification, 0) as codification_id, sum(t.n)::int as n
+          from dashboard_tallies t
+         where t.month >= ${fromMonth}::date and t.month <= ${toMonth}::date
+           and ${office === null ? sql`true` : sql`t.archive = ${office.archive} and t.security_rank <= ${office.clearance}`}
+           and ${departmentId === null ? sql`true` : sql`t.department = ${departmentId}`}
+         group by grouping sets ((t.month, t.direction), (t.department, t.direction), (t.codification))
+        having sum(t.n) <> 0`,
   );
 }
 

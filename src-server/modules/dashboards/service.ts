@@ -333,9 +333,33 @@ async function volumeRows(tx: Tx, s: Scope, from: string, to: string, dep: numbe
   const { whole, edges } = splitMonths(from, to);
   const rows: q.VolumeRow[] = [];
   if (whole) rows.push(...(await q.tallied(tx, whole.from, whole.to, held, dep)));
-  for (const edge of edges) rows.push(...(await q.volumes(tx, heldSql, edge.from, edge.to, dep)));
+  for (const edge of edges) {
+    const month = edge.from.slice(0, 7);
+    const rest = restOfMonth(edge);
+    const restDays = rest.reduce((n, r) => n + daysOf(r.from, r.to).length, 0);
+    const oneMonth = edge.to.slice(0, 7) === month;
+    if (!oneMonth || restDays >= daysOf(edge.from, edge.to).length) {
+      rows.push(...(await q.volumes(tx, heldSql, edge.from, edge.to, dep)));
+      continue;
+    }
+    // Most of the month: its tally, less the days outside the period, counted (the current month of
+    // the default period: the days after today, where nothing is registered yet).
+    rows.push(...(await q.tallied(tx, `${month}-01`, `${month}-01`, held, dep)));
+    for (const r of rest)
+      for (const row of await q.volumes(tx, heldSql, r.from, r.to, dep)) rows.push({ ...row, n: -row.n });
+  }
   if (held) rows.push(...(await q.volumes(tx, q.outsideOffice(s, held.archive), from, to, dep)));
   return rows;
+}
+
+/** The days of an edge's month outside the edge (before it, after it). */
+function restOfMonth(edge: { from: string; to: string }): { from: string; to: string }[] {
+  const first = `${edge.from.slice(0, 7)}-01`;
+  const last = monthEnd(edge.from.slice(0, 7));
+  return [
+    ...(edge.from > first ? [{ from: first, to: addDays(edge.from, -1) }] : []),
+    ...(edge.to < last ? [{ from: addDays(edge.to, 1), to: last }] : []),
+  ];
 }
 
 /** The organisation's dashboard, as far as the caller may see it. */
