@@ -5,7 +5,8 @@
  * names stay (an attachment uploaded through the API, an employee's file and photo, an intake receipt, a
  * final letter, a disposition's output, a report export still kept), and so do bytes younger than the
  * grace, bytes stored again just now, and files being received. The listings go in SHA-256 order a batch
- * at a time and resume after a hash; the job sweeps and queues the next pass a day later.
+ * at a time and resume after a hash; the job sweeps and queues the next pass a day later. Every column
+ * holding a hash is known: a new one fails here until storage/references.ts reads it.
  */
 import crypto, { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -167,6 +168,26 @@ describe('the sweep on the local store', () => {
 
     // A second pass finds nothing more to take.
     expect((await sweepFiles(ctx)).removed).toEqual([]);
+  });
+
+  it('knows every column that names stored bytes (a new one must be added to storage/references.ts)', async () => {
+    // The sweep removes what `unreferenced` does not see named: a column holding stored files' hashes
+    // that it does not read would lose those files a day after they are stored. Add the new column to
+    // `unreferenced` (and to this list) — or, for a column that only records a hash, to the second list.
+    const named = [
+      'dispositions.output_sha256',
+      'document_attachments.sha256',
+      'employee_attachments.sha256',
+      'employees.photo_sha256',
+      'final_letters.sha256',
+      'intake_receipts.sha256',
+    ];
+    const notStoredFiles = ['integrity_failures.found_sha256', 'integrity_failures.sha256'];
+    const columns = await h.query<{ name: string }>(
+      `select table_name || '.' || column_name as name from information_schema.columns
+        where table_schema = current_schema() and column_name like '%sha256%' order by 1`,
+    );
+    expect(columns.map((c) => c.name)).toEqual([...named, ...notStoredFiles].sort());
   });
 
   it('lists in SHA-256 order a batch at a time, resuming after a hash', async () => {
