@@ -101,6 +101,7 @@ export const AUDIT_ACTIONS = [
   'documents.attachmentDownloaded',
   'documents.attachmentPrinted',
   'files.integrityFailed',
+  'files.swept',
   'backups.made',
   'backups.failed',
   'backups.verified',

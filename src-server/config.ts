@@ -147,6 +147,12 @@ export const configSchema = z.object({
    * batches: modules/reads/integrity.ts); 0: never.
    */
   INTEGRITY_CHECK_INTERVAL_HOURS: int(24, 0, 24 * 366),
+  /**
+   * The daily sweep (storage/sweep.ts) removes stored bytes no row names only when they were last written
+   * more than this many hours ago: bytes a writer still running has just stored (its row not yet written)
+   * are never taken.
+   */
+  SWEEP_GRACE_HOURS: int(24, 1, 24 * 366),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Prometheus metrics (docs/operations.md) on a port of their own, bound to METRICS_HOST; unset: none.

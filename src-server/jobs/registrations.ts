@@ -12,6 +12,7 @@ import { DIGEST_JOB, queueDigest, runDigest } from '../modules/notifications/dig
 import { INTEGRITY_JOB, queueIntegrityCheck, runIntegrityJob } from '../modules/reads/integrity';
 import { DISPOSITION_JOB, runDisposition } from '../modules/records/disposition-job';
 import { EXPIRE_JOB, EXPORT_JOB, expireExport, runExport } from '../modules/reports/exports';
+import { SWEEP_JOB, queueSweep, runSweepJob } from '../storage/sweep';
 
 /**
  * Search: text extraction, OCR and indexing; the work left from before queued again at start (an
@@ -81,6 +82,21 @@ const integrityJobs: JobRegistration = (app, ctx) => {
 };
 
 /**
+ * The sweep of stored bytes no row names (a writer killed between storing them and writing its row): a
+ * pass over the store in runs of SWEEP_RUN_FILES, daily; the process that runs the jobs queues the first
+ * pass at start (kept when one is waiting already).
+ */
+const sweepJobs: JobRegistration = (app, ctx) => {
+  ctx.jobs.register(SWEEP_JOB, (job) => runSweepJob(ctx, job), { concurrency: 1, timeoutMs: 30 * 60_000 });
+  if (ctx.config.JOBS_WORKER)
+    app.addHook('onReady', async () => {
+      await queueSweep(ctx).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'sweep: could not queue the first pass'),
+      );
+    });
+};
+
+/**
  * Report exports (issue 30): a workbook or a PDF per request, two at a time (a year's report of 100,000
  * rows takes seconds); each file's removal a day later.
  */
@@ -105,6 +121,7 @@ export const JOB_REGISTRATIONS: readonly JobRegistration[] = [
   finalJobs,
   notificationJobs,
   integrityJobs,
+  sweepJobs,
   reportJobs,
   recordsJobs,
 ];

@@ -3,13 +3,22 @@
  * attachments): bytes are stored once under their SHA-256, so the same file uploaded twice takes the
  * space of one and a row in the database only records the hash. `FileStore` is the seam for an
  * S3-compatible store when several servers share one organisation; the local store keeps files under
- * DATA_DIR/files/ab/cd/<sha256>.
+ * DATA_DIR/files/ab/cd/<sha256>. `list` walks what a store holds (the sweep of bytes no row names,
+ * storage/sweep.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
+
+/** One stored content as a listing names it. */
+export interface StoredEntry {
+  sha256: string;
+  size: number;
+  /** When the bytes were last written: stored, or stored again (a `put` of bytes already there). */
+  modifiedAt: Date;
+}
 
 /** Where uploaded bytes live. Implementations must be safe to share between servers. */
 export interface FileStore {
@@ -41,6 +50,14 @@ export interface FileStore {
    */
   remove(sha256: string): Promise<void>;
   /**
+   * Everything stored, in SHA-256 order from after `after`, `batchSize` entries at a time (default 1000):
+   * a walk of the folders or a paginated listing, never the whole store in memory. Files being received
+   * (`tempDir`) are not listed.
+   */
+  list(options?: { after?: string; batchSize?: number }): AsyncIterable<StoredEntry[]>;
+  /** When the bytes stored under the hash were last written, or null when none are stored. */
+  modifiedAt(sha256: string): Promise<Date | null>;
+  /**
    * Where stored bytes lie on this machine's disk, for a reader that needs a path (the text reader's
    * child opens the file itself); only stores on the local disk have one. Read only: never written.
    */
@@ -53,6 +70,19 @@ export interface FileStore {
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
+const HEX2 = /^[0-9a-f]{2}$/;
+/** Entries a listing answers at once unless told. */
+export const LIST_BATCH = 1000;
+
+/** A folder's names in order ([] when there is no such folder: an empty store). */
+async function namesIn(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
 
 /** SHA-256 (hex) of bytes. */
 export function sha256Of(bytes: Buffer): string {
@@ -112,6 +142,41 @@ export function createLocalFileStore(dir: string): FileStore {
     has: (sha256) => exists(pathOf(sha256)),
     remove: (sha256) => rm(pathOf(sha256), { force: true }),
     localPath: pathOf,
+    async *list(options = {}) {
+      const after = options.after ?? '';
+      const size = Math.max(1, options.batchSize ?? LIST_BATCH);
+      let batch: StoredEntry[] = [];
+      // ab/cd/<sha256>, each level in order: one leaf folder's names in memory at a time (a few hundred
+      // even with millions stored). `.incoming` and anything else not named like a hash is passed over.
+      for (const ab of await namesIn(dir)) {
+        if (!HEX2.test(ab) || ab < after.slice(0, 2)) continue;
+        for (const cd of await namesIn(join(dir, ab))) {
+          if (!HEX2.test(cd) || ab + cd < after.slice(0, 4)) continue;
+          for (const name of await namesIn(join(dir, ab, cd))) {
+            if (!SHA256.test(name) || !name.startsWith(ab + cd) || name <= after) continue;
+            const info = await stat(join(dir, ab, cd, name)).catch((error: NodeJS.ErrnoException) => {
+              if (error.code === 'ENOENT') return null; // removed meanwhile
+              throw error;
+            });
+            if (!info?.isFile()) continue;
+            batch.push({ sha256: name, size: info.size, modifiedAt: info.mtime });
+            if (batch.length >= size) {
+              yield batch;
+              batch = [];
+            }
+          }
+        }
+      }
+      if (batch.length) yield batch;
+    },
+    async modifiedAt(sha256) {
+      try {
+        return (await stat(pathOf(sha256))).mtime;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
+    },
     async probe() {
       await mkdir(tempDir, { recursive: true });
       const probe = join(tempDir, `${Date.now()}-${randomBytes(8).toString('hex')}.probe`);

@@ -2,7 +2,8 @@
  * Which stored contents no row names any more. The file store keeps one copy per SHA-256, so bytes may go
  * from it only when nothing names them: a correspondence attachment, an employee's file or photo, an intake
  * receipt, a final letter, a disposition's certificate or package, a report export still kept. Every
- * remover asks here (a destruction, an export's expiry), so a new kind of stored file is named once.
+ * remover asks here (a destruction, an export's expiry, the daily sweep: storage/sweep.ts), so a new kind
+ * of stored file is named once (tests/api/file-sweep.test.ts fails on a new hash column until it is).
  */
 import { sql } from 'drizzle-orm';
 import { rowsOf } from '../db/rows';

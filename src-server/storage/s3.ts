@@ -3,21 +3,26 @@
  * organisation sharing their files. Same content addressing as the local store: an object per content
  * under `<prefix>ab/cd/<sha256>`. Uploads being received still land on the local disk (`tempDir`);
  * `putFile` then streams them to the bucket as a multipart upload, a few parts in memory at a time.
+ * Storing bytes the bucket holds already sends nothing, but an object last written long ago is copied
+ * onto itself so its LastModified is now: the sweep (storage/sweep.ts) removes only objects no row names
+ * that were last written before its grace period, and a writer naming old bytes again must not lose them.
  */
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import {
+  CopyObjectCommand,
   DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { sha256Of, type FileStore } from './files';
+import { LIST_BATCH, sha256Of, type FileStore, type StoredEntry } from './files';
 
 export interface S3FileStoreOptions {
   bucket: string;
@@ -47,6 +52,11 @@ export interface S3FileStore extends FileStore {
 const MIN_PART = 5 * 1024 * 1024;
 /** The local store's check (files.ts): a key is only ever built from a lowercase hex SHA-256. */
 const SHA256 = /^[0-9a-f]{64}$/;
+/**
+ * An object stored again (a `put` of bytes already there) older than this is copied onto itself, so its
+ * LastModified says it was just stored; well inside the sweep's shortest grace (SWEEP_GRACE_HOURS ≥ 1).
+ */
+const TOUCH_AFTER_MS = 15 * 60_000;
 
 /** HeadObject answers a bodiless 404 (`NotFound`); GetObject a `NoSuchKey`. */
 function isMissing(error: unknown): boolean {
@@ -87,14 +97,35 @@ export function createS3FileStore(options: S3FileStoreOptions): S3FileStore {
     if (!SHA256.test(sha256)) throw new Error(`not a sha256: ${sha256.slice(0, 80)}`);
     return `${prefix}${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`;
   };
-  const exists = async (key: string) => {
+  /** When the object was last written (unknown: now, so never swept), or null when there is none. */
+  const writtenAt = async (key: string): Promise<Date | null> => {
     try {
-      await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-      return true;
+      const res = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+      return res.LastModified ?? new Date();
     } catch (error) {
-      if (isMissing(error)) return false;
+      if (isMissing(error)) return null;
       throw error;
     }
+  };
+  const exists = async (key: string) => (await writtenAt(key)) !== null;
+  /**
+   * Whether the object is there; one written long ago is copied onto itself (on the server: no bytes
+   * travel), so the sweep sees it stored now and leaves it to the row about to name it.
+   */
+  const stored = async (key: string) => {
+    const at = await writtenAt(key);
+    if (at === null) return false;
+    if (Date.now() - at.getTime() > TOUCH_AFTER_MS)
+      await client.send(
+        new CopyObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          CopySource: `${bucket}/${encodeURIComponent(key).replace(/%2F/g, '/')}`,
+          MetadataDirective: 'REPLACE',
+          ContentType: 'application/octet-stream',
+        }),
+      );
+    return true;
   };
 
   return {
@@ -105,7 +136,7 @@ export function createS3FileStore(options: S3FileStoreOptions): S3FileStore {
     async put(bytes, known) {
       const sha256 = known ?? sha256Of(bytes);
       const key = keyOf(sha256);
-      if (!(await exists(key))) {
+      if (!(await stored(key))) {
         await client.send(
           new PutObjectCommand({
             Bucket: bucket,
@@ -123,7 +154,7 @@ export function createS3FileStore(options: S3FileStoreOptions): S3FileStore {
       let body: Readable | undefined;
       try {
         const key = keyOf(sha256);
-        if (await exists(key)) return;
+        if (await stored(key)) return;
         body = createReadStream(path);
         // One PUT below `partSize`, a multipart upload above it (aborted on failure: no stray parts).
         const upload = new Upload({
@@ -188,6 +219,33 @@ export function createS3FileStore(options: S3FileStoreOptions): S3FileStore {
     },
 
     has: async (sha256) => exists(keyOf(sha256)),
+    modifiedAt: async (sha256) => writtenAt(keyOf(sha256)),
+
+    async *list(options = {}) {
+      const maxKeys = Math.min(Math.max(1, options.batchSize ?? LIST_BATCH), 1000); // S3 answers 1000 at most
+      let token: string | undefined;
+      do {
+        // Keys come in UTF-8 binary order: SHA-256 order under `<prefix>ab/cd/`.
+        const res = await client.send(
+          new ListObjectsV2Command({
+            Bucket: bucket,
+            Prefix: prefix,
+            MaxKeys: maxKeys,
+            ContinuationToken: token,
+            StartAfter: token || !options.after ? undefined : keyOf(options.after),
+          }),
+        );
+        const batch: StoredEntry[] = [];
+        for (const object of res.Contents ?? []) {
+          const sha256 = object.Key?.slice(prefix.length + 6) ?? '';
+          // Only `ab/cd/<sha256>` keys: anything else sharing the prefix is not this store's.
+          if (!SHA256.test(sha256) || object.Key !== keyOf(sha256)) continue;
+          batch.push({ sha256, size: object.Size ?? 0, modifiedAt: object.LastModified ?? new Date() });
+        }
+        if (batch.length) yield batch;
+        token = res.IsTruncated ? res.NextContinuationToken : undefined;
+      } while (token);
+    },
     // The bucket answers to these keys. HeadBucket needs s3:ListBucket, as does `has` (without it S3
     // answers 403, not 404, for a missing object).
     probe: async () => {
