@@ -19,21 +19,27 @@
  * tests can run it with short limits and stand-in workers; the server uses the one made here (`makePdf`).
  */
 import { availableParallelism } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { ReportCell } from '../../src-shared/api/reports';
 import { startWorker } from '../entry';
 import type { PdfMakeReply, PdfMakeRequest } from './pdf-make-worker';
 import { PDF_TASKS, type PdfMade, type PdfTaskInput, type PdfTaskIo, type PdfTaskName } from './tasks';
 
-/** A worker with tasks that says nothing for this long is ended, and its tasks fail (pdf-lib run away). */
-const SILENCE_TIMEOUT_MS = 120_000;
+/**
+ * A worker with tasks that says nothing for this long is ended, and its tasks fail (pdf-lib run away). Long:
+ * a certificate's last step (its fonts subset, the PDF written) says nothing, and took minutes for 10,000
+ * documents on a loaded machine; the jobs that ask have their own time limit besides.
+ */
+const SILENCE_TIMEOUT_MS = 10 * 60_000;
 /** A worker not ready this long after it was started is taken for one that cannot start. */
 const STARTUP_TIMEOUT_MS = 60_000;
 /**
- * The heap a worker may grow to before V8 ends it (its tasks fail). pdf-lib holds a certificate's pages
- * until it is saved: 10,000 documents peak near 400 MB (bench/pdf-making).
+ * The heap a worker may grow to before V8 ends it (its tasks fail): as much as the server's own thread has,
+ * where these PDFs were made before. pdf-lib holds a certificate's pages until it is saved, and 10,000
+ * documents needed more than a gigabyte (bench/pdf-making).
  */
-const WORKER_HEAP_MB = 1024;
+const WORKER_HEAP_MB = Math.round(getHeapStatistics().heap_size_limit / (1024 * 1024));
 
 /** How a pool is made (the server's: see the bottom of this file). */
 export interface PdfMakePoolOptions {
@@ -178,18 +184,20 @@ export class PdfMakePool {
   private fail(slot: Slot, id: number, error: unknown): void {
     const pending = slot.pending.get(id);
     if (!pending) return;
-    this.settle(slot, id, pending);
     slot.worker.postMessage({ type: 'cancel', id } satisfies PdfMakeRequest);
-    pending.reject(error);
+    void this.settle(slot, id, pending).then(() => pending.reject(error));
   }
 
-  /** Takes a task out of its worker's list (answered, failed or given up); its rows' cursor is closed. */
-  private settle(slot: Slot, id: number, pending: Pending): void {
+  /**
+   * Takes a task out of its worker's list (answered, failed or given up); resolves once its rows are closed
+   * (the report's cursor), before the task is answered, as a `for await` over them would have.
+   */
+  private async settle(slot: Slot, id: number, pending: Pending): Promise<void> {
     slot.pending.delete(id);
     if (pending.timer) clearTimeout(pending.timer);
     pending.timer = null;
-    void pending.rows?.return?.()?.catch(() => undefined);
     holdWhileBusy(slot);
+    await pending.rows?.return?.()?.catch(() => undefined);
   }
 
   /** Tells the caller the latest progress, one call at a time (a worker may say it faster than it is told). */
@@ -212,7 +220,7 @@ export class PdfMakePool {
   }
 
   /** The next batch of a streamed task's rows, sent to its worker (or the end of them). */
-  private async feed(slot: Slot, id: number, pending: Pending): Promise<void> {
+  private async feed(index: number, slot: Slot, id: number, pending: Pending): Promise<void> {
     try {
       const next = await pending.rows!.next();
       if (slot.pending.get(id) !== pending) return;
@@ -221,7 +229,7 @@ export class PdfMakePool {
         : { type: 'batch', id, rows: next.value };
       slot.worker.postMessage(request);
       // The rows may have been slow to come (the database): the worker's silence is timed from now.
-      this.heard(this.slots.indexOf(slot), slot, pending);
+      this.heard(index, slot, pending);
     } catch (error) {
       this.fail(slot, id, error);
     }
@@ -237,17 +245,17 @@ export class PdfMakePool {
         this.tell(slot, reply.id, pending);
         return;
       case 'want':
-        if (pending.rows) await this.feed(slot, reply.id, pending);
+        if (pending.rows) await this.feed(index, slot, reply.id, pending);
         return;
       case 'error':
-        this.settle(slot, reply.id, pending);
+        await this.settle(slot, reply.id, pending);
         pending.reject(new Error(`the PDF was not made: ${reply.error}`));
         return;
       case 'done':
         // The progress told so far is told before the task is answered.
         if (pending.telling) await pending.telling;
         if (slot.pending.get(reply.id) !== pending) return;
-        this.settle(slot, reply.id, pending);
+        await this.settle(slot, reply.id, pending);
         pending.resolve(reply.made);
         return;
     }
@@ -314,8 +322,7 @@ export class PdfMakePool {
     for (const q of slot.queued.splice(0))
       this.makeHere(q.task, q.input, q.options).then(q.resolve, q.reject);
     for (const [id, pending] of [...slot.pending]) {
-      this.settle(slot, id, pending);
-      pending.reject(why);
+      void this.settle(slot, id, pending).then(() => pending.reject(why));
     }
     void slot.worker.terminate().catch(() => undefined);
   }
@@ -328,8 +335,7 @@ export class PdfMakePool {
     for (const slot of open) {
       for (const q of slot.queued.splice(0)) q.reject(closed);
       for (const [id, pending] of [...slot.pending]) {
-        this.settle(slot, id, pending);
-        pending.reject(closed);
+        void this.settle(slot, id, pending).then(() => pending.reject(closed));
       }
     }
     await Promise.all(open.map((slot) => slot.worker.terminate().catch(() => undefined)));

@@ -2,7 +2,7 @@
  * A worker thread that makes PDFs (tasks.ts: the certificate of destruction, a report's PDF export) for the
  * server's thread (pdf-make-pool.ts), so that pdf-lib's seconds of work and its garbage stay off the thread
  * that answers requests. Speaks the protocol below: a task is run from its input; a streamed task's rows
- * are asked for a batch at a time (one asked ahead while the last is being set, so at most two are held);
+ * are asked for a batch at a time (the next asked for as one is taken to be set, so at most two are held);
  * progress goes back as it comes; the bytes made are transferred back, not copied.
  */
 import { parentPort } from 'node:worker_threads';
@@ -45,6 +45,9 @@ function ioOf(id: number, task: Running, streamed: boolean): PdfTaskIo {
     progress: async (done) => {
       stopIfCancelled();
       send({ type: 'progress', id, done });
+      // The thread turned once, so that a cancel sent meanwhile is read (and the task stops at its next step).
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      stopIfCancelled();
     },
     batches: {
       async *[Symbol.asyncIterator]() {
@@ -55,8 +58,10 @@ function ioOf(id: number, task: Running, streamed: boolean): PdfTaskIo {
             await new Promise<void>((resolve) => (task.wake = resolve));
           stopIfCancelled();
           const batch = task.rows.shift();
-          if (batch) yield batch;
-          else return;
+          if (!batch) return;
+          // The next one asked for while this one is set: one asked, one held, one being set at most.
+          if (!task.ended) send({ type: 'want', id });
+          yield batch;
         }
       },
     },
@@ -67,11 +72,8 @@ port.on('message', (request: PdfMakeRequest) => {
   if (request.type !== 'run') {
     const task = running.get(request.id);
     if (!task) return;
-    if (request.type === 'batch') {
-      task.rows.push(request.rows);
-      // The next one asked for while this one is set.
-      send({ type: 'want', id: request.id });
-    } else if (request.type === 'end') task.ended = true;
+    if (request.type === 'batch') task.rows.push(request.rows);
+    else if (request.type === 'end') task.ended = true;
     else task.cancelled = true;
     task.wake?.();
     task.wake = null;
