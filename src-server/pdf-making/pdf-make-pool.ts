@@ -6,7 +6,8 @@
  * a task of tasks.ts, by its name, from plain data; its progress comes back as it goes, a streamed task's
  * rows are sent over a batch at a time as it asks for them (the report's, from its database cursor: at
  * most two batches on their way or waiting), and the bytes come back transferred, not copied. Small PDFs
- * made per request (labels, a watermarked copy, a final letter's stamp) stay where they are.
+ * made per request stay where they are (labels, a final letter's stamp), but for a reader's watermarked copy
+of an attachment, which may be hundreds of pages.
  *
  * Modelled on the PDF check pool (storage/pdf-check-pool.ts): a few workers (at most two: these tasks are
  * rare), each started on first use and kept, holding the process open only while it has tasks (a command

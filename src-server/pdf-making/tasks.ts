@@ -13,6 +13,7 @@ import type { ReportCell, ReportColumn } from '../../src-shared/api/reports';
 import type { Locale } from '../../src-shared/locale';
 import { translate } from '../i18n';
 import { certificatePdf } from '../modules/records/certificate';
+import { watermarkPdf, type WatermarkFacts } from '../modules/reads/watermark';
 import { writePdf } from '../modules/reports/pdf';
 import type { SheetHeading } from '../modules/reports/xlsx';
 
@@ -54,6 +55,14 @@ export const PDF_TASKS = {
       io.batches,
       io.progress,
     ),
+  /**
+   * A reader's watermarked copy of an attachment (reads/watermark.ts): per request, but the attachment may
+   * be hundreds of pages (pdf-lib parses and writes it all); no rows counted.
+   */
+  watermark: async (input: { bytes: Uint8Array; facts: WatermarkFacts }): Promise<PdfMade> => {
+    const bytes = await watermarkPdf(input.bytes, input.facts);
+    return { bytes, rows: 0 };
+  },
 } satisfies Record<string, (input: never, io: PdfTaskIo) => Promise<PdfMade>>;
 
 export type PdfTaskName = keyof typeof PDF_TASKS;
