@@ -4,7 +4,8 @@
  *   "type": "module"; npm dependencies stay external and load from node_modules/app.asar, which native
  *   modules such as better-sqlite3 require; src-server and the locale JSON it imports are bundled), the
  *   server's OCR child process (src-server/modules/search/ocr-child.ts → out/main/ocr-child.js), its
- *   PDF check worker thread (src-server/storage/pdf-check-worker.ts → out/main/pdf-check-worker.js) and
+ *   PDF check worker thread (src-server/storage/pdf-check-worker.ts → out/main/pdf-check-worker.js), its
+ *   PDF make worker thread (src-server/pdf-making/pdf-make-worker.ts → out/main/pdf-make-worker.js) and
  *   its embedded database's worker thread (src-server/db/pglite-worker.ts → out/main/pglite-worker.js);
  * - preload (src-preload/index.ts → out/preload/index.cjs: sandboxed preloads must be CommonJS and
  *   self-contained, so zod is bundled and only `electron` stays external);
@@ -51,6 +52,9 @@ export default defineConfig({
           // The worker threads that check uploaded PDFs (src-server/storage/pdf-check-pool.ts starts
           // out/main/pdf-check-worker.js, found beside the bundle that runs it).
           'pdf-check-worker': resolve(here, 'src-server/storage/pdf-check-worker.ts'),
+          // The worker threads that make heavy PDFs (src-server/pdf-making/pdf-make-pool.ts starts
+          // out/main/pdf-make-worker.js, found beside the bundle that runs it).
+          'pdf-make-worker': resolve(here, 'src-server/pdf-making/pdf-make-worker.ts'),
           // The embedded database (PGlite) runs in a worker thread of its own (src-server/db/pglite-proxy.ts
           // starts out/main/pglite-worker.js, found beside the bundle that runs it).
           'pglite-worker': resolve(here, 'src-server/db/pglite-worker.ts'),

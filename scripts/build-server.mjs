@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the API server that `npm run server` runs: src-server/cli.ts as one ES module bundle in
-// out/server/ (the dependencies stay in node_modules), with the OCR child, the PDF check worker and the
-// embedded database's worker beside it and the SQL migrations
+// out/server/ (the dependencies stay in node_modules), with the OCR child, the PDF check worker, the PDF
+// make worker and the embedded database's worker beside it and the SQL migrations
 // it applies — as the desktop build does for the embedded server. A server process then runs no
 // TypeScript loader: tsx's transforms and the source maps it turns on kept ~50 MB more heap, which every
 // full garbage collection marks (a tenth of the server's CPU during a scanning station's burst,
@@ -34,6 +34,8 @@ export async function buildServer({ outDir = join(root, 'out/server') } = {}) {
       'ocr-child': join(root, 'src-server/modules/search/ocr-child.ts'),
       // The worker threads that check uploaded PDFs (storage/pdf-check-pool.ts finds it beside the bundle).
       'pdf-check-worker': join(root, 'src-server/storage/pdf-check-worker.ts'),
+      // The worker threads that make heavy PDFs (pdf-making/pdf-make-pool.ts finds it beside the bundle).
+      'pdf-make-worker': join(root, 'src-server/pdf-making/pdf-make-worker.ts'),
       // The embedded database's worker thread (db/pglite-proxy.ts finds it beside the bundle).
       'pglite-worker': join(root, 'src-server/db/pglite-worker.ts'),
     },

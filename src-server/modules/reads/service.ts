@@ -18,10 +18,10 @@ import type { ListPage } from '../../../src-shared/api/envelope';
 import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
 import { rangeOf } from '../../http/send-file';
+import { makePdf } from '../../pdf-making/pdf-make-pool';
 import { scope } from '../correspondence/common';
 import { openAttachment } from '../correspondence/documents';
 import * as q from './queries';
-import { watermarkPdf } from './watermark';
 
 /** Where a reading came from (the request's address). */
 export interface ReadMeta {
@@ -118,12 +118,17 @@ export async function attachmentCopy(
   let bytes: Uint8Array = stored;
   if (watermarked) {
     const reader = await q.readerNames(ctx.db, caller.userId);
-    bytes = await watermarkPdf(stored, {
-      nameAr: reader?.name_ar ?? caller.username,
-      nameEn: reader?.name_en ?? caller.username,
-      username: caller.username,
-      time: watermarkTime(ctx.clock.now(), ctx.config.ORG_TIME_ZONE),
+    // In a worker thread (pdf-making/): an attachment of hundreds of pages is seconds of pdf-lib.
+    const made = await makePdf('watermark', {
+      bytes: stored,
+      facts: {
+        nameAr: reader?.name_ar ?? caller.username,
+        nameEn: reader?.name_en ?? caller.username,
+        username: caller.username,
+        time: watermarkTime(ctx.clock.now(), ctx.config.ORG_TIME_ZONE),
+      },
     });
+    bytes = made.bytes;
   }
   const action: ReadAction =
     purpose === 'download' ? 'documents.attachmentDownloaded' : 'documents.attachmentPrinted';

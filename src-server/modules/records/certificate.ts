@@ -28,9 +28,10 @@ const directionOf = (text: string): 'rtl' | 'ltr' => {
 const DOCUMENTS_PER_STEP = 10;
 
 /**
- * Makes the certificate of a destruction carried out. Setting it takes milliseconds per document on the
- * thread that answers requests; `onDocuments` (the job's progress, and its giving way to requests) is
- * awaited every few documents with how many are set.
+ * Makes the certificate of a destruction carried out. Setting it takes milliseconds per document: the
+ * server makes it in a worker thread (pdf-making/, task `certificate`), not on the thread that answers
+ * requests. `onDocuments` (the job's progress; in the server's own thread, where no worker can be had,
+ * also its giving way to requests) is awaited every few documents with how many are set.
  */
 export async function certificatePdf(
   d: Disposition,

@@ -23,10 +23,10 @@ import { recordAudit } from '../../audit';
 import type { ServerContext } from '../../context';
 import { rowsOf } from '../../db/rows';
 import { PermanentJobError, type JobContext } from '../../jobs/queue';
+import { makePdf } from '../../pdf-making/pdf-make-pool';
 import { unreferenced } from '../../storage/references';
 import type { Tx } from '../auth/queries';
 import { buildBag } from './bagit';
-import { certificatePdf } from './certificate';
 import * as q from './queries';
 import {
   dispositionOut,
@@ -190,8 +190,11 @@ async function destroy(ctx: ServerContext, p: DispositionJobPayload, step: Step,
   const record = dispositionOut(row).record;
   if (row.output_sha256 === null) {
     await step('certificate', 0, record.length);
-    const pdf = await certificatePdf(dispositionOut(row), (set) => step('certificate', set, record.length));
-    const stored = await ctx.files.put(Buffer.from(pdf));
+    // Made in a worker thread (pdf-making/): seconds of pdf-lib for a large file, off the requests' thread.
+    const pdf = await makePdf('certificate', dispositionOut(row), {
+      onProgress: (set) => step('certificate', set, record.length),
+    });
+    const stored = await ctx.files.put(Buffer.from(pdf.bytes));
     await ctx.db.execute(
       sql`update dispositions set output_sha256 = ${stored.sha256} where id = ${p.dispositionId}`,
     );

@@ -46,8 +46,8 @@ import { rowsOf } from '../../db/rows';
 import type { AuthContext } from '../../http/access';
 import { HttpProblem } from '../../http/problem';
 import { hasText, translate } from '../../i18n';
+import { makePdf } from '../../pdf-making/pdf-make-pool';
 import type { Tx } from '../auth/queries';
-import { certificatePdf } from './certificate';
 import * as q from './queries';
 import { dispositionStep, dueOn, isDue, retentionOf, type DispositionStep } from './rules';
 
@@ -670,7 +670,7 @@ export async function outputOf(ctx: ServerContext, id: number, action: 'destroy'
     // Done before destructions ran as jobs, and the server stopped before the certificate was stored: made
     // again from the record.
     if (action !== 'destroy') throw notFound();
-    const bytes = Buffer.from(await certificatePdf(dispositionOut(row)));
+    const bytes = Buffer.from((await makePdf('certificate', dispositionOut(row))).bytes);
     const stored = await ctx.files.put(bytes);
     await ctx.db.execute(sql`update dispositions set output_sha256 = ${stored.sha256} where id = ${id}`);
     return { bytes, code: row.file_code };

@@ -22,7 +22,8 @@ import { HttpProblem } from '../../http/problem';
 import { translate } from '../../i18n';
 import { PermanentJobError, type JobContext } from '../../jobs/queue';
 import { REPORT_EXPORT_JOB, unreferenced } from '../../storage/references';
-import { PDF_MAX_ROWS, writePdf } from './pdf';
+import { makePdf } from '../../pdf-making/pdf-make-pool';
+import { PDF_MAX_ROWS } from './pdf';
 import { checkPeriod, requesterScope, runOf } from './service';
 import { writeXlsx, type SheetHeading } from './xlsx';
 
@@ -236,14 +237,11 @@ export async function runExport(ctx: ServerContext, job: JobContext): Promise<vo
       };
       if (p.format === 'xlsx')
         return writeXlsx(createWriteStream(temp), p.lang, heading, run.columns, batches, onBatch);
-      const made = await writePdf(
-        p.lang,
-        heading,
-        (page, pages) => translate(p.lang, 'reports.heading.page', { page, pages }),
-        run.columns,
-        total,
-        batches,
-        onBatch,
+      // Made in a worker thread (pdf-making/), the rows sent over a batch at a time as it asks for them.
+      const made = await makePdf(
+        'reportPdf',
+        { lang: p.lang, heading, columns: run.columns, total },
+        { batches, onProgress: onBatch },
       );
       await writeFile(temp, made.bytes);
       return made.rows;
