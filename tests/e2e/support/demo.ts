@@ -36,7 +36,13 @@ export async function signInAs(page: Page, shell: WebShellProcess, user: DemoUse
   await login.signIn(user, DEMO_PASSWORD);
   const skip = page.getByTestId('two-factor-skip');
   await main.menu().or(skip).first().waitFor();
-  if (await skip.isVisible()) await skip.click();
+  if (await skip.isVisible())
+    // Skipped again if the offer is still there after a while, as a person would: once in a CI run
+    // under load the first click left the page as it was (no error in place; the cause is not known).
+    await expect(async () => {
+      if (await skip.isVisible()) await skip.click({ timeout: 5_000 });
+      await expect(main.menu()).toBeVisible({ timeout: 30_000 });
+    }).toPass({ timeout: 90_000 });
   // The first screen loads its page tree and lists: on a busy machine it takes its time.
   await expect(main.menu()).toBeVisible({ timeout: 60_000 });
 }
