@@ -20,6 +20,8 @@ import { followSignIn } from './signIn';
 import { SAME_IN_EVERY_LANGUAGE } from '../../app/locale';
 import { useLocalisedForm } from '../../lib/forms';
 
+/** A key's length of characters, unseen: the line the key will take while it is asked for. */
+const SECRET_PLACEHOLDER = '\u2007'.repeat(32);
 export function Component() {
   const { t } = useTranslation('auth');
   const { t: tc } = useTranslation();
@@ -96,28 +98,43 @@ export function Component() {
       {enrolling ? (
         <>
           <Typography.Paragraph>{t('twoFactor.setupIntro')}</Typography.Paragraph>
-          {material.isPending ? (
-            <Skeleton.Image active className="qr-skeleton" />
-          ) : material.isError ? (
+          {material.isError ? (
             <Alert
               type="error"
               showIcon
               title={tc(material.error.message, { defaultValue: i18n.t('errors.unexpected') })}
             />
           ) : (
-            <Flex vertical align="center" gap={8}>
-              <img
-                src={material.data.qrDataUrl}
-                alt={t('twoFactor.qrAlt')}
-                width={200}
-                height={200}
-                className="qr-image"
-                data-testid="totp-qr"
-              />
+            // While the key is asked for, its place is held at the size it will have (the code's box,
+            // the label, a line for the key): the buttons below do not move when it arrives, where a
+            // click meant for "Skip for now" would otherwise land on what moved into its place.
+            <Flex vertical align="center" gap={8} data-testid="totp-material" aria-busy={material.isPending}>
+              {material.isPending ? (
+                <div className="qr-image qr-placeholder" data-testid="totp-qr-placeholder">
+                  <Skeleton.Node active className="qr-placeholder-node">
+                    <span />
+                  </Skeleton.Node>
+                </div>
+              ) : (
+                <img
+                  src={material.data.qrDataUrl}
+                  alt={t('twoFactor.qrAlt')}
+                  width={200}
+                  height={200}
+                  className="qr-image"
+                  data-testid="totp-qr"
+                />
+              )}
               <Typography.Text type="secondary">{t('twoFactor.secretLabel')}</Typography.Text>
-              <Typography.Text code copyable dir="ltr" className="totp-secret" data-testid="totp-secret">
-                {material.data.secret}
-              </Typography.Text>
+              {material.isPending ? (
+                <Typography.Text code copyable dir="ltr" className="totp-secret totp-secret-placeholder">
+                  {SECRET_PLACEHOLDER}
+                </Typography.Text>
+              ) : (
+                <Typography.Text code copyable dir="ltr" className="totp-secret" data-testid="totp-secret">
+                  {material.data.secret}
+                </Typography.Text>
+              )}
             </Flex>
           )}
         </>
