@@ -143,7 +143,8 @@ describe('the server’s worker (default start)', () => {
     expect(heard.length).toBeGreaterThan(0);
     expect(heard).toEqual([...heard].sort((a, b) => a - b));
     expect(new Set(heard).size).toBe(heard.length);
-    expect(heard.at(-1)!).toBeLessThan(300);
+    // Progress tells sets done before the last: never the whole record (the answer says that).
+    expect(heard.every((set) => set < made.rows)).toBe(true);
   });
 
   it('prints a report from rows sent as it asks for them, never more than two batches ahead', async () => {
