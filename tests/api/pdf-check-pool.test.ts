@@ -9,10 +9,11 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PdfCheckPool, type PdfCheckPoolOptions } from '../../src-server/storage/pdf-check-pool';
 import { encryptedPdf, minimalPdf, ownerLockedPdf, pdfWith } from './support/files';
+import * as standIns from './support/stand-in-workers';
+import { within } from './support/within';
 
 /**
  * A stand-in worker: ready at once (unless `ready: false`), then by the request's path — 'hang' never
@@ -44,54 +45,18 @@ function standIn(opts: { ready?: boolean } = {}): string {
 /** A worker that exits before it is ready (as the real one does where pdf.js cannot be loaded). */
 const exitsAtOnce = 'process.exit(1);';
 
-/** Workers the stand-in `start`s made, in order, and which of them have exited. */
-let started: Worker[] = [];
-const exited = new Set<Worker>();
-let pools: PdfCheckPool[] = [];
-
-/** A `start` that runs `code` as a worker (eval), counted in `started`. */
-function starting(code: string): () => Worker {
-  return () => {
-    const worker = new Worker(code, { eval: true });
-    worker.on('exit', () => exited.add(worker));
-    started.push(worker);
-    return worker;
-  };
-}
-
-/** A pool closed after the test; short limits unless given. */
+/** A pool closed after the test; long limits unless given. */
 function pool(options: Partial<PdfCheckPoolOptions> = {}): PdfCheckPool {
-  const made = new PdfCheckPool({ size: 1, timeoutMs: 30_000, startupTimeoutMs: 30_000, ...options });
-  pools.push(made);
-  return made;
-}
-
-/** `promise`, or a failure after `ms` (a broken pool fails the test at once, not at vitest's timeout). */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+  return standIns.closedAfterTest(
+    new PdfCheckPool({ size: 1, timeoutMs: 30_000, startupTimeoutMs: 30_000, ...options }),
+  );
 }
 
 /** Bytes with an ArrayBuffer of their own (what the pool transfers rather than copies). */
 const own = (bytes: Buffer) => new Uint8Array(bytes);
 const text = () => own(Buffer.from('plain text, not a PDF\n'.repeat(20)));
 
-/** Resolves once `worker` has exited (at once if it has). */
-function exit(worker: Worker): Promise<void> {
-  if (exited.has(worker)) return Promise.resolve();
-  return new Promise((resolve) => worker.once('exit', () => resolve()));
-}
-
-afterEach(async () => {
-  await Promise.all(pools.map((p) => p.close()));
-  await Promise.all(started.map((worker) => worker.terminate()));
-  pools = [];
-  started = [];
-  exited.clear();
-});
+afterEach(standIns.endPoolsAndWorkers);
 
 let dir: string;
 beforeAll(async () => {
@@ -158,23 +123,23 @@ describe('the server’s worker (default start)', () => {
 
 describe('a worker that fails while checking', () => {
   it('a check past its time is refused, its worker ended, and the next check gets a new worker', async () => {
-    const checker = pool({ timeoutMs: 300, start: starting(standIn()) });
+    const checker = pool({ timeoutMs: 300, start: standIns.starting(standIn()) });
     const began = Date.now();
     const hung = await within(checker.check({ path: 'hang' }), 5_000, 'the hanging check');
     expect(hung.verdict).toEqual({ ok: false, reason: 'notPdf' });
     expect(Date.now() - began).toBeGreaterThanOrEqual(250);
-    expect(started).toHaveLength(1);
-    await within(exit(started[0]!), 5_000, 'the hung worker’s exit');
+    expect(standIns.started).toHaveLength(1);
+    await within(standIns.exit(standIns.started[0]!), 5_000, 'the hung worker’s exit');
 
     const next = await within(checker.check({ path: 'next' }), 5_000, 'the next check');
-    expect(started).toHaveLength(2);
-    expect(next.verdict).toEqual({ ok: true, pages: started[1]!.threadId });
+    expect(standIns.started).toHaveLength(2);
+    expect(next.verdict).toEqual({ ok: true, pages: standIns.started[1]!.threadId });
   });
 
   it.each(['crash', 'throw'])(
     'a worker that ends (%s) refuses every file it was checking; the next check gets a new worker',
     async (fault) => {
-      const checker = pool({ start: starting(standIn()) });
+      const checker = pool({ start: standIns.starting(standIn()) });
       const [waiting, failing] = await within(
         Promise.all([checker.check({ path: 'hang' }), checker.check({ path: fault })]),
         5_000,
@@ -182,21 +147,21 @@ describe('a worker that fails while checking', () => {
       );
       expect(waiting.verdict).toEqual({ ok: false, reason: 'notPdf' });
       expect(failing.verdict).toEqual({ ok: false, reason: 'notPdf' });
-      expect(started).toHaveLength(1);
+      expect(standIns.started).toHaveLength(1);
 
       const next = await within(checker.check({ path: 'next' }), 5_000, 'the next check');
-      expect(started).toHaveLength(2);
-      expect(next.verdict).toEqual({ ok: true, pages: started[1]!.threadId });
+      expect(standIns.started).toHaveLength(2);
+      expect(next.verdict).toEqual({ ok: true, pages: standIns.started[1]!.threadId });
     },
   );
 
   it('a check that fails in a worker is refused, and the worker keeps checking', async () => {
-    const checker = pool({ start: starting(standIn()) });
+    const checker = pool({ start: standIns.starting(standIn()) });
     const failed = await within(checker.check({ path: 'fail' }), 5_000, 'the failing check');
     expect(failed.verdict).toEqual({ ok: false, reason: 'notPdf' });
     const next = await within(checker.check({ path: 'next' }), 5_000, 'the next check');
-    expect(started).toHaveLength(1);
-    expect(next.verdict).toEqual({ ok: true, pages: started[0]!.threadId });
+    expect(standIns.started).toHaveLength(1);
+    expect(next.verdict).toEqual({ ok: true, pages: standIns.started[0]!.threadId });
   });
 });
 
@@ -232,7 +197,11 @@ describe('no worker to check in: the calling thread checks, for good', () => {
   }
 
   it('a worker never ready: the checks waiting for it and later ones, and no worker is started again', async () => {
-    const checker = pool({ size: 2, startupTimeoutMs: 300, start: starting(standIn({ ready: false })) });
+    const checker = pool({
+      size: 2,
+      startupTimeoutMs: 300,
+      start: standIns.starting(standIn({ ready: false })),
+    });
     // Both go to the first worker's queue or start the second: either way, they wait for a worker.
     const waiting = [checker.check({ bytes: own(minimalPdf('queued')) }), checker.check({ bytes: text() })];
     const began = Date.now();
@@ -242,61 +211,54 @@ describe('no worker to check in: the calling thread checks, for good', () => {
       { ok: true, pages: 1 },
       { ok: false, reason: 'notPdf' },
     ]);
-    const starts = started.length;
+    const starts = await standIns.allStartedExited();
     expect(starts).toBeGreaterThanOrEqual(1);
-    await within(Promise.all(started.map(exit)), 5_000, 'the unready workers’ exits');
 
     await inThread(checker);
     checker.warm();
-    expect(started).toHaveLength(starts);
+    expect(standIns.started).toHaveLength(starts);
   });
 
   it('a worker that exits before it is ready: the same', async () => {
-    const checker = pool({ start: starting(exitsAtOnce) });
+    const checker = pool({ start: standIns.starting(exitsAtOnce) });
     const answer = await within(checker.check({ bytes: own(minimalPdf('queued')) }), 20_000, 'the check');
     expect(answer.verdict).toEqual({ ok: true, pages: 1 });
     await inThread(checker);
-    expect(started).toHaveLength(1);
+    expect(standIns.started).toHaveLength(1);
   });
 
   it('a worker that cannot be started: the same', async () => {
-    let calls = 0;
-    const checker = pool({
-      size: 2,
-      start: () => {
-        calls++;
-        throw new Error('pdf-check-worker.js not found');
-      },
-    });
+    const missing = standIns.cannotStart('pdf-check-worker.js not found');
+    const checker = pool({ size: 2, start: missing.start });
     await inThread(checker);
     await inThread(checker);
     checker.warm();
-    expect(calls).toBe(1);
+    expect(missing.calls()).toBe(1);
   });
 });
 
 describe('which worker checks', () => {
   it('two checks at once go to different workers', async () => {
-    const checker = pool({ size: 2, start: starting(standIn()) });
+    const checker = pool({ size: 2, start: standIns.starting(standIn()) });
     const [first, second] = await within(
       Promise.all([checker.check({ path: 'slow' }), checker.check({ path: 'slow' })]),
       5_000,
       'the two checks',
     );
-    expect(started).toHaveLength(2);
-    const threads = started.map((worker) => worker.threadId).sort((a, b) => a - b);
+    expect(standIns.started).toHaveLength(2);
+    const threads = standIns.started.map((worker) => worker.threadId).sort((a, b) => a - b);
     const pages = [first.verdict, second.verdict].map((v) => (v.ok ? v.pages : 0));
     expect(pages.sort((a, b) => a - b)).toEqual(threads);
   });
 
   it('a check goes to the worker with the fewest waiting, not the next in turn', async () => {
-    const checker = pool({ size: 2, start: starting(standIn()) });
+    const checker = pool({ size: 2, start: standIns.starting(standIn()) });
     const slow = checker.check({ path: 'slow' }); // the first worker, busy for a second
     const quick = await within(checker.check({ path: 'quick' }), 5_000, 'the quick check');
-    expect(quick.verdict).toEqual({ ok: true, pages: started[1]!.threadId });
+    expect(quick.verdict).toEqual({ ok: true, pages: standIns.started[1]!.threadId });
     // The first worker still has the slow one waiting: the second, now idle, gets this one too.
     const again = await within(checker.check({ path: 'quick' }), 5_000, 'the next quick check');
-    expect(again.verdict).toEqual({ ok: true, pages: started[1]!.threadId });
-    expect((await slow).verdict).toEqual({ ok: true, pages: started[0]!.threadId });
+    expect(again.verdict).toEqual({ ok: true, pages: standIns.started[1]!.threadId });
+    expect((await slow).verdict).toEqual({ ok: true, pages: standIns.started[0]!.threadId });
   });
 });

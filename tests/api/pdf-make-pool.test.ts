@@ -12,13 +12,14 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReportCell, ReportColumn } from '../../src-shared/api/reports';
 import { certificatePdf } from '../../src-server/modules/records/certificate';
 import { makePdf, PdfMakePool, type PdfMakePoolOptions } from '../../src-server/pdf-making/pdf-make-pool';
 import { destroyedFile } from './support/disposition';
 import { startHarness } from './support/harness';
+import * as standIns from './support/stand-in-workers';
+import { within } from './support/within';
 
 /**
  * A stand-in worker: ready at once (unless `ready: false`), then by the input's `mode` — 'hang' never
@@ -56,49 +57,18 @@ function standIn(opts: { ready?: boolean } = {}): string {
   `;
 }
 
-let started: Worker[] = [];
-const exited = new Set<Worker>();
-let pools: PdfMakePool[] = [];
-
-function starting(code: string): () => Worker {
-  return () => {
-    const worker = new Worker(code, { eval: true });
-    worker.on('exit', () => exited.add(worker));
-    started.push(worker);
-    return worker;
-  };
-}
-
+/** A pool closed after the test; long limits unless given. */
 function pool(options: Partial<PdfMakePoolOptions> = {}): PdfMakePool {
-  const made = new PdfMakePool({ size: 1, timeoutMs: 30_000, startupTimeoutMs: 30_000, ...options });
-  pools.push(made);
-  return made;
-}
-
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
-function exit(worker: Worker): Promise<void> {
-  if (exited.has(worker)) return Promise.resolve();
-  return new Promise((resolve) => worker.once('exit', () => resolve()));
+  return standIns.closedAfterTest(
+    new PdfMakePool({ size: 1, timeoutMs: 30_000, startupTimeoutMs: 30_000, ...options }),
+  );
 }
 
 /** A stand-in's task: the input by its mode (the pool's types are the real tasks'). */
 const standInTask = (p: PdfMakePool, mode: string) => p.make('certificate', { mode } as never);
 const threadOf = (bytes: Uint8Array) => Number(/^thread (\d+)$/.exec(Buffer.from(bytes).toString())?.[1]);
 
-afterEach(async () => {
-  await Promise.all(pools.map((p) => p.close()));
-  await Promise.all(started.map((worker) => worker.terminate()));
-  pools = [];
-  started = [];
-  exited.clear();
-});
+afterEach(standIns.endPoolsAndWorkers);
 
 const COLUMNS: ReportColumn[] = [
   { key: 'docNumber', type: 'text' },
@@ -198,19 +168,19 @@ describe('the server’s worker (default start)', () => {
 
 describe('a worker that fails while making', () => {
   it('a worker silent past its time fails its task, is ended, and the next task gets a new worker', async () => {
-    const maker = pool({ timeoutMs: 300, start: starting(standIn()) });
+    const maker = pool({ timeoutMs: 300, start: standIns.starting(standIn()) });
     await expect(within(standInTask(maker, 'hang'), 5_000, 'the hanging task')).rejects.toThrow(
       /did not answer in time/,
     );
-    expect(started).toHaveLength(1);
-    await within(exit(started[0]!), 5_000, 'the silent worker’s exit');
+    expect(standIns.started).toHaveLength(1);
+    await within(standIns.exit(standIns.started[0]!), 5_000, 'the silent worker’s exit');
     const next = await within(standInTask(maker, 'next'), 5_000, 'the next task');
-    expect(started).toHaveLength(2);
-    expect(threadOf(next.bytes)).toBe(started[1]!.threadId);
+    expect(standIns.started).toHaveLength(2);
+    expect(threadOf(next.bytes)).toBe(standIns.started[1]!.threadId);
   });
 
   it('a worker telling its progress is not silent: its task runs past the time, until it is given up', async () => {
-    const maker = pool({ timeoutMs: 200, start: starting(standIn()) });
+    const maker = pool({ timeoutMs: 200, start: standIns.starting(standIn()) });
     const cancelled = new Promise((resolve) =>
       maker
         .make('certificate', { mode: 'chatty' } as never, {
@@ -224,19 +194,19 @@ describe('a worker that fails while making', () => {
     // The worker was told, and lives on.
     const told = await within(
       new Promise((resolve) =>
-        started[0]!.on('message', (m: { type: string }) => m.type === 'cancelled' && resolve(m)),
+        standIns.started[0]!.on('message', (m: { type: string }) => m.type === 'cancelled' && resolve(m)),
       ),
       5_000,
       'the cancel',
     );
     expect(told).toMatchObject({ type: 'cancelled' });
-    expect(exited.has(started[0]!)).toBe(false);
+    expect(standIns.exited.has(standIns.started[0]!)).toBe(false);
   });
 
   it.each(['crash', 'throw'])(
     'a worker that ends (%s) fails every task it had; the next task gets a new worker',
     async (fault) => {
-      const maker = pool({ start: starting(standIn()) });
+      const maker = pool({ start: standIns.starting(standIn()) });
       const results = await within(
         Promise.allSettled([standInTask(maker, 'hang'), standInTask(maker, fault)]),
         5_000,
@@ -244,17 +214,17 @@ describe('a worker that fails while making', () => {
       );
       expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
       const next = await within(standInTask(maker, 'next'), 5_000, 'the next task');
-      expect(started).toHaveLength(2);
-      expect(threadOf(next.bytes)).toBe(started[1]!.threadId);
+      expect(standIns.started).toHaveLength(2);
+      expect(threadOf(next.bytes)).toBe(standIns.started[1]!.threadId);
     },
   );
 
   it('a task that fails in a worker fails alone, and the worker goes on', async () => {
-    const maker = pool({ start: starting(standIn()) });
+    const maker = pool({ start: standIns.starting(standIn()) });
     await expect(within(standInTask(maker, 'fail'), 5_000, 'the failing task')).rejects.toThrow(/failed/);
     const next = await within(standInTask(maker, 'next'), 5_000, 'the next task');
-    expect(started).toHaveLength(1);
-    expect(threadOf(next.bytes)).toBe(started[0]!.threadId);
+    expect(standIns.started).toHaveLength(1);
+    expect(threadOf(next.bytes)).toBe(standIns.started[0]!.threadId);
   });
 });
 
@@ -275,34 +245,31 @@ describe('no worker to make in: the calling thread makes, for good', () => {
   };
 
   it('a worker never ready: the tasks waiting for it and later ones, and no worker is started again', async () => {
-    const maker = pool({ size: 2, startupTimeoutMs: 300, start: starting(standIn({ ready: false })) });
+    const maker = pool({
+      size: 2,
+      startupTimeoutMs: 300,
+      start: standIns.starting(standIn({ ready: false })),
+    });
     await inThread(maker);
-    const starts = started.length;
+    const starts = await standIns.allStartedExited();
     expect(starts).toBeGreaterThanOrEqual(1);
-    await within(Promise.all(started.map(exit)), 5_000, 'the unready workers’ exits');
     await inThread(maker);
-    expect(started).toHaveLength(starts);
+    expect(standIns.started).toHaveLength(starts);
   });
 
   it('a worker that exits before it is ready: the same', async () => {
-    const maker = pool({ start: starting('process.exit(1);') });
+    const maker = pool({ start: standIns.starting('process.exit(1);') });
     await inThread(maker);
     await inThread(maker);
-    expect(started).toHaveLength(1);
+    expect(standIns.started).toHaveLength(1);
   });
 
   it('a worker that cannot be started: the same', async () => {
-    let calls = 0;
-    const maker = pool({
-      size: 2,
-      start: () => {
-        calls++;
-        throw new Error('pdf-make-worker.js not found');
-      },
-    });
+    const missing = standIns.cannotStart('pdf-make-worker.js not found');
+    const maker = pool({ size: 2, start: missing.start });
     await inThread(maker);
     await inThread(maker);
-    expect(calls).toBe(1);
+    expect(missing.calls()).toBe(1);
   });
 });
 
