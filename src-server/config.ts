@@ -58,6 +58,12 @@ export const configSchema = z.object({
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
   /**
+   * The embedded PGlite's shared buffers in MB (db/pglite-options.ts). Its WebAssembly memory holds them
+   * from the start and never gives them back, so a desk keeps them small and its tables in the system's
+   * file cache; a large embedded archive may raise it.
+   */
+  PGLITE_SHARED_BUFFERS_MB: int(16, 1, 8192),
+  /**
    * Uploads are refused (507, `upload.diskFull`) while the disk of DATA_DIR or of the local file store
    * has less free space than this many MB, before a full disk breaks the database; 0 turns the check off.
    */

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { pgliteOptions } from '../db/pglite-options';
 import type { ServerConfig } from '../config';
 import type { PgliteProxy } from '../db/pglite-proxy';
 import type { FileStore } from '../storage/files';
@@ -194,7 +194,7 @@ export async function backupInstallation(
       `The embedded database in ${data} is open (a server is running on it, or did not stop cleanly). ` +
         `Stop the server and run this again, or ask the running server for a backup (POST /admin/backup).`,
     );
-  const client = await PGlite.create(data, { extensions: { pg_trgm } });
+  const client = await PGlite.create(data, pgliteOptions({ parsers: false }));
   try {
     return await createBackup({ ...common, source: { kind: 'pglite', client } });
   } finally {

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { pgliteOptions } from '../db/pglite-options';
 import pg from 'pg';
 import { PgliteProxy } from '../db/pglite-proxy';
 import type { MigrationLevel } from './manifest';
@@ -150,7 +150,10 @@ export async function dumpPgliteData(client: PGlite | PgliteProxy): Promise<Buff
 
 /** Opens a PGlite tar (dumpPgliteData) in memory, with the extensions the schema uses. Close it. */
 export async function openPgliteTar(tar: Buffer): Promise<PGlite> {
-  return PGlite.create({ loadDataDir: new Blob([tar as Uint8Array<ArrayBuffer>]), extensions: { pg_trgm } });
+  return PGlite.create({
+    ...pgliteOptions({ parsers: false }),
+    loadDataDir: new Blob([tar as Uint8Array<ArrayBuffer>]),
+  });
 }
 
 /** The facts of a PGlite tar, read by opening it: proof too that the dump opens. */

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { pgliteOptions } from '../db/pglite-options';
 import pg from 'pg';
 import type { ServerConfig } from '../config';
 import type { FileStore } from '../storage/files';
@@ -97,7 +97,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<Manifest> 
           `not stop cleanly): stop the server first.`,
       );
     if (existsSync(join(pgliteDir(config.DATA_DIR), 'PG_VERSION'))) {
-      const db = await PGlite.create(pgliteDir(config.DATA_DIR), { extensions: { pg_trgm } });
+      const db = await PGlite.create(pgliteDir(config.DATA_DIR), pgliteOptions({ parsers: false }));
       try {
         if (await hasData(db)) existing.push(`the embedded database in ${pgliteDir(config.DATA_DIR)}`);
       } finally {
@@ -127,8 +127,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<Manifest> 
     await rm(data, { recursive: true, force: true });
     await mkdir(data, { recursive: true });
     const db = await PGlite.create(data, {
+      ...pgliteOptions({ parsers: false }),
       loadDataDir: new Blob([await readFile(dump)]),
-      extensions: { pg_trgm },
     });
     await db.query('select 1');
     await db.close();

@@ -10,14 +10,14 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema';
 import { applyMigrations } from './migrate';
-import { INT8, INT8_ARRAY, parseInt8, pgliteParsers } from './int8';
+import { INT8, INT8_ARRAY, parseInt8 } from './int8';
+import { pgliteOptions } from './pglite-options';
 import { PgliteProxy } from './pglite-proxy';
 
 export { parseInt8 };
@@ -59,6 +59,8 @@ export interface OpenDatabaseOptions {
    * did before, kept to compare (bench/embedded) and as a way out should the worker not start somewhere.
    */
   PGLITE_IN_THREAD?: boolean;
+  /** PGlite's shared buffers in MB (config PGLITE_SHARED_BUFFERS_MB; pglite-options.ts). */
+  PGLITE_SHARED_BUFFERS_MB?: number;
   migrationsFolder?: string;
   /** Apply migrations and base data (default true). */
   migrate?: boolean;
@@ -245,9 +247,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       mkdirSync(dataDir, { recursive: true });
     }
     // In its worker thread by default: a long query there leaves this thread free to answer requests.
+    const sharedBuffersMb = options.PGLITE_SHARED_BUFFERS_MB;
     const client = options.PGLITE_IN_THREAD
-      ? await PGlite.create(dataDir ?? 'memory://', { extensions: { pg_trgm }, parsers: pgliteParsers })
-      : (await PgliteProxy.start({ dataDir: dataDir ?? null })).asPglite();
+      ? await PGlite.create(dataDir ?? 'memory://', pgliteOptions({ sharedBuffersMb }))
+      : (await PgliteProxy.start({ dataDir: dataDir ?? null, sharedBuffersMb })).asPglite();
     const db = drizzlePglite(client, { schema });
     let closed = false;
     database = {

@@ -9,8 +9,7 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { pgliteParsers } from './int8';
+import { pgliteOptions } from './pglite-options';
 
 /** What the worker is started with (`workerData`). */
 export interface PgliteWorkerData {
@@ -18,6 +17,8 @@ export interface PgliteWorkerData {
   dataDir: string | null;
   /** PGlite's initial WASM memory, in bytes (it grows from there as it needs). */
   initialMemory?: number;
+  /** Its shared buffers in MB (pglite-options.ts; its default when absent). */
+  sharedBuffersMb?: number | undefined;
 }
 
 /** A request of the server's thread; each is answered by a `PgliteReply` with its `id`. */
@@ -123,8 +124,7 @@ interface OpenTransaction {
 
 async function main(): Promise<void> {
   const pg = await PGlite.create(options.dataDir ?? 'memory://', {
-    extensions: { pg_trgm },
-    parsers: pgliteParsers,
+    ...pgliteOptions({ sharedBuffersMb: options.sharedBuffersMb }),
     ...(options.initialMemory ? { initialMemory: options.initialMemory } : {}),
   });
   const transactions = new Map<number, OpenTransaction>();
