@@ -14,15 +14,27 @@ import { build } from 'esbuild';
 const root = resolve(import.meta.dirname, '..');
 
 /**
- * Node's flags for the server process. A larger initial heap: V8 starts a small one and, under a burst
- * of uploads, collected it in full every few dozen files as the requests' objects were promoted
- * (50 full collections for 2,000 scans; 7 with this); 128 MB is what the server reaches anyway.
- * `--liftoff-only`: the embedded PGlite's WASM compiled by V8's baseline compiler only, never tiered up
- * to TurboFan, whose compiling of the hot Postgres functions cost ~500 MB at its peak (docs/decisions.md,
- * "The embedded database in a worker thread"). A flag of the process: V8 freezes its flags once started,
- * so `v8.setFlagsFromString` in the server is too late. On PostgreSQL it changes nothing of note.
+ * Node's flags for the server process (docs/decisions.md, "The embedded server's memory"):
+ * - `--liftoff-only`: the embedded PGlite's WASM compiled by V8's baseline compiler only, never tiered up
+ *   to TurboFan, whose compiling of the hot Postgres functions cost ~500 MB at its peak. A flag of the
+ *   process: V8 freezes its flags once started, so `v8.setFlagsFromString` in the server is too late. On
+ *   PostgreSQL it changes nothing of note.
+ * - `--max-semi-space-size=2`: a young generation of a few MB. V8's default let it grow to ~50 MB of the
+ *   server's idle memory; its collections stay short.
+ * - `--optimize-for-size`: the old generation collected before it doubles rather than quadruples. Under a
+ *   burst of scans the requests' garbage grew the heap from 45 to 130 MB before a full collection; with
+ *   the flag it stays near 55 MB, the incoming box as fast (bench/embedded).
+ * The desk's main process, where the embedded server runs, is given the same flags
+ * (src-main/electron/js-flags.ts; a unit test keeps the lists alike).
  */
-export const SERVER_NODE_FLAGS = ['--initial-heap-size=128', '--liftoff-only'];
+export const SERVER_NODE_FLAGS = ['--liftoff-only', '--max-semi-space-size=2', '--optimize-for-size'];
+
+/**
+ * The server process's environment beside the caller's: glibc's malloc keeps two arenas rather than one
+ * per thread (eight times the cores), each holding on to what its thread freed: ~20–40 MB of the server's
+ * memory under a burst of scans with the worker threads busy.
+ */
+export const SERVER_ENV = { MALLOC_ARENA_MAX: '2' };
 
 /** Builds out/server/ afresh; answers the path of its entry (cli.js). */
 export async function buildServer({ outDir = join(root, 'out/server') } = {}) {
@@ -44,6 +56,9 @@ export async function buildServer({ outDir = join(root, 'out/server') } = {}) {
     platform: 'node',
     target: 'node20',
     format: 'esm',
+    // What the server imports on demand (the S3 store, exceljs through its module…) goes into chunks
+    // beside the entries, loaded when first used rather than with the server.
+    splitting: true,
     packages: 'external',
     sourcemap: true,
     logLevel: 'warning',

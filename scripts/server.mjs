@@ -4,11 +4,12 @@
 // process's arguments (see src-server/cli.ts). Signals are passed on; the exit code is the server's.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
-import { SERVER_NODE_FLAGS, buildServer } from './build-server.mjs';
+import { SERVER_ENV, SERVER_NODE_FLAGS, buildServer } from './build-server.mjs';
 
 const entry = await buildServer();
 const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, entry, ...process.argv.slice(2)], {
   stdio: 'inherit',
+  env: { ...SERVER_ENV, ...process.env },
 });
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) =>

@@ -99,16 +99,17 @@ export function waitForLine(child: Child, pattern: RegExp, timeoutMs = 90_000): 
 }
 
 /** The API server (`npm run server`) as a child process on PGlite in `dataDir`, on a free port. */
-let bundle: Promise<{ entry: string; nodeFlags: string[] }> | undefined;
-/** The server bundle `npm run server` runs and its Node flags, built once for this benchmark run. */
-function serverBundle(): Promise<{ entry: string; nodeFlags: string[] }> {
+let bundle: Promise<{ entry: string; nodeFlags: string[]; env: Record<string, string> }> | undefined;
+/** The server bundle `npm run server` runs, its Node flags and environment, built once for this run. */
+function serverBundle(): Promise<{ entry: string; nodeFlags: string[]; env: Record<string, string> }> {
   bundle ??= (async () => {
     const built = (await import(pathToFileURL(join(ROOT, 'scripts/build-server.mjs')).href)) as {
       buildServer(options?: { outDir?: string }): Promise<string>;
       SERVER_NODE_FLAGS: string[];
+      SERVER_ENV: Record<string, string>;
     };
     const entry = await built.buildServer({ outDir: join(ROOT, 'out/bench-server') });
-    return { entry, nodeFlags: built.SERVER_NODE_FLAGS };
+    return { entry, nodeFlags: built.SERVER_NODE_FLAGS, env: built.SERVER_ENV };
   })();
   return bundle;
 }
@@ -126,8 +127,9 @@ export async function startServerProcess(
   flags.push(...(process.env.BENCH_SERVER_FLAGS ?? '').split(/\s+/).filter(Boolean));
   // The server as `npm run server` runs it: the bundle (scripts/build-server.mjs, built once a run) with
   // the server's Node flags.
-  const { entry, nodeFlags } = await serverBundle();
+  const { entry, nodeFlags, env: serverEnv } = await serverBundle();
   const child = spawnNode([...nodeFlags, ...flags, entry, 'serve'], {
+    ...serverEnv,
     HOST: '127.0.0.1',
     PORT: '0',
     DATA_DIR: dataDir,

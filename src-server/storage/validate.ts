@@ -5,7 +5,6 @@
  * (415 'Please select a valid PDF file', 413 'File size must be less than {maxSize}'); a PDF locked by a
  * password is 415 too, but says it is encrypted and how to unlock it (`upload.encrypted`).
  */
-import sharp from 'sharp';
 import { formatMaxSize } from '../../src-shared/files';
 import { HttpProblem } from '../http/problem';
 import { hasPdfSignature, type PdfVerdict } from './pdf-check';
@@ -95,6 +94,8 @@ export async function assertImage(
   bytes: Buffer,
   maxSide: number,
 ): Promise<{ bytes: Buffer; mime: 'image/webp'; width: number; height: number }> {
+  // sharp (libvips) is loaded with the first image, not with the server: most uploads are PDFs.
+  const { default: sharp } = await import('sharp');
   let format: string | undefined;
   try {
     const meta = await sharp(bytes, { limitInputPixels: 50_000_000 }).metadata();

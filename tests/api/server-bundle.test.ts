@@ -333,7 +333,8 @@ describe('the bundled server (npm run server)', () => {
     const args = cmdline(server.pid);
     expect(args, `no /proc/${server.pid}/cmdline`).not.toBeNull();
     expect(args).toEqual([process.execPath, ...flags, entry, 'serve']);
-    expect(args).toContain('--initial-heap-size=128');
+    // The memory flags (docs/decisions.md, "The embedded server's memory").
+    expect(args).toEqual(expect.arrayContaining(['--liftoff-only', '--max-semi-space-size=2']));
   });
 
   it('checks uploaded PDFs in the bundle’s pdf-check-worker.js threads', async () => {

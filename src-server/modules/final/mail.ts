@@ -8,7 +8,10 @@
  * SMTP failures never throw: the caller records the outcome on the letter and may retry, so a failure is
  * an answer (`ok: false`) with a readable reason, nodemailer's code, and whether retrying is pointless.
  */
-import nodemailer, { type SMTPTransportOptions } from 'nodemailer';
+import type { SMTPTransportOptions } from 'nodemailer';
+
+/** nodemailer, loaded the first time a message is sent or the settings checked (it is not small). */
+const loadMailer = async () => (await import('nodemailer')).default;
 import { z } from 'zod';
 
 export interface SmtpSettings {
@@ -296,7 +299,7 @@ async function deliver(
   if (!z.email().safeParse(message.to).success) {
     return { ok: false, error: `Not an e-mail address: ${message.to}`, code: 'EENVELOPE', permanent: true };
   }
-  const transporter = nodemailer.createTransport(transportOptions(smtp, options));
+  const transporter = (await loadMailer()).createTransport(transportOptions(smtp, options));
   try {
     const info = await transporter.sendMail({
       from: { name: smtp.fromName ?? '', address: smtp.fromAddress },
@@ -320,7 +323,7 @@ async function deliver(
 
 /** Checks the SMTP settings (connect, upgrade as configured, sign in) for the administrator's "test" button. */
 export async function checkSmtp(smtp: SmtpSettings, options?: MailOptions): Promise<CheckOutcome> {
-  const transporter = nodemailer.createTransport(transportOptions(smtp, options));
+  const transporter = (await loadMailer()).createTransport(transportOptions(smtp, options));
   try {
     await transporter.verify();
     return { ok: true };

@@ -7,7 +7,7 @@
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { ReportCell, ReportColumn } from '../../../src-shared/api/reports';
 import type { Locale } from '../../../src-shared/locale';
 
@@ -102,7 +102,9 @@ export async function writeXlsx(
   batches: AsyncIterable<ReportCell[][]>,
   onBatch: (rows: number) => Promise<void>,
 ): Promise<number> {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+  // exceljs is loaded when a report is first written, not with the server (it is not small).
+  const { default: Excel } = await import('exceljs');
+  const workbook = new Excel.stream.xlsx.WorkbookWriter({
     stream,
     useStyles: true,
     useSharedStrings: false,
