@@ -12,6 +12,7 @@ import { startEmbeddedServer, type EmbeddedServer } from '../embedded/launcher';
 import { LocalStore, NewerDatabaseError } from '../services/local-store';
 import { createMainServices, type MainServicesHandle } from '../setup';
 import { pushEvent, registerIpc } from './ipc';
+import { RELAUNCHED_FOR_JS_FLAGS, relaunchArgsForJsFlags } from './js-flags';
 import { startDesktopNotices } from './notices';
 import { APP_START_URL, isAppUrl, registerAppScheme, serveRenderer } from './protocol';
 import { windowPrinting } from './print';
@@ -153,39 +154,53 @@ async function shutdown(): Promise<void> {
   store?.close();
 }
 
-// Tests launch the unpackaged app on a fresh profile (Playwright's Electron suite). Set before the
-// single-instance lock, which is keyed on the user-data folder; a packaged app ignores the variable.
-if (!app.isPackaged && process.env.SIJILL_USER_DATA_DIR)
-  app.setPath('userData', process.env.SIJILL_USER_DATA_DIR);
+/** Sets up and starts the desk: one instance, the window once Electron is ready, an orderly quit. */
+function boot(): void {
+  // Tests launch the unpackaged app on a fresh profile (Playwright's Electron suite). Set before the
+  // single-instance lock, which is keyed on the user-data folder; a packaged app ignores the variable.
+  if (!app.isPackaged && process.env.SIJILL_USER_DATA_DIR)
+    app.setPath('userData', process.env.SIJILL_USER_DATA_DIR);
 
-registerAppScheme();
+  registerAppScheme();
 
-if (!app.requestSingleInstanceLock()) {
-  // Another Sijill is running: it gets focus (second-instance below) and this one leaves at once.
-  app.quit();
+  if (!app.requestSingleInstanceLock()) {
+    // Another Sijill is running: it gets focus (second-instance below) and this one leaves at once.
+    app.quit();
+  } else {
+    app.on('second-instance', () => {
+      if (!window) return;
+      if (window.isMinimized()) window.restore();
+      window.focus();
+    });
+    app.on('will-quit', (event) => {
+      if (shutDown) return;
+      event.preventDefault();
+      void shutdown().finally(() => {
+        shutDown = true;
+        app.quit();
+      });
+    });
+    app
+      .whenReady()
+      .then(start)
+      .catch((error: unknown) => {
+        console.error('Sijill failed to start:', error);
+        dialog.showErrorBox(
+          'Sijill',
+          `Sijill failed to start: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        app.exit(1);
+      });
+  }
+}
+
+// A packaged desk started without its V8 flags starts itself again with them, before it opens anything
+// (js-flags.ts); started from source (tests, development) it runs as it is.
+const relaunchArgs = app.isPackaged ? relaunchArgsForJsFlags(process.argv, process.env) : null;
+if (relaunchArgs) {
+  process.env[RELAUNCHED_FOR_JS_FLAGS] = '1';
+  app.relaunch({ args: relaunchArgs });
+  app.exit(0);
 } else {
-  app.on('second-instance', () => {
-    if (!window) return;
-    if (window.isMinimized()) window.restore();
-    window.focus();
-  });
-  app.on('will-quit', (event) => {
-    if (shutDown) return;
-    event.preventDefault();
-    void shutdown().finally(() => {
-      shutDown = true;
-      app.quit();
-    });
-  });
-  app
-    .whenReady()
-    .then(start)
-    .catch((error: unknown) => {
-      console.error('Sijill failed to start:', error);
-      dialog.showErrorBox(
-        'Sijill',
-        `Sijill failed to start: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      app.exit(1);
-    });
+  boot();
 }
