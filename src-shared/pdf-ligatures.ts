@@ -1,0 +1,143 @@
+/**
+ * Puts back in order the characters of ligature glyphs in a page's text items. A font may draw several
+ * letters with one glyph (lam-alef لا, lam-meem لم, lam-ya لى, the word الله) and map that glyph to all of
+ * them in its ToUnicode table, in reading order. Producers draw Arabic glyph by glyph from left to right
+ * (visual order), and pdf.js turns each text chunk back into reading order by reversing its characters
+ * (its bidi step), which reverses the letters of such a glyph too: `السلام` comes out as `السالم`,
+ * `تعالى` as `تعاىل`. Every PDF reader that reverses characters has this fault (poppler's pdftotext
+ * too); what fixes it is to reverse glyphs, not characters, which needs to know where the glyphs part.
+ * The text items do not say; the page's operator list does (each `showText` carries its glyphs with their
+ * Unicode text, in the order of the content stream, the order pdf.js builds the items in).
+ *
+ * `restoreLigatures` aligns the items with those glyphs and, in each item that pdf.js reversed, turns
+ * each glyph of several right-to-left characters back round. The result has the same characters in each
+ * item, only their order inside a ligature changed, so offsets into the items (the PDF viewer's find and
+ * text layer) stay within the same item. Read the items with `disableNormalization: true`: pdf.js's
+ * normalisation expands presentation-form ligatures (`ﳋ` → `لخ`) before reversing them, the same fault
+ * with no glyph to see it by (src-shared/text-layout.ts folds presentation forms after ordering instead).
+ *
+ * Used where the server reads an attachment's text (src-server/modules/search/ocr-child.ts) and where the
+ * viewer finds words in a page (src-renderer/components/pdf/find.ts).
+ */
+
+/** Strong right-to-left letters (as text-layout.ts counts them), presentation forms included. */
+const RTL_LETTER =
+  /[\u0590-\u05ff\u0608\u060b\u060d\u061b-\u064a\u066d-\u066f\u0671-\u06d5\u06e5\u06e6\u06ee\u06ef\u06fa-\u07ff\u0860-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+/** Characters the alignment does not count: whitespace (pdf.js adds and drops spaces) and format marks. */
+const UNCOUNTED = /[\s\p{Cf}]/u;
+/** Strong left-to-right letters and digits: an item holding any was not simply reversed by pdf.js. */
+const NOT_REVERSED = /[\p{L}\p{Nd}]/u;
+
+/** The part of an operator list this module reads (pdf.js `PDFPageProxy.getOperatorList()`). */
+export interface OperatorListLike {
+  fnArray: ArrayLike<number>;
+  argsArray: ArrayLike<unknown>;
+}
+
+/**
+ * The Unicode text of every glyph a page draws, in content-stream order: the glyphs of the operator
+ * list's `showText` operations (`showText` is pdf.js's `OPS.showText`; spacing numbers are skipped).
+ */
+export function glyphTexts(operatorList: OperatorListLike, showText: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < operatorList.fnArray.length; i += 1) {
+    if (operatorList.fnArray[i] !== showText) continue;
+    const glyphs = (operatorList.argsArray[i] as unknown[] | undefined)?.[0];
+    if (!Array.isArray(glyphs)) continue;
+    for (const glyph of glyphs) {
+      const unicode = (glyph as { unicode?: unknown } | null)?.unicode;
+      if (typeof unicode === 'string') out.push(unicode);
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether the items may hold a reversed ligature: some item has two or more characters, a right-to-left
+ * letter among them. Pages without (Latin text, scans) need not have their operator list read.
+ */
+export function mayHoldLigatures(items: readonly { str: string }[]): boolean {
+  return items.some((item) => item.str.length > 1 && RTL_LETTER.test(item.str));
+}
+
+/** A glyph drawing several characters, right-to-left letters among them. */
+const isLigature = (glyph: string) => [...glyph].length > 1 && RTL_LETTER.test(glyph);
+
+/** The characters alignment counts, sorted: equal for an item and the glyphs it was built from. */
+const countedKey = (text: string) =>
+  [...text]
+    .filter((ch) => !UNCOUNTED.test(ch))
+    .sort()
+    .join('');
+
+/** How far ahead of where it stands the alignment looks for an item's glyphs (glyphs pdf.js skipped). */
+const LOOKAHEAD = 64;
+
+/**
+ * The glyphs (indexes into `keys`) an item was built from, starting at or after `from`: the shortest run
+ * whose counted characters are the item's. Null when none starts within LOOKAHEAD glyphs.
+ */
+function runFor(key: string, keys: readonly string[], from: number): [number, number] | null {
+  const size = key.length;
+  for (let start = from; start < keys.length && start <= from + LOOKAHEAD; start += 1) {
+    if (keys[start]!.length === 0) continue;
+    let length = 0;
+    let end = start;
+    while (end < keys.length && length < size) {
+      length += keys[end]!.length;
+      end += 1;
+    }
+    if (length !== size) continue;
+    if (countedKey(keys.slice(start, end).join('')) === key) return [start, end];
+  }
+  return null;
+}
+
+/**
+ * `str` with its ligatures turned back, when pdf.js reversed it whole (a chunk of right-to-left text with
+ * no Latin letters or digits): read backwards, it must be the glyphs one after another (spaces aside).
+ * Answers `str` unchanged when it is not.
+ */
+function unreverse(str: string, glyphs: readonly string[]): string {
+  if (NOT_REVERSED.test(str.replace(new RegExp(RTL_LETTER.source, 'g'), ''))) return str;
+  const chars = [...str];
+  const n = chars.length;
+  // `drawn` is str read backwards: the order the glyphs were drawn in.
+  const drawn = [...chars].reverse();
+  const out = [...chars];
+  let at = 0;
+  for (const glyph of glyphs) {
+    const parts = [...glyph].filter((ch) => !UNCOUNTED.test(ch));
+    if (parts.length === 0) continue;
+    while (at < n && UNCOUNTED.test(drawn[at]!)) at += 1;
+    for (let k = 0; k < parts.length; k += 1) if (drawn[at + k] !== parts[k]) return str;
+    if (parts.length > 1 && isLigature(glyph)) {
+      // drawn[at, at + len) is str[n - at - len, n - at) backwards: write the glyph's letters there in order.
+      for (let k = 0; k < parts.length; k += 1) out[n - at - parts.length + k] = parts[k]!;
+    }
+    at += parts.length;
+  }
+  return out.join('');
+}
+
+/**
+ * The items with the letters of each ligature glyph back in reading order (see the top of this file).
+ * `glyphs` is `glyphTexts` of the page's operator list. Items that cannot be matched to glyphs, and items
+ * pdf.js did not simply reverse (those mixing Arabic with Latin letters or digits), are left as they are.
+ */
+export function restoreLigatures<T extends { str: string }>(items: readonly T[], glyphs: readonly string[]): T[] {
+  if (!glyphs.some(isLigature)) return [...items];
+  const keys = glyphs.map((glyph) => [...glyph].filter((ch) => !UNCOUNTED.test(ch)).join(''));
+  let next = 0;
+  return items.map((item) => {
+    const key = countedKey(item.str);
+    if (key.length === 0) return item;
+    const run = runFor(key, keys, next);
+    if (!run) return item;
+    next = run[1];
+    const own = glyphs.slice(run[0], run[1]);
+    if (!own.some(isLigature)) return item;
+    const str = unreverse(item.str, own);
+    return str === item.str ? item : { ...item, str };
+  });
+}
