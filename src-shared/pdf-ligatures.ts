@@ -28,6 +28,12 @@ const UNCOUNTED = /[\s\p{Cf}]/u;
 /** Strong left-to-right letters and digits: an item holding any was not simply reversed by pdf.js. */
 const NOT_REVERSED = /[\p{L}\p{Nd}]/u;
 
+/**
+ * pdf.js's `OPS.showText`, for code that has the operator list but not the library at hand (the viewer's
+ * find); tests/unit/pdf-ligatures.test.ts checks it against the library.
+ */
+export const PDFJS_SHOW_TEXT = 44;
+
 /** The part of an operator list this module reads (pdf.js `PDFPageProxy.getOperatorList()`). */
 export interface OperatorListLike {
   fnArray: ArrayLike<number>;
@@ -125,7 +131,10 @@ function unreverse(str: string, glyphs: readonly string[]): string {
  * `glyphs` is `glyphTexts` of the page's operator list. Items that cannot be matched to glyphs, and items
  * pdf.js did not simply reverse (those mixing Arabic with Latin letters or digits), are left as they are.
  */
-export function restoreLigatures<T extends { str: string }>(items: readonly T[], glyphs: readonly string[]): T[] {
+export function restoreLigatures<T extends { str: string }>(
+  items: readonly T[],
+  glyphs: readonly string[],
+): T[] {
   if (!glyphs.some(isLigature)) return [...items];
   const keys = glyphs.map((glyph) => [...glyph].filter((ch) => !UNCOUNTED.test(ch)).join(''));
   let next = 0;
