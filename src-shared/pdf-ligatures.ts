@@ -69,6 +69,32 @@ export function mayHoldLigatures(items: readonly { str: string }[]): boolean {
 /** A glyph drawing several characters, right-to-left letters among them. */
 const isLigature = (glyph: string) => [...glyph].length > 1 && RTL_LETTER.test(glyph);
 
+/**
+ * Arabic letters that join only the letter before them (alef, dal, thal, ra, zain, waw, ta marbuta and
+ * their kin): inside a cursive ligature one can only be the last letter.
+ */
+const RIGHT_JOINING =
+  /[\u0622-\u0625\u0627\u0629\u062f-\u0632\u0648\u0671-\u0673\u0675-\u0677\u0688-\u0699\u06c0\u06c3-\u06cb\u06cd\u06cf\u06d2\u06d3\u06d5]/;
+/** Harakat and other marks: they sit on a letter and do not part a ligature. */
+const MARK = /\p{M}/u;
+
+/**
+ * Whether a ligature glyph's text is in reading order: no letter but the last is one that never joins the
+ * next (a glyph mapped to «ال» draws lam-alef with its letters written as they are seen), or it is the
+ * word الله, whose alef is a ligature of its own in every font that has one.
+ */
+function inReadingOrder(glyph: string): boolean {
+  if (/\u0644\u0644\u0647/.test(glyph)) return true;
+  const letters = [...glyph].filter((ch) => !MARK.test(ch));
+  return letters.slice(0, -1).every((ch) => !RIGHT_JOINING.test(ch));
+}
+
+/**
+ * A glyph whose letters pdf.js reverses wrongly: a ligature mapped in reading order. A producer that
+ * maps one in visual order (`ال` for lam-alef) has it come out right from pdf.js's reversal.
+ */
+const turnsBack = (glyph: string) => isLigature(glyph) && inReadingOrder(glyph);
+
 /** The characters alignment counts, sorted: equal for an item and the glyphs it was built from. */
 const countedKey = (text: string) =>
   [...text]
@@ -117,7 +143,7 @@ function unreverse(str: string, glyphs: readonly string[]): string {
     if (parts.length === 0) continue;
     while (at < n && UNCOUNTED.test(drawn[at]!)) at += 1;
     for (let k = 0; k < parts.length; k += 1) if (drawn[at + k] !== parts[k]) return str;
-    if (parts.length > 1 && isLigature(glyph)) {
+    if (parts.length > 1 && turnsBack(glyph)) {
       // drawn[at, at + len) is str[n - at - len, n - at) backwards: write the glyph's letters there in order.
       for (let k = 0; k < parts.length; k += 1) out[n - at - parts.length + k] = parts[k]!;
     }
@@ -135,7 +161,7 @@ export function restoreLigatures<T extends { str: string }>(
   items: readonly T[],
   glyphs: readonly string[],
 ): T[] {
-  if (!glyphs.some(isLigature)) return [...items];
+  if (!glyphs.some(turnsBack)) return [...items];
   const keys = glyphs.map((glyph) => [...glyph].filter((ch) => !UNCOUNTED.test(ch)).join(''));
   let next = 0;
   return items.map((item) => {
@@ -145,7 +171,7 @@ export function restoreLigatures<T extends { str: string }>(
     if (!run) return item;
     next = run[1];
     const own = glyphs.slice(run[0], run[1]);
-    if (!own.some(isLigature)) return item;
+    if (!own.some(turnsBack)) return item;
     const str = unreverse(item.str, own);
     return str === item.str ? item : { ...item, str };
   });

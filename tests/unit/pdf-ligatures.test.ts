@@ -55,6 +55,15 @@ describe('restoreLigatures', () => {
     expect(restoreLigatures([mixed], glyphs)[0]!.str).toBe('السالم 12');
   });
 
+  it('leaves a ligature its producer mapped in visual order, which pdf.js reversal reads right', () => {
+    // The lam-alef glyph mapped to «ال» (alef never joins the letter after it, so this is visual order).
+    const glyphs = ['م', 'ال', 'س', 'ل', 'ا'];
+    expect(restoreLigatures([item(asPdfJsReads(glyphs))], glyphs)[0]!.str).toBe('السلام');
+    // The word الله as one glyph is in reading order, though it starts with an alef.
+    const allah = ['الله', ' ', 'د', 'م', 'ح', 'ل', 'ا'];
+    expect(restoreLigatures([item(asPdfJsReads(allah))], allah)[0]!.str).toBe('الحمد الله');
+  });
+
   it('does nothing on a page without ligature glyphs', () => {
     const items = [item(asPdfJsReads(KITAB))];
     expect(restoreLigatures(items, KITAB)).toEqual(items);
