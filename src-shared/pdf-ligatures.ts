@@ -25,8 +25,6 @@ const RTL_LETTER =
   /[\u0590-\u05ff\u0608\u060b\u060d\u061b-\u064a\u066d-\u066f\u0671-\u06d5\u06e5\u06e6\u06ee\u06ef\u06fa-\u07ff\u0860-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
 /** Characters the alignment does not count: whitespace (pdf.js adds and drops spaces) and format marks. */
 const UNCOUNTED = /[\s\p{Cf}]/u;
-/** Strong left-to-right letters and digits: an item holding any was not simply reversed by pdf.js. */
-const NOT_REVERSED = /[\p{L}\p{Nd}]/u;
 
 /**
  * pdf.js's `OPS.showText`, for code that has the operator list but not the library at hand (the viewer's
@@ -125,37 +123,47 @@ function runFor(key: string, keys: readonly string[], from: number): [number, nu
   return null;
 }
 
+/** What pdf.js reverses in a right-to-left chunk: right-to-left letters and the marks on them. */
+const isRightToLeft = (ch: string) => RTL_LETTER.test(ch) || MARK.test(ch);
+
 /**
- * `str` with its ligatures turned back, when pdf.js reversed it whole (a chunk of right-to-left text with
- * no Latin letters or digits): read backwards, it must be the glyphs one after another (spaces aside).
- * Answers `str` unchanged when it is not.
+ * `str` with its ligatures turned back. pdf.js's reordering reverses the right-to-left letters of a chunk
+ * (a Latin word or a number inside keeps its own order), so read backwards they are the glyphs' letters
+ * in drawing order: the n-th from the end of `str` is the n-th the glyphs drew. Each ligature's letters,
+ * found so, are written back in its own order. Answers `str` unchanged when its right-to-left letters are
+ * not the glyphs' backwards (a left-to-right chunk holding several right-to-left runs, a stray glyph).
  */
 function unreverse(str: string, glyphs: readonly string[]): string {
-  if (NOT_REVERSED.test(str.replace(new RegExp(RTL_LETTER.source, 'g'), ''))) return str;
+  const drawn: { ch: string; glyph: number }[] = [];
+  glyphs.forEach((glyph, g) => {
+    for (const ch of glyph) if (isRightToLeft(ch)) drawn.push({ ch, glyph: g });
+  });
   const chars = [...str];
-  const n = chars.length;
-  // `drawn` is str read backwards: the order the glyphs were drawn in.
-  const drawn = [...chars].reverse();
+  const at: number[] = [];
+  chars.forEach((ch, i) => {
+    if (isRightToLeft(ch)) at.push(i);
+  });
+  const n = at.length;
+  if (drawn.length !== n) return str;
+  for (let k = 0; k < n; k += 1) if (chars[at[n - 1 - k]!] !== drawn[k]!.ch) return str;
   const out = [...chars];
-  let at = 0;
-  for (const glyph of glyphs) {
-    const parts = [...glyph].filter((ch) => !UNCOUNTED.test(ch));
-    if (parts.length === 0) continue;
-    while (at < n && UNCOUNTED.test(drawn[at]!)) at += 1;
-    for (let k = 0; k < parts.length; k += 1) if (drawn[at + k] !== parts[k]) return str;
-    if (parts.length > 1 && turnsBack(glyph)) {
-      // drawn[at, at + len) is str[n - at - len, n - at) backwards: write the glyph's letters there in order.
-      for (let k = 0; k < parts.length; k += 1) out[n - at - parts.length + k] = parts[k]!;
+  for (let k = 0; k < n;) {
+    const g = drawn[k]!.glyph;
+    let end = k;
+    while (end < n && drawn[end]!.glyph === g) end += 1;
+    if (end - k > 1 && turnsBack(glyphs[g]!)) {
+      // The glyph's letters stand at at[n - end] … at[n - 1 - k] in str, backwards: put them in order.
+      for (let j = 0; j < end - k; j += 1) out[at[n - end + j]!] = drawn[k + j]!.ch;
     }
-    at += parts.length;
+    k = end;
   }
   return out.join('');
 }
 
 /**
  * The items with the letters of each ligature glyph back in reading order (see the top of this file).
- * `glyphs` is `glyphTexts` of the page's operator list. Items that cannot be matched to glyphs, and items
- * pdf.js did not simply reverse (those mixing Arabic with Latin letters or digits), are left as they are.
+ * `glyphs` is `glyphTexts` of the page's operator list. Items that cannot be matched to glyphs are left as
+ * they are.
  */
 export function restoreLigatures<T extends { str: string }>(
   items: readonly T[],

@@ -48,11 +48,19 @@ describe('restoreLigatures', () => {
     expect(restoreLigatures(items, glyphs).map((i) => i.str)).toEqual(['السلام', 'غريب', 'تعالى']);
   });
 
-  it('leaves an item mixing Arabic with digits or Latin letters as pdf.js ordered it', () => {
-    // pdf.js keeps a number's digits left to right inside a reversed chunk: not a simple reversal.
+  it('turns a ligature back in an item that mixes Arabic with a number or a Latin word', () => {
+    // pdf.js keeps a number's digits and a Latin word's letters in their order inside a reversed chunk.
     const glyphs = ['1', '2', ' ', ...SALAM];
-    const mixed = item('السالم 12');
-    expect(restoreLigatures([mixed], glyphs)[0]!.str).toBe('السالم 12');
+    expect(restoreLigatures([item('السالم 12')], glyphs)[0]!.str).toBe('السلام 12');
+    const latin = ['I', 'T', ' ', ...TAALA, ' ', ...SALAM];
+    expect(restoreLigatures([item('السالم تعاىل IT')], latin)[0]!.str).toBe('السلام تعالى IT');
+  });
+
+  it('leaves an item whose right-to-left letters are not the glyphs backwards', () => {
+    // Two Arabic runs in a chunk pdf.js read as left-to-right: each reversed on its own, not the whole.
+    const glyphs = [...SALAM, ' ', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', ' ', ...TAALA];
+    const str = `السالم ${'abcdefghij'} تعاىل`;
+    expect(restoreLigatures([item(str)], glyphs)[0]!.str).toBe(str);
   });
 
   it('leaves a ligature its producer mapped in visual order, which pdf.js reversal reads right', () => {
