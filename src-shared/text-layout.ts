@@ -302,10 +302,11 @@ function attachMarks(visual: LineUnit[]): LineUnit[] {
 }
 
 /**
- * A gap between two items wider than this share of the font size is a space. Word spaces are 0.2–0.33 em
- * in most fonts, but some Arabic fonts have narrower ones (0.15 em): those producers still draw the space
- * glyph, which pdf.js gives as an item of its own, however narrow, and that item is the space. Letter
- * spacing (CSS `letter-spacing`, tracking) opens gaps of up to about 0.1 em inside words.
+ * A gap between two items wider than this share of the font size is a space. Word spaces are 0.2–0.4 em
+ * in most fonts, but some Arabic fonts have narrower ones (0.15 em in ArabicCIDTrueType.pdf), and
+ * producers that place words without space glyphs (Chromium, words set one by one) leave only the gap;
+ * letter spacing (CSS `letter-spacing`, tracking) opens gaps of up to about 0.1 em inside words. pdf.js
+ * itself takes 0.102 em as the least space inside a chunk.
  */
 const SPACE_GAP = 0.12;
 
@@ -444,8 +445,9 @@ function splitUnit(unit: LineUnit): LineUnit[] {
 /**
  * The text of a page from its positioned items: one string, lines top to bottom separated by `\n`, each
  * line in logical order. Empty items, NUL glyphs (glyphs without a Unicode mapping) and bidi marks are
- * dropped; an item of spaces, however narrow, is a space (pdf.js gives one where the PDF drew a space
- * glyph), and so is a gap wider than SPACE_GAP of the font size between two items. Read the items with
+ * dropped. A gap wider than SPACE_GAP of the font size between two items is a space, and so is an item of
+ * spaces (pdf.js gives one where the PDF drew a space glyph), a narrow one only where its neighbours stand
+ * apart (THIN_SPACE_GAP). Read the items with
  * pdf.js's `disableNormalization: true` and, for ligature glyphs, pass them through `restoreLigatures`
  * (src-shared/pdf-ligatures.ts) first.
  */
