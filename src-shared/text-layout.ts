@@ -301,16 +301,77 @@ function attachMarks(visual: LineUnit[]): LineUnit[] {
     .sort((a, b) => a.x - b.x || a.order - b.order);
 }
 
+/**
+ * A gap between two items wider than this share of the font size is a space. Word spaces are 0.2–0.4 em
+ * in most fonts, but some Arabic fonts have narrower ones (0.15 em in ArabicCIDTrueType.pdf), and
+ * producers that place words without space glyphs (Chromium, words set one by one) leave only the gap;
+ * letter spacing (CSS `letter-spacing`, tracking) opens gaps of up to about 0.1 em inside words. pdf.js
+ * itself takes 0.102 em as the least space inside a chunk.
+ */
+const SPACE_GAP = 0.12;
+
+/**
+ * Characters pdf.js's own normalisation would have folded (its `normalizeUnicode`), other than the Arabic
+ * presentation forms: Latin and Hebrew presentation forms (`ﬁ` → `fi`) and a few compatibility signs.
+ * Items are read unnormalised (`disableNormalization`), since pdf.js normalises before it reverses a
+ * right-to-left chunk and so reverses the letters of an Arabic ligature (src-shared/pdf-ligatures.ts);
+ * the folding is done here, after ordering.
+ */
+const COMPATIBILITY = /^[\u00b5\u037e\u0eb3\u2126\ufb00-\ufb4f]$/;
+
+/** The letters a character stands for: presentation forms and compatibility characters folded. */
+const lettersOf = (ch: string) => (COMPATIBILITY.test(ch) ? ch.normalize('NFKC') : foldPresentationForm(ch));
+
+/** An item of spaces narrower than this share of the font size takes no room of its own. */
+const THIN_SPACE = 0.05;
+/**
+ * A narrow space item parts its neighbours only when they stand apart by more than this share of the font
+ * size (pdf.js's own bound below which an advance is not a space): pdf.js also gives such items where
+ * glyphs of one word jump back and forth (a ligature drawn from parts, justification), with no gap.
+ */
+const THIN_SPACE_GAP = 0.03;
+
+const isSpaceUnit = (u: LineUnit) => /^\s+$/.test(u.text);
+const isThinSpace = (u: LineUnit) => isSpaceUnit(u) && u.end - u.x < THIN_SPACE * u.size;
+
+/**
+ * The line without its thin space items (see THIN_SPACE), and the pairs of neighbours (by order) that a
+ * thin space parts: those that stand apart by more than THIN_SPACE_GAP.
+ */
+function thinSpaces(visual: LineUnit[]): { kept: LineUnit[]; parted: Set<string> } {
+  const kept = visual.filter((u) => !isThinSpace(u));
+  const parted = new Set<string>();
+  for (let i = 0; i < visual.length; i += 1) {
+    const space = visual[i]!;
+    if (!isThinSpace(space)) continue;
+    let l = i - 1;
+    while (l >= 0 && isThinSpace(visual[l]!)) l -= 1;
+    let r = i + 1;
+    while (r < visual.length && isThinSpace(visual[r]!)) r += 1;
+    const left = visual[l];
+    const right = visual[r];
+    if (!left || !right) continue;
+    if (right.x - left.end > THIN_SPACE_GAP * Math.max(left.size, right.size, space.size)) {
+      parted.add(`${left.order}:${right.order}`);
+      parted.add(`${right.order}:${left.order}`);
+    }
+  }
+  return { kept, parted };
+}
+
 /** Joins the logically ordered units of a line, with a space where a gap stands for one. */
-function joinLine(visual: LineUnit[], fallbackRtl: boolean): SourcedText {
+function joinLine(line: LineUnit[], fallbackRtl: boolean): SourcedText {
+  const { kept: visual, parted: gapBetween } = thinSpaces(line);
   const logical = logicalOrder(visual, fallbackRtl);
   // Gaps are measured in visual order, between neighbours on the page.
-  const gapBetween = new Set<string>();
   for (let i = 1; i < visual.length; i += 1) {
     const left = visual[i - 1]!;
     const right = visual[i]!;
+    // An item of text that pdf.js gave no width (a font without widths) has no known end: no gap is
+    // measured after it, or the advance of its own glyphs would read as a space inside a word.
+    if (left.end <= left.x && !isSpaceUnit(left)) continue;
     const gap = right.x - left.end;
-    if (gap > 0.2 * Math.max(left.size, right.size)) {
+    if (gap > SPACE_GAP * Math.max(left.size, right.size)) {
       gapBetween.add(`${left.order}:${right.order}`);
       gapBetween.add(`${right.order}:${left.order}`);
     }
@@ -319,7 +380,10 @@ function joinLine(visual: LineUnit[], fallbackRtl: boolean): SourcedText {
   const out: SourcedText = { text: '', src: [] };
   let space: number | null = null;
   const append = (ch: string, from: number) => {
-    for (const letter of foldPresentationForm(ch)) {
+    // The word الله drawn with the ligature glyph of U+FDF2 after its own alef (`اﷲ`, `واﷲ`): the glyph
+    // stands for the letters after the alef, which NFKC would repeat.
+    const letters = ch === '\ufdf2' && out.text.endsWith('\u0627') ? '\u0644\u0644\u0647' : lettersOf(ch);
+    for (const letter of letters) {
       if (/\s/.test(letter)) {
         if (out.text.length > 0 && space === null) space = from;
         continue;
@@ -380,8 +444,12 @@ function splitUnit(unit: LineUnit): LineUnit[] {
 
 /**
  * The text of a page from its positioned items: one string, lines top to bottom separated by `\n`, each
- * line in logical order. Empty items, NUL glyphs (glyphs without a Unicode mapping), spaces that take no
- * room (pdf.js adds them where glyphs jump; real gaps are measured instead) and bidi marks are dropped.
+ * line in logical order. Empty items, NUL glyphs (glyphs without a Unicode mapping) and bidi marks are
+ * dropped. A gap wider than SPACE_GAP of the font size between two items is a space, and so is an item of
+ * spaces (pdf.js gives one where the PDF drew a space glyph), a narrow one only where its neighbours stand
+ * apart (THIN_SPACE_GAP). Read the items with
+ * pdf.js's `disableNormalization: true` and, for ligature glyphs, pass them through `restoreLigatures`
+ * (src-shared/pdf-ligatures.ts) first.
  */
 export function layoutPageText(items: readonly PositionedText[]): string {
   return layoutPageTextMapped(items).text;
@@ -410,7 +478,10 @@ export function layoutPageTextMapped(items: readonly PositionedText[]): SourcedT
     const t = item.transform;
     const size = Math.hypot(t[2] ?? 0, t[3] ?? 0) || Math.hypot(t[0] ?? 0, t[1] ?? 0) || 1;
     const width = Math.max(0, item.width);
-    if (text.trim().length === 0 && width < 0.05 * size) return;
+    // An item of spaces, even one that takes no room, says a space glyph stood there (pdf.js makes one
+    // where a space glyph is followed by little or no advance, as in fonts with narrow spaces): it is
+    // kept, and joinLine decides whether it parts words. Only an item with no text at all is dropped.
+    if (text.length === 0) return;
     // A mark that came with a space of no width (" ً") is the mark alone.
     const unit = /^\s+\p{M}+$/u.test(text) ? slice(cleaned, text.length - text.trimStart().length) : cleaned;
     const unitText = unit.text;

@@ -116,6 +116,20 @@ p { margin: 0 0 0.6em; }
   return pdf;
 }
 
+/**
+ * Prints a whole HTML document (`html`, written to `dir`) with Chromium's print-to-PDF, and answers the
+ * PDF's path: for pages that need their own fonts and layout (ligature fonts, words placed without spaces).
+ */
+export async function makeHtmlPdf(html: string, dir: string, name = uniqueName('html')): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}.html`);
+  writeFileSync(file, html);
+  const pdf = join(dir, `${name}.pdf`);
+  await chromium(file, [`--print-to-pdf=${pdf}`, '--no-pdf-header-footer']);
+  if (!existsSync(pdf)) throw new Error(`Chromium made no PDF from ${file}`);
+  return pdf;
+}
+
 /** Options of makeScannedPdf. */
 export interface ScannedOptions {
   /** File name without `.pdf` (default: a unique one). */
