@@ -107,6 +107,13 @@ export type SearchPage = z.infer<typeof searchPageSchema>;
 export const suggestQuerySchema = z.object({ q: text(1, 100) }).strict();
 export type SuggestQuery = z.infer<typeof suggestQuerySchema>;
 
+/**
+ * What the box must hold, blanks at its ends aside, before suggestions are asked for: shorter, the server
+ * has nothing to go on (a number is suggested from two characters, a word's beginning from two letters after
+ * an article and three otherwise).
+ */
+export const SUGGEST_MIN_CHARS = 2;
+
 /** Suggestions a search box shows at most. */
 export const SUGGESTIONS_MAX = 8;
 

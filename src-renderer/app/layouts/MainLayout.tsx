@@ -1,23 +1,12 @@
 /**
  * The main layout: a collapsible side menu built from the page tree (sections as submenus, pages as
- * items, localised names and icons; antd mirrors it in RTL), a header with the notifications' bell and
- * the user menu (settings, language, logout), the offline banner, the page, and the copyright line.
+ * items, localised names and icons; antd mirrors it in RTL), a header with the search box and its
+ * suggestions, the notifications' bell and the user menu (settings, language, logout), the offline
+ * banner, the page, and the copyright line.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
-import {
-  Alert,
-  Avatar,
-  Badge,
-  Button,
-  Dropdown,
-  Flex,
-  Input,
-  Layout,
-  Menu,
-  Typography,
-  type MenuProps,
-} from 'antd';
+import { Alert, Avatar, Badge, Button, Dropdown, Flex, Layout, Menu, Typography, type MenuProps } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { BoxCounts } from '../../../src-shared/api/correspondence';
 import { approvalsApi, corrKeys } from '../../features/correspondence/documents/api';
@@ -25,6 +14,7 @@ import { GlobalOutlined, LogoutOutlined, SettingOutlined, UserOutlined } from '@
 import { useTranslation } from 'react-i18next';
 import type { PageSection } from '../../../src-shared/api/auth';
 import { LanguageToggle } from '../../components/LanguageSwitch';
+import { HeaderSearch } from '../../features/correspondence/search/HeaderSearch';
 import { PageIcon } from '../../components/PageIcon';
 import { useLocale } from '../locale';
 import { useCanOn, useCurrentPage } from '../permissions';
@@ -44,7 +34,6 @@ export function MainLayout() {
   const location = useLocation();
   const current = useCurrentPage();
   const [collapsed, setCollapsed] = useState(false);
-  const { t: ts } = useTranslation('search');
   const maySearch = useCanOn(PAGES.search, 'view');
 
   // The profile is refreshed once per sign-in (the cached one shows meanwhile, or offline).
@@ -142,20 +131,7 @@ export function MainLayout() {
             <strong>{current ? (locale === 'ar' ? current.nameAr : current.nameEn) : ''}</strong>
           </Typography.Text>
           <Flex align="center" gap={8}>
-            {maySearch && !location.pathname.startsWith(PAGES.search) ? (
-              <Input.Search
-                className="header-search"
-                allowClear
-                maxLength={200}
-                placeholder={ts('box.placeholder')}
-                aria-label={ts('box.label')}
-                onSearch={(value) => {
-                  const q = value.trim();
-                  if (q) void navigate(`${PAGES.search}?${new URLSearchParams({ q }).toString()}`);
-                }}
-                data-testid="header-search"
-              />
-            ) : null}
+            {maySearch && !location.pathname.startsWith(PAGES.search) ? <HeaderSearch /> : null}
             <NotificationBell signedIn={signedIn} />
             <LanguageToggle />
             <Dropdown

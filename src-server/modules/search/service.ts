@@ -19,6 +19,7 @@ import type {
 } from '../../../src-shared/api/search';
 import {
   SEARCH_MAX_RESULTS,
+  SUGGEST_MIN_CHARS,
   SUGGESTIONS_MAX,
   type Suggestion,
   type SuggestQuery,
@@ -300,7 +301,7 @@ export async function suggest(
   const where = visibleTo(scope);
   const number = numberForm(query.q);
   const byNumber =
-    /\d/.test(number) && number.length >= 2
+    /\d/.test(number) && number.length >= SUGGEST_MIN_CHARS
       ? await q.numberPrefixMatches(ctx.db, number, where, SUGGESTIONS_MAX)
       : [];
   const tsq = byNumber.length < SUGGESTIONS_MAX ? prefixQueryText(query.q, 'A') : null;

@@ -46,4 +46,6 @@ export const localDraftKeys = {
 /** The search screen's answers. */
 export const searchKeys = {
   query: (params: string) => ['search', params] as const,
+  /** The header box's suggestions for what it holds. */
+  suggest: (q: string) => ['search', 'suggest', q] as const,
 };
