@@ -2,7 +2,8 @@
  * The Electron main process (built to out/main/index.js): one instance, the local database, the embedded
  * or the organisation's API, the services of ../setup.ts, the `app://` protocol and the window; on quit
  * the services, the server and the database close in that order so PGlite and SQLite flush cleanly.
- * The server's notifications are also shown as system notices (notices.ts).
+ * The server's notifications are also shown as system notices (notices.ts). A packaged desk started
+ * without its V8 flags first starts itself again with them (js-flags.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
