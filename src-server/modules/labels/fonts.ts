@@ -6,7 +6,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import fontkit from '@pdf-lib/fontkit';
 
 export type FontKey = 'arabic' | 'arabic-bold' | 'latin' | 'latin-bold';
 
@@ -81,6 +80,9 @@ function withOwnCodePoints(font: ShapingFont): ShapingFont {
 /** The four fonts, read and parsed on first use and kept for the life of the process. */
 export function loadFonts(): Promise<Record<FontKey, LoadedFont>> {
   loading ??= (async () => {
+    // fontkit is loaded with the first label or letter, not with the server (docs/decisions.md, "The
+    // embedded server's memory").
+    const { default: fontkit } = await import('@pdf-lib/fontkit');
     const entries = await Promise.all(
       (Object.keys(FILES) as FontKey[]).map(async (key) => {
         const { pkg, file } = FILES[key];
