@@ -16,6 +16,7 @@ import { dropFiles } from './support/pdf';
 import { AdminShell } from './pages/AdminScreens';
 import { LoginPage } from './pages/LoginPage';
 import { PAGES } from '../../src-shared/pages';
+import { PDF_CHUNK } from '../../src-renderer/components/pdf/prefetch';
 import type { SearchPage } from '../../src-shared/api/search';
 
 const SCREENS = 'test-results/screens';
@@ -242,11 +243,18 @@ test('a long scanned PDF opens at its first page without the whole file crossing
   });
   expect(uploaded.status).toBe(201);
 
-  // What crosses from the file source to the page: only ranges.
+  // What crosses from the file source to the page: only ranges; and the ranges asked for.
   let received = 0;
+  const ranges: string[] = [];
   page.on('response', (response) => {
     if (response.url().includes('/files/')) received += Number(response.headers()['content-length'] ?? 0);
   });
+  page.on('request', (request) => {
+    if (request.url().includes('/files/')) ranges.push(request.headers()['range'] ?? 'whole');
+  });
+  // The file's first and last pieces (components/pdf/prefetch.ts).
+  const [head, tail] = [`bytes=0-${2 * PDF_CHUNK - 1}`, `bytes=-${2 * PDF_CHUNK}`];
+  const ends = (asked: string[]) => asked.filter((r) => r === head || r === tail).sort();
   // The shell keeps the clerk of the test before signed in: sign out, then in as the administrator.
   await new LoginPage(page).openSignedOut(shell);
   const app = new AdminShell(page);
@@ -258,6 +266,18 @@ test('a long scanned PDF opens at its first page without the whole file crossing
   await expect(viewer.locator('.page[data-page-number="1"] canvas')).toBeVisible();
   expect(received).toBeGreaterThan(0);
   expect(received).toBeLessThan(pdf.length / 2);
+  // The dialog opened the file in pdf.js with the click and the viewer took that opening over: the file's
+  // ends were read once (not once by the dialog and again by the viewer), and nothing was read whole.
+  expect(ranges).not.toContain('whole');
+  expect(ends(ranges)).toEqual([tail, head].sort());
+  // Opened again, it is read afresh (what an opening read is not kept past its viewer) and shown again.
+  await page.locator('.ant-modal-close').click();
+  await expect(viewer).toHaveCount(0);
+  ranges.length = 0;
+  await page.getByTestId('attachment-open').first().click();
+  await expect(viewer.getByTestId('pdf-page-count')).toContainText('60');
+  await expect(viewer.locator('.page[data-page-number="1"] canvas')).toBeVisible();
+  expect(ends(ranges)).toEqual([tail, head].sort());
 });
 
 /** Lines of a letter in which each word searched for is written one way, and typed another. */

@@ -7,6 +7,7 @@ import {
   lazy,
   Suspense,
   useCallback,
+  useEffect,
   useLayoutEffect,
   useMemo,
   useRef,
@@ -14,7 +15,7 @@ import {
   type ReactElement,
 } from 'react';
 import { Modal, Spin } from 'antd';
-import type { PdfSource } from './PdfViewer';
+import type { PdfOpening, PdfSource } from './opening';
 import { prefetchPdf } from './prefetch';
 
 const PdfViewer = lazy(async () => ({ default: (await import('./PdfViewer')).PdfViewer }));
@@ -78,13 +79,18 @@ export function PdfPreview({
   onDownload?: () => void;
   printCopy?: () => Promise<Uint8Array>;
 }) {
-  // The file's first reads start now, with the click that opened the dialog, not once the viewer is drawn
-  // (once per opening: a later render of the open dialog reads nothing more).
-  const prefetched = useRef<PdfSource | null>(null);
-  if (open && source && source !== prefetched.current) {
-    prefetched.current = source;
+  // The file's first reads and its opening in pdf.js start now, with the click that opened the dialog, not
+  // once the viewer is drawn (once per opening: a later render of the open dialog reads nothing more): the
+  // worker parses the file while React draws the dialog, and the viewer takes the opening over. One that
+  // no viewer took (the dialog closed first) is stopped when the next file is shown or the dialog goes.
+  const started = useRef<{ source: PdfSource; opening: Promise<PdfOpening> } | null>(null);
+  if (open && source && source !== started.current?.source) {
+    void started.current?.opening.then((o) => o.cancel());
     if ('url' in source) prefetchPdf(source);
+    started.current = { source, opening: import('./opening').then((m) => m.openPdf(source)) };
   }
+  useEffect(() => () => void started.current?.opening.then((o) => o.cancel()), []);
+  const opening = source && started.current?.source === source ? started.current.opening : null;
   return (
     <Modal
       open={open}
@@ -104,6 +110,7 @@ export function PdfPreview({
         {source && (
           <PdfViewer
             source={source}
+            opening={opening}
             fileName={fileName}
             onDownload={onDownload}
             printCopy={printCopy}

@@ -4,7 +4,8 @@
  * text as the server's search does, so an Arabic word is found whatever its hamza, ta marbuta, alef
  * maqsura or diacritics, in PDFs that store Arabic glyph by glyph too, and pdf.js's highlighter marks it.
  * A file is read from our file source a range at a time (never whole into memory) or from bytes the user
- * picked. Thumbnails render lazily as they scroll into view. Page number and count, zoom (fit width, fit
+ * picked, opened in pdf.js by opening.ts: the dialog starts that opening with the click and hands it over,
+ * so the document is parsed while the viewer mounts. Thumbnails render lazily as they scroll into view. Page number and count, zoom (fit width, fit
  * page, steps; a fit is kept as the pane changes size: thumbnails shown or hidden, window or dialog
  * resized), rotate, find, print (the server's print copy when the screen gives one: recorded, and
  * watermarked for the reader above the lowest security level), download, and the shortcuts of ordinary PDF viewers: Ctrl+F find,
@@ -32,35 +33,10 @@ import { pdfjs, sharedWorker, viewerModule } from './pdfjs';
 import { Thumbnails } from './Thumbnails';
 import { printDocument } from './print';
 import { PageFinder, type FindCount } from './find';
-import { PDF_CHUNK, readRange, takePdfEnds, type PdfUrlSource } from './prefetch';
+import { openPdf, type PdfOpening, type PdfSource } from './opening';
 import './pdf-viewer.css';
 
-/** Where the bytes come from: our file source (a URL read in ranges) or bytes already here. */
-export type PdfSource = PdfUrlSource | { data: Uint8Array };
-
-/**
- * pdf.js's range transport over the file source: the file's first and last pieces (prefetch.ts: asked
- * for at once, often already under way since the click), the last kept for pdf.js's first requests
- * (the cross-reference table and trailer live at the end), every other range fetched when pdf.js asks.
- * Null (a server without ranges, a small file) falls back to a plain URL.
- */
-async function rangedSource(source: PdfUrlSource) {
-  const ends = await takePdfEnds(source);
-  if (!ends) return null;
-  const { length, head, tail, tailStart } = ends;
-  const transport = new pdfjs.PDFDataRangeTransport(length, head);
-  transport.requestDataRange = (begin: number, end: number) => {
-    if (begin >= tailStart && end <= length) {
-      transport.onDataRange(begin, tail.slice(begin - tailStart, end - tailStart));
-      return;
-    }
-    void readRange(source, `bytes=${begin}-${end - 1}`)
-      .then((answer) => answer.arrayBuffer())
-      .then((bytes) => transport.onDataRange(begin, new Uint8Array(bytes)))
-      .catch(() => transport.abort());
-  };
-  return transport;
-}
+export type { PdfSource } from './opening';
 
 const ZOOMS = ['page-width', 'page-fit', '0.5', '0.75', '1', '1.25', '1.5', '2', '3'] as const;
 
@@ -83,6 +59,11 @@ const quietL10n = {
 
 export interface PdfViewerProps {
   source: PdfSource;
+  /**
+   * The opening of `source` already under way (the dialog starts it with the click: opening.ts); the
+   * viewer takes it over, or opens the file itself when there is none (or it was stopped).
+   */
+  opening?: Promise<PdfOpening> | null;
   fileName: string;
   onDownload?: () => void;
   /**
@@ -94,7 +75,14 @@ export interface PdfViewerProps {
   height?: string;
 }
 
-export function PdfViewer({ source, fileName, onDownload, printCopy, height = '75vh' }: PdfViewerProps) {
+export function PdfViewer({
+  source,
+  opening: given,
+  fileName,
+  onDownload,
+  printCopy,
+  height = '75vh',
+}: PdfViewerProps) {
   const { t } = useTranslation('common');
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<HTMLDivElement>(null);
@@ -119,51 +107,22 @@ export function PdfViewer({ source, fileName, onDownload, printCopy, height = '7
   // Open the document and the viewer once per source.
   useEffect(() => {
     let cancelled = false;
-    let task: ReturnType<typeof pdfjs.getDocument> | null = null;
-    const open = async () => {
-      // A file from the file source: its first and last pieces asked for at once (the header and the
-      // cross-reference table pdf.js reads first), then a range at a time as pages come into view.
-      performance.mark('pdf:open');
-      const ranged = 'url' in source ? await rangedSource(source).catch(() => null) : null;
-      performance.mark('pdf:ends');
-      if (cancelled) return null;
-      task = pdfjs.getDocument({
-        ...(ranged
-          ? { range: ranged }
-          : 'url' in source
-            ? { url: source.url, httpHeaders: source.httpHeaders, withCredentials: false }
-            : { data: source.data }),
-        // Read what the pages in view need, in ranges, never the whole file ahead of time: no streaming
-        // of the whole file, no fetching of the rest in the background.
-        disableAutoFetch: true,
-        disableStream: true,
-        worker: sharedWorker(),
-        rangeChunkSize: PDF_CHUNK,
-        isEvalSupported: false,
-        cMapUrl: new URL('pdfjs/cmaps/', document.baseURI).href,
-        cMapPacked: true,
-        standardFontDataUrl: new URL('pdfjs/standard_fonts/', document.baseURI).href,
-      });
-      return task;
-    };
+    performance.mark('pdf:open');
+    let opening: PdfOpening | null = null;
     let opened: PDFDocumentProxy | null = null;
     let refit: ResizeObserver | null = null;
     let frame = 0;
     void (async () => {
+      const offered = given ? await given.catch(() => null) : null;
+      if (cancelled) return;
+      opening = offered && !offered.cancelled ? offered : openPdf(source);
       const [{ EventBus, PDFLinkService, PDFViewer: Viewer }, loading] = await Promise.all([
         viewerModule,
-        open(),
+        opening.task,
       ]);
       if (!loading) return;
       try {
         opened = await loading.promise;
-        performance.mark('pdf:document');
-        // Page 1's content is asked for now, not once the viewer has laid out every page: the worker reads
-        // it and its fonts (kept for the document) meanwhile, and the viewer's drawing finds them ready.
-        void opened
-          .getPage(1)
-          .then((first) => first.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }))
-          .catch(() => {});
       } catch (e) {
         if (!cancelled)
           setError((e as { name?: string }).name === 'PasswordException' ? 'encrypted' : 'broken');
@@ -212,24 +171,30 @@ export function PdfViewer({ source, fileName, onDownload, printCopy, height = '7
         });
       });
       refit.observe(container, { box: 'border-box' });
-      // The first page drawn (once: not a mark and a state change for every page scrolled to).
+      // The first page drawn (once: not a mark for every page scrolled to).
       const onFirstDrawn = () => {
         eventBus.off('pagerendered', onFirstDrawn);
         performance.mark('pdf:pagerendered');
-        // Once that page is on the screen (the frame after it was drawn), not before: the thumbnails' list
-        // and the pages' landmarks would hold up its painting.
-        requestAnimationFrame(() =>
-          setTimeout(() => {
-            if (!cancelled) setFirstDrawn(true);
-          }),
-        );
       };
       eventBus.on('pagerendered', onFirstDrawn);
+      // The toolbar learns of the document (page count, print, find) and the thumbnails start once the
+      // first page is on the screen (the frame after it was drawn), not before: drawing the toolbar again,
+      // the thumbnails' list and the pages' landmarks would hold up its painting. pdf.js says "pagesloaded"
+      // after the first page is drawn, or at once when the pages cannot be seen (nothing will be drawn).
+      const shown = opened;
+      eventBus.on('pagesloaded', () =>
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            if (cancelled) return;
+            setDoc(shown);
+            setFirstDrawn(true);
+          }),
+        ),
+      );
       eventBus.on('pagechanging', (e: { pageNumber: number }) => setPage(e.pageNumber));
       viewer.setDocument(opened);
       linkService.setDocument(opened, null);
       tools.current = { viewer, finder };
-      setDoc(opened);
     })();
     return () => {
       cancelled = true;
@@ -237,10 +202,9 @@ export function PdfViewer({ source, fileName, onDownload, printCopy, height = '7
       cancelAnimationFrame(frame);
       tools.current?.viewer.setDocument(null as never);
       tools.current = null;
-      void (task as ReturnType<typeof pdfjs.getDocument> | null)?.destroy();
-      void opened?.destroy();
+      opening?.cancel();
     };
-  }, [source]);
+  }, [source, given]);
 
   // The pages' landmarks, named in the app's language (pdf.js leaves them to its l10n) once the first page
   // is drawn, and named again when the language changes.

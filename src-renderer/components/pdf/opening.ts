@@ -1,0 +1,103 @@
+/**
+ * A PDF's opening in pdf.js, apart from the viewer that shows it: the file's ends read (prefetch.ts), the
+ * range transport over the file source, pdf.js's document, and page 1's content asked of the worker.
+ * The dialog starts it with the click (PdfPreview), so the worker parses the file while React mounts the
+ * dialog and the viewer's toolbar, and the viewer takes a document that is already open or nearly so
+ * (bench/pdf-viewer); a viewer given none opens the file itself. Loaded with pdf.js, on demand.
+ */
+import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist';
+import { pdfjs, sharedWorker } from './pdfjs';
+import { PDF_CHUNK, readRange, takePdfEnds, type PdfUrlSource } from './prefetch';
+
+/** Where the bytes come from: our file source (a URL read in ranges) or bytes already here. */
+export type PdfSource = PdfUrlSource | { data: Uint8Array };
+
+/** An opening under way: pdf.js's loading task once it exists, and the means to stop it. */
+export interface PdfOpening {
+  /** pdf.js's loading task; null when the opening was cancelled before the task began. */
+  task: Promise<PDFDocumentLoadingTask | null>;
+  /** Stops the opening and destroys its document (once: later calls do nothing). */
+  cancel(): void;
+  /** Whether it was stopped (a viewer mounted again, as StrictMode does, opens the file afresh). */
+  readonly cancelled: boolean;
+}
+
+/**
+ * pdf.js's range transport over the file source: the file's first and last pieces (prefetch.ts: asked
+ * for at once, often already under way since the click), the last kept for pdf.js's first requests
+ * (the cross-reference table and trailer live at the end), every other range fetched when pdf.js asks.
+ * Null (a server without ranges, a small file) falls back to a plain URL.
+ */
+async function rangedSource(source: PdfUrlSource) {
+  const ends = await takePdfEnds(source);
+  if (!ends) return null;
+  const { length, head, tail, tailStart } = ends;
+  const transport = new pdfjs.PDFDataRangeTransport(length, head);
+  transport.requestDataRange = (begin: number, end: number) => {
+    if (begin >= tailStart && end <= length) {
+      transport.onDataRange(begin, tail.slice(begin - tailStart, end - tailStart));
+      return;
+    }
+    void readRange(source, `bytes=${begin}-${end - 1}`)
+      .then((answer) => answer.arrayBuffer())
+      .then((bytes) => transport.onDataRange(begin, new Uint8Array(bytes)))
+      .catch(() => transport.abort());
+  };
+  return transport;
+}
+
+/** Opens a PDF in pdf.js (the shared worker) and asks for page 1's content as soon as the document is there. */
+export function openPdf(source: PdfSource): PdfOpening {
+  let cancelled = false;
+  let created: PDFDocumentLoadingTask | null = null;
+  const task = (async () => {
+    // A file from the file source: its first and last pieces (the header and the cross-reference table
+    // pdf.js reads first), then a range at a time as pages come into view.
+    const ranged = 'url' in source ? await rangedSource(source).catch(() => null) : null;
+    // Marks for bench/pdf-viewer (performance.getEntriesByType('mark')): where the first page's time goes.
+    performance.mark('pdf:ends');
+    if (cancelled) return null;
+    created = pdfjs.getDocument({
+      ...(ranged
+        ? { range: ranged }
+        : 'url' in source
+          ? { url: source.url, httpHeaders: source.httpHeaders, withCredentials: false }
+          : { data: source.data }),
+      // Read what the pages in view need, in ranges, never the whole file ahead of time: no streaming
+      // of the whole file, no fetching of the rest in the background.
+      disableAutoFetch: true,
+      disableStream: true,
+      worker: sharedWorker(),
+      rangeChunkSize: PDF_CHUNK,
+      isEvalSupported: false,
+      cMapUrl: new URL('pdfjs/cmaps/', document.baseURI).href,
+      cMapPacked: true,
+      standardFontDataUrl: new URL('pdfjs/standard_fonts/', document.baseURI).href,
+    });
+    created.promise.then(
+      (doc: PDFDocumentProxy) => {
+        performance.mark('pdf:document');
+        // Page 1's content is asked for now, not once the viewer has laid out every page: the worker
+        // reads it and its fonts (kept for the document) meanwhile, and the viewer's drawing finds them
+        // ready.
+        void doc
+          .getPage(1)
+          .then((first) => first.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }))
+          .catch(() => {});
+      },
+      () => {},
+    );
+    return created;
+  })();
+  return {
+    task,
+    get cancelled() {
+      return cancelled;
+    },
+    cancel: () => {
+      if (cancelled) return;
+      cancelled = true;
+      void created?.destroy();
+    },
+  };
+}
