@@ -5,7 +5,7 @@
  * by OCR first, which takes minutes. Screenshot in test-results/screens (search-filters-*.png).
  */
 import { expect, test } from './fixtures';
-import { Api, seedArchiveOffice } from './support/api';
+import { Api, registerIncoming, seedArchiveOffice } from './support/api';
 import { AdminShell } from './pages/AdminScreens';
 import { PAGES } from '../../src-shared/pages';
 
@@ -28,16 +28,7 @@ test('the list behind a filter: incoming letters without typing a word', async (
     password: PASSWORD,
   });
   const today = new Date().toISOString().slice(0, 10);
-  const letter = async (subject: string) =>
-    office.clerk.ok<{ id: number; docNumber: string }>('POST', '/correspondence/documents', {
-      direction: 'in',
-      subject,
-      senderDepartmentId: office.sender,
-      recipientDepartmentId: office.finance,
-      codificationId: office.codification,
-      documentDate: today,
-      register: true,
-    });
+  const letter = (subject: string) => registerIncoming(office, subject);
   const older = await letter('خطاب وارد أول');
   const newer = await letter('خطاب وارد ثان');
 

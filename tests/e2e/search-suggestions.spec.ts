@@ -8,7 +8,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { expect, test, type WebShellProcess } from './fixtures';
-import { Api, seedArchiveOffice } from './support/api';
+import { Api, registerIncoming, seedArchiveOffice } from './support/api';
 import { AdminShell } from './pages/AdminScreens';
 import { PAGES } from '../../src-shared/pages';
 
@@ -42,17 +42,7 @@ function seed(shell: WebShellProcess) {
         username: USERNAME,
         password: PASSWORD,
       });
-      const today = new Date().toISOString().slice(0, 10);
-      const letter = (subject: string) =>
-        office.clerk.ok<Letter>('POST', '/correspondence/documents', {
-          direction: 'in',
-          subject,
-          senderDepartmentId: office.sender,
-          recipientDepartmentId: office.finance,
-          codificationId: office.codification,
-          documentDate: today,
-          register: true,
-        });
+      const letter = (subject: string): Promise<Letter> => registerIncoming(office, subject);
       // Letters that share their first words, so the list changes as each word is typed.
       const ar = await letter('خطاب وارد من الجمعية الخيرية بشأن الاجتماع السنوي');
       await letter('خطاب وارد من الوزارة بشأن الميزانية');

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { Api, seedArchiveOffice } from './support/api';
+import { Api, registerIncoming, seedArchiveOffice } from './support/api';
 import { AdminShell } from './pages/AdminScreens';
 import { PAGES } from '../../src-shared/pages';
 import { makeScannedPdf } from '../support/pdf-makers';
@@ -40,17 +40,7 @@ test('a clerk finds a letter by words of its scanned attachment, in Arabic and i
     password: PASSWORD,
   });
   const clerk = office.clerk;
-  const today = new Date().toISOString().slice(0, 10);
-  const letter = async (subject: string) =>
-    clerk.ok<{ id: number; docNumber: string }>('POST', '/correspondence/documents', {
-      direction: 'in',
-      subject,
-      senderDepartmentId: office.sender,
-      recipientDepartmentId: office.finance,
-      codificationId: office.codification,
-      documentDate: today,
-      register: true,
-    });
+  const letter = (subject: string) => registerIncoming(office, subject);
   const found = await letter('خطاب وارد من الجمعية');
   await letter('خطاب آخر لا صلة له');
   // A scanned page: an image of the text, no text layer.

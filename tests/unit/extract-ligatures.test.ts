@@ -24,7 +24,7 @@ import { normalizeArabic } from '../../src-shared/arabic';
 import { indexText, queryTerms, wordsOf } from '../../src-shared/search';
 import { closeOcr, extractPdfText } from '../../src-server/modules/search/extract';
 import { loadPdfJs } from '../../src-server/pdfjs';
-import { PageFinder, type FindCount } from '../../src-renderer/components/pdf/find';
+import { headlessFinder } from './support/page-finder';
 import { canMakePdfs, makeHtmlPdf } from '../support/pdf-makers';
 
 /** A guard against a hang (Chromium and pdf.js on two shared cores), never a speed limit. */
@@ -144,19 +144,7 @@ body { font-family: 'Noto Naskh Arabic'; font-size: 36px; margin: 0; }</style></
         wasmUrl: `${root}/wasm/`,
         verbosity: 0,
       }).promise) as unknown as PDFDocumentProxy;
-      const counts: FindCount[] = [];
-      const finder = new PageFinder({
-        eventBus: { dispatch: () => undefined },
-        container: {
-          scrollTop: 0,
-          scrollLeft: 0,
-          getBoundingClientRect: () => ({ top: 0, bottom: 0, left: 0, right: 0, width: 0, height: 0 }),
-        },
-        currentPage: () => 1,
-        showPage: () => undefined,
-        onCount: (count) => counts.push(count),
-      });
-      finder.setDocument(doc);
+      const { f: finder, counts } = headlessFinder(doc);
       for (const word of ['السلام', 'لمجلس', 'للاطلاع', 'تعالى', 'الإجازة', 'الاطلاع']) {
         await finder.find(word);
         expect(counts.at(-1), `«${word}» in ${family}`).toEqual({ current: 1, total: 1 });

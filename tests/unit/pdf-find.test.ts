@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 import { normalizeArabic } from '../../src-shared/arabic';
-import { PageFinder, type FindCount } from '../../src-renderer/components/pdf/find';
+import { headlessFinder } from './support/page-finder';
 import { loadPdfJs } from '../../src-server/pdfjs';
 import { canMakePdfs, makeBornDigitalPdf } from '../support/pdf-makers';
 
@@ -74,23 +74,7 @@ describe.skipIf(!canMakePdfs())('find in the viewer', { timeout: 180_000 }, () =
   });
 
   /** A finder over the document, as the viewer makes it (the highlighter's side is not needed here). */
-  function finder() {
-    const counts: FindCount[] = [];
-    const redrawn: number[] = [];
-    const f = new PageFinder({
-      eventBus: { dispatch: (_name, data) => redrawn.push((data as { pageIndex: number }).pageIndex) },
-      container: {
-        scrollTop: 0,
-        scrollLeft: 0,
-        getBoundingClientRect: () => ({ top: 0, bottom: 0, left: 0, right: 0, width: 0, height: 0 }),
-      },
-      currentPage: () => 1,
-      showPage: () => undefined,
-      onCount: (count) => counts.push(count),
-    });
-    f.setDocument(doc);
-    return { f, counts, redrawn };
-  }
+  const finder = () => headlessFinder(doc);
 
   const words = [...new Set(LETTER.join(' ').split(/\s+/))];
   const written = normalizeArabic(LETTER.join(' '));

@@ -259,3 +259,19 @@ export async function seedArchiveOffice(
     clerk,
   };
 }
+
+/** An incoming letter the office's clerk registers from the sender to finance, dated today. */
+export function registerIncoming(
+  office: ArchiveOffice,
+  subject: string,
+): Promise<{ id: number; docNumber: string }> {
+  return office.clerk.ok<{ id: number; docNumber: string }>('POST', '/correspondence/documents', {
+    direction: 'in',
+    subject,
+    senderDepartmentId: office.sender,
+    recipientDepartmentId: office.finance,
+    codificationId: office.codification,
+    documentDate: new Date().toISOString().slice(0, 10),
+    register: true,
+  });
+}
