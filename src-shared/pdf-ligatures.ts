@@ -184,3 +184,29 @@ export function restoreLigatures<T extends { str: string }>(
     return str === item.str ? item : { ...item, str };
   });
 }
+
+/** pdf.js's `AnnotationMode.DISABLE`: the page's own content, as the viewer draws it (no form fields). */
+const PDFJS_ANNOTATIONS_DISABLED = 0;
+
+/** The part of a pdf.js page (`PDFPageProxy`) `pageTextItems` reads. */
+export interface TextPageLike {
+  getTextContent(options: { disableNormalization: boolean }): Promise<{ items: readonly unknown[] }>;
+  getOperatorList(options: { annotationMode: number }): Promise<OperatorListLike>;
+}
+
+/**
+ * A page's text items as the text layer holds them (unnormalised: pdf.js would expand presentation-form
+ * ligatures before reversing them), with the letters of ligature glyphs put back in order from the page's
+ * glyphs when it may hold any. The server's extraction (ocr-child.ts) and the viewer's find (find.ts) both
+ * read a page so; each item keeps its characters, so offsets into the text layer stay within their item.
+ */
+export async function pageTextItems<T extends { str: string }>(
+  page: TextPageLike,
+  isText: (item: unknown) => item is T,
+): Promise<T[]> {
+  const { items } = await page.getTextContent({ disableNormalization: true });
+  const read = items.filter(isText);
+  if (!mayHoldLigatures(read)) return read;
+  const operators = await page.getOperatorList({ annotationMode: PDFJS_ANNOTATIONS_DISABLED });
+  return restoreLigatures(read, glyphTexts(operators, PDFJS_SHOW_TEXT));
+}

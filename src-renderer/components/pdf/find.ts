@@ -18,12 +18,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api';
 import { normalizeArabic, normalizeArabicMapped } from '../../../src-shared/arabic';
 import { layoutPageTextMapped } from '../../../src-shared/text-layout';
-import {
-  glyphTexts,
-  mayHoldLigatures,
-  PDFJS_SHOW_TEXT,
-  restoreLigatures,
-} from '../../../src-shared/pdf-ligatures';
+import { pageTextItems } from '../../../src-shared/pdf-ligatures';
 
 /** The n-th match of how many (1-based), or null when nothing is being looked for. */
 export type FindCount = { current: number; total: number } | null;
@@ -79,14 +74,12 @@ export interface PageFinderHost {
 /** The page's text for find: its items laid out, normalised, with where every character came from. */
 async function readPage(doc: PDFDocumentProxy, pageIndex: number): Promise<PageText> {
   const page = await doc.getPage(pageIndex + 1);
-  // As the text layer reads it (pdf_page_view.js): unnormalised, so offsets are those of its strings.
-  const content = await page.getTextContent({ disableNormalization: true });
-  const drawn = content.items.filter((item): item is TextItem => 'str' in item);
-  // Ligature glyphs' letters put back in order (src-shared/pdf-ligatures.ts); each item keeps its
-  // characters, so offsets into the text layer stay within the item they came from.
-  const items = mayHoldLigatures(drawn)
-    ? restoreLigatures(drawn, glyphTexts(await page.getOperatorList(), PDFJS_SHOW_TEXT))
-    : drawn;
+  // As the text layer reads it (pdf_page_view.js): unnormalised, so offsets are those of its strings;
+  // ligature glyphs' letters put back in order, each within its item (src-shared/pdf-ligatures.ts).
+  const items = await pageTextItems(
+    page,
+    (item): item is TextItem => typeof item === 'object' && item !== null && 'str' in item,
+  );
   const logical = layoutPageTextMapped(items);
   const normalised = normalizeArabicMapped(logical.text);
   const read = new Uint8Array(items.reduce((n, item) => n + item.str.length, 0));

@@ -41,10 +41,10 @@ import {
   type TextRequest,
   type ToOcrChild,
 } from './ocr-protocol';
-import { loadPdfJs, openPdfFile, type PdfLoadingTask } from '../../pdfjs';
+import { openPdfFile, type PdfLoadingTask } from '../../pdfjs';
 import { markOfCode } from '../../../src-shared/paper-codes';
 import { layoutPageText, unmappedShare, type PositionedText } from '../../../src-shared/text-layout';
-import { glyphTexts, mayHoldLigatures, restoreLigatures } from '../../../src-shared/pdf-ligatures';
+import { pageTextItems } from '../../../src-shared/pdf-ligatures';
 
 /**
  * The nice value of this process's threads: what the server passed (`--nice=5` for the codes child), else
@@ -174,7 +174,6 @@ async function tesseractFor(languages: string): Promise<Tesseract.Worker> {
 }
 
 type PdfDocument = Awaited<PdfLoadingTask['promise']>;
-type PdfPage = Awaited<ReturnType<PdfDocument['getPage']>>;
 interface CanvasAndContext {
   canvas: unknown;
   context: {
@@ -359,13 +358,6 @@ async function transformed(image: Pixels, change: { degrees: number }): Promise<
   return { data: rgba, width: info.width, height: info.height };
 }
 
-/** The Unicode text of the glyphs a page draws, in content order (its operator list, annotations left out). */
-async function pageGlyphs(page: PdfPage): Promise<string[]> {
-  const { lib } = await loadPdfJs();
-  const operators = await page.getOperatorList({ annotationMode: lib.AnnotationMode.DISABLE });
-  return glyphTexts(operators, lib.OPS.showText);
-}
-
 /** The text layer of a page, laid out, with its share of unmapped glyphs. */
 async function readText(request: TextRequest): Promise<FromOcrChild> {
   const doc = await documentFor(request.file);
@@ -374,11 +366,10 @@ async function readText(request: TextRequest): Promise<FromOcrChild> {
     return { type: 'textDone', id: request.id, pages: doc.numPages, text: '', unmappedShare: 0 };
   const page = await doc.getPage(request.page);
   try {
-    // Unnormalised (pdf.js would expand presentation-form ligatures before reversing them), with the
-    // letters of ligature glyphs put back in order from the page's glyphs (src-shared/pdf-ligatures.ts).
-    const content = await page.getTextContent({ disableNormalization: true });
-    const read = content.items.filter((item): item is typeof item & PositionedText => 'str' in item);
-    const items = mayHoldLigatures(read) ? restoreLigatures(read, await pageGlyphs(page)) : read;
+    const items = await pageTextItems(
+      page,
+      (item): item is PositionedText => typeof item === 'object' && item !== null && 'str' in item,
+    );
     return {
       type: 'textDone',
       id: request.id,
