@@ -5,7 +5,7 @@
  * calling thread, its font, CMap and WASM data read from the package, and documents never allowed to run
  * code or use system fonts.
  */
-import { createRequire } from 'node:module';
+import { createRequire, Module } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as PdfJsModule from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -15,6 +15,57 @@ export type PdfLoadingTask = ReturnType<PdfJs['getDocument']>;
 export type PdfSourceOptions = Parameters<PdfJs['getDocument']>[0];
 
 let loaded: Promise<{ lib: PdfJs; root: string }> | undefined;
+
+/** What a thread that never draws is given for the geometry pdf.js builds as it loads (see withoutDrawing). */
+class NoDrawingMatrix {
+  a = 1;
+  b = 0;
+  c = 0;
+  d = 1;
+  e = 0;
+  f = 0;
+}
+
+/** Drawing in a thread that was set up not to draw: a mistake of ours, said plainly. */
+class NoDrawing {
+  constructor() {
+    throw new Error('this thread does not draw PDFs (pdfjs.ts, withoutDrawing)');
+  }
+}
+
+/**
+ * Loads pdf.js, in this thread, without @napi-rs/canvas. In Node, pdf.js requires that package as it
+ * loads, for the DOMMatrix, Path2D and ImageData it draws with, whether or not anything is ever drawn;
+ * loading it (Skia, its font manager) costs about 45 MB of the process's memory. A thread that only
+ * opens documents and reads their structure (the PDF check workers) never draws: the package is put in
+ * Node's require cache for pdf.js's own require as a module whose matrix is an identity (pdf.js makes
+ * one as it loads) and whose drawing classes throw, so a drawing call by mistake fails loudly (a check
+ * that fails refuses the file) instead of drawing nothing. Call it before anything else in the thread
+ * loads pdf.js; the process's other threads are not affected (each has its own require cache).
+ */
+export function loadPdfJsWithoutDrawing(): Promise<{ lib: PdfJs; root: string }> {
+  if (!loaded) {
+    const fromPdfJs = createRequire(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+    let canvasPath: string | undefined;
+    try {
+      canvasPath = fromPdfJs.resolve('@napi-rs/canvas');
+    } catch {
+      // Not installed: pdf.js's own require fails and it warns; the globals below keep it quiet.
+    }
+    const exports = { DOMMatrix: NoDrawingMatrix, Path2D: NoDrawing, ImageData: NoDrawing };
+    if (canvasPath) {
+      const stub = new Module(canvasPath);
+      stub.filename = canvasPath;
+      stub.loaded = true;
+      stub.exports = exports;
+      fromPdfJs.cache[canvasPath] = stub;
+    } else {
+      const globals = globalThis as Record<string, unknown>;
+      for (const [name, value] of Object.entries(exports)) globals[name] ??= value;
+    }
+  }
+  return loadPdfJs();
+}
 
 /**
  * Loads pdf.js once. Its worker module is handed to it up front (`globalThis.pdfjsWorker`), so pdf.js

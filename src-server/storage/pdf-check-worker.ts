@@ -5,6 +5,7 @@
  * the verdict (the server stores them); a file on disk is read here by its path.
  */
 import { parentPort } from 'node:worker_threads';
+import { loadPdfJsWithoutDrawing } from '../pdfjs';
 import { checkPdf, warmPdfJs, type PdfVerdict } from './pdf-check';
 
 /** A check asked of this worker. */
@@ -40,8 +41,11 @@ port.on('message', (request: PdfCheckRequest) => {
   })();
 });
 
-// pdf.js is loaded at once, then the pool is told this worker is there (it sends no bytes before).
-void warmPdfJs().then(
-  () => port.postMessage({ ready: true }),
-  () => process.exit(1), // no pdf.js here: the pool checks in its own thread instead
-);
+// pdf.js is loaded at once, without its drawing package (a check never draws: about 45 MB, see
+// loadPdfJsWithoutDrawing), then the pool is told this worker is there (it sends no bytes before).
+void loadPdfJsWithoutDrawing()
+  .then(warmPdfJs)
+  .then(
+    () => port.postMessage({ ready: true }),
+    () => process.exit(1), // no pdf.js here: the pool checks in its own thread instead
+  );

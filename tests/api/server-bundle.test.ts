@@ -386,6 +386,9 @@ describe('the bundled server (npm run server)', () => {
     // (its silent fallback without the script). The Worker threads' event loops are counted against a
     // bare Node process's, on this Node; the pool starts one worker for every core but one, 1 to 4.
     if (!linux) return;
+    // A check never draws: its workers load pdf.js without @napi-rs/canvas (Skia, about 45 MB; pdfjs.ts,
+    // loadPdfJsWithoutDrawing), and nothing else in the server draws (the OCR child, its own process, does).
+    expect(readFileSync(`/proc/${server.pid}/maps`, 'utf8')).not.toMatch(/napi-rs[/+]canvas|skia/);
     const pool = Math.max(1, Math.min(4, availableParallelism() - 1));
     const bare = spawnSync(
       process.execPath,
