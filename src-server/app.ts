@@ -46,7 +46,8 @@ import { problemOfDbError } from './http/db-problems';
 import type { FileStore } from './storage/files';
 import { createFileStore } from './storage/index';
 import { formatMaxSize } from './storage/validate';
-import { warmPdfCheckWorkers } from './storage/pdf-check-pool';
+import { defaultPdfCheckWorkers, warmPdfCheckWorkers } from './storage/pdf-check-pool';
+import { defaultPdfMakeWorkers, sizePdfMakeWorkers } from './pdf-making/pdf-make-pool';
 import { directoryModule } from './modules/directory/routes';
 import { settingsModule } from './modules/settings/routes';
 import { correspondenceModule } from './modules/correspondence/routes';
@@ -234,7 +235,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   // UPLOAD_MAX_BYTES; a larger file fails with 413 while streaming, before it is all read. The parser
   // lets a second file through so readSingleUpload (http/upload.ts) can refuse it by name.
   // The PDF checks' worker threads start now (they load pdf.js) rather than with the first upload.
-  warmPdfCheckWorkers();
+  const embedded = options.database.kind === 'pglite';
+  warmPdfCheckWorkers(config.PDF_CHECK_WORKERS || defaultPdfCheckWorkers(embedded));
+  sizePdfMakeWorkers(config.PDF_MAKE_WORKERS || defaultPdfMakeWorkers(embedded));
   await app.register(multipart, {
     limits: { fileSize: config.UPLOAD_MAX_BYTES, files: 2, fields: 10, fieldSize: 64 * 1024, parts: 20 },
   });

@@ -116,6 +116,13 @@ export const configSchema = z.object({
    * the rows before it (OFFSET); 0: always (tests).
    */
   LIST_TALLY_JUMP_FROM: int(2_000, 0, 10_000_000),
+  /**
+   * Worker threads that check uploaded PDFs (storage/pdf-check-pool.ts) and that make PDFs
+   * (pdf-making/pdf-make-pool.ts), at most. 0 (unset): one each on the embedded PGlite, where each is
+   * memory the desk keeps; on PostgreSQL one for every core but one, at most 4 and 2.
+   */
+  PDF_CHECK_WORKERS: int(0, 0, 16),
+  PDF_MAKE_WORKERS: int(0, 0, 16),
   /** node-postgres pool size when DATABASE_URL is set. */
   DB_POOL_MAX: int(20, 1, 500),
   /**

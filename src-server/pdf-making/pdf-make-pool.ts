@@ -51,6 +51,8 @@ export interface PdfMakePoolOptions {
   timeoutMs: number;
   /** A worker not ready this long after it was started: the tasks run in this thread for good. */
   startupTimeoutMs: number;
+  /** A worker with no task for this long ends (the next task starts one); unset: kept for good. */
+  idleMs?: number;
   /**
    * Starts a worker that speaks pdf-make-worker.ts's protocol; it may throw when none can be started here.
    * Default: pdf-make-worker.ts, its heap bounded to WORKER_HEAP_MB.
@@ -141,6 +143,11 @@ export class PdfMakePool {
         void closeRows(making).then(() => making.reject(error));
       },
     });
+  }
+
+  /** How many workers at most from now on (see WorkerPool.resize). */
+  resize(size: number): void {
+    this.workers.resize(size);
   }
 
   /** Makes the PDF of task `task` from `input` (in a worker unless none can be had here). */
@@ -249,11 +256,29 @@ export class PdfMakePool {
   }
 }
 
+/**
+ * How many make workers a server has unless told (PDF_MAKE_WORKERS): one for every core but the one the
+ * server's own thread uses, at least one, at most two; one on the embedded desk, where each is memory the
+ * desk keeps.
+ */
+export function defaultPdfMakeWorkers(embedded: boolean): number {
+  return embedded ? 1 : Math.max(1, Math.min(2, availableParallelism() - 1));
+}
+
+/** A worker with no task for this long ends, giving its memory back; the next task starts one. */
+const IDLE_MS = 5 * 60_000;
+
 const pool = new PdfMakePool({
-  size: Math.max(1, Math.min(2, availableParallelism() - 1)),
+  size: defaultPdfMakeWorkers(false),
   timeoutMs: SILENCE_TIMEOUT_MS,
   startupTimeoutMs: STARTUP_TIMEOUT_MS,
+  idleMs: IDLE_MS,
 });
+
+/** Sizes the PDF make workers (see defaultPdfMakeWorkers; the server, as it starts). */
+export function sizePdfMakeWorkers(size: number): void {
+  pool.resize(size);
+}
 
 /** Makes a PDF in a worker thread (see the file's header). */
 export function makePdf<N extends PdfTaskName>(

@@ -31,6 +31,8 @@ import type { PdfCheckReply, PdfCheckRequest } from './pdf-check-worker';
 const CHECK_TIMEOUT_MS = 120_000;
 /** A worker not ready (pdf.js loaded) this long after it was started is taken for one that cannot start. */
 const STARTUP_TIMEOUT_MS = 60_000;
+/** A worker with no check for this long ends, giving its memory back; the next upload starts one. */
+const IDLE_MS = 5 * 60_000;
 /** The heap a worker may grow to before V8 ends it (the file it was checking is refused). */
 const WORKER_HEAP_MB = 512;
 
@@ -42,6 +44,8 @@ export interface PdfCheckPoolOptions {
   timeoutMs: number;
   /** A worker not ready this long after it was started: the checks run in this thread for good. */
   startupTimeoutMs: number;
+  /** A worker with no check for this long ends (the next check starts one); unset: kept for good. */
+  idleMs?: number;
   /**
    * Starts a worker that speaks pdf-check-worker.ts's protocol (`{ ready: true }` once it can check, then
    * a reply to each request); it may throw when none can be started here. Default: pdf-check-worker.ts,
@@ -97,6 +101,11 @@ export class PdfCheckPool {
     this.workers.warm();
   }
 
+  /** How many workers at most from now on (see WorkerPool.resize). */
+  resize(size: number): void {
+    this.workers.resize(size);
+  }
+
   /**
    * Checks a PDF. Bytes are transferred to the worker and handed back with the verdict (use the ones
    * answered: the ones given are detached).
@@ -135,10 +144,21 @@ export class PdfCheckPool {
   }
 }
 
+/**
+ * How many check workers a server has unless told (PDF_CHECK_WORKERS): one for every core but the one
+ * the server's own thread uses, at least one, at most four; one on the embedded desk, where each is
+ * memory the desk keeps (about 45 MB once pdf.js has read a file) and one answers a scanning station's
+ * burst (bench/embedded).
+ */
+export function defaultPdfCheckWorkers(embedded: boolean): number {
+  return embedded ? 1 : Math.max(1, Math.min(4, availableParallelism() - 1));
+}
+
 const pool = new PdfCheckPool({
-  size: Math.max(1, Math.min(4, availableParallelism() - 1)),
+  size: defaultPdfCheckWorkers(false),
   timeoutMs: CHECK_TIMEOUT_MS,
   startupTimeoutMs: STARTUP_TIMEOUT_MS,
+  idleMs: IDLE_MS,
 });
 
 /** Checks a PDF in a worker thread (see the file's header). */
@@ -151,7 +171,8 @@ export async function checkPdfInWorker(
   return answer;
 }
 
-/** Starts the PDF check workers (the server calls it as it starts). */
-export function warmPdfCheckWorkers(): void {
+/** Sizes the PDF check workers (see defaultPdfCheckWorkers) and starts them (the server, as it starts). */
+export function warmPdfCheckWorkers(size: number): void {
+  pool.resize(size);
   pool.warm();
 }

@@ -1,7 +1,8 @@
 /**
  * The worker-thread pool that the PDF check pool (storage/pdf-check-pool.ts) and the PDF make pool
  * (pdf-making/pdf-make-pool.ts) are built on; what a task is, how it is sent and how its answers are
- * taken is theirs. A few workers, each started on first use (or at once, `warm`) and kept; a worker is
+ * taken is theirs. A few workers (`resize` changes how many), each started on first use (or at once,
+ * `warm`) and kept until it has had nothing to do for `idleMs`, which gives its memory back; a worker is
  * used once it says `{ ready: true }`, the tasks given it before waiting for that; a task goes to the
  * worker with the fewest tasks, waiting or under way. A worker holds the process open only while it has
  * tasks: a server, a command or a benchmark that is done ends with its workers idle. A worker silent for
@@ -30,10 +31,15 @@ export interface WorkerKind {
 
 /** How a pool is made: its size, its limits and the way it starts a worker. */
 export interface WorkerPoolOptions {
-  /** How many workers at most (each started on first use). */
+  /** How many workers at most (each started on first use); `resize` changes it. */
   size: number;
   /** A worker with a task that is silent this long is ended, and its tasks are given up. */
   timeoutMs: number;
+  /**
+   * A worker with nothing to do for this long is ended (its memory given back); the next task starts a
+   * new one. Unset: kept for good.
+   */
+  idleMs?: number;
   /** A worker not ready this long after it was started: the tasks run in this thread for good. */
   startupTimeoutMs: number;
   /** Starts a worker; it may throw when none can be started here. Default: the kind's script and heap. */
@@ -78,20 +84,15 @@ interface Slot<Job> {
   ready: boolean;
   queued: Job[];
   pending: Map<number, Running<Job>>;
-}
-
-/**
- * A worker holds the process open while it has tasks waiting or under way, and not while it idles: a
- * task is answered before the process may end, and an idle pool never keeps it running.
- */
-function holdWhileBusy(slot: Slot<unknown>): void {
-  if (slot.pending.size + slot.queued.length > 0) slot.worker.ref();
-  else slot.worker.unref();
+  /** While it has nothing to do: when it is ended for that (see `idleMs`). */
+  idle: NodeJS.Timeout | null;
 }
 
 /** Worker threads that run one kind of task (see the file's header). */
 export class WorkerPool<Job, Reply extends { id: number }> {
   private readonly slots: (Slot<Job> | null)[];
+  /** How many of the slots take tasks (`resize`); the workers of those beyond end once they idle. */
+  private size: number;
   private nextId = 1;
   /** Set once a worker could not be started at all: the tasks run in this thread from then on. */
   private inThread = false;
@@ -102,7 +103,8 @@ export class WorkerPool<Job, Reply extends { id: number }> {
     private readonly options: WorkerPoolOptions,
     private readonly tasks: WorkerPoolTasks<Job, Reply>,
   ) {
-    this.slots = Array.from({ length: options.size }, () => null);
+    this.size = Math.max(1, options.size);
+    this.slots = Array.from({ length: this.size }, () => null);
     this.start =
       options.start ??
       (() =>
@@ -113,7 +115,17 @@ export class WorkerPool<Job, Reply extends { id: number }> {
   warm(): void {
     // Not once the tasks run here: a worker could not start, and a server started again (tests start
     // many in one process) would only start ones that are never used.
-    for (let i = 0; i < this.slots.length && !this.inThread; i++) this.slot(i);
+    for (let i = 0; i < this.size && !this.inThread; i++) this.slot(i);
+  }
+
+  /**
+   * How many workers at most from now on (at least one). A worker beyond the new size takes no more tasks
+   * and ends once those it has are answered.
+   */
+  resize(size: number): void {
+    this.size = Math.max(1, size);
+    while (this.slots.length < this.size) this.slots.push(null);
+    for (const slot of this.slots.slice(this.size)) if (slot) this.settle(slot);
   }
 
   /** Runs a job: in the quietest worker, or in this thread where none can be had. */
@@ -124,7 +136,7 @@ export class WorkerPool<Job, Reply extends { id: number }> {
     if (!slot) return this.tasks.runHere(job);
     if (slot.ready) this.send(slot, job);
     else slot.queued.push(job);
-    holdWhileBusy(slot);
+    this.settle(slot);
   }
 
   /** Whether a task is still with its worker (not answered, given up or taken back). */
@@ -149,7 +161,7 @@ export class WorkerPool<Job, Reply extends { id: number }> {
     slot.pending.delete(task.id);
     if (running.timer) clearTimeout(running.timer);
     running.timer = null;
-    holdWhileBusy(slot);
+    this.settle(slot);
     return true;
   }
 
@@ -159,6 +171,7 @@ export class WorkerPool<Job, Reply extends { id: number }> {
     // Taken out first: their exits are then not failures (drop ignores a slot no longer in the pool).
     this.slots.fill(null);
     for (const slot of open) {
+      if (slot.idle) clearTimeout(slot.idle);
       for (const job of slot.queued.splice(0)) this.tasks.giveUp(job, { cause: 'closed' });
       this.giveUpPending(slot, { cause: 'closed' });
     }
@@ -190,8 +203,35 @@ export class WorkerPool<Job, Reply extends { id: number }> {
   private quietest(): number {
     const load = (slot: Slot<Job> | null) => (slot ? slot.pending.size + slot.queued.length : 0);
     let best = 0;
-    for (let i = 1; i < this.slots.length; i++) if (load(this.slots[i]!) < load(this.slots[best]!)) best = i;
+    for (let i = 1; i < this.size; i++) if (load(this.slots[i]!) < load(this.slots[best]!)) best = i;
     return best;
+  }
+
+  /**
+   * After a worker's tasks changed. One with tasks waiting or under way holds the process open, and an
+   * idle one does not: a task is answered before the process may end, and an idle pool never keeps it
+   * running. An idle worker beyond the pool's size ends now; one within it after `idleMs` of nothing.
+   */
+  private settle(slot: Slot<Job>): void {
+    if (slot.idle) clearTimeout(slot.idle);
+    slot.idle = null;
+    if (slot.pending.size + slot.queued.length > 0) return void slot.worker.ref();
+    slot.worker.unref();
+    if (!slot.ready) return;
+    if (this.slots.indexOf(slot) >= this.size) return this.retire(slot);
+    if (this.options.idleMs === undefined) return;
+    slot.idle = setTimeout(() => this.retire(slot), this.options.idleMs);
+    slot.idle.unref();
+  }
+
+  /** Ends an idle worker, not as a failure: its slot is emptied first (drop ignores it then). */
+  private retire(slot: Slot<Job>): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0 || slot.pending.size + slot.queued.length > 0) return;
+    if (slot.idle) clearTimeout(slot.idle);
+    slot.idle = null;
+    this.slots[index] = null;
+    void slot.worker.terminate().catch(() => undefined);
   }
 
   /**
@@ -218,7 +258,7 @@ export class WorkerPool<Job, Reply extends { id: number }> {
       this.runInThread(error);
       return null;
     }
-    const slot: Slot<Job> = { worker, ready: false, queued: [], pending: new Map() };
+    const slot: Slot<Job> = { worker, ready: false, queued: [], pending: new Map(), idle: null };
     // A worker that does not come up in time is taken for one that cannot: the tasks run here.
     const startup = setTimeout(() => this.drop(slot, { cause: 'startup' }), this.options.startupTimeoutMs);
     startup.unref();
@@ -227,6 +267,7 @@ export class WorkerPool<Job, Reply extends { id: number }> {
         clearTimeout(startup);
         slot.ready = true;
         for (const job of slot.queued.splice(0)) this.send(slot, job);
+        this.settle(slot);
         return;
       }
       const task = slot.pending.get(reply.id);
@@ -241,7 +282,7 @@ export class WorkerPool<Job, Reply extends { id: number }> {
     });
     // After the listeners: adding a 'message' listener to a Worker refs it again (Node 24), and a
     // worker left referenced kept every process that had checked a file alive after its work.
-    holdWhileBusy(slot);
+    this.settle(slot);
     this.slots[index] = slot;
     return slot;
   }
@@ -255,6 +296,7 @@ export class WorkerPool<Job, Reply extends { id: number }> {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
     this.slots[index] = null;
+    if (slot.idle) clearTimeout(slot.idle);
     if (!slot.ready) this.runInThread(new Error(this.kind.notReady));
     for (const job of slot.queued.splice(0)) this.tasks.runHere(job);
     this.giveUpPending(slot, loss);

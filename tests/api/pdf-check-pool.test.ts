@@ -9,6 +9,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PdfCheckPool, type PdfCheckPoolOptions } from '../../src-server/storage/pdf-check-pool';
 import { encryptedPdf, minimalPdf, ownerLockedPdf, pdfWith } from './support/files';
@@ -260,5 +261,47 @@ describe('which worker checks', () => {
     const again = await within(checker.check({ path: 'quick' }), 5_000, 'the next quick check');
     expect(again.verdict).toEqual({ ok: true, pages: standIns.started[1]!.threadId });
     expect((await slow).verdict).toEqual({ ok: true, pages: standIns.started[0]!.threadId });
+  });
+});
+
+describe('how many workers, and for how long', () => {
+  it('a worker idle past idleMs ends, not as a failure, and the next check starts a new one', async () => {
+    const checker = pool({ idleMs: 200, start: standIns.starting(standIn()) });
+    const first = await within(checker.check({ path: 'quick' }), 5_000, 'the first check');
+    expect(first.verdict).toEqual({ ok: true, pages: standIns.started[0]!.threadId });
+    await within(standIns.exit(standIns.started[0]!), 5_000, 'the idle worker’s exit');
+    const second = await within(checker.check({ path: 'quick' }), 5_000, 'the check after it');
+    expect(standIns.started).toHaveLength(2);
+    expect(second.verdict).toEqual({ ok: true, pages: standIns.started[1]!.threadId });
+  });
+
+  it('a worker with a check under way is not ended for idling, however long the check', async () => {
+    const checker = pool({ idleMs: 100, start: standIns.starting(standIn()) });
+    const slow = await within(checker.check({ path: 'slow' }), 5_000, 'the slow check');
+    expect(slow.verdict).toEqual({ ok: true, pages: standIns.started[0]!.threadId });
+    expect(standIns.exited.has(standIns.started[0]!)).toBe(false);
+  });
+
+  it('resized down, the workers beyond take no more checks and end once their checks are answered', async () => {
+    const checker = pool({ size: 2, start: standIns.starting(standIn()) });
+    const slow = checker.check({ path: 'slow' });
+    await within(checker.check({ path: 'quick' }), 5_000, 'the quick check'); // the second worker
+    expect(standIns.started).toHaveLength(2);
+    const [first, second] = standIns.started as [Worker, Worker];
+    checker.resize(1);
+    await within(standIns.exit(second), 5_000, 'the second worker’s exit');
+    expect(standIns.exited.has(first)).toBe(false);
+    expect((await slow).verdict).toEqual({ ok: true, pages: first.threadId });
+    // Both go to the first worker now, one after the other, and no worker is started.
+    const later = await within(
+      Promise.all([checker.check({ path: 'quick' }), checker.check({ path: 'quick' })]),
+      5_000,
+      'the checks after the resize',
+    );
+    expect(later.map((answer) => answer.verdict)).toEqual([
+      { ok: true, pages: first.threadId },
+      { ok: true, pages: first.threadId },
+    ]);
+    expect(standIns.started).toHaveLength(2);
   });
 });

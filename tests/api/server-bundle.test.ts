@@ -27,12 +27,13 @@
 import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canMakePdfs, makeBornDigitalPdf, makeScannedPdf } from '../support/pdf-makers';
 import { makeSeparatorSheet } from '../support/scan-makers';
+import { defaultPdfCheckWorkers } from '../../src-server/storage/pdf-check-pool';
 import { encryptedPdf, minimalPdf, pdfWith } from './support/files';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -384,12 +385,13 @@ describe('the bundled server (npm run server)', () => {
 
     // Where the checks ran: the statuses above are the same when the server checks in its own thread
     // (its silent fallback without the script). The Worker threads' event loops are counted against a
-    // bare Node process's, on this Node; the pool starts one worker for every core but one, 1 to 4.
+    // bare Node process's, on this Node; on the embedded database the pool has one worker
+    // (defaultPdfCheckWorkers).
     if (!linux) return;
     // A check never draws: its workers load pdf.js without @napi-rs/canvas (Skia, about 45 MB; pdfjs.ts,
     // loadPdfJsWithoutDrawing), and nothing else in the server draws (the OCR child, its own process, does).
     expect(readFileSync(`/proc/${server.pid}/maps`, 'utf8')).not.toMatch(/napi-rs[/+]canvas|skia/);
-    const pool = Math.max(1, Math.min(4, availableParallelism() - 1));
+    const pool = defaultPdfCheckWorkers(true);
     const bare = spawnSync(
       process.execPath,
       [
