@@ -9,7 +9,8 @@
  *   stemmed lightly, with the guesses light stemming must make kept as variants (lexicon/arabic.ts). The
  *   index keeps every variant; a query word matches a document when any of its variants does.
  * - Latin words: British spellings and irregular plurals folded (lexicon/english.ts), then the Porter
- *   stemmer (letters → letter). A hyphenated word is also its joined form (e-mail, email).
+ *   stemmer (letters → letter). A hyphenated word is also its joined form (e-mail, email), and two words
+ *   of a known compound standing together are the compound too (follow up, followup: lexicon/english.ts).
  * - Numbers: with and without leading zeros (000123, 123), thousands separators dropped (12,345).
  * - A few very common words (في، من، the, of …) are not indexed nor required of a match, unless written as
  *   an acronym (IT, US) or a query holds nothing else.
@@ -20,7 +21,7 @@
 import { stemmer } from 'stemmer';
 import { normalizeArabic } from './arabic';
 import { arabicStems, foldArabicWord, seatedSpelling } from './lexicon/arabic';
-import { englishForm } from './lexicon/english';
+import { compoundOf, englishForm } from './lexicon/english';
 
 export { arabicStems } from './lexicon/arabic';
 
@@ -82,9 +83,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
  * The version of the rules below. Each index entry says which made it; raising this number remakes the
  * older entries in the background at the next start (search jobs, `search.relex`), the old ones
  * answering meanwhile. 1: light10; 2: the lexicon of issue 25 (pronouns, ف and سـ, hamza, other
- * keyboards, English spellings, numbers).
+ * keyboards, English spellings, numbers); 3: English compounds written as two words (follow up).
  */
-export const LEXICON_VERSION = 2;
+export const LEXICON_VERSION = 3;
 
 /** The longest word we index (longer runs are not words: encoded data, a line of dashes). */
 export const MAX_WORD_LENGTH = 60;
@@ -151,11 +152,53 @@ function queryGroups(raw: string, keepCommon: boolean): string[][] {
   return parts.map((p) => simpleLexemes(p, keepCommon)).filter((g) => g.length > 0);
 }
 
+/** A word of a text and where it stands (UTF-16 offsets into the text as written). */
+export interface TextWord {
+  word: string;
+  start: number;
+  end: number;
+}
+
 /** The words of a text with where each stands (UTF-16 offsets into the text as written). */
-export function wordsOf(text: string): { word: string; start: number; end: number }[] {
-  const out: { word: string; start: number; end: number }[] = [];
+export function wordsOf(text: string): TextWord[] {
+  const out: TextWord[] = [];
   for (const m of text.matchAll(WORD)) out.push({ word: m[0], start: m.index, end: m.index + m[0].length });
   return out;
+}
+
+/** A word of text as the Latin word (lower case) it is, or null (Arabic, a number, a hyphenated word). */
+function latinWord(raw: string): string | null {
+  const word = normalizeArabic(raw.normalize('NFKC'));
+  return LATIN.test(word) ? word : null;
+}
+
+/**
+ * The compound (lexicon/english.ts `compoundOf`) two words of `text` make, when only white space stands
+ * between them (not across a full stop or a comma), else null.
+ */
+function compoundAt(text: string, first: TextWord, second: TextWord | undefined): string | null {
+  if (!second || !/^\s+$/.test(text.slice(first.end, second.start))) return null;
+  const a = latinWord(first.word);
+  const b = a && latinWord(second.word);
+  return b ? compoundOf(a, b, stemmer) : null;
+}
+
+/** The lexemes of a compound two words make (see compoundAt). */
+function compoundLexemes(joined: string): string[] {
+  return simpleLexemes(joined, true);
+}
+
+/**
+ * Every lexeme of a text, word after word: each word's (wordLexemes), and after two words of a known
+ * compound standing together, the compound's (follow up is also followup).
+ */
+export function* textLexemes(text: string): Generator<string> {
+  const words = wordsOf(text);
+  for (const [i, w] of words.entries()) {
+    yield* wordLexemes(w.word);
+    const joined = compoundAt(text, w, words[i + 1]);
+    if (joined) yield* compoundLexemes(joined);
+  }
 }
 
 /**
@@ -164,9 +207,7 @@ export function wordsOf(text: string): { word: string; start: number; end: numbe
  */
 export function indexText(text: string | null | undefined): string {
   if (!text) return '';
-  const out: string[] = [];
-  for (const { word } of wordsOf(text)) out.push(...wordLexemes(word));
-  return out.join(' ');
+  return [...textLexemes(text)].join(' ');
 }
 
 /** A query as groups of lexemes: every group must match (AND), any lexeme of a group may (OR). */
@@ -199,10 +240,19 @@ export function queryParts(
     if (run.length >= 2 && run.some((i) => terms[i]!.some((l) => /\d/.test(l)))) runs.push(run);
     run = [];
   };
-  for (const { word, start, end } of typed) {
+  for (let i = 0; i < typed.length; i++) {
+    const { start } = typed[i]!;
+    let { word, end } = typed[i]!;
+    // Two words of a known compound ask for it, however the text wrote it (follow up, follow-up, followup).
+    const joined = compoundAt(query, typed[i]!, typed[i + 1]);
+    const groups = joined ? [compoundLexemes(joined)] : queryGroups(word, keepCommon);
+    if (joined) {
+      end = typed[++i]!.end;
+      word = query.slice(start, end);
+    }
     if (runEnd < 0 || /\s/.test(query.slice(runEnd, start))) closeRun();
     runEnd = end;
-    for (const lexemes of queryGroups(word, keepCommon)) {
+    for (const lexemes of groups) {
       const key = lexemes.join('|');
       let index = seen.get(key);
       if (index === undefined) {
@@ -285,9 +335,15 @@ function onlyEnglishCommon(words: readonly string[]): boolean {
 
 /** The words of a query that are not searched by (too common), as typed, so the page can say so. */
 export function ignoredWords(query: string): string[] {
-  const words = wordsOf(query).map((w) => w.word);
-  if (onlyEnglishCommon(words)) return [];
-  return words.filter((w) => queryGroups(w, false).length === 0);
+  const typed = wordsOf(query);
+  if (onlyEnglishCommon(typed.map((w) => w.word))) return [];
+  const ignored: string[] = [];
+  for (let i = 0; i < typed.length; i++) {
+    if (compoundAt(query, typed[i]!, typed[i + 1]))
+      i++; // searched by as one compound (log in)
+    else if (queryGroups(typed[i]!.word, false).length === 0) ignored.push(typed[i]!.word);
+  }
+  return ignored;
 }
 
 /**
@@ -341,7 +397,14 @@ export function matchRanges(
     });
     if (free || held) ranges.push([w.start, w.end]);
   }
-  return ranges;
+  // Two words of a compound the query asks for (follow up, for followup): both are marked.
+  for (let i = 0; i + 1 < words.length; i++) {
+    const joined = compoundAt(text, words[i]!, words[i + 1]);
+    if (!joined || !compoundLexemes(joined).some((l) => wanted.has(l))) continue;
+    for (const w of [words[i]!, words[i + 1]!])
+      if (!ranges.some(([s]) => s === w.start)) ranges.push([w.start, w.end]);
+  }
+  return ranges.sort((x, y) => x[0] - y[0]);
 }
 
 /** A passage of text around its first match, with the matches in it (offsets into `text` of the passage). */

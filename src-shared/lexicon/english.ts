@@ -133,3 +133,99 @@ export function englishForm(word: string): string {
   w = w.replace(/(?<=..)(t|b|g)re(s|d)?$/, '$1er$2');
   return w;
 }
+
+/**
+ * Compound words of correspondence that are written joined, hyphenated and as two words (followup,
+ * follow-up, follow up; e-mail, email, e mail), in their joined form. Two words of text standing one after
+ * the other whose joined form is here (the first word's stem, so "followed up" and "setting up" too; a
+ * plural -s of the second word allowed: "work shops") are also the compound, and two such words typed in a
+ * query ask for the compound, however the text wrote it. A closed list rather than every pair of words:
+ * joining any two words would make unrelated pairs meet ("in put" is not "input", "on going" rarely
+ * "ongoing"), and an index of every pair would double its size.
+ */
+const COMPOUNDS: ReadonlySet<string> = new Set([
+  'backup',
+  'breakdown',
+  'bylaw',
+  'checkin',
+  'checklist',
+  'checkout',
+  'cutoff',
+  'database',
+  'dataset',
+  'deadline',
+  'dropoff',
+  'email',
+  'feedback',
+  'filename',
+  'followup',
+  'framework',
+  'guideline',
+  'handout',
+  'handover',
+  'hardcopy',
+  'headcount',
+  'headquarter',
+  'headquarters',
+  'healthcare',
+  'keyword',
+  'layout',
+  'letterhead',
+  'lifecycle',
+  'login',
+  'logon',
+  'logout',
+  'marketplace',
+  'network',
+  'nonprofit',
+  'offline',
+  'offsite',
+  'online',
+  'onsite',
+  'overtime',
+  'overview',
+  'password',
+  'payroll',
+  'pickup',
+  'printout',
+  'rollout',
+  'setup',
+  'signoff',
+  'softcopy',
+  'stakeholder',
+  'startup',
+  'subcontractor',
+  'takeover',
+  'timeframe',
+  'timeline',
+  'timesheet',
+  'timetable',
+  'turnaround',
+  'turnover',
+  'underway',
+  'username',
+  'webpage',
+  'website',
+  'weekend',
+  'workflow',
+  'workload',
+  'workplace',
+  'workshop',
+  'worksheet',
+  'wrapup',
+  'yearend',
+]);
+
+/**
+ * The joined form of two Latin words (lower case) standing one after the other when they are one of the
+ * COMPOUNDS, else null: the first word as written or as its stem (its inflection dropped: followed,
+ * setting, logged), the second as written or without a plural -s.
+ */
+export function compoundOf(first: string, second: string, stem: (word: string) => string): string | null {
+  for (const head of new Set([first, stem(englishForm(first))])) {
+    const joined = head + second;
+    if (COMPOUNDS.has(joined)) return joined;
+    if (second.endsWith('s') && COMPOUNDS.has(joined.slice(0, -1))) return joined;
+  }
+  return null;
+}

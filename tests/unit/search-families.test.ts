@@ -167,6 +167,48 @@ family(
   ],
 );
 
+family(
+  'English compounds written joined, hyphenated or as two words',
+  [
+    ['Please follow up on the attached letter', 'followup'],
+    ['Please follow up on the attached letter', 'follow-up'],
+    ['The followup of the audit findings', 'follow up'],
+    ['A follow-up meeting is scheduled', 'follow up'],
+    ['The department followed up with the ministry', 'follow up'],
+    ['Setting up the new registry', 'setup'],
+    ['Log in to the portal with your account', 'login'],
+    ['The login page of the portal', 'log in'],
+    ['Send the scanned copy by e mail', 'email'],
+    ['Two work shops for the archive staff', 'workshop'],
+    ['The new guide lines for correspondence', 'guidelines'],
+    ['The weekend duty roster', 'week end'],
+    ['The ministry web site', 'website'],
+    ['A hand over of the files', 'handover'],
+  ],
+  [
+    // Not across a full stop, nor when other words stand between them.
+    ['We will follow. Up to ten copies', 'followup'],
+    ['Please follow the steps up to the end', 'follow up'],
+    // A pair that is not a known compound stays two words.
+    ['The input of the committee', 'in put'],
+  ],
+);
+
+describe('English compounds marked and counted', () => {
+  const marked = (text: string, query: string) => {
+    const { terms, runs } = queryParts(query);
+    return matchRanges(text, terms, runs).map(([s, e]) => text.slice(s, e));
+  };
+  it('marks both words of a compound written as two, in the order of the text', () => {
+    expect(marked('Please follow up on the followup', 'followup')).toEqual(['follow', 'up', 'followup']);
+    expect(marked('Please follow up on the followup', 'follow up')).toEqual(['follow', 'up', 'followup']);
+  });
+  it('a compound typed as two words is one term, and neither word is said to be left out', () => {
+    expect(queryParts('log in budget').words).toEqual(['log in', 'budget']);
+    expect(ignoredWords('log in to the portal')).toEqual(['to', 'the']);
+  });
+});
+
 describe('common words', () => {
   it('a query of common words only is searched by them', () => {
     expect(queryTerms('IT')).toEqual([['it']]);

@@ -7,7 +7,7 @@
  * 300-page scan stays far below PostgreSQL's 1 MB tsvector limit.
  */
 import { sql } from 'drizzle-orm';
-import { LEXICON_VERSION, indexText, wordLexemes, wordsOf } from '../../../src-shared/search';
+import { LEXICON_VERSION, indexText, textLexemes } from '../../../src-shared/search';
 import type { Db } from '../../db/open';
 import type { Tx } from '../auth/queries';
 import { inList } from '../correspondence/visibility';
@@ -76,11 +76,9 @@ export async function documentTexts(db: Tx, ids: readonly number[]): Promise<Map
 export function distinctLexemes(texts: Iterable<string>, limit = 200_000): string {
   const seen = new Set<string>();
   for (const text of texts) {
-    for (const { word } of wordsOf(text)) {
-      for (const lexeme of wordLexemes(word)) {
-        seen.add(lexeme);
-        if (seen.size >= limit) return [...seen].join(' ');
-      }
+    for (const lexeme of textLexemes(text)) {
+      seen.add(lexeme);
+      if (seen.size >= limit) return [...seen].join(' ');
     }
   }
   return [...seen].join(' ');
