@@ -16,17 +16,23 @@ import { SWEEP_JOB, queueSweep, runSweepJob } from '../storage/sweep';
 
 /**
  * Search: text extraction, OCR and indexing; the work left from before queued again at start (an
- * upgrade, a restore) by the process that runs the jobs; the OCR child closed with the app.
+ * upgrade, a restore) by the process that runs the jobs, once the server is ready rather than before it
+ * answers (at a million documents its scans take seconds, and a new lexicon queues a job for each); the
+ * OCR child closed with the app, after that queueing has ended.
  */
 const searchJobs: JobRegistration = (app, ctx) => {
   registerSearchJobs(ctx);
+  let queueing: Promise<void> = Promise.resolve();
   if (ctx.config.JOBS_WORKER)
     app.addHook('onReady', async () => {
-      await enqueueMissingSearchWork(ctx).catch((error: unknown) =>
+      queueing = enqueueMissingSearchWork(ctx).catch((error: unknown) =>
         app.log.warn({ err: error }, 'search: could not queue the work left from before'),
       );
     });
-  app.addHook('onClose', async () => closeOcr());
+  app.addHook('onClose', async () => {
+    await queueing;
+    await closeOcr();
+  });
 };
 
 /**
