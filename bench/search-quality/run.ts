@@ -2,7 +2,7 @@
  * Search quality (issue 25): `npx tsx bench/search-quality/run.ts` generates the forms clerks write of the
  * benchmark's vocabulary (bench/search/vocabulary.ts), family by family — attached pronouns, ف and سـ,
  * prepositions and the article, hamza seats, other keyboards, presentation forms pasted from a PDF,
- * English spellings, plurals and hyphens, numbers — and measures, with the rule the database applies
+ * English spellings, plurals, hyphens and compounds written as two words, numbers — and measures, with the rule the database applies
  * (every query group meets a lexeme of the text):
  * - recall: the share of (form written, word typed) pairs found, both ways (the text has the form and the
  *   query the word, and the reverse);
@@ -122,6 +122,17 @@ const HYPHENS: [string, string][] = [
   ['follow-up', 'followup'],
   ['coordination', 'co-ordination'],
   ['reorganization', 're-organization'],
+  // Compounds written as two words (lexicon 3).
+  ['followup', 'follow up'],
+  ['follow up', 'follow-up'],
+  ['login', 'log in'],
+  ['log in', 'login'],
+  ['workshop', 'work shop'],
+  ['weekend', 'week end'],
+  ['website', 'web site'],
+  ['setup', 'set up'],
+  ['handover', 'hand over'],
+  ['deadline', 'dead line'],
 ];
 
 function families(): Family[] {
@@ -181,7 +192,7 @@ function families(): Family[] {
     })),
   });
   out.push({
-    name: 'English spellings, plurals, hyphens',
+    name: 'English spellings, plurals, hyphens, compounds',
     pairs: [...BRITISH, ...IRREGULAR, ...HYPHENS].map(([word, form]) => ({ word, form })),
   });
   out.push({
@@ -242,8 +253,8 @@ function measure(lex: Lexicon, all: Family[]) {
   // Precision: each word typed, against every generated form of every word (indexed once).
   const forms = [...new Map(all.flatMap((f) => f.pairs).map((p) => [p.form, p.word])).entries()];
   const indexed = forms.map(([form, word]) => ({ word, index: new Set(lex.indexText(form).split(' ')) }));
-  // One word however hyphenated (e-mail, email), one number however many leading zeros.
-  const plain = (w: string) => normalizeArabic(w).replace(/-/g, '');
+  // One word however hyphenated or split (e-mail, email, e mail), one number however many leading zeros.
+  const plain = (w: string) => normalizeArabic(w).replace(/[-\s]/g, '');
   const sameWord = (a: string, b: string) =>
     plain(a) === plain(b) || (/^\d+$/.test(a) && /^\d+$/.test(b) && Number(a) === Number(b));
   let right = 0;
