@@ -956,6 +956,11 @@ export const attachmentPages = pgTable(
     lexemes: tsvector('lexemes').notNull(),
     /** The lexicon `lexemes` was made with (LEXICON_VERSION, src-shared/search.ts): older ones are remade. */
     lexicon: smallint('lexicon').notNull().default(1),
+    /**
+     * The reading of text layers `text` was made with (READER_VERSION, modules/search/extract.ts): a page
+     * read from its text layer by an older one is read again from the file.
+     */
+    reader: smallint('reader').notNull().default(1),
   },
   (t) => [
     primaryKey({ columns: [t.attachmentId, t.page] }),

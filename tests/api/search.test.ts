@@ -8,6 +8,7 @@ import { call, makeRole, makeUser, signIn, startHarness, type Harness } from './
 import { letter, organisation, type Org, type Actor } from './support/correspondence';
 import { SEARCH_TEST_TIMEOUT_MS, settleSearch } from './support/search';
 import { enqueueMissingSearchWork } from '../../src-server/modules/search/jobs';
+import { READER_VERSION } from '../../src-server/modules/search/extract';
 import { reindexDocument } from '../../src-server/modules/search/indexer';
 import pg from 'pg';
 import type { ServerContext } from '../../src-server/context';
@@ -407,6 +408,51 @@ describe('search', () => {
       SEARCH_TEST_TIMEOUT_MS,
     );
   });
+  it.skipIf(!canMakePdfs())(
+    'reads again from the file the pages an older reader took from a text layer, and keeps the pages of OCR',
+    async () => {
+      const doc = (await create(org.clerk, letter(org, { subject: 'خطاب قرأه قارئ قديم' }))).id;
+      const file = await makeBornDigitalPdf(['تعميم بشأن صيانة المستودعات الرئيسية'], scratch);
+      const read = await attach(org.clerk, doc, file);
+      await settleSearch(h);
+      // As an older reader left it: letters swapped at a ligature and words glued (issue 25, item 10).
+      await h.query(`update attachment_pages set text = 'تعميمبشأن صيانةالمستودعات', reader = 1,
+          lexemes = to_tsvector('simple', 'تعميمبشان صيانهالمستودعات') where attachment_id = ${read}`);
+      await h.query(
+        `update document_search set lexemes = to_tsvector('simple', 'خطاب') where document_id = ${doc}`,
+      );
+      // A scan's page read by OCR, by the same old reader: its file is not read again.
+      const [scan] = await h.query<{ id: number }>(`insert into document_attachments
+          (document_id, sha256, file_name, size, mime, text_status, text_pages, text_pages_done)
+        values (${doc}, repeat('cd', 32), 'scan.pdf', 100, 'application/pdf', 'done', 1, 1) returning id`);
+      await settleSearch(h);
+      await h.query(`insert into attachment_pages (attachment_id, page, method, text, lexemes, lexicon, reader)
+        values (${scan!.id}, 1, 'ocr', 'نص مقروء بالتعرف الضوئي', to_tsvector('simple', 'نص'), ${LEXICON_VERSION}, 1)
+        on conflict (attachment_id, page) do update set method = 'ocr', text = excluded.text, reader = 1`);
+      expect(await found(org.clerk.token, 'المستودعات')).not.toContain(doc);
+
+      await enqueueMissingSearchWork({ db: h.database.db } as unknown as ServerContext);
+      await settleSearch(h);
+      const pages = await h.query<{ attachment_id: number; method: string; text: string; reader: number }>(
+        `select attachment_id, method, text, reader from attachment_pages
+          where attachment_id in (${read}, ${scan!.id}) order by attachment_id`,
+      );
+      expect(pages.map((p) => [p.attachment_id, p.method])).toEqual([
+        [read, 'text'],
+        [scan!.id, 'ocr'],
+      ]);
+      expect(pages[0]!.text).toContain('المستودعات الرئيسية');
+      expect(pages[0]!.reader).toBe(READER_VERSION);
+      expect(pages[1]!.text).toBe('نص مقروء بالتعرف الضوئي');
+      expect(await found(org.clerk.token, 'المستودعات')).toContain(doc);
+      const [attachment] = await h.query<{ text_status: string }>(
+        `select text_status from document_attachments where id = ${read}`,
+      );
+      expect(attachment!.text_status).toBe('done');
+    },
+    SEARCH_TEST_TIMEOUT_MS,
+  );
+
   describe('without words', () => {
     type Who = 'clerk' | 'managerA';
     type Filters = Record<string, string | number>;

@@ -17,6 +17,14 @@ import { ChildRequestError, codesService, ocrService, type TextPageResult } from
 import { stripBidiControls } from '../../../src-shared/text-layout';
 import { observeOcrPage } from '../../process-metrics';
 
+/**
+ * The version of how text layers are read. Each page read from its text layer records it
+ * (attachment_pages.reader); raising it reads those pages again from their files at the next start
+ * (search jobs, `search.reread`), OCR pages kept. 1: before issue 25; 2: ligature glyphs put back in their
+ * letters' order, and spaces found in tightly set lines (src-shared/pdf-ligatures.ts, text-layout.ts).
+ */
+export const READER_VERSION = 2;
+
 /** The text of one page, and how it was obtained. */
 export interface PageText {
   /** Page number, from 1. */

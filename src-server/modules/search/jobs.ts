@@ -11,6 +11,9 @@
  *   or encrypted file fails at once
  *   (`failed`, with the reason); anything else is retried, and marked `failed` on its last attempt.
  * - `search.index` {documentId}: rebuilds the document's index entry (indexer.ts).
+ * - `search.relex` {attachmentId}: remakes the lexemes of pages made by an older lexicon, from their text.
+ * - `search.reread` {attachmentId}: reads again the pages read from their text layer by an older reader
+ *   (READER_VERSION, extract.ts), from the file; the pages read by OCR are kept.
  *
  * Database triggers enqueue both (migration `search_triggers`): a new attachment is read; a change of a
  * document's searched fields, its receivers, its distributions' or tasks' notes, or its attachments
@@ -25,13 +28,14 @@ import type { ServerContext } from '../../context';
 import { PermanentJobError, type JobContext } from '../../jobs/queue';
 import { rowsOf } from '../../db/rows';
 import { scopeOf, visibleTo, type Scope } from '../correspondence/visibility';
-import { extractPdfText, PdfExtractionError, type PageText } from './extract';
+import { extractPdfText, PdfExtractionError, READER_VERSION, type PageText } from './extract';
 import { LEXICON_VERSION } from '../../../src-shared/search';
 import { pageLexemesSql, reindexDocument } from './indexer';
 
 export const SEARCH_READ = 'search.read';
 export const SEARCH_INDEX = 'search.index';
 export const SEARCH_RELEX = 'search.relex';
+export const SEARCH_REREAD = 'search.reread';
 /** Attempts of a read before the attachment is marked failed (the triggers enqueue with this). */
 export const READ_ATTEMPTS = 3;
 
@@ -69,14 +73,14 @@ async function storePages(ctx: ServerContext, job: JobContext, attachmentId: num
       .slice(start, start + PAGES_PER_STATEMENT)
       .map(
         (p) =>
-          sql`(${attachmentId}, ${p.page}, ${p.method}, ${p.text}, ${pageLexemesSql(p.text)}, ${LEXICON_VERSION})`,
+          sql`(${attachmentId}, ${p.page}, ${p.method}, ${p.text}, ${pageLexemesSql(p.text)}, ${LEXICON_VERSION}, ${READER_VERSION})`,
       );
     await ctx.db
-      .execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes, lexicon)
+      .execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes, lexicon, reader)
       values ${sql.join(rows, sql`, `)}
       on conflict (attachment_id, page) do update
         set method = excluded.method, text = excluded.text, lexemes = excluded.lexemes,
-            lexicon = excluded.lexicon`);
+            lexicon = excluded.lexicon, reader = excluded.reader`);
     // Let the requests that arrived meanwhile through before the next piece, and give way to those
     // being answered (a viewer reading this very file's ranges).
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -113,14 +117,16 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
         sql`select a.id from document_attachments a join documents d on d.id = a.document_id
              where a.sha256 = ${row.sha256} and a.id <> ${attachmentId} and a.text_status = 'done'
                and ${visibleTo(scope)}
+               and not exists (select 1 from attachment_pages p where p.attachment_id = a.id
+                                and p.method = 'text' and p.reader < ${READER_VERSION})
              order by a.id limit 1`,
       )
     : [];
   if (twin) {
     await ctx.db.transaction(async (tx) => {
       await tx.execute(sql`delete from attachment_pages where attachment_id = ${attachmentId}`);
-      await tx.execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes, lexicon)
-        select ${attachmentId}, page, method, text, lexemes, lexicon from attachment_pages
+      await tx.execute(sql`insert into attachment_pages (attachment_id, page, method, text, lexemes, lexicon, reader)
+        select ${attachmentId}, page, method, text, lexemes, lexicon, reader from attachment_pages
          where attachment_id = ${twin.id}`);
       await tx.execute(sql`update document_attachments a set text_status = 'done', text_error = null,
         text_pages = t.text_pages, text_pages_done = t.text_pages
@@ -211,6 +217,54 @@ export async function relexAttachment(ctx: ServerContext, job: JobContext): Prom
   if (row) await reindexDocument(ctx.db, row.document_id);
 }
 
+/**
+ * `search.reread` {attachmentId}: reads again, from the file, the pages an older reader read from their
+ * text layer (READER_VERSION), without OCR; a page read by OCR keeps its text. The attachment stays `done`
+ * and its old text answers until the new one is stored. A file that cannot be read any more keeps its old
+ * text, marked as read by this reader so it is not tried at every start.
+ */
+export async function rereadAttachment(ctx: ServerContext, job: JobContext): Promise<void> {
+  const attachmentId = payloadId(job.payload, 'attachmentId');
+  const [row] = await rowsOf<{ document_id: number; sha256: string }>(
+    ctx.db,
+    sql`select document_id, sha256 from document_attachments where id = ${attachmentId} and text_status = 'done'`,
+  );
+  if (!row) return; // removed, or being read anew
+  const stored = await rowsOf<{ page: number; method: PageText['method']; text: string }>(
+    ctx.db,
+    sql`select page, method, text from attachment_pages where attachment_id = ${attachmentId} order by page`,
+  );
+  if (!stored.some((p) => p.method === 'text')) return;
+  await job.giveWay();
+  const local = ctx.files.localPath?.(row.sha256) ?? null;
+  const dir = local === null ? await mkdtemp(join(ctx.files.tempDir, 'reread-')) : null;
+  let pages: PageText[];
+  try {
+    let path = local;
+    if (path === null) {
+      path = join(dir!, 'file.pdf');
+      await pipeline(ctx.files.open(row.sha256), createWriteStream(path));
+    }
+    pages = await extractPdfText(path, { ocr: false, signal: job.signal, beforePage: () => job.giveWay() });
+  } catch (error) {
+    if (!(error instanceof PdfExtractionError) || job.attempt < READ_ATTEMPTS) throw error;
+    await ctx.db.execute(sql`update attachment_pages set reader = ${READER_VERSION}
+      where attachment_id = ${attachmentId}`);
+    throw new PermanentJobError(reasonOf(error));
+  } finally {
+    if (dir !== null) await rm(dir, { recursive: true, force: true });
+  }
+  // The pages OCR read keep their text (reading them again would be minutes, and gives the same).
+  const ocr = new Map(stored.filter((p) => p.method === 'ocr').map((p) => [p.page, p]));
+  await storePages(
+    ctx,
+    job,
+    attachmentId,
+    pages.map((p) => ocr.get(p.page) ?? p),
+  );
+  await reindexDocument(ctx.db, row.document_id);
+}
+
 /** `search.index`. */
 export async function indexDocument(ctx: ServerContext, job: JobContext): Promise<void> {
   await reindexDocument(ctx.db, payloadId(job.payload, 'documentId'));
@@ -233,6 +287,10 @@ export function registerSearchJobs(ctx: ServerContext): void {
     concurrency: 1,
     timeoutMs: 30 * 60_000,
   });
+  ctx.jobs.register(SEARCH_REREAD, (job) => rereadAttachment(ctx, job), {
+    concurrency: 1,
+    timeoutMs: 60 * 60_000,
+  });
 }
 
 /**
@@ -247,6 +305,14 @@ export async function enqueueMissingSearchWork(ctx: ServerContext): Promise<void
   await ctx.db.execute(sql`insert into background_jobs (kind, payload, key)
     select ${SEARCH_INDEX}, jsonb_build_object('documentId', d.id), 'document:' || d.id
       from documents d where not exists (select 1 from document_search s where s.document_id = d.id)
+    on conflict do nothing`);
+  // Pages read from their text layer by an older reader: read again from the file (OCR pages kept).
+  await ctx.db.execute(sql`insert into background_jobs (kind, payload, key, max_attempts)
+    select ${SEARCH_REREAD}, jsonb_build_object('attachmentId', a.id), 'reread:' || a.id, ${READ_ATTEMPTS}
+      from document_attachments a
+     where a.text_status = 'done'
+       and exists (select 1 from attachment_pages p
+                    where p.attachment_id = a.id and p.method = 'text' and p.reader < ${READER_VERSION})
     on conflict do nothing`);
   // An index made by an older lexicon (an upgrade of the stemmer, the rebuild migration): attachments'
   // pages are remade from their stored text, each then indexing its document; the other documents are

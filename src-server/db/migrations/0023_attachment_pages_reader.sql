@@ -1,0 +1,1 @@
+ALTER TABLE "attachment_pages" ADD COLUMN "reader" smallint DEFAULT 1 NOT NULL;
