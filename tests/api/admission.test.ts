@@ -30,6 +30,72 @@ describe('the admission gate', () => {
   });
 });
 
+describe('uploads hold at most half the places', () => {
+  it('uploads beyond their share wait while other requests take the places left', async () => {
+    const gate = new AdmissionGate({ concurrency: 4, queue: 10, waitMs: 50 });
+    const uploads = Array.from({ length: 3 }, () => gate.acquire('upload'));
+    expect(await uploads[0]).toBe(true);
+    expect(await uploads[1]).toBe(true);
+    // The third waits for an upload's place (and longer than the gate's own wait), not for the gate's.
+    expect(gate.load).toEqual({ active: 2, waiting: 1 });
+    expect(await gate.acquire()).toBe(true);
+    expect(await gate.acquire()).toBe(true);
+    expect(gate.load).toEqual({ active: 4, waiting: 1 });
+    gate.release('upload');
+    expect(await uploads[2]).toBe(true);
+    expect(gate.load).toEqual({ active: 4, waiting: 0 });
+    for (const kind of ['upload', 'upload', 'other', 'other'] as const) gate.release(kind);
+    expect(gate.load).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('with a single place, an upload takes it as any request does', async () => {
+    const gate = new AdmissionGate({ concurrency: 1, queue: 1, waitMs: 50 });
+    expect(await gate.acquire('upload')).toBe(true);
+    expect(await gate.acquire()).toBe(false); // its wait ran out
+    gate.release('upload');
+    expect(await gate.acquire()).toBe(true);
+  });
+
+  it('a screen is answered while uploads work, before them', async () => {
+    const app = Fastify();
+    const gate = installAdmission(app, { concurrency: 2, queue: 10, waitMs: 60_000 })!;
+    app.addContentTypeParser(
+      'multipart/form-data',
+      async (_request: unknown, payload: AsyncIterable<Buffer>) => {
+        for await (const chunk of payload) void chunk;
+        return null;
+      },
+    );
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    app.post('/upload', async () => {
+      await held;
+      return { ok: true };
+    });
+    app.get('/box', async () => ({ ok: true }));
+    const url = new URL(await app.listen({ host: '127.0.0.1', port: 0 }));
+    const upload = () =>
+      fetch(new URL('/upload', url), {
+        method: 'POST',
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+        body: '--x--\r\n',
+      });
+    try {
+      const order: string[] = [];
+      const uploads = [upload(), upload()].map((p) => p.then((r) => order.push(`upload ${r.status}`)));
+      await vi.waitFor(() => expect(gate.load).toEqual({ active: 1, waiting: 1 }), { timeout: 30_000 });
+      // Two places, one held by an upload and the other upload waiting for its share: the box gets in.
+      const box = await fetch(new URL('/box', url));
+      order.push(`box ${box.status}`);
+      release();
+      await Promise.all(uploads);
+      expect(order).toEqual(['box 200', 'upload 200', 'upload 200']);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('a burst on the embedded database', () => {
   let h: Harness;
   let org: Org;
