@@ -12,6 +12,9 @@
  *   search finds: the page's lexemes (indexText) hold every term of the number typed as a query;
  * - pages per minute.
  *
+ * `BENCH_FONT=family` draws the pages in a font installed on the machine (e.g. "Noto Naskh Arabic", "Amiri")
+ * instead of Noto Sans Arabic, the font the digit templates are drawn from.
+ *
  * `--variants` instead runs Tesseract in this process over the same pages rendered as the OCR child
  * renders them, once per setting tried (languages and their order, page segmentation modes, the digits
  * pass), and prints the same figures for each: how the child's settings were chosen. Nothing fails on a
@@ -132,7 +135,7 @@ async function main() {
     const pdf = await makeScannedPdf(
       pages.map((p) => p.lines.map(lineText)),
       dir,
-      { name: 'bench-digits' },
+      { name: 'bench-digits', fontFamily: process.env.BENCH_FONT },
     );
     if (VARIANTS) {
       const { runVariants } = await import('./ocr-digits-variants');
