@@ -21,3 +21,81 @@ export function characterErrorRate(read: string, reference: string): number {
   const { errors, length } = editErrors(read, reference);
   return errors / length;
 }
+
+/** A piece of a reference text and the class its characters are scored in (e.g. `ar letters`). */
+export interface ClassedPart {
+  text: string;
+  cls: string;
+}
+
+/** `forComparison`, and the Arabic thousands and decimal separators as their Latin counterparts. */
+const forNumberComparison = (text: string) =>
+  forComparison(text)
+    .replace(/\u066c/g, ',')
+    .replace(/\u066b/g, '.');
+
+/**
+ * Edit errors of `read` against a reference given as classed parts (joined by spaces), told apart by class:
+ * the two texts are aligned (Levenshtein with its path), a substituted or dropped character counts
+ * against the class of the reference character, an inserted one against the class of the reference
+ * character before it (the first's, at the start). The spaces between parts count with the part before.
+ * Both texts are compared as `forComparison` makes them, with ٬ and ٫ as , and .
+ */
+export function classedErrors(
+  read: string,
+  parts: ClassedPart[],
+): Map<string, { errors: number; length: number }> {
+  const classOf: string[] = [];
+  let reference = '';
+  parts.forEach((part, i) => {
+    const text = forNumberComparison(part.text);
+    if (!text) return;
+    if (reference && i > 0) {
+      reference += ' ';
+      classOf.push(classOf.at(-1)!);
+    }
+    reference += text;
+    for (let k = 0; k < text.length; k += 1) classOf.push(part.cls);
+  });
+  const hyp = forNumberComparison(read);
+  const n = reference.length;
+  const m = hyp.length;
+  // Full table (pages are a few thousand characters at most).
+  const width = m + 1;
+  const cost = new Uint32Array((n + 1) * width);
+  for (let i = 0; i <= n; i += 1) cost[i * width] = i;
+  for (let j = 0; j <= m; j += 1) cost[j] = j;
+  for (let i = 1; i <= n; i += 1)
+    for (let j = 1; j <= m; j += 1) {
+      const diagonal = cost[(i - 1) * width + j - 1]! + (reference[i - 1] === hyp[j - 1] ? 0 : 1);
+      cost[i * width + j] = Math.min(diagonal, cost[(i - 1) * width + j]! + 1, cost[i * width + j - 1]! + 1);
+    }
+  const totals = new Map<string, { errors: number; length: number }>();
+  const total = (cls: string) => {
+    let t = totals.get(cls);
+    if (!t) totals.set(cls, (t = { errors: 0, length: 0 }));
+    return t;
+  };
+  for (const cls of classOf) total(cls).length += 1;
+  let i = n;
+  let j = m;
+  while (i > 0 || j > 0) {
+    const here = cost[i * width + j]!;
+    if (
+      i > 0 &&
+      j > 0 &&
+      here === cost[(i - 1) * width + j - 1]! + (reference[i - 1] === hyp[j - 1] ? 0 : 1)
+    ) {
+      if (reference[i - 1] !== hyp[j - 1]) total(classOf[i - 1]!).errors += 1;
+      i -= 1;
+      j -= 1;
+    } else if (i > 0 && here === cost[(i - 1) * width + j]! + 1) {
+      total(classOf[i - 1]!).errors += 1;
+      i -= 1;
+    } else {
+      if (classOf.length) total(classOf[Math.max(0, i - 1)]!).errors += 1;
+      j -= 1;
+    }
+  }
+  return totals;
+}

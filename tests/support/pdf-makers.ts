@@ -138,6 +138,8 @@ export interface ScannedOptions {
   fontSize?: number;
   /** Text direction of the page (default `rtl`; each line still takes its own by content). */
   dir?: 'rtl' | 'ltr';
+  /** A font family installed on the machine to draw the page in (default: Noto Sans Arabic from npm). */
+  fontFamily?: string;
 }
 
 /** Page image size: A4 at 150 dpi. */
@@ -162,7 +164,7 @@ export async function renderPageImage(
     `<!doctype html><html lang="ar" dir="${options.dir ?? 'rtl'}"><head><meta charset="utf-8"><style>
 @font-face { font-family: 'Scan Sans'; src: url('${notoSansArabicUrl()}') format('woff2'); }
 html, body { background: #fff; color: #000; }
-body { font-family: 'Scan Sans', 'DejaVu Sans', sans-serif; font-size: ${options.fontSize ?? 30}px;
+body { font-family: ${options.fontFamily ? `'${options.fontFamily}', ` : ''}'Scan Sans', 'DejaVu Sans', sans-serif; font-size: ${options.fontSize ?? 30}px;
   margin: 0; padding: 110px 120px; }
 p { margin: 0 0 0.8em; line-height: 1.5; }
 </style></head><body>${body}</body></html>`,

@@ -1,7 +1,8 @@
 /**
  * The fonts labels are printed in: Noto Sans Arabic for Arabic, Noto Sans for Latin script and digits,
  * regular and bold, read from their npm packages (found the way the OCR child finds its language data, so
- * the server bundle and the packaged app find them in node_modules) once, and parsed by fontkit once.
+ * the server bundle and the packaged app find them in node_modules) once, and parsed by fontkit once. The
+ * OCR child draws its templates of digits from them too (search/arabic-digits.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

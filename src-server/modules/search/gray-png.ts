@@ -16,6 +16,22 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 /**
+ * The luminance of RGBA pixels (ITU-R BT.601 weights, over a white background where transparent), one
+ * byte a pixel: what Tesseract reads, and what the Arabic-Indic digits are read again from
+ * (arabic-digits.ts).
+ */
+export function rgbaToGray(rgba: Uint8Array | Uint8ClampedArray, width: number, height: number): Uint8Array {
+  if (rgba.length < width * height * 4) throw new Error('rgbaToGray: not enough pixel data');
+  const grey = new Uint8Array(width * height);
+  for (let i = 0, o = 0; o < grey.length; i += 4, o += 1) {
+    const a = rgba[i + 3]!;
+    const lum = (rgba[i]! * 299 + rgba[i + 1]! * 587 + rgba[i + 2]! * 114) / 1000;
+    grey[o] = Math.round((lum * a + 255 * (255 - a)) / 255);
+  }
+  return grey;
+}
+
+/**
  * Converts RGBA pixels (as a canvas gives them) to luminance (ITU-R BT.601 weights, over a white
  * background where transparent) and encodes them as a grayscale PNG carrying its resolution (pHYs), so
  * Tesseract knows the scale of the text.
@@ -27,17 +43,10 @@ export function rgbaToGrayPng(
   dpi: number,
 ) {
   if (rgba.length < width * height * 4) throw new Error('rgbaToGrayPng: not enough pixel data');
+  const grey = rgbaToGray(rgba, width, height);
   // Each row starts with its filter type (0: none).
   const raw = Buffer.alloc((width + 1) * height);
-  for (let y = 0; y < height; y += 1) {
-    let o = y * (width + 1) + 1;
-    let i = y * width * 4;
-    for (let x = 0; x < width; x += 1, i += 4, o += 1) {
-      const a = rgba[i + 3]!;
-      const lum = (rgba[i]! * 299 + rgba[i + 1]! * 587 + rgba[i + 2]! * 114) / 1000;
-      raw[o] = Math.round((lum * a + 255 * (255 - a)) / 255);
-    }
-  }
+  for (let y = 0; y < height; y += 1) raw.set(grey.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);

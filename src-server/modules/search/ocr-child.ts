@@ -3,7 +3,8 @@
  * priority, so that it never competes on equal terms with the API server that started it (see
  * ocr-process.ts). It reads the text layer of a page (pdf.js `getTextContent`, laid out in logical order
  * by src-shared/text-layout.ts), or renders a page (pdf.js on @napi-rs/canvas) to a grayscale image and
- * reads it with Tesseract (tesseract.js, one worker).
+ * reads it with Tesseract (tesseract.js, one worker); the numbers of Arabic lines that Tesseract misread
+ * (its Arabic models barely know the Arabic-Indic digits) are read again glyph by glyph (arabic-digits.ts).
  *
  * It also reads the codes on a scanned page (`codes`, issue 26): the page is rendered in grey and the QR
  * codes and Code 128s on it are read with zxing-wasm, whose WebAssembly is loaded only when the first such
@@ -30,7 +31,8 @@ import type SharpFunction from 'sharp';
 import type * as ZXingReaderModule from 'zxing-wasm/reader';
 import type { ReaderOptions } from 'zxing-wasm/reader';
 import Tesseract from 'tesseract.js';
-import { rgbaToGrayPng } from './gray-png';
+import { rereadArabicIndicNumbers } from './arabic-digits';
+import { rgbaToGray, rgbaToGrayPng } from './gray-png';
 import {
   NICE_ARGUMENT,
   OCR_CHILD_NICE,
@@ -255,10 +257,37 @@ async function renderPixels(doc: PdfDocument, pageNumber: number, dpi: number) {
   }
 }
 
-/** Renders a page (see renderPixels) to a grayscale PNG. */
+/** Renders a page (see renderPixels) to a grayscale PNG, and its grey pixels. */
 async function renderPage(doc: PdfDocument, pageNumber: number, dpi: number) {
   const { data, width, height, dpi: used } = await renderPixels(doc, pageNumber, dpi);
-  return { png: rgbaToGrayPng(data, width, height, used), width, height, dpi: used };
+  return {
+    png: rgbaToGrayPng(data, width, height, used),
+    grey: rgbaToGray(data, width, height),
+    width,
+    height,
+    dpi: used,
+  };
+}
+
+/**
+ * What Tesseract read on a page, with the numbers of its Arabic lines that it misread read again as
+ * Arabic-Indic digits (arabic-digits.ts). Should that fail (the fonts its templates are drawn from are
+ * missing), Tesseract's text is kept.
+ */
+async function withArabicIndicNumbers(
+  page: Tesseract.Page,
+  image: { grey: Uint8Array; width: number; height: number },
+): Promise<string> {
+  try {
+    const again = await rereadArabicIndicNumbers(page, {
+      data: image.grey,
+      width: image.width,
+      height: image.height,
+    });
+    return again?.text ?? page.text ?? '';
+  } catch {
+    return page.text ?? '';
+  }
 }
 
 type ZXingReader = typeof ZXingReaderModule;
@@ -454,11 +483,13 @@ async function recognise(request: OcrRequest): Promise<FromOcrChild> {
   const rendered = performance.now();
   const worker = await tesseractFor(request.languages);
   await worker.setParameters({ user_defined_dpi: String(Math.round(image.dpi)) });
-  const { data } = await worker.recognize(image.png);
+  // The blocks (words with their boxes and symbols) are what the digits are read again from.
+  const { data } = await worker.recognize(image.png, {}, { text: true, blocks: true });
+  const text = await withArabicIndicNumbers(data, image);
   return {
     type: 'done',
     id: request.id,
-    text: data.text ?? '',
+    text,
     width: image.width,
     height: image.height,
     renderMs: Math.round(rendered - started),
