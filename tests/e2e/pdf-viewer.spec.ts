@@ -410,6 +410,45 @@ test('find matches Arabic words in a PDF Chromium printed however they are typed
   await expect(viewer.locator('.textLayer .highlight')).toHaveCount(0);
 });
 
+test("page 1 is read by pdf.js's worker once on the way to its first picture", async ({ page, shell }) => {
+  test.setTimeout(180_000);
+  const api = await Api.administrator(shell.apiBaseUrl);
+  const id = await draftWith(api, shell.apiBaseUrl, await arabicPdf(page, 3, 'قراءة واحدة'), 'once.pdf');
+  // Every operator list asked of the worker (pdf.js's message to it), by page and intent, from the start.
+  await page.addInitScript(() => {
+    const asked: string[] = [];
+    (window as unknown as { opListsAsked: string[] }).opListsAsked = asked;
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+      const m = message as { action?: string; data?: { pageIndex?: number; intent?: number } } | null;
+      if (m?.action === 'GetOperatorList')
+        asked.push(`page ${m.data!.pageIndex! + 1} intent ${m.data!.intent}`);
+      return (post as (...args: unknown[]) => void).call(this, message, ...rest);
+    } as typeof Worker.prototype.postMessage;
+  });
+  await openDraftAsAdmin(page, shell, id);
+  await page.getByTestId('attachment-open').first().click();
+  // What was asked by the frame page 1 is first seen drawn (the thumbnails, which draw page 1 again for
+  // themselves, start after it).
+  const asked = await page.evaluate(
+    () =>
+      new Promise<string[]>((done) => {
+        const tick = () => {
+          const first = document.querySelector('.pdfViewer .page[data-page-number="1"]');
+          if (first?.getAttribute('data-loaded') && first.querySelector('canvas'))
+            done([...(window as unknown as { opListsAsked: string[] }).opListsAsked]);
+          else requestAnimationFrame(tick);
+        };
+        tick();
+      }),
+  );
+  // One list for page 1, of the intent the viewer draws with (an early one of another intent, such as
+  // getOperatorList's "oplist", would have the worker read the page and its images twice). Page 2, in
+  // view below it, has its own.
+  expect(asked.filter((a) => a.startsWith('page 1 '))).toHaveLength(1);
+  await expect(page.getByTestId('pdf-viewer').getByTestId('pdf-page-count')).toContainText('3');
+});
+
 test('the page fits the width of its pane when the viewer opens and whenever the pane changes size, in both languages', async ({
   page,
   shell,
