@@ -2,7 +2,7 @@
  * A PDF's opening in pdf.js, apart from the viewer that shows it: the file's ends read (prefetch.ts), the
  * range transport over the file source, pdf.js's document, and page 1 read by the worker (drawn small).
  * The dialog starts it with the click (PdfPreview), so the worker parses the file while React mounts the
- * dialog and the viewer's toolbar, and the viewer takes a document that is already open or nearly so
+ * dialog and the viewer, and the viewer takes a document that is already open or nearly so
  * (bench/pdf-viewer); a viewer given none opens the file itself. Loaded with pdf.js, on demand.
  */
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist';
