@@ -1,6 +1,6 @@
 /**
  * A PDF's opening in pdf.js, apart from the viewer that shows it: the file's ends read (prefetch.ts), the
- * range transport over the file source, pdf.js's document, and page 1 read by the worker (drawn small).
+ * range transport over the file source, pdf.js's document, and page 1's fonts read by the worker.
  * The dialog starts it with the click (PdfPreview), so the worker parses the file while React mounts the
  * dialog and the viewer, and the viewer takes a document that is already open or nearly so
  * (bench/pdf-viewer); a viewer given none opens the file itself. Loaded with pdf.js, on demand.
@@ -77,24 +77,16 @@ export function openPdf(source: PdfSource): PdfOpening {
     created.promise.then(
       (doc: PDFDocumentProxy) => {
         performance.mark('pdf:document');
-        // Page 1 is drawn now, on a canvas of one pixel, while the viewer makes and lays out its pages:
-        // the worker reads page 1's content, fonts and images for the "display" intent, which pdf.js
-        // keeps on the page for every drawing of that intent (PDFPageProxy.render: one operator list per
-        // intent), so the viewer's drawing of page 1 draws at once what is already here. Not
-        // getOperatorList: its "oplist" intent is another list, and the worker would read page 1 twice.
-        // The viewer's own settings (no annotations drawn), so that its drawing is of the same intent.
+        // Page 1's fonts are read now, while the viewer lays its pages out: the worker keeps them for
+        // the document, so the viewer's drawing of page 1 finds them ready. Its text, not its operator
+        // list: pdf.js keeps an operator list per intent, and one asked for here (the "oplist" intent)
+        // would not be the one the drawing uses — the worker would read page 1 twice, its images with it.
+        // (Drawing page 1 here on a one-pixel canvas, whose display list the viewer's drawing would take
+        // over, measured no better in bench/pdf-viewer: that drawing is main-thread work while the
+        // viewer makes its pages.)
         void doc
           .getPage(1)
-          .then((first) => {
-            const canvas = document.createElement('canvas');
-            canvas.width = canvas.height = 1;
-            const { width, height } = first.getViewport({ scale: 1 });
-            return first.render({
-              canvas,
-              viewport: first.getViewport({ scale: 1 / Math.max(width, height, 1) }),
-              annotationMode: pdfjs.AnnotationMode.DISABLE,
-            }).promise;
-          })
+          .then((first) => first.getTextContent())
           .catch(() => {});
       },
       () => {},
