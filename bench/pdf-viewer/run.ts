@@ -16,7 +16,8 @@
  * - the renderer's JavaScript heap while scrolling through all 300 pages (CDP Performance metrics: before
  *   opening, after the first page, peak while scrolling).
  * Prints one JSON object. BENCH_RUNS (5), BENCH_PAGES (300), BENCH_WARM_MS (1500: how long the form is
- * looked at before the first opening), BENCH_TRACE=1 (each opening's requests and marks on stderr).
+ * looked at before the first opening), BENCH_TRACE=1 (each opening's requests and marks on stderr),
+ * BENCH_PROFILE=FILE (a Chromium performance trace of one more settled opening, see trace-summary.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -229,6 +230,39 @@ async function main() {
     };
     await page.waitForTimeout(3000); // the search index of the document, after its text
     const settled = await measure(true);
+    // BENCH_PROFILE=FILE: one more opening under Chromium's performance trace (the main thread's tasks,
+    // layouts and a JavaScript CPU profile, from the click until page 1 is drawn), written to FILE to open
+    // in the Performance panel or to summarise with bench/pdf-viewer/trace-summary.ts.
+    if (process.env.BENCH_PROFILE) {
+      await browser.startTracing(page, {
+        path: process.env.BENCH_PROFILE,
+        categories: [
+          'devtools.timeline',
+          'disabled-by-default-devtools.timeline',
+          'v8.execute',
+          'blink.user_timing',
+          'disabled-by-default-v8.cpu_profiler',
+        ],
+      });
+      await page.evaluate(
+        "document.addEventListener('click', () => { window.t0 = performance.now(); performance.mark('bench:click'); }, { capture: true, once: true })",
+      );
+      await open.click();
+      await page.evaluate(`new Promise((done) => {
+        const tick = () => {
+          const first = document.querySelector('.pdfViewer .page[data-page-number="1"] canvas');
+          if (first && first.width > 0 && first.closest('.page').getAttribute('data-loaded')) {
+            performance.mark('bench:shown');
+            done();
+          } else requestAnimationFrame(tick);
+        };
+        tick();
+      })`);
+      await page.waitForTimeout(300);
+      await browser.stopTracing();
+      await page.locator('.ant-modal-close').click();
+      await page.getByTestId('pdf-viewer').waitFor({ state: 'detached' });
+    }
     const bytesFirst = [...whileRead.bytesFirst, ...settled.bytesFirst];
     console.log(
       JSON.stringify(

@@ -5,8 +5,9 @@
  * to PDF (the print holds every page and nothing of the screen). Screenshots in both languages. Find
  * matches words as the server's search does (hamza, ta marbuta, alef maqsura, diacritics) and highlights
  * the glyphs of the word found; "fit width" fits the page to its pane when the viewer opens and whenever
- * the pane changes size (thumbnails, window), at 1280 and 1920 pixels, in Arabic and in English, and
- * the pages' landmarks are named in the screen's language.
+ * the pane changes size (thumbnails, window), at 1280 and 1920 pixels, in Arabic and in English (the
+ * pages made at that fit at once, not laid out at 100 % first, and the pane not moved when the toolbar
+ * comes after the first page), and the pages' landmarks are named in the screen's language.
  */
 import type { Page } from '@playwright/test';
 import { expect, test, type WebShellProcess } from './fixtures';
@@ -52,6 +53,51 @@ async function openDraftAsAdmin(page: Page, shell: WebShellProcess, id: number):
 async function useLanguage(page: Page, app: AdminShell, lang: 'ar' | 'en') {
   if ((await page.locator('html').getAttribute('lang')) !== lang) await app.switchLanguage();
   await expect(page.locator('html')).toHaveAttribute('lang', lang);
+}
+
+/**
+ * Watches the next opening of the viewer from before the click: every scale pdf.js gives its pages (the
+ * `--scale-factor` it sets on its viewer element, as it sets it) and, at every frame until the toolbar
+ * has come, where the page pane's top is. Read with `openingSeen`.
+ */
+async function watchOpening(page: Page) {
+  await page.evaluate(() => {
+    const seen = { scales: [] as string[], paneTops: [] as number[], toolbarCame: false };
+    (window as unknown as { opening: typeof seen }).opening = seen;
+    const note = (scale: string | undefined) => {
+      if (scale && scale !== seen.scales.at(-1)) seen.scales.push(scale);
+    };
+    // A batch of records may hold several changes: each record's old value is the one before it.
+    new MutationObserver((records) => {
+      for (const r of records) {
+        const el = r.target as HTMLElement;
+        if (!el.classList.contains('pdfViewer')) continue;
+        note(/--scale-factor:\s*([^;]+)/.exec(r.oldValue ?? '')?.[1]?.trim());
+      }
+      const viewer = document.querySelector<HTMLElement>('.pdfViewer');
+      note(viewer?.style.getPropertyValue('--scale-factor').trim());
+    }).observe(document.body, {
+      subtree: true,
+      attributes: true,
+      attributeOldValue: true,
+      attributeFilter: ['style'],
+    });
+    const frame = () => {
+      const pane = document.querySelector('[data-testid="pdf-pages"]');
+      if (pane) seen.paneTops.push(Math.round(pane.getBoundingClientRect().top));
+      if (document.querySelector('[data-testid="pdf-find"]')) seen.toolbarCame = true;
+      else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+async function openingSeen(page: Page) {
+  return page.evaluate(
+    () =>
+      (window as unknown as { opening: { scales: string[]; paneTops: number[]; toolbarCame: boolean } })
+        .opening,
+  );
 }
 
 /** A PDF of `pages` pages printed by Chromium from Arabic (and some English) text. */
@@ -364,6 +410,45 @@ test('find matches Arabic words in a PDF Chromium printed however they are typed
   await expect(viewer.locator('.textLayer .highlight')).toHaveCount(0);
 });
 
+test("page 1 is read by pdf.js's worker once on the way to its first picture", async ({ page, shell }) => {
+  test.setTimeout(180_000);
+  const api = await Api.administrator(shell.apiBaseUrl);
+  const id = await draftWith(api, shell.apiBaseUrl, await arabicPdf(page, 3, 'قراءة واحدة'), 'once.pdf');
+  // Every operator list asked of the worker (pdf.js's message to it), by page and intent, from the start.
+  await page.addInitScript(() => {
+    const asked: string[] = [];
+    (window as unknown as { opListsAsked: string[] }).opListsAsked = asked;
+    const post = Worker.prototype.postMessage;
+    Worker.prototype.postMessage = function (this: Worker, message: unknown, ...rest: unknown[]) {
+      const m = message as { action?: string; data?: { pageIndex?: number; intent?: number } } | null;
+      if (m?.action === 'GetOperatorList')
+        asked.push(`page ${m.data!.pageIndex! + 1} intent ${m.data!.intent}`);
+      return (post as (...args: unknown[]) => void).call(this, message, ...rest);
+    } as typeof Worker.prototype.postMessage;
+  });
+  await openDraftAsAdmin(page, shell, id);
+  await page.getByTestId('attachment-open').first().click();
+  // What was asked by the frame page 1 is first seen drawn (the thumbnails, which draw page 1 again for
+  // themselves, start after it).
+  const asked = await page.evaluate(
+    () =>
+      new Promise<string[]>((done) => {
+        const tick = () => {
+          const first = document.querySelector('.pdfViewer .page[data-page-number="1"]');
+          if (first?.getAttribute('data-loaded') && first.querySelector('canvas'))
+            done([...(window as unknown as { opListsAsked: string[] }).opListsAsked]);
+          else requestAnimationFrame(tick);
+        };
+        tick();
+      }),
+  );
+  // One list for page 1, of the intent the viewer draws with (an early one of another intent, such as
+  // getOperatorList's "oplist", would have the worker read the page and its images twice). Page 2, in
+  // view below it, has its own.
+  expect(asked.filter((a) => a.startsWith('page 1 '))).toHaveLength(1);
+  await expect(page.getByTestId('pdf-viewer').getByTestId('pdf-page-count')).toContainText('3');
+});
+
 test('the page fits the width of its pane when the viewer opens and whenever the pane changes size, in both languages', async ({
   page,
   shell,
@@ -392,8 +477,17 @@ test('the page fits the width of its pane when the viewer opens and whenever the
     for (const [i, size] of sizes.entries()) {
       await page.setViewportSize(size);
       await useLanguage(page, app, lang);
+      await watchOpening(page);
       await page.getByTestId('attachment-open').first().click();
       await expect(viewer.locator('.page[data-page-number="1"] canvas')).toBeVisible();
+      // The pages are made at the fit width at once (pdf.js does not lay them out at 100 % first), and
+      // the page pane stays where it is when the toolbar comes (after the first page).
+      await expect.poll(async () => (await openingSeen(page)).toolbarCame).toBe(true);
+      const seen = await openingSeen(page);
+      expect(seen.scales, `${lang} ${size.width}: the pages' scales on opening`).toHaveLength(1);
+      expect(new Set(seen.paneTops), `${lang} ${size.width}: the pane's top`).toEqual(
+        new Set([seen.paneTops[0]]),
+      );
       // On opening, with the thumbnails beside the page.
       await expect(viewer.getByTestId('pdf-thumbnails').locator('canvas').first()).toBeVisible();
       await expect.poll(fits, { message: `${lang} ${size.width}: on opening` }).toBe('fits');

@@ -5,7 +5,8 @@
  * maqsura or diacritics, in PDFs that store Arabic glyph by glyph too, and pdf.js's highlighter marks it.
  * A file is read from our file source a range at a time (never whole into memory) or from bytes the user
  * picked, opened in pdf.js by opening.ts: the dialog starts that opening with the click and hands it over,
- * so the document is parsed while the viewer mounts. Thumbnails render lazily as they scroll into view. Page number and count, zoom (fit width, fit
+ * so the document is parsed while the viewer mounts; the pages are made at their first fit, and the toolbar
+ * comes with the first page. Thumbnails render lazily as they scroll into view. Page number and count, zoom (fit width, fit
  * page, steps; a fit is kept as the pane changes size: thumbnails shown or hidden, window or dialog
  * resized), rotate, find, print (the server's print copy when the screen gives one: recorded, and
  * watermarked for the reader above the lowest security level), download, and the shortcuts of ordinary PDF viewers: Ctrl+F find,
@@ -27,7 +28,7 @@ import {
   ZoomOutOutlined,
 } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { PDFDocumentProxy } from 'pdfjs-dist';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist';
 import type { PDFFindController } from 'pdfjs-dist/web/pdf_viewer.mjs';
 import { pdfjs, sharedWorker, viewerModule } from './pdfjs';
 import { Thumbnails } from './Thumbnails';
@@ -37,6 +38,9 @@ import { openPdf, type PdfOpening, type PdfSource } from './opening';
 import './pdf-viewer.css';
 
 export type { PdfSource } from './opening';
+
+/** pdf.js's room beside a page fitted to the pane's width (SCROLLBAR_PADDING in its web/ui_utils.js). */
+const PAGE_WIDTH_PADDING = 40;
 
 const ZOOMS = ['page-width', 'page-fit', '0.5', '0.75', '1', '1.25', '1.5', '2', '3'] as const;
 
@@ -121,8 +125,11 @@ export function PdfViewer({
         opening.task,
       ]);
       if (!loading) return;
+      let first: PDFPageProxy | null = null;
       try {
         opened = await loading.promise;
+        // Page 1 (pdf.js keeps it: the viewer's own request gets the same one) for the first fit below.
+        first = await opened.getPage(1).catch(() => null);
       } catch (e) {
         if (!cancelled)
           setError((e as { name?: string }).name === 'PasswordException' ? 'encrypted' : 'broken');
@@ -154,6 +161,17 @@ export function PdfViewer({
         l10n: quietL10n as unknown as ConstructorParameters<typeof Viewer>[0]['l10n'],
       });
       linkService.setViewer(viewer);
+      // The pages are made at the fit width from the start: pdf.js would make them at 100 %, lay all of
+      // them out, and lay them out again at the fit set on "pagesinit" (two layouts of every page on the
+      // way to the first picture). Its own formula (PDFViewer #setScale, "page-width": the pane's width
+      // less its 40 px of padding, over page 1's width at 100 %), so the fit asked for on "pagesinit"
+      // finds the scale already set and changes nothing; the pane keeps its scrollbar's room whether the
+      // pages overflow it or not (pdf-viewer.css), so its width is the one pdf.js will read.
+      if (first) {
+        const width = first.getViewport({ scale: pdfjs.PixelsPerInch.PDF_TO_CSS_UNITS }).width;
+        const fit = (container.clientWidth - PAGE_WIDTH_PADDING) / width;
+        if (fit > 0) viewer._currentScale = fit;
+      }
       // Marks for bench/pdf-viewer (performance.getEntriesByType('mark')): where the first page's time goes.
       eventBus.on('pagesinit', () => {
         performance.mark('pdf:pagesinit');
@@ -177,9 +195,9 @@ export function PdfViewer({
         performance.mark('pdf:pagerendered');
       };
       eventBus.on('pagerendered', onFirstDrawn);
-      // The toolbar learns of the document (page count, print, find) and the thumbnails start once the
-      // first page is on the screen (the frame after it was drawn), not before: drawing the toolbar again,
-      // the thumbnails' list and the pages' landmarks would hold up its painting. pdf.js says "pagesloaded"
+      // The toolbar comes (with the page count, print, find) and the thumbnails start once the first page
+      // is on the screen (the frame after it was drawn), not before: drawing the toolbar, the thumbnails'
+      // list and the pages' landmarks would hold up its painting. pdf.js says "pagesloaded"
       // after the first page is drawn, or at once when the pages cannot be seen (nothing will be drawn).
       const shown = opened;
       eventBus.on('pagesloaded', () =>
@@ -336,115 +354,122 @@ export function PdfViewer({
 
   return (
     <div className="pdfv" onKeyDown={onKeyDown} data-testid="pdf-viewer">
-      <Flex className="pdfv-toolbar" gap={6} wrap align="center">
-        <Tooltip title={t('pdf.thumbnails')}>
-          <Button
-            type={thumbs ? 'primary' : 'default'}
-            ghost={thumbs}
-            icon={<MenuOutlined />}
-            onClick={() => setThumbs((v) => !v)}
-            aria-label={t('pdf.thumbnails')}
-            aria-pressed={thumbs}
-          />
-        </Tooltip>
-        <Flex gap={4} align="center" className="pdfv-pages">
-          <Button
-            icon={<RightOutlined className="pdfv-prev" />}
-            onClick={() => goTo(page - 1)}
-            disabled={!doc || page <= 1}
-            aria-label={t('pdf.previousPage')}
-          />
-          <InputNumber
-            size="middle"
-            min={1}
-            max={doc?.numPages ?? 1}
-            value={page}
-            onChange={(v) => v && goTo(Number(v))}
-            className="pdfv-page-input"
-            aria-label={t('pdf.page')}
-            data-testid="pdf-page"
-          />
-          <Typography.Text data-testid="pdf-page-count">
-            {t('pdf.of', { count: doc?.numPages ?? 0 })}
-          </Typography.Text>
-          <Button
-            icon={<LeftOutlined className="pdfv-next" />}
-            onClick={() => goTo(page + 1)}
-            disabled={!doc || page >= (doc?.numPages ?? 1)}
-            aria-label={t('pdf.nextPage')}
-          />
-        </Flex>
-        <Flex gap={4} align="center">
-          <Button icon={<ZoomOutOutlined />} onClick={() => step(-0.1)} aria-label={t('pdf.zoomOut')} />
-          <Select
-            value={zoomValue}
-            placeholder={`${Math.round((tools.current?.viewer.currentScale ?? 1) * 100)}%`}
-            options={zoomOptions}
-            onChange={applyZoom}
-            className="pdfv-zoom"
-            aria-label={t('pdf.zoom')}
-            data-testid="pdf-zoom"
-          />
-          <Button icon={<ZoomInOutlined />} onClick={() => step(0.1)} aria-label={t('pdf.zoomIn')} />
-        </Flex>
-        <Flex gap={4} align="center">
-          <Tooltip title={t('pdf.rotateLeft')}>
+      {/* The toolbar comes with the first page, not before it: its controls' first drawing (antd's
+          components and their styles, made again at each opening) would hold up the page's on two cores
+          (bench/pdf-viewer). Until then a strip of its height keeps the page where it will stay. */}
+      {firstDrawn ? (
+        <Flex className="pdfv-toolbar" gap={6} wrap align="center">
+          <Tooltip title={t('pdf.thumbnails')}>
             <Button
-              icon={<RotateLeftOutlined />}
-              onClick={() => rotate(-90)}
-              aria-label={t('pdf.rotateLeft')}
+              type={thumbs ? 'primary' : 'default'}
+              ghost={thumbs}
+              icon={<MenuOutlined />}
+              onClick={() => setThumbs((v) => !v)}
+              aria-label={t('pdf.thumbnails')}
+              aria-pressed={thumbs}
             />
           </Tooltip>
-          <Tooltip title={t('pdf.rotateRight')}>
+          <Flex gap={4} align="center" className="pdfv-pages">
             <Button
-              icon={<RotateRightOutlined />}
-              onClick={() => rotate(90)}
-              aria-label={t('pdf.rotateRight')}
-              data-testid="pdf-rotate"
+              icon={<RightOutlined className="pdfv-prev" />}
+              onClick={() => goTo(page - 1)}
+              disabled={!doc || page <= 1}
+              aria-label={t('pdf.previousPage')}
             />
-          </Tooltip>
-        </Flex>
-        <Input
-          ref={(el) => {
-            findRef.current = el?.input ?? null;
-          }}
-          prefix={<SearchOutlined />}
-          allowClear
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          onPressEnter={(e) => tools.current?.finder.next(query, e.shiftKey)}
-          placeholder={t('pdf.find')}
-          aria-label={t('pdf.find')}
-          className="pdfv-find"
-          data-testid="pdf-find"
-          suffix={
-            matches && query ? (
-              <Typography.Text type={matches.total ? 'secondary' : 'danger'} data-testid="pdf-matches">
-                {matches.total
-                  ? t('pdf.matchOf', { current: matches.current, total: matches.total })
-                  : t('pdf.noMatch')}
-              </Typography.Text>
-            ) : null
-          }
-        />
-        <Flex gap={4} className="pdfv-end">
-          <Tooltip title={t('pdf.print')}>
+            <InputNumber
+              size="middle"
+              min={1}
+              max={doc?.numPages ?? 1}
+              value={page}
+              onChange={(v) => v && goTo(Number(v))}
+              className="pdfv-page-input"
+              aria-label={t('pdf.page')}
+              data-testid="pdf-page"
+            />
+            <Typography.Text data-testid="pdf-page-count">
+              {t('pdf.of', { count: doc?.numPages ?? 0 })}
+            </Typography.Text>
             <Button
-              icon={<PrinterOutlined />}
-              loading={printing}
-              onClick={() => void print()}
-              disabled={!doc}
-              aria-label={t('pdf.print')}
-              data-testid="pdf-print"
+              icon={<LeftOutlined className="pdfv-next" />}
+              onClick={() => goTo(page + 1)}
+              disabled={!doc || page >= (doc?.numPages ?? 1)}
+              aria-label={t('pdf.nextPage')}
             />
-          </Tooltip>
-          {onDownload && (
-            <Tooltip title={t('pdf.download')}>
-              <Button icon={<DownloadOutlined />} onClick={onDownload} aria-label={t('pdf.download')} />
+          </Flex>
+          <Flex gap={4} align="center">
+            <Button icon={<ZoomOutOutlined />} onClick={() => step(-0.1)} aria-label={t('pdf.zoomOut')} />
+            <Select
+              value={zoomValue}
+              placeholder={`${Math.round((tools.current?.viewer.currentScale ?? 1) * 100)}%`}
+              options={zoomOptions}
+              onChange={applyZoom}
+              className="pdfv-zoom"
+              aria-label={t('pdf.zoom')}
+              data-testid="pdf-zoom"
+            />
+            <Button icon={<ZoomInOutlined />} onClick={() => step(0.1)} aria-label={t('pdf.zoomIn')} />
+          </Flex>
+          <Flex gap={4} align="center">
+            <Tooltip title={t('pdf.rotateLeft')}>
+              <Button
+                icon={<RotateLeftOutlined />}
+                onClick={() => rotate(-90)}
+                aria-label={t('pdf.rotateLeft')}
+              />
             </Tooltip>
-          )}
+            <Tooltip title={t('pdf.rotateRight')}>
+              <Button
+                icon={<RotateRightOutlined />}
+                onClick={() => rotate(90)}
+                aria-label={t('pdf.rotateRight')}
+                data-testid="pdf-rotate"
+              />
+            </Tooltip>
+          </Flex>
+          <Input
+            ref={(el) => {
+              findRef.current = el?.input ?? null;
+            }}
+            prefix={<SearchOutlined />}
+            allowClear
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+            onPressEnter={(e) => tools.current?.finder.next(query, e.shiftKey)}
+            placeholder={t('pdf.find')}
+            aria-label={t('pdf.find')}
+            className="pdfv-find"
+            data-testid="pdf-find"
+            suffix={
+              matches && query ? (
+                <Typography.Text type={matches.total ? 'secondary' : 'danger'} data-testid="pdf-matches">
+                  {matches.total
+                    ? t('pdf.matchOf', { current: matches.current, total: matches.total })
+                    : t('pdf.noMatch')}
+                </Typography.Text>
+              ) : null
+            }
+          />
+          <Flex gap={4} className="pdfv-end">
+            <Tooltip title={t('pdf.print')}>
+              <Button
+                icon={<PrinterOutlined />}
+                loading={printing}
+                onClick={() => void print()}
+                disabled={!doc}
+                aria-label={t('pdf.print')}
+                data-testid="pdf-print"
+              />
+            </Tooltip>
+            {onDownload && (
+              <Tooltip title={t('pdf.download')}>
+                <Button icon={<DownloadOutlined />} onClick={onDownload} aria-label={t('pdf.download')} />
+              </Tooltip>
+            )}
+          </Flex>
         </Flex>
-      </Flex>
+      ) : (
+        <div className="pdfv-toolbar pdfv-toolbar-waiting" />
+      )}
       {/* The page area reads left to right whatever the screen's direction (pdf.js lays text out so). */}
       <div className="pdfv-body" dir="ltr" style={{ height }}>
         {/* The pane is there from the start (empty until the first page is drawn), so the first fit is

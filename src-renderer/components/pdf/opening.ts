@@ -1,8 +1,8 @@
 /**
  * A PDF's opening in pdf.js, apart from the viewer that shows it: the file's ends read (prefetch.ts), the
- * range transport over the file source, pdf.js's document, and page 1's content asked of the worker.
+ * range transport over the file source, pdf.js's document, and page 1's fonts read by the worker.
  * The dialog starts it with the click (PdfPreview), so the worker parses the file while React mounts the
- * dialog and the viewer's toolbar, and the viewer takes a document that is already open or nearly so
+ * dialog and the viewer, and the viewer takes a document that is already open or nearly so
  * (bench/pdf-viewer); a viewer given none opens the file itself. Loaded with pdf.js, on demand.
  */
 import type { PDFDocumentLoadingTask, PDFDocumentProxy } from 'pdfjs-dist';
@@ -77,12 +77,16 @@ export function openPdf(source: PdfSource): PdfOpening {
     created.promise.then(
       (doc: PDFDocumentProxy) => {
         performance.mark('pdf:document');
-        // Page 1's content is asked for now, not once the viewer has laid out every page: the worker
-        // reads it and its fonts (kept for the document) meanwhile, and the viewer's drawing finds them
-        // ready.
+        // Page 1's fonts are read now, while the viewer lays its pages out: the worker keeps them for
+        // the document, so the viewer's drawing of page 1 finds them ready. Its text, not its operator
+        // list: pdf.js keeps an operator list per intent, and one asked for here (the "oplist" intent)
+        // would not be the one the drawing uses — the worker would read page 1 twice, its images with it.
+        // (Drawing page 1 here on a one-pixel canvas, whose display list the viewer's drawing would take
+        // over, measured no better in bench/pdf-viewer: that drawing is main-thread work while the
+        // viewer makes its pages.)
         void doc
           .getPage(1)
-          .then((first) => first.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE }))
+          .then((first) => first.getTextContent())
           .catch(() => {});
       },
       () => {},
