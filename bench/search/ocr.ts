@@ -24,6 +24,8 @@ import { loadPdfJs } from '../../src-server/pdfjs';
 import { editErrors } from '../../tests/support/ocr-measure';
 import { canMakePdfs, makeScannedPdf } from '../../tests/support/pdf-makers';
 import { round, sleep, table } from '../station/support';
+// A seeded generator (mulberry32), so every run reads the same pages.
+import { seeded } from './digit-pages';
 
 const PAGES = Number(process.argv[2] ?? process.env.BENCH_OCR_PAGES ?? 10);
 const LINES_PER_PAGE = 12;
@@ -44,17 +46,6 @@ const ENGLISH_WORDS = (
   'reviewed approved distributed filed registered prepared updated urgent confidential important new ' +
   'annual monthly first second the of and for'
 ).split(' ');
-
-/** mulberry32: a small seeded generator, so every run reads the same pages. */
-function seeded(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ARABIC_INDIC = '٠١٢٣٤٥٦٧٨٩';
 
