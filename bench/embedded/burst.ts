@@ -3,7 +3,8 @@
  * process, PGlite in a temporary folder, settings as shipped), its incoming box read by a clerk's screen
  * — GET /correspondence/boxes/incoming, one request after another — first idle, then while BENCH_BURST
  * (300) scan-sized PDFs come in through the station's route (POST /correspondence/intake/batch, batches
- * of 32, 4 at once, as the scanning station sends a backlog). Twice: PGlite in the server's own thread
+ * of 32, 4 at once, as the scanning station sends a backlog; a batch refused 503 as the uploads' places are
+ * all held is sent again after Retry-After). Twice: PGlite in the server's own thread
  * (PGLITE_IN_THREAD=1, before) and in its worker thread (the default, after). Prints, for each, the box's
  * p50/p99 idle and during the burst and their ratio (target: the burst's p99 within 2× of idle), and the
  * server's peak memory (VmHWM and sampled RSS: the worker threads' memory is the process's).
@@ -32,6 +33,7 @@ import {
   firstAdmin,
   procMemory,
   round,
+  sleep,
   signIn,
   startServerProcess,
   table,
@@ -44,6 +46,8 @@ const FILE_KB = Number(process.env.BENCH_FILE_KB ?? 200);
 const IDLE_READS = Number(process.env.BENCH_IDLE_READS ?? 100);
 const CONCURRENCY = 4;
 const BATCH = 32;
+/** The server's Retry-After for a refused request (DB_QUEUE_WAIT_MS, 3 s). */
+const RETRY_AFTER_MS = 3_000;
 const BOX = '/correspondence/boxes/incoming?page=1&pageSize=20';
 
 /** Reads the box one request after another until `until()` says stop (or `count` reads); answers ms each. */
@@ -93,6 +97,7 @@ async function scenario(root: string, label: string, env: Record<string, string>
     const memory = new MemorySampler({ server: server.pid }, 100);
     memory.phase('burst');
     let done = false;
+    let busy = 0;
     const statuses: Record<string, number> = {};
     let next = 0;
     const started = performance.now();
@@ -100,10 +105,24 @@ async function scenario(root: string, label: string, env: Record<string, string>
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < pdfs.length) {
           const files = pdfs.slice(next, (next += BATCH));
-          const answers = await transport.intakeBatch(
-            files.map((path) => ({ path, name: path.split('/').pop()!, key: randomUUID(), number: null })),
-          );
-          for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+          const batch = files.map((path) => ({
+            path,
+            name: path.split('/').pop()!,
+            key: randomUUID(),
+            number: null,
+          }));
+          // A batch the server is too busy to take (503, its uploads' places all held) is sent again
+          // after Retry-After, as the station does with a failed file; the same keys, so nothing twice.
+          for (;;) {
+            const answers = await transport.intakeBatch(batch);
+            if (answers.every((a) => a.status === 503)) {
+              busy += 1;
+              await sleep(RETRY_AFTER_MS);
+              continue;
+            }
+            for (const a of answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
+            break;
+          }
         }
       }),
     ).finally(() => (done = true));
@@ -119,6 +138,7 @@ async function scenario(root: string, label: string, env: Record<string, string>
       p99Ratio: idleFigures.p99 ? round(burstFigures.p99 / idleFigures.p99, 2) : null,
       burstSeconds: round(seconds, 1),
       intakeStatuses: statuses,
+      batchesRefusedBusy: busy,
       readStatuses: during.statuses,
       memoryMB: {
         idleRss,
@@ -174,6 +194,8 @@ export async function runBurst() {
           'burst s',
           'RSS idle / peak / VmHWM MB (target ≤ 300)',
           'intake statuses',
+          'box reads 503',
+          'batches sent again (503)',
         ],
         ...rows.map((r) => [
           r.label,
@@ -187,6 +209,8 @@ export async function runBurst() {
           r.burstSeconds,
           `${r.memoryMB.idleRss} / ${r.memoryMB.peakSampledRss} / ${r.memoryMB.vmHWM}`,
           JSON.stringify(r.intakeStatuses),
+          r.readStatuses[503] ?? 0,
+          r.batchesRefusedBusy,
         ]),
       ]),
     );
