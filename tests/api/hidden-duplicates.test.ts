@@ -10,6 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerContext } from '../../src-server/context';
 import type { JobContext } from '../../src-server/jobs/queue';
+import { READER_VERSION } from '../../src-server/modules/search/extract';
 import { readAttachment } from '../../src-server/modules/search/jobs';
 import { createLocalFileStore } from '../../src-server/storage/files';
 import { call, startHarness, type Harness } from './support/harness';
@@ -238,8 +239,8 @@ describe('a file a hidden document holds', () => {
     // As if the secret letter's file had been read already.
     await h.query(`update document_attachments set text_status = 'done', text_pages = 1, text_pages_done = 1
                     where id = ${secret.attachmentId}`);
-    await h.query(`insert into attachment_pages (attachment_id, page, method, text, lexemes)
-                    values (${secret.attachmentId}, 1, 'text', 'secret words', ''::tsvector)
+    await h.query(`insert into attachment_pages (attachment_id, page, method, text, lexemes, reader)
+                    values (${secret.attachmentId}, 1, 'text', 'secret words', ''::tsvector, ${READER_VERSION})
                    on conflict do nothing`);
     const ctx = { db: h.database.db, files: createLocalFileStore(h.filesDir) } as unknown as ServerContext;
     /** Runs the read job with its signal already aborted: a copy finishes, a reading stops at once. */

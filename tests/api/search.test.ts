@@ -295,8 +295,8 @@ describe('search', () => {
           (document_id, sha256, file_name, size, mime, text_status, text_pages, text_pages_done)
         values (${doc}, repeat('ab', 32), 'old.pdf', 100, 'application/pdf', 'done', 1, 1) returning id`);
       await settleSearch(h);
-      await h.query(`insert into attachment_pages (attachment_id, page, method, text, lexemes, lexicon)
-        values (${att!.id}, 1, 'text', 'يسر جامعتنا دعوتكم', to_tsvector('simple', 'جامعتنا'), 1)
+      await h.query(`insert into attachment_pages (attachment_id, page, method, text, lexemes, lexicon, reader)
+        values (${att!.id}, 1, 'text', 'يسر جامعتنا دعوتكم', to_tsvector('simple', 'جامعتنا'), 1, ${READER_VERSION})
         on conflict (attachment_id, page) do update set text = excluded.text, lexemes = excluded.lexemes,
           lexicon = 1`);
       await h.query(`update document_search set lexicon = 1, lexemes = to_tsvector('simple', 'تهنئه')
