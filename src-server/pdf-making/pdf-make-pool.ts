@@ -20,11 +20,16 @@ of an attachment, which may be hundreds of pages.
  * The pool (`PdfMakePool`) is exported with its size, limits and the way it starts a worker as options, so
  * tests can run it with short limits and stand-in workers; the server uses the one made here (`makePdf`).
  */
-import { availableParallelism } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import type { Worker } from 'node:worker_threads';
 import type { ReportCell } from '../../src-shared/api/reports';
-import { WorkerPool, type WorkerKind, type WorkerLoss, type WorkerTask } from '../workers/pool';
+import {
+  WorkerPool,
+  defaultWorkers,
+  type WorkerKind,
+  type WorkerLoss,
+  type WorkerTask,
+} from '../workers/pool';
 import type { PdfMakeReply, PdfMakeRequest } from './pdf-make-worker';
 import { PDF_TASKS, type PdfMade, type PdfTaskInput, type PdfTaskIo, type PdfTaskName } from './tasks';
 
@@ -262,7 +267,7 @@ export class PdfMakePool {
  * desk keeps.
  */
 export function defaultPdfMakeWorkers(embedded: boolean): number {
-  return embedded ? 1 : Math.max(1, Math.min(2, availableParallelism() - 1));
+  return defaultWorkers(embedded, 2);
 }
 
 /** A worker with no task for this long ends, giving its memory back; the next task starts one. */

@@ -19,11 +19,10 @@
  * options, so tests can run it with short limits and small stand-in workers; the server uses the one
  * made here, through `checkPdfInWorker` and `warmPdfCheckWorkers`.
  */
-import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import { observePdfCheck } from '../process-metrics';
-import { WorkerPool, type WorkerKind, type WorkerTask } from '../workers/pool';
+import { WorkerPool, defaultWorkers, type WorkerKind, type WorkerTask } from '../workers/pool';
 import { checkPdf, type PdfSource, type PdfVerdict } from './pdf-check';
 import type { PdfCheckReply, PdfCheckRequest } from './pdf-check-worker';
 
@@ -151,7 +150,7 @@ export class PdfCheckPool {
  * burst (bench/embedded).
  */
 export function defaultPdfCheckWorkers(embedded: boolean): number {
-  return embedded ? 1 : Math.max(1, Math.min(4, availableParallelism() - 1));
+  return defaultWorkers(embedded, 4);
 }
 
 const pool = new PdfCheckPool({

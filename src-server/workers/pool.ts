@@ -12,8 +12,17 @@
  * script, or one that never becomes ready), the tasks run in this thread from then on, those waiting
  * included, and a process warning says so once.
  */
+import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../entry';
+
+/**
+ * How many workers a pool has unless told: one on the embedded desk, where each is memory the desk keeps;
+ * elsewhere one for every core but the one the server's own thread uses, at least one, at most `most`.
+ */
+export function defaultWorkers(embedded: boolean, most: number): number {
+  return embedded ? 1 : Math.max(1, Math.min(most, availableParallelism() - 1));
+}
 
 /** The workers of one pool: the script they run, their heap, and what the pool says when it has none. */
 export interface WorkerKind {

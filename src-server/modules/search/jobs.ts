@@ -90,6 +90,23 @@ async function storePages(ctx: ServerContext, job: JobContext, attachmentId: num
     text_pages = ${pages.length}, text_pages_done = ${pages.length} where id = ${attachmentId}`);
 }
 
+/**
+ * Runs `use` on a stored file's path on this disk: where it lies for a store on this disk; for any other
+ * (S3), a temporary copy, removed afterwards.
+ */
+async function onDisk<T>(ctx: ServerContext, sha256: string, use: (path: string) => Promise<T>): Promise<T> {
+  const local = ctx.files.localPath?.(sha256) ?? null;
+  if (local !== null) return use(local);
+  const dir = await mkdtemp(join(ctx.files.tempDir, 'read-'));
+  try {
+    const path = join(dir, 'file.pdf');
+    await pipeline(ctx.files.open(sha256), createWriteStream(path));
+    return await use(path);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** What the user who uploaded an attachment may see (null: the uploader is not known any more). */
 async function uploaderScope(ctx: ServerContext, userId: number | null): Promise<Scope | null> {
   if (userId === null) return null;
@@ -140,34 +157,28 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
   await job.giveWay();
   await ctx.db.execute(sql`update document_attachments set text_status = 'reading', text_pages_done = 0,
     text_pages = null where id = ${attachmentId}`);
-  // A store on this disk is read where the file lies; any other (S3) is copied to a temporary file first.
-  const local = ctx.files.localPath?.(row.sha256) ?? null;
-  const dir = local === null ? await mkdtemp(join(ctx.files.tempDir, 'read-')) : null;
   try {
-    let path = local;
-    if (path === null) {
-      path = join(dir!, 'file.pdf');
-      await pipeline(ctx.files.open(row.sha256), createWriteStream(path));
-    }
     let last = 0;
-    const pages = await extractPdfText(path, {
-      signal: job.signal,
-      // Between pages, the requests being answered go first (bench/pdf-viewer: a file opened in the
-      // viewer while it is read; the child is at the lowest priority, the thread it reports to is not).
-      beforePage: () => job.giveWay(),
-      onProgress: (done, total) => {
-        // A write per page at most every half second: the clerk sees it move, the database is not flooded.
-        const now = Date.now();
-        if (done !== total && now - last < 500) return;
-        last = now;
-        void ctx.db
-          .execute(
-            sql`update document_attachments set text_pages_done = ${done}, text_pages = ${total}
+    const pages = await onDisk(ctx, row.sha256, (path) =>
+      extractPdfText(path, {
+        signal: job.signal,
+        // Between pages, the requests being answered go first (bench/pdf-viewer: a file opened in the
+        // viewer while it is read; the child is at the lowest priority, the thread it reports to is not).
+        beforePage: () => job.giveWay(),
+        onProgress: (done, total) => {
+          // A write per page at most every half second: the clerk sees it move, the database is not flooded.
+          const now = Date.now();
+          if (done !== total && now - last < 500) return;
+          last = now;
+          void ctx.db
+            .execute(
+              sql`update document_attachments set text_pages_done = ${done}, text_pages = ${total}
                 where id = ${attachmentId} and text_status = 'reading'`,
-          )
-          .catch(() => undefined);
-      },
-    });
+            )
+            .catch(() => undefined);
+        },
+      }),
+    );
     await storePages(ctx, job, attachmentId, pages);
   } catch (error) {
     const reason = reasonOf(error);
@@ -180,8 +191,6 @@ export async function readAttachment(ctx: ServerContext, job: JobContext): Promi
       set text_status = ${last ? 'failed' : 'pending'}, text_error = ${reason} where id = ${attachmentId}`);
     if (broken) throw new PermanentJobError(reason);
     throw error;
-  } finally {
-    if (dir !== null) await rm(dir, { recursive: true, force: true });
   }
   await reindexDocument(ctx.db, documentId);
 }
@@ -236,23 +245,16 @@ export async function rereadAttachment(ctx: ServerContext, job: JobContext): Pro
   );
   if (!stored.some((p) => p.method === 'text')) return;
   await job.giveWay();
-  const local = ctx.files.localPath?.(row.sha256) ?? null;
-  const dir = local === null ? await mkdtemp(join(ctx.files.tempDir, 'reread-')) : null;
   let pages: PageText[];
   try {
-    let path = local;
-    if (path === null) {
-      path = join(dir!, 'file.pdf');
-      await pipeline(ctx.files.open(row.sha256), createWriteStream(path));
-    }
-    pages = await extractPdfText(path, { ocr: false, signal: job.signal, beforePage: () => job.giveWay() });
+    pages = await onDisk(ctx, row.sha256, (path) =>
+      extractPdfText(path, { ocr: false, signal: job.signal, beforePage: () => job.giveWay() }),
+    );
   } catch (error) {
     if (!(error instanceof PdfExtractionError) || job.attempt < READ_ATTEMPTS) throw error;
     await ctx.db.execute(sql`update attachment_pages set reader = ${READER_VERSION}
       where attachment_id = ${attachmentId}`);
     throw new PermanentJobError(reasonOf(error));
-  } finally {
-    if (dir !== null) await rm(dir, { recursive: true, force: true });
   }
   // The pages OCR read keep their text (reading them again would be minutes, and gives the same).
   const ocr = new Map(stored.filter((p) => p.method === 'ocr').map((p) => [p.page, p]));
