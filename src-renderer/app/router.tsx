@@ -3,10 +3,15 @@
  * The guard sits at the root; the login layout holds /login and /login/two-factor, the main layout the
  * rest. Each main route declares the page-tree path it belongs to (`handle.treePath`): detail routes such
  * as `/correspondence/inbox/incoming/:id` belong to their list page.
+ *
+ * Every chunk is loaded once more after a short pause before it counts as failed (`loadTwice`). A page
+ * that still fails, or throws while rendering, shows the error page inside the main layout (the menu and
+ * header stay); a layout that fails shows the light error page at the root (RouteError.tsx).
  */
-import type { ComponentType } from 'react';
+import type { ComponentType, ReactNode } from 'react';
 import { createHashRouter, type RouteObject } from 'react-router-dom';
 import { FullPageSpin, Guard, type RouteHandle } from './Guard';
+import { PageError, RootError } from './RouteError';
 import { PAGES } from '../../src-shared/pages';
 
 /** A route module: its component (a named `Component` export, or mapped below). */
@@ -308,39 +313,93 @@ export const MAIN_ROUTES: readonly MainRoute[] = [
   },
 ];
 
-export const routes: RouteObject[] = [
-  {
-    path: '/',
-    element: <Guard />,
-    HydrateFallback: FullPageSpin,
-    children: [
-      // `/` itself never renders: the guard sends it to the first page (or /no-access).
-      { index: true, element: null },
-      {
-        lazy: async () => ({ Component: (await import('./layouts/LoginLayout')).LoginLayout }),
-        children: [
-          { path: 'login', lazy: () => import('../features/auth/SignInPage') },
-          { path: 'login/two-factor', lazy: () => import('../features/auth/TwoFactorPage') },
-        ],
-      },
-      {
-        lazy: async () => ({ Component: (await import('./layouts/MainLayout')).MainLayout }),
-        children: [
-          ...MAIN_ROUTES.map((route): RouteObject => ({
-            path: route.path.slice(1),
-            handle: { treePath: route.treePath } satisfies RouteHandle,
-            lazy: route.lazy,
-          })),
-          { path: 'no-access', lazy: () => import('../features/common/NoAccessPage') },
-          // A page the tree grants but this client has no screen for yet (or an unknown path, which the
-          // guard sends to /no-access because it is not in the tree).
-          { path: '*', lazy: () => import('../features/common/UnbuiltPage') },
-        ],
-      },
-    ],
-  },
-];
+/** How long a failed chunk load waits before its one more try (a network blip, a busy server). */
+export const RETRY_PAUSE_MS = 600;
+
+/**
+ * `load` once more after `pauseMs` if it fails; the second failure is the route's error. A failed fetch of
+ * a module is not kept in the module map by today's Chromium (whatwg/html#10327), so the same URL is
+ * fetched again; an older engine that kept it fails the second try at once, and the error page's "Try
+ * again" reloads the document, whose module map is new.
+ */
+export function loadTwice<T>(load: () => Promise<T>, pauseMs = RETRY_PAUSE_MS): () => Promise<T> {
+  return async () => {
+    try {
+      return await load();
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+      return load();
+    }
+  };
+}
+
+/** What the route tree is made of: the real parts by default; a test swaps some. */
+export interface RouteParts {
+  /** The root's element (the guard). */
+  root: ReactNode;
+  loginLayout: Lazy;
+  mainLayout: Lazy;
+  mainRoutes: readonly MainRoute[];
+  /** The pause before a chunk's second try. */
+  retryPauseMs: number;
+}
+
+const REAL_PARTS: RouteParts = {
+  root: <Guard />,
+  loginLayout: async () => ({ Component: (await import('./layouts/LoginLayout')).LoginLayout }),
+  mainLayout: async () => ({ Component: (await import('./layouts/MainLayout')).MainLayout }),
+  mainRoutes: MAIN_ROUTES,
+  retryPauseMs: RETRY_PAUSE_MS,
+};
+
+/** The route tree, every `lazy` loaded twice before it fails, with the error pages in place. */
+export function makeRoutes(parts: Partial<RouteParts> = {}): RouteObject[] {
+  const { root, loginLayout, mainLayout, mainRoutes, retryPauseMs } = { ...REAL_PARTS, ...parts };
+  const lazy = (load: Lazy) => loadTwice(load, retryPauseMs);
+  return [
+    {
+      path: '/',
+      element: root,
+      // A layout (or the guard) that fails: no layout around it, perhaps no antd yet.
+      errorElement: <RootError />,
+      HydrateFallback: FullPageSpin,
+      children: [
+        // `/` itself never renders: the guard sends it to the first page (or /no-access).
+        { index: true, element: null },
+        {
+          lazy: lazy(loginLayout),
+          children: [
+            { path: 'login', lazy: lazy(() => import('../features/auth/SignInPage')) },
+            { path: 'login/two-factor', lazy: lazy(() => import('../features/auth/TwoFactorPage')) },
+          ],
+        },
+        {
+          lazy: lazy(mainLayout),
+          children: [
+            {
+              // A page that fails shows its error in the layout's page area: the menu and header stay.
+              errorElement: <PageError />,
+              children: [
+                ...mainRoutes.map(
+                  (route): RouteObject => ({
+                    path: route.path.slice(1),
+                    handle: { treePath: route.treePath } satisfies RouteHandle,
+                    lazy: lazy(route.lazy),
+                  }),
+                ),
+                { path: 'no-access', lazy: lazy(() => import('../features/common/NoAccessPage')) },
+                // A page the tree grants but this client has no screen for yet (or an unknown path, which
+                // the guard sends to /no-access because it is not in the tree).
+                { path: '*', lazy: lazy(() => import('../features/common/UnbuiltPage')) },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ];
+}
 
 export function createRouter() {
-  return createHashRouter(routes);
+  return createHashRouter(makeRoutes());
 }

@@ -1,0 +1,84 @@
+/**
+ * What a route shows when its code could not be loaded (a chunk's fetch failed twice: router.tsx) or it
+ * threw while rendering: "this page could not be loaded — check the connection" or "something went wrong",
+ * with "Try again" (a reload, which fetches the code anew). `PageError` sits in the main layout's page area
+ * (the menu and header stay) and also offers the home page; `RootError` replaces a layout that failed, so it
+ * uses no antd (its chunk may be what failed), like the boot spinner. The error goes to the console, never
+ * to the screen.
+ */
+import { useEffect } from 'react';
+import { useNavigate, useRouteError } from 'react-router-dom';
+import { Button, Flex, Result } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * Whether `error` is a module that could not be fetched: Chromium's, Firefox's and Safari's words for a
+ * failed dynamic import, and Vite's when a chunk's stylesheet fails.
+ */
+export function isChunkLoadError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
+  return /dynamically imported module|Importing a module script failed|Unable to preload CSS/i.test(message);
+}
+
+/** The route's error, logged once, and the words that fit it. */
+function useShownRouteError() {
+  const error = useRouteError();
+  const { t } = useTranslation('layout');
+  useEffect(() => {
+    console.error('A route failed:', error);
+  }, [error]);
+  const chunk = isChunkLoadError(error);
+  return {
+    kind: chunk ? 'chunk' : 'other',
+    title: chunk ? t('routeError.loadTitle') : t('routeError.title'),
+    message: chunk ? t('routeError.loadMessage') : t('routeError.message'),
+    retry: t('routeError.retry'),
+    home: t('routeError.home'),
+  } as const;
+}
+
+/** Loads the document again: the code is fetched anew, and the route with it. */
+function reload() {
+  window.location.reload();
+}
+
+/** A page's failure inside the main layout. */
+export function PageError() {
+  const shown = useShownRouteError();
+  const navigate = useNavigate();
+  return (
+    <Result
+      status="warning"
+      title={shown.title}
+      subTitle={shown.message}
+      data-testid="route-error"
+      data-kind={shown.kind}
+      extra={
+        <Flex gap={8} justify="center" wrap>
+          <Button type="primary" onClick={reload} data-testid="route-error-retry">
+            {shown.retry}
+          </Button>
+          <Button onClick={() => navigate('/')} data-testid="route-error-home">
+            {shown.home}
+          </Button>
+        </Flex>
+      }
+    />
+  );
+}
+
+/** A layout's failure at the root: plain elements (no antd), styled in global.css. */
+export function RootError() {
+  const shown = useShownRouteError();
+  return (
+    <div className="full-page" role="alert" data-testid="route-error" data-kind={shown.kind}>
+      <div className="root-error">
+        <h1 className="root-error-title">{shown.title}</h1>
+        <p className="root-error-message">{shown.message}</p>
+        <button type="button" className="root-error-retry" onClick={reload} data-testid="route-error-retry">
+          {shown.retry}
+        </button>
+      </div>
+    </div>
+  );
+}
