@@ -2,13 +2,13 @@
  * What a route shows when its code could not be loaded (a chunk's fetch failed twice: router.tsx) or it
  * threw while rendering: "this page could not be loaded — check the connection" or "something went wrong",
  * with "Try again" (a reload, which fetches the code anew). `PageError` sits in the main layout's page area
- * (the menu and header stay) and also offers the home page; `RootError` replaces a layout that failed, so it
- * uses no antd (its chunk may be what failed), like the boot spinner. The error goes to the console, never
- * to the screen.
+ * (the menu and header stay) and also offers the home page; `RootError` replaces a layout that failed. Both
+ * are plain elements styled in global.css, like the boot spinner: no antd, so they live in the first
+ * bundle and need no chunk of their own at the moment chunks fail. The error goes to the console, never to
+ * the screen.
  */
 import { useEffect } from 'react';
 import { useNavigate, useRouteError } from 'react-router-dom';
-import { Button, Flex, Result } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -42,42 +42,60 @@ function reload() {
   window.location.reload();
 }
 
-/** A page's failure inside the main layout. */
+/** A page's failure inside the main layout: the layout stays around it, and the home page is offered. */
 export function PageError() {
   const shown = useShownRouteError();
   const navigate = useNavigate();
   return (
-    <Result
-      status="warning"
-      title={shown.title}
-      subTitle={shown.message}
-      data-testid="route-error"
-      data-kind={shown.kind}
-      extra={
-        <Flex gap={8} justify="center" wrap>
-          <Button type="primary" onClick={reload} data-testid="route-error-retry">
-            {shown.retry}
-          </Button>
-          <Button onClick={() => navigate('/')} data-testid="route-error-home">
-            {shown.home}
-          </Button>
-        </Flex>
-      }
-    />
+    <div className="route-error" role="alert" data-testid="route-error" data-kind={shown.kind}>
+      <span className="route-error-mark" aria-hidden="true">
+        !
+      </span>
+      <h2 className="route-error-title">{shown.title}</h2>
+      <p className="route-error-message">{shown.message}</p>
+      <div className="route-error-actions">
+        <button
+          type="button"
+          className="route-error-button primary"
+          onClick={reload}
+          data-testid="route-error-retry"
+        >
+          {shown.retry}
+        </button>
+        <button
+          type="button"
+          className="route-error-button"
+          onClick={() => navigate('/')}
+          data-testid="route-error-home"
+        >
+          {shown.home}
+        </button>
+      </div>
+    </div>
   );
 }
 
-/** A layout's failure at the root: plain elements (no antd), styled in global.css. */
+/** A layout's failure at the root: the whole window, no layout. */
 export function RootError() {
   const shown = useShownRouteError();
   return (
-    <div className="full-page" role="alert" data-testid="route-error" data-kind={shown.kind}>
-      <div className="root-error">
-        <h1 className="root-error-title">{shown.title}</h1>
-        <p className="root-error-message">{shown.message}</p>
-        <button type="button" className="root-error-retry" onClick={reload} data-testid="route-error-retry">
-          {shown.retry}
-        </button>
+    <div className="full-page">
+      <div className="route-error" role="alert" data-testid="route-error" data-kind={shown.kind}>
+        <span className="route-error-mark" aria-hidden="true">
+          !
+        </span>
+        <h1 className="route-error-title">{shown.title}</h1>
+        <p className="route-error-message">{shown.message}</p>
+        <div className="route-error-actions">
+          <button
+            type="button"
+            className="route-error-button primary"
+            onClick={reload}
+            data-testid="route-error-retry"
+          >
+            {shown.retry}
+          </button>
+        </div>
       </div>
     </div>
   );

@@ -11,6 +11,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import { createHashRouter, type RouteObject } from 'react-router-dom';
 import { FullPageSpin, Guard, type RouteHandle } from './Guard';
+import { loadTwice, RETRY_PAUSE_MS } from './load-twice';
 import { PageError, RootError } from './RouteError';
 import { PAGES } from '../../src-shared/pages';
 
@@ -313,26 +314,6 @@ export const MAIN_ROUTES: readonly MainRoute[] = [
   },
 ];
 
-/** How long a failed chunk load waits before its one more try (a network blip, a busy server). */
-export const RETRY_PAUSE_MS = 600;
-
-/**
- * `load` once more after `pauseMs` if it fails; the second failure is the route's error. A failed fetch of
- * a module is not kept in the module map by today's Chromium (whatwg/html#10327), so the same URL is
- * fetched again; an older engine that kept it fails the second try at once, and the error page's "Try
- * again" reloads the document, whose module map is new.
- */
-export function loadTwice<T>(load: () => Promise<T>, pauseMs = RETRY_PAUSE_MS): () => Promise<T> {
-  return async () => {
-    try {
-      return await load();
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, pauseMs));
-      return load();
-    }
-  };
-}
-
 /** What the route tree is made of: the real parts by default; a test swaps some. */
 export interface RouteParts {
   /** The root's element (the guard). */
@@ -360,7 +341,7 @@ export function makeRoutes(parts: Partial<RouteParts> = {}): RouteObject[] {
     {
       path: '/',
       element: root,
-      // A layout (or the guard) that fails: no layout around it, perhaps no antd yet.
+      // A layout (or the guard) that fails: the error over the whole window, no layout around it.
       errorElement: <RootError />,
       HydrateFallback: FullPageSpin,
       children: [
@@ -380,13 +361,11 @@ export function makeRoutes(parts: Partial<RouteParts> = {}): RouteObject[] {
               // A page that fails shows its error in the layout's page area: the menu and header stay.
               errorElement: <PageError />,
               children: [
-                ...mainRoutes.map(
-                  (route): RouteObject => ({
-                    path: route.path.slice(1),
-                    handle: { treePath: route.treePath } satisfies RouteHandle,
-                    lazy: lazy(route.lazy),
-                  }),
-                ),
+                ...mainRoutes.map((route): RouteObject => ({
+                  path: route.path.slice(1),
+                  handle: { treePath: route.treePath } satisfies RouteHandle,
+                  lazy: lazy(route.lazy),
+                })),
                 { path: 'no-access', lazy: lazy(() => import('../features/common/NoAccessPage')) },
                 // A page the tree grants but this client has no screen for yet (or an unknown path, which
                 // the guard sends to /no-access because it is not in the tree).

@@ -11,6 +11,7 @@ import type { PageSection } from '../../src-shared/api/auth';
 import { PAGES } from '../../src-shared/pages';
 import { makeRoutes, type RouteParts } from '../../src-renderer/app/router';
 import { isChunkLoadError } from '../../src-renderer/app/RouteError';
+import { FIRST_TRY_FAILED } from '../../src-renderer/app/load-twice';
 import { sessionStore } from '../../src-renderer/app/session';
 import { i18n, initI18n } from '../../src-renderer/lib/i18n';
 import { renderScreen } from './admin-harness';
@@ -60,14 +61,22 @@ function BrokenPage(): never {
 }
 
 /** Renders the routes at `path` with `employees` as the employees page's loader. */
-function renderAt(path: string, employees: () => Promise<{ Component: () => React.ReactNode }>, parts: Partial<RouteParts> = {}) {
+function renderAt(
+  path: string,
+  employees: () => Promise<{ Component: () => React.ReactNode }>,
+  parts: Partial<RouteParts> = {},
+) {
   const router = createMemoryRouter(
     makeRoutes({
       mainLayout: testLayout,
       mainRoutes: [
         { path: PAGES.jobs, treePath: PAGES.jobs, lazy: async () => ({ Component: JobsPage }) },
         { path: PAGES.employees, treePath: PAGES.employees, lazy: employees },
-        { path: PAGES.departments, treePath: PAGES.departments, lazy: async () => ({ Component: BrokenPage }) },
+        {
+          path: PAGES.departments,
+          treePath: PAGES.departments,
+          lazy: async () => ({ Component: BrokenPage }),
+        },
       ],
       retryPauseMs: 0,
       ...parts,
@@ -96,14 +105,19 @@ const WORDS = {
 } as const;
 
 let logged: ReturnType<typeof vi.spyOn>;
+let warned: ReturnType<typeof vi.spyOn>;
 beforeAll(async () => {
   await initI18n('ar');
 });
 beforeEach(() => {
   sessionStore.reset({ signedIn: true, sections: SECTIONS });
   logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+  warned = vi.spyOn(console, 'warn').mockImplementation(() => {});
 });
-afterEach(() => logged.mockRestore());
+afterEach(() => {
+  logged.mockRestore();
+  warned.mockRestore();
+});
 afterAll(() => sessionStore.reset());
 
 describe.each(['ar', 'en'] as const)('in %s', (lang) => {
@@ -117,6 +131,9 @@ describe.each(['ar', 'en'] as const)('in %s', (lang) => {
     renderAt(PAGES.employees, employees);
     const error = await screen.findByTestId('route-error');
     expect(error.dataset.kind).toBe('chunk');
+    // In the layout's page area, not over the window.
+    expect(error.closest('main')).toBeTruthy();
+    expect(error.closest('.full-page')).toBeNull();
     expect(error.textContent).toContain(words.loadTitle);
     expect(error.textContent).toContain(words.loadMessage);
     expect(screen.getByTestId('route-error-retry').textContent).toBe(words.retry);
@@ -147,7 +164,7 @@ describe.each(['ar', 'en'] as const)('in %s', (lang) => {
     const layout = vi.fn(() => Promise.reject(chunkFailure()));
     renderAt(PAGES.jobs, async () => ({ Component: EmployeesPage }), { mainLayout: layout });
     const error = await screen.findByTestId('route-error');
-    expect(error.getAttribute('role')).toBe('alert');
+    expect(error.closest('.full-page')).toBeTruthy();
     expect(error.textContent).toContain(words.loadTitle);
     expect(error.textContent).toContain(words.loadMessage);
     expect(screen.getByTestId('route-error-retry').textContent).toBe(words.retry);
@@ -169,12 +186,16 @@ it('a page whose chunk fails once and loads on the second try is shown', async (
   expect(await screen.findByTestId('employees-page')).toBeTruthy();
   expect(screen.queryByTestId('route-error')).toBeNull();
   expect(employees).toHaveBeenCalledTimes(2);
+  expect(warned).toHaveBeenCalledWith(FIRST_TRY_FAILED, expect.any(TypeError));
+  expect(logged).not.toHaveBeenCalledWith('A route failed:', expect.anything());
 });
 
 describe('isChunkLoadError', () => {
   it("knows the engines' words for a module that could not be fetched, and Vite's for its stylesheet", () => {
     expect(isChunkLoadError(chunkFailure())).toBe(true);
-    expect(isChunkLoadError(new TypeError('error loading dynamically imported module: http://x/a.js'))).toBe(true);
+    expect(isChunkLoadError(new TypeError('error loading dynamically imported module: http://x/a.js'))).toBe(
+      true,
+    );
     expect(isChunkLoadError(new TypeError('Importing a module script failed.'))).toBe(true);
     expect(isChunkLoadError(new Error('Unable to preload CSS for /assets/Page-x1.css'))).toBe(true);
   });
