@@ -63,9 +63,14 @@ const OTHER_PATTERN = new RegExp(`[${Object.keys(OTHER_LETTERS).join('')}]`, 'g'
  * left out (مسوولية) are one word to an Arabic reader. The hamza inside a word goes (normalizeArabic has
  * already made ؤ and ئ a bare ء), the seat doubled by leaving it out is made single, and a final hamza after
  * alef goes (إنشاء, إنشائه). A final hamza after another letter stays (شيء, جزء: two letters without it).
+ * Two spellings of a final hamza are folded first: the alef of the accusative tanween after it (جزءاً,
+ * شيئاً, and بناءاً as many write بناءً), and a final ئ written as ى and ء apart, as Egypt writes it
+ * (الطوارىء for الطوارئ, مبادىء; شئ for شيء alike).
  */
 export function foldHamza(word: string): string {
   let w = word
+    .replace(/ءا$/, 'ء')
+    .replace(/(?<=..)يء$/, 'ء')
     .replace(/ء(?!$)/g, '')
     .replace(/وو/g, 'و')
     .replace(/يي/g, 'ي');
@@ -156,6 +161,45 @@ export const PROTECTED: ReadonlySet<string> = new Set([
   'سليمان',
   'حسين',
   'ياسين',
+  // Words and names whose ending, taken, leaves a common word of another meaning.
+  'زيتون',
+  'عربون',
+  'كانون',
+  'تشرين',
+  'حزيران',
+  'عمران',
+  'سلمان',
+  'عدنان',
+  'حمدان',
+]);
+
+/**
+ * The tens (عشرون … تسعون): ون and ين are their case endings, not a plural, and without them they are the
+ * units (عشرين is not عشرة). Both cases are one stem, the nominative.
+ */
+const TENS: ReadonlyMap<string, string> = new Map(
+  ['عشر', 'ثلاث', 'اربع', 'خمس', 'ست', 'سبع', 'ثمان', 'تسع'].flatMap((unit) => [
+    [`${unit}ون`, `${unit}ون`],
+    [`${unit}ين`, `${unit}ون`],
+  ]),
+);
+
+/**
+ * Words whose leading ف or س is their own letter though the rest is a word too (فيصل is not ف + يصل, فيلم
+ * not ف + يلم): the conjunction and the future are never guessed in them.
+ */
+const OWN_FIRST: ReadonlySet<string> = new Set([
+  'فيصل',
+  'فيلم',
+  'فيلا',
+  'فيروس',
+  'فيديو',
+  'فيزا',
+  'فندق',
+  'فيضان',
+  'سيول',
+  'سيناء',
+  'سينما',
 ]);
 
 const ARTICLES = ['وال', 'بال', 'كال', 'فال', 'لل', 'ال'] as const;
@@ -196,10 +240,21 @@ function suffixStems(word: string, out: Set<string>): void {
       if (w.endsWith(ending) && !stem.endsWith(ending) && w.length > stem.length) {
         const kept = stripSuffixes(w.slice(0, -2));
         if (kept.length >= 3) out.add(`${kept}${ending}`);
+        // The word itself when light10 took more than the ending (استبيان → استب): its plural and nisba
+        // keep the whole of it (استبيانات, استبياني → استبيان).
+        if (kept.length < w.length - 2 && w.length - 2 >= 3) out.add(w);
       }
     }
   };
+  const tens = TENS.get(word);
+  if (tens) {
+    out.add(tens);
+    return;
+  }
   add(word);
+  // ة is written ت before the dual ending (موظفتان, المعلمتين: موظفة, معلمة).
+  const dual = /^(.{3,})ت(ان|ين)$/.exec(word);
+  if (dual && !isProtected(word)) add(`${dual[1]}ه`);
   for (const pronoun of PRONOUNS) {
     if (!word.endsWith(pronoun) || word.length - pronoun.length < 3) continue;
     const base = word.slice(0, -pronoun.length);
@@ -229,7 +284,9 @@ export function arabicStems(word: string): string[] {
    * (فقرة is not ف + قرية's stem); past a one-letter preposition two, as light10's (بخطة is ب + خطة).
    */
   const forms: { text: string; guess: boolean }[] = [];
-  const conjunctionless = /^[وف]/.test(word) && word.length > 3 ? word.slice(1) : null;
+  const ownFirst = (w: string) => OWN_FIRST.has(w) || OWN_FIRST.has(stripSuffixes(w));
+  const conjunctionless =
+    /^[وف]/.test(word) && word.length > 3 && !(word.startsWith('ف') && ownFirst(word)) ? word.slice(1) : null;
   // light10 takes a leading و for the conjunction; ف is only a guess.
   const first = word.startsWith('و') && conjunctionless ? conjunctionless : word;
   const starts = [
@@ -246,10 +303,13 @@ export function arabicStems(word: string): string[] {
       continue;
     }
     forms.push({ text: w, guess });
+    // The alef of the accusative tanween (تنفيذاً، علماً، يوماً), which never follows the article: the word
+    // without it is a guess (the alef may be the word's own: دنيا، عليا).
+    if (/[^اوي]ا$/.test(w) && w.length >= 4) forms.push({ text: w.slice(0, -1), guess: true });
     // A one-letter preposition before a word without the article: بمذكرة، لمدير، بعقد…
     if (/^[بلك]/.test(w) && w.length >= 4) forms.push({ text: w.slice(1), guess });
     // The future before an imperfect verb (سنرفع، سيتم), never before a noun's ending (سياسة، سيارات).
-    if (/^س[يتنا]/.test(w) && w.length >= 4 && !/(ه|ات)$/.test(w))
+    if (/^س[يتنا]/.test(w) && w.length >= 4 && !/(ه|ات)$/.test(w) && !ownFirst(w) && !TENS.has(w))
       forms.push({ text: w.slice(1), guess: true });
   }
   for (const { text, guess } of forms) {
