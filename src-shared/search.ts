@@ -9,9 +9,11 @@
  *   stemmed lightly, with the guesses light stemming must make kept as variants (lexicon/arabic.ts). The
  *   index keeps every variant; a query word matches a document when any of its variants does.
  * - Latin words: British spellings and irregular plurals folded (lexicon/english.ts), then the Porter
- *   stemmer (letters → letter). A hyphenated word is also its joined form (e-mail, email), and two words
- *   of a known compound standing together are the compound too (follow up, followup: lexicon/english.ts).
- * - Numbers: with and without leading zeros (000123, 123), thousands separators dropped (12,345).
+ *   stemmer (letters → letter), but for a few words it would cut to another word's stem (news, business).
+ *   A hyphenated word is also its joined form (e-mail, email), and two words of a known compound standing
+ *   together are the compound too (follow up, followup: lexicon/english.ts).
+ * - Numbers: with and without leading zeros (000123, 123), thousands separators dropped (12,345), and
+ *   apart from an Arabic word written against them (1445هـ, 500ريال).
  * - A few very common words (في، من، the, of …) are not indexed nor required of a match, unless written as
  *   an acronym (IT, US) or a query holds nothing else.
  *
@@ -21,7 +23,7 @@
 import { stemmer } from 'stemmer';
 import { normalizeArabic } from './arabic';
 import { arabicStems, foldArabicWord, seatedSpelling } from './lexicon/arabic';
-import { compoundOf, englishForm } from './lexicon/english';
+import { compoundOf, englishForm, ownStem } from './lexicon/english';
 
 export { arabicStems } from './lexicon/arabic';
 
@@ -83,9 +85,12 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
  * The version of the rules below. Each index entry says which made it; raising this number remakes the
  * older entries in the background at the next start (search jobs, `search.relex`), the old ones
  * answering meanwhile. 1: light10; 2: the lexicon of issue 25 (pronouns, ف and سـ, hamza, other
- * keyboards, English spellings, numbers); 3: English compounds written as two words (follow up).
+ * keyboards, English spellings, numbers); 3: English compounds written as two words (follow up); 4: the
+ * probe of issue 25 (the tanween alef, the tens, ة before the dual ending, final hamza spellings, words
+ * whose first ف or س or last ان، ون، ين is their own, a number written against an Arabic word, English
+ * words Porter would join to another's stem).
  */
-export const LEXICON_VERSION = 3;
+export const LEXICON_VERSION = 4;
 
 /** The longest word we index (longer runs are not words: encoded data, a line of dashes). */
 export const MAX_WORD_LENGTH = 60;
@@ -112,7 +117,10 @@ function simpleLexemes(raw: string, keepCommon: boolean): string[] {
       for (const s of arabicStems(foldArabicWord(normalizeArabic(seated.normalize('NFKC'))))) stems.add(s);
     return [...stems].filter((s) => !STOP_WORDS.has(s));
   }
-  if (LATIN.test(word)) return [stemmer(englishForm(word))];
+  if (LATIN.test(word)) {
+    const form = englishForm(word);
+    return [ownStem(form) ?? stemmer(form)];
+  }
   // A number is found with or without its leading zeros (000123 and 123).
   if (DIGITS.test(word)) {
     const bare = word.replace(/^0+(?=\d)/, '');
@@ -121,15 +129,35 @@ function simpleLexemes(raw: string, keepCommon: boolean): string[] {
   return [word];
 }
 
+/** Where digits and Arabic letters meet in a word (1445هـ, 500ريال, رقم78). */
+const DIGITS_LETTERS = /(?<=\p{N})(?=\P{N})|(?<=\P{N})(?=\p{N})/u;
+
+/**
+ * A word without hyphens as the words it holds: a number written against an Arabic word (the year in
+ * 1445هـ, an amount in 500ريال, رقم78) is two words, as it is read; any other word is itself.
+ */
+function spaced(raw: string): string[] {
+  return /\p{N}/u.test(raw) && ARABIC_LETTER.test(raw) ? raw.split(DIGITS_LETTERS) : [raw];
+}
+
+/** The lexemes of a word without hyphens (simpleLexemes of each word it holds, see spaced). */
+function partLexemes(raw: string, keepCommon: boolean): string[] {
+  const words = spaced(raw);
+  return words.length === 1
+    ? simpleLexemes(raw, keepCommon)
+    : words.flatMap((w) => simpleLexemes(w, keepCommon));
+}
+
 /**
  * The lexemes (variants) of one word as written, or none when it is not searched by (a common word, unless
  * written as an acronym or `keepCommon`). A hyphenated word has its parts' lexemes and, when it is all
- * letters, the joined word's (e-mail is found by email, follow-up by followup).
+ * letters, the joined word's (e-mail is found by email, follow-up by followup). A number written against
+ * an Arabic word has the lexemes of both (see spaced).
  */
 export function wordLexemes(raw: string, keepCommon = false): string[] {
-  if (!HYPHEN.test(raw)) return simpleLexemes(raw, keepCommon);
+  if (!HYPHEN.test(raw)) return partLexemes(raw, keepCommon);
   const parts = raw.split(HYPHEN).filter(Boolean);
-  const out = new Set(parts.flatMap((p) => simpleLexemes(p, keepCommon)));
+  const out = new Set(parts.flatMap((p) => partLexemes(p, keepCommon)));
   if (parts.every((p) => !/\p{N}/u.test(p))) for (const l of simpleLexemes(parts.join(''), true)) out.add(l);
   return [...out];
 }
@@ -140,16 +168,19 @@ export function wordLexemes(raw: string, keepCommon = false): string[] {
  * in any order (a registration number as people type it: IN-2026-000123, 2026-123).
  */
 function queryGroups(raw: string, keepCommon: boolean): string[][] {
-  if (!HYPHEN.test(raw)) {
-    const lexemes = simpleLexemes(raw, keepCommon);
-    return lexemes.length ? [lexemes] : [];
-  }
+  if (!HYPHEN.test(raw))
+    return spaced(raw)
+      .map((w) => simpleLexemes(w, keepCommon))
+      .filter((g) => g.length > 0);
   const parts = raw.split(HYPHEN).filter(Boolean);
   if (parts.every((p) => !/\p{N}/u.test(p))) {
     const joined = simpleLexemes(parts.join(''), true);
     return joined.length ? [joined] : [];
   }
-  return parts.map((p) => simpleLexemes(p, keepCommon)).filter((g) => g.length > 0);
+  return parts
+    .flatMap(spaced)
+    .map((p) => simpleLexemes(p, keepCommon))
+    .filter((g) => g.length > 0);
 }
 
 /** A word of a text and where it stands (UTF-16 offsets into the text as written). */
@@ -250,9 +281,12 @@ export function queryParts(
       end = typed[++i]!.end;
       word = query.slice(start, end);
     }
-    if (runEnd < 0 || /\s/.test(query.slice(runEnd, start))) closeRun();
-    runEnd = end;
+    // A number typed against an Arabic word (500ريال) is two words, each marked wherever it stands.
+    const apart = !joined && !HYPHEN.test(word) && spaced(word).length > 1;
+    if (apart || runEnd < 0 || /\s/.test(query.slice(runEnd, start))) closeRun();
+    runEnd = apart ? -1 : end;
     for (const lexemes of groups) {
+      if (apart) closeRun();
       const key = lexemes.join('|');
       let index = seen.get(key);
       if (index === undefined) {

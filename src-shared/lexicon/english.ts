@@ -114,6 +114,41 @@ const BRITISH: Readonly<Record<string, string>> = {
   kerb: 'curb',
 };
 
+/**
+ * Words the Porter stemmer cuts to the stem of a word of another meaning (news and new → new, business and
+ * busy → busi, university and universe → univers, department and depart → depart, international and
+ * internal → intern), by the stem they keep instead: a short list, as the Arabic one of protected words.
+ * Their regular inflections keep it too (universities, departments, generally: see ownStem).
+ */
+const OWN_STEMS: Readonly<Record<string, string>> = {
+  news: 'news',
+  business: 'business',
+  university: 'university',
+  community: 'community',
+  international: 'international',
+  experiment: 'experiment',
+  experimental: 'experiment',
+  experimentation: 'experiment',
+  general: 'general',
+  generous: 'generous',
+  authority: 'authority',
+  department: 'department',
+  departmental: 'department',
+};
+
+/** The stem of OWN_STEMS for a Latin word (lower case) or one of its regular inflections, else null. */
+export function ownStem(word: string): string | null {
+  const bases = [
+    word,
+    word.replace(/ie[sd]$/, 'y'),
+    word.replace(/(?<=ss)es$/, ''),
+    word.replace(/s$/, ''),
+    word.replace(/(ed|ing|ly)$/, ''),
+  ];
+  for (const base of bases) if (OWN_STEMS[base]) return OWN_STEMS[base];
+  return null;
+}
+
 /** Verbs whose l is doubled in British inflections (travelled, cancelled), and only those. */
 const DOUBLED_L =
   /^(travel|cancel|label|model|level|signal|fuel|total|channel|counsel|dial|jewel|marshal|equal|panel|tunnel|quarrel|shovel|rival|pedal|initial)l(ed|ing|er|ers|or|ors)$/;
