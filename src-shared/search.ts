@@ -86,9 +86,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
  * older entries in the background at the next start (search jobs, `search.relex`), the old ones
  * answering meanwhile. 1: light10; 2: the lexicon of issue 25 (pronouns, ف and سـ, hamza, other
  * keyboards, English spellings, numbers); 3: English compounds written as two words (follow up); 4: the
- * probe of issue 25 (the tanween alef, the tens, ة before the dual ending, final hamza spellings, words
- * whose first ف or س or last ان، ون، ين is their own, a number written against an Arabic word, English
- * words Porter would join to another's stem).
+ * probe of issue 25 (the tanween alef, the tens, ة before the dual ending, final hamza spellings and مائة,
+ * a word's own ال after the article, words whose first ف or س or last ان، ون، ين is their own, a number
+ * written against an Arabic word, English words Porter would join to another's stem).
  */
 export const LEXICON_VERSION = 4;
 
@@ -108,7 +108,7 @@ function simpleLexemes(raw: string, keepCommon: boolean): string[] {
   const written = GROUPED_NUMBER.test(raw) ? raw.replace(/[,\u066C]/g, '') : raw;
   const word = normalizeArabic(written.normalize('NFKC'));
   if (!word || word.length > MAX_WORD_LENGTH) return [];
-  if (STOP_WORDS.has(word) && !keepCommon && !ACRONYM.test(raw)) return [];
+  if (STOP_WORDS.has(word) && !keepCommon && !ACRONYM.test(written.normalize('NFKC'))) return [];
   if (ARABIC_LETTER.test(word)) {
     const stems = new Set(arabicStems(foldArabicWord(word)));
     // Typed without its hamza, a seated hamza often keeps its seat: both spellings are the word's.

@@ -65,18 +65,24 @@ const OTHER_PATTERN = new RegExp(`[${Object.keys(OTHER_LETTERS).join('')}]`, 'g'
  * alef goes (إنشاء, إنشائه). A final hamza after another letter stays (شيء, جزء: two letters without it).
  * Two spellings of a final hamza are folded first: the alef of the accusative tanween after it (جزءاً,
  * شيئاً, and بناءاً as many write بناءً), and a final ئ written as ى and ء apart, as Egypt writes it
- * (الطوارىء for الطوارئ, مبادىء; شئ for شيء alike).
+ * (الطوارىء for الطوارئ, مبادىء; شئ for شيء alike); and the silent alef of مائة (مائة, ثلاثمائة, مائتين are
+ * مئة, ثلاثمئة, مئتين). A doubled ي stays before ن, where it is the nisba's and the plural's
+ * (الفنيين: فني + ين).
  */
 export function foldHamza(word: string): string {
   let w = word
     .replace(/ءا$/, 'ء')
-    .replace(/(?<=..)يء$/, 'ء')
+    .replace(/(?<=.)يء$/, 'ء')
+    .replace(HUNDRED, '$1مء')
     .replace(/ء(?!$)/g, '')
     .replace(/وو/g, 'و')
-    .replace(/يي/g, 'ي');
+    .replace(/يي(?!ن)/g, 'ي');
   if (w.length > 3 && w.endsWith('اء')) w = w.slice(0, -1);
   return w;
 }
+
+/** مائة and its forms after their prefixes (see foldHamza), in normalised spelling (ة → ه). */
+const HUNDRED = /^((?:و|ف)?(?:ب|ل|ك)?(?:ال)?(?:ثلاث|اربع|خمس|ست|سبع|ثمان|تسع)?)ماء(?=(?:ه|تان|تين|تا|تي)$)/;
 
 /** A normalised Arabic word with the letters of other keyboards folded and its hamza as above. */
 export function foldArabicWord(word: string): string {
@@ -253,7 +259,7 @@ function suffixStems(word: string, out: Set<string>): void {
   }
   add(word);
   // ة is written ت before the dual ending (موظفتان, المعلمتين: موظفة, معلمة).
-  const dual = /^(.{3,})ت(ان|ين)$/.exec(word);
+  const dual = /^(.{2,})ت(ان|ين)$/.exec(word);
   if (dual && !isProtected(word)) add(`${dual[1]}ه`);
   for (const pronoun of PRONOUNS) {
     if (!word.endsWith(pronoun) || word.length - pronoun.length < 3) continue;
@@ -298,6 +304,9 @@ export function arabicStems(word: string): string[] {
     const bare = withoutArticle(w);
     if (bare !== null) {
       forms.push({ text: bare, guess });
+      // A word whose own first letters are ال (إلغاء, ألماني, التزام) is stemmed without them, as the
+      // article; after the article it is too (الإلغاء, الالتزام: إلغاء, التزام).
+      if (bare.startsWith('ال') && bare.length >= 4) forms.push({ text: bare.slice(2), guess });
       // لل is ل and the article, or ل before a word that begins with ل (للجنة: ل + لجنة).
       if (w.startsWith('لل') && w.length >= 5) forms.push({ text: w.slice(1), guess });
       continue;

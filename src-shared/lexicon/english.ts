@@ -112,6 +112,13 @@ const BRITISH: Readonly<Record<string, string>> = {
   draught: 'draft',
   storey: 'story',
   kerb: 'curb',
+  jewellery: 'jewelry',
+  sceptic: 'skeptic',
+  sceptics: 'skeptics',
+  sceptical: 'skeptical',
+  scepticism: 'skepticism',
+  aeroplane: 'airplane',
+  aeroplanes: 'airplanes',
 };
 
 /**
@@ -221,6 +228,7 @@ const COMPOUNDS: ReadonlySet<string> = new Set([
   'overview',
   'password',
   'payroll',
+  'percent',
   'pickup',
   'printout',
   'rollout',
