@@ -58,6 +58,15 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'ما',
   'و',
   'يا',
+  // conjunctions ending as a noun with the tanween alef does (كلما is not كلم + ا)
+  'كلما',
+  'عندما',
+  'بينما',
+  'حينما',
+  'ربما',
+  'طالما',
+  'انما',
+  'مهما',
   // English
   'a',
   'an',

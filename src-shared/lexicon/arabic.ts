@@ -290,6 +290,9 @@ export function arabicStems(word: string): string[] {
    * (فقرة is not ف + قرية's stem); past a one-letter preposition two, as light10's (بخطة is ب + خطة).
    */
   const forms: { text: string; guess: boolean }[] = [];
+  // Whether a final alef may be the accusative tanween's (تنفيذاً، علماً، يوماً): the word without it is a
+  // guess. Not after ا، و، ي or ه, where it is the word's own or a pronoun's (دنيا، عليا، قاموا، منها).
+  const tanween = (w: string) => /[^اويه]ا$/.test(w) && w.length >= 4;
   const ownFirst = (w: string) => OWN_FIRST.has(w) || OWN_FIRST.has(stripSuffixes(w));
   const conjunctionless =
     /^[وف]/.test(word) && word.length > 3 && !(word.startsWith('ف') && ownFirst(word)) ? word.slice(1) : null;
@@ -307,14 +310,14 @@ export function arabicStems(word: string): string[] {
       // A word whose own first letters are ال (إلغاء, ألماني, التزام) is stemmed without them, as the
       // article; after the article it is too (الإلغاء, الالتزام: إلغاء, التزام).
       if (bare.startsWith('ال') && bare.length >= 4) forms.push({ text: bare.slice(2), guess });
+      // The tanween alef after an ال that was the word's own (إلحاقاً, التزاماً).
+      if (tanween(bare)) forms.push({ text: bare.slice(0, -1), guess: true });
       // لل is ل and the article, or ل before a word that begins with ل (للجنة: ل + لجنة).
       if (w.startsWith('لل') && w.length >= 5) forms.push({ text: w.slice(1), guess });
       continue;
     }
     forms.push({ text: w, guess });
-    // The alef of the accusative tanween (تنفيذاً، علماً، يوماً), which never follows the article: the word
-    // without it is a guess (the alef may be the word's own: دنيا، عليا).
-    if (/[^اوي]ا$/.test(w) && w.length >= 4) forms.push({ text: w.slice(0, -1), guess: true });
+    if (tanween(w)) forms.push({ text: w.slice(0, -1), guess: true });
     // A one-letter preposition before a word without the article: بمذكرة، لمدير، بعقد…
     if (/^[بلك]/.test(w) && w.length >= 4) forms.push({ text: w.slice(1), guess });
     // The future before an imperfect verb (سنرفع، سيتم), never before a noun's ending (سياسة، سيارات).
