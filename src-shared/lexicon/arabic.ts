@@ -218,6 +218,11 @@ const AMBIGUOUS = new Set(['ان', 'ون', 'ين']);
  * before them: ت for ة, ا for ى).
  */
 const PRONOUNS = ['كما', 'هما', 'كم', 'هم', 'هن', 'نا', 'ها', 'ه', 'ي', 'ك'] as const;
+/**
+ * Pronouns taken from a word of two letters too (ردكم، حقكم: رد، حق), as light10 takes ها and ه. Not هم
+ * and نا, which more often end a word's own letters (أسهم، درهم; سكناً، علناً).
+ */
+const AFTER_TWO: ReadonlySet<string> = new Set(['كما', 'هما', 'كم', 'هن']);
 
 const isProtected = (w: string) => PROTECTED.has(w);
 
@@ -240,6 +245,10 @@ function suffixStems(word: string, out: Set<string>): void {
   const add = (w: string) => {
     const stem = stripSuffixes(w);
     out.add(stem);
+    // A nisba on a plural in ات (الإماراتية، معلوماتي، عملياتي): light10 takes the nisba only, the plural
+    // loses its ات (الإمارات، معلومات); both stems are the word's.
+    if (stem.endsWith('ات') && (w === `${stem}ي` || w === `${stem}يه`) && stem.length >= 5)
+      out.add(stripSuffixes(stem.slice(0, -2)));
     // The forms of one word share a stem whether or not light10 took an ambiguous ending from it.
     for (const ending of AMBIGUOUS) {
       if (stem.endsWith(ending) && stem.length - 2 >= 3 && !isProtected(stem)) out.add(stem.slice(0, -2));
@@ -262,12 +271,13 @@ function suffixStems(word: string, out: Set<string>): void {
   const dual = /^(.{2,})ت(ان|ين)$/.exec(word);
   if (dual && !isProtected(word)) add(`${dual[1]}ه`);
   for (const pronoun of PRONOUNS) {
-    if (!word.endsWith(pronoun) || word.length - pronoun.length < 3) continue;
+    if (!word.endsWith(pronoun) || word.length - pronoun.length < (AFTER_TWO.has(pronoun) ? 2 : 3)) continue;
     const base = word.slice(0, -pronoun.length);
     add(base);
-    // ة is written ت before a pronoun (جامعتنا is جامعة + نا), and ى is written ا (مبناكم: مبنى + كم).
-    if (base.endsWith('ت') && !base.endsWith('ات')) add(`${base.slice(0, -1)}ه`);
-    if (base.endsWith('ا')) add(`${base.slice(0, -1)}ي`);
+    // ة is written ت before a pronoun (جامعتنا is جامعة + نا), and ى is written ا (مبناكم: مبنى + كم), in a
+    // word of three letters at least (حاكم is not حى + كم).
+    if (base.length >= 3 && base.endsWith('ت') && !base.endsWith('ات')) add(`${base.slice(0, -1)}ه`);
+    if (base.length >= 3 && base.endsWith('ا')) add(`${base.slice(0, -1)}ي`);
     break;
   }
 }
