@@ -12,8 +12,8 @@
  *   stemmer (letters → letter), but for a few words it would cut to another word's stem (news, business).
  *   A hyphenated word is also its joined form (e-mail, email), and two words of a known compound standing
  *   together are the compound too (follow up, followup: lexicon/english.ts).
- * - Numbers: with and without leading zeros (000123, 123), thousands separators dropped (12,345), and
- *   apart from an Arabic word written against them (1445هـ, 500ريال).
+ * - Numbers: with and without leading zeros (000123, 123), thousands separators dropped (12,345,
+ *   1.250.000), hyphens too (011-4567890), and apart from an Arabic word written against them (1445هـ).
  * - A few very common words (في، من، the, of …) are not indexed nor required of a match, unless written as
  *   an acronym (IT, US) or a query holds nothing else.
  *
@@ -32,7 +32,7 @@ export { arabicStems } from './lexicon/arabic';
  * (e-mail, IN-2026-000123), or a number with its thousands separators (12,345).
  */
 const WORD =
-  /\p{N}{1,3}(?:[,\u066C]\p{N}{3})+(?![\p{N}\p{L}])|[\p{L}\p{M}\p{N}\u0640]+(?:[-\u2010\u2011][\p{L}\p{M}\p{N}\u0640]+)*/gu;
+  /\p{N}{1,3}(?:[,\u066C]\p{N}{3})+(?![\p{N}\p{L}])|\p{N}{1,3}(?:\.\p{N}{3}){2,}(?![\p{N}\p{L}]|\.\p{N})|[\p{L}\p{M}\p{N}\u0640]+(?:[-\u2010\u2011][\p{L}\p{M}\p{N}\u0640]+)*/gu;
 const ARABIC_LETTER = /[\u0621-\u064A\u066E-\u06D3\u06FA-\u06FF]/;
 const LATIN = /^[a-z]+$/;
 
@@ -106,15 +106,15 @@ export const MAX_WORD_LENGTH = 60;
 
 /** A run of capitals, as an acronym is written (IT, US, WHO): searched by even when a common word. */
 const ACRONYM = /^[A-Z]{2,}$/;
-/** A number written with thousands separators (12,345 or ١٢٬٣٤٥). */
-const GROUPED_NUMBER = /^\p{N}{1,3}(?:[,\u066C]\p{N}{3})+$/u;
+/** A number written with thousands separators (12,345 or ١٢٬٣٤٥, or 1.250.000: two dots at least). */
+const GROUPED_NUMBER = /^\p{N}{1,3}(?:(?:[,\u066C]\p{N}{3})+|(?:\.\p{N}{3}){2,})$/u;
 const DIGITS = /^[0-9]+$/;
 /** The parts of a word joined by hyphens (e-mail, follow-up, IN-2026-000123). */
 const HYPHEN = /[-\u2010\u2011]/;
 
 /** The lexemes of one word as written, without its parts (see wordLexemes). */
 function simpleLexemes(raw: string, keepCommon: boolean): string[] {
-  const written = GROUPED_NUMBER.test(raw) ? raw.replace(/[,\u066C]/g, '') : raw;
+  const written = GROUPED_NUMBER.test(raw) ? raw.replace(/[,.\u066C]/g, '') : raw;
   const word = normalizeArabic(written.normalize('NFKC'));
   if (!word || word.length > MAX_WORD_LENGTH) return [];
   if (STOP_WORDS.has(word) && !keepCommon && !ACRONYM.test(written.normalize('NFKC'))) return [];
@@ -160,14 +160,17 @@ function partLexemes(raw: string, keepCommon: boolean): string[] {
 /**
  * The lexemes (variants) of one word as written, or none when it is not searched by (a common word, unless
  * written as an acronym or `keepCommon`). A hyphenated word has its parts' lexemes and, when it is all
- * letters, the joined word's (e-mail is found by email, follow-up by followup). A number written against
- * an Arabic word has the lexemes of both (see spaced).
+ * letters or all digits, the joined word's (e-mail is found by email, follow-up by followup, 011-4567890 by
+ * 0114567890). A number written against an Arabic word has the lexemes of both (see spaced).
  */
 export function wordLexemes(raw: string, keepCommon = false): string[] {
   if (!HYPHEN.test(raw)) return partLexemes(raw, keepCommon);
   const parts = raw.split(HYPHEN).filter(Boolean);
   const out = new Set(parts.flatMap((p) => partLexemes(p, keepCommon)));
   if (parts.every((p) => !/\p{N}/u.test(p))) for (const l of simpleLexemes(parts.join(''), true)) out.add(l);
+  // A number of digits only is also found typed without its hyphens (011-4567890, 0114567890).
+  if (parts.every((p) => DIGITS.test(normalizeArabic(p))))
+    for (const l of simpleLexemes(parts.join(''), true)) out.add(l);
   return [...out];
 }
 

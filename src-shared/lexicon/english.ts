@@ -6,7 +6,10 @@
  * makes a rare word look like another spelling harms nothing as long as no two meanings meet.
  */
 
-/** Irregular plurals (and a few other irregular forms) of correspondence, to the word they inflect. */
+/**
+ * Irregular plurals (and a few other irregular forms, and the abbreviations of letters) of correspondence,
+ * to the word they stand for.
+ */
 const IRREGULAR: Readonly<Record<string, string>> = {
   children: 'child',
   men: 'man',
@@ -63,6 +66,34 @@ const IRREGULAR: Readonly<Record<string, string>> = {
   chose: 'choose',
   began: 'begin',
   begun: 'begin',
+  sold: 'sell',
+  built: 'build',
+  spent: 'spend',
+  told: 'tell',
+  kept: 'keep',
+  lost: 'lose',
+  sought: 'seek',
+  understood: 'understand',
+  known: 'know',
+  knew: 'know',
+  shown: 'show',
+  drawn: 'draw',
+  drew: 'draw',
+  withdrawn: 'withdraw',
+  withdrew: 'withdraw',
+  // Abbreviations of letters and memos.
+  dept: 'department',
+  depts: 'departments',
+  govt: 'government',
+  mgmt: 'management',
+  mgr: 'manager',
+  acct: 'account',
+  qty: 'quantity',
+  amt: 'amount',
+  ref: 'reference',
+  encl: 'enclosure',
+  attn: 'attention',
+  approx: 'approximately',
 };
 
 /** British spellings that no rule below reaches, to the American. */
@@ -112,6 +143,8 @@ const BRITISH: Readonly<Record<string, string>> = {
   draught: 'draft',
   storey: 'story',
   kerb: 'curb',
+  whilst: 'while',
+  amongst: 'among',
   jewellery: 'jewelry',
   sceptic: 'skeptic',
   sceptics: 'skeptics',
@@ -124,7 +157,8 @@ const BRITISH: Readonly<Record<string, string>> = {
 /**
  * Words the Porter stemmer cuts to the stem of a word of another meaning (news and new → new, business and
  * busy → busi, university and universe → univers, department and depart → depart, international and
- * internal → intern), by the stem they keep instead: a short list, as the Arabic one of protected words.
+ * internal → intern, organization and organ → organ, engineering and engine → engin), by the stem they
+ * keep instead: a short list, as the Arabic one of protected words.
  * Their regular inflections keep it too (universities, departments, generally: see ownStem).
  */
 const OWN_STEMS: Readonly<Record<string, string>> = {
@@ -141,6 +175,13 @@ const OWN_STEMS: Readonly<Record<string, string>> = {
   authority: 'authority',
   department: 'department',
   departmental: 'department',
+  // organ, organs, organic keep Porter's organ.
+  organize: 'organize',
+  organization: 'organize',
+  organizational: 'organize',
+  organizer: 'organize',
+  engineer: 'engineer',
+  engineering: 'engineer',
 };
 
 /** The stem of OWN_STEMS for a Latin word (lower case) or one of its regular inflections, else null. */
@@ -151,6 +192,7 @@ export function ownStem(word: string): string | null {
     word.replace(/(?<=ss)es$/, ''),
     word.replace(/s$/, ''),
     word.replace(/(ed|ing|ly)$/, ''),
+    word.replace(/(ed|ing)$/, 'e'),
   ];
   for (const base of bases) if (OWN_STEMS[base]) return OWN_STEMS[base];
   return null;
