@@ -12,8 +12,11 @@
  *   search finds: the page's lexemes (indexText) hold every term of the number typed as a query;
  * - pages per minute.
  *
- * `BENCH_FONT=family` draws the pages in a font installed on the machine (e.g. "Noto Naskh Arabic", "Amiri")
- * instead of Noto Sans Arabic, the font the digit templates are drawn from.
+ * `BENCH_FONT=family` draws the pages in a font installed on the machine (e.g. "Amiri", "KacstOne", "Noto
+ * Kufi Arabic") instead of Noto Sans Arabic, and holds that family out of the digit templates
+ * (OCR_DIGIT_FONTS_EXCEPT, src-server/modules/search/digit-fonts.ts), so the figure is that of a face the
+ * pass has never seen; `BENCH_FONT_IN_TEMPLATES=1` keeps it in. Noto Sans Arabic, the label font, is always
+ * among the templates.
  *
  * `--variants` instead runs Tesseract in this process over the same pages rendered as the OCR child
  * renders them, once per setting tried (languages and their order, page segmentation modes, the digits
@@ -126,7 +129,17 @@ async function realPath(pages: DigitPage[], pdf: string) {
   console.log(JSON.stringify({ pages: pages.length, pagesPerMinute, ...scores }, null, 2));
 }
 
+/** The bench's face held out of the digit templates (the OCR child inherits the environment). */
+function holdOut(): string {
+  const font = process.env.BENCH_FONT;
+  if (!font) return 'Noto Sans Arabic (among the templates)';
+  if (process.env.BENCH_FONT_IN_TEMPLATES === '1') return `${font} (among the templates)`;
+  process.env.OCR_DIGIT_FONTS_EXCEPT = `^${font.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+  return `${font} (held out of the templates)`;
+}
+
 async function main() {
+  console.log(`face: ${holdOut()}`);
   if (!canMakePdfs())
     throw new Error('Chromium is needed to make the scanned pages (apt-get install chromium)');
   const dir = await mkdtemp(join(tmpdir(), 'sijill-bench-ocr-digits-'));

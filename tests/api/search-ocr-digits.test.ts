@@ -40,9 +40,28 @@ const found = async (q: string) => {
 };
 
 describe('numbers on a scan', () => {
-  it.skipIf(!canMakePdfs())(
-    'finds a scanned circular by its number in Arabic-Indic digits, typed in either digits',
-    async () => {
+  // The face the templates were first drawn from, and a Naskh face (the style most letters are typed
+  // in), whose ٢ ٣ ٤ ٦ ٧ a sans face's templates misread (src-server/modules/search/digit-fonts.ts).
+  it.skipIf(!canMakePdfs()).each([
+    {
+      face: 'Noto Sans Arabic',
+      fontFamily: undefined,
+      read: '٢٠٢٦/٤٥٦٧/ص',
+      circular: ['٢٠٢٦/٤٥٦٧/ص', '2026/4567', '4567'],
+      phone: ['٠١١٤٨٢٩٣٧٦', '0114829376'],
+    },
+    {
+      face: 'Noto Naskh Arabic',
+      fontFamily: 'Noto Naskh Arabic',
+      // Tesseract reads this face's س as Latin junk, which the pass leaves out (docs/search-ocr.md, Limits):
+      // the number is read, its letter is not.
+      read: '٢٠٢٥/٣٨٩١',
+      circular: ['٢٠٢٥/٣٨٩١/س', '2025/3891', '3891'],
+      phone: ['٠١٢٦٧٣٥٤٩٨', '0126735498'],
+    },
+  ])(
+    'finds a scanned circular by its number in Arabic-Indic digits, typed in either digits ($face)',
+    async ({ fontFamily, read, circular, phone }) => {
       const res = await call(h, {
         method: 'POST',
         url: '/correspondence/documents',
@@ -53,11 +72,12 @@ describe('numbers on a scan', () => {
       const id = res.json.data.id as number;
       const scan = await makeScannedPdf(
         [
-          'نرجو الاطلاع على التعميم رقم ٢٠٢٦/٤٥٦٧/ص بتاريخ ١٥/٠٣/٢٠٢٦',
+          `نرجو الاطلاع على التعميم رقم ${circular[0]} بتاريخ ١٥/٠٣/٢٠٢٦`,
           'بشأن صرف مكافأة قدرها ١٢٬٥٠٠ ريال للموظفين المشاركين',
-          'وللاستفسار يرجى الاتصال بالرقم ٠١١٤٨٢٩٣٧٦',
+          `وللاستفسار يرجى الاتصال بالرقم ${phone[0]}`,
         ],
         scratch,
+        { name: `circular-${fontFamily ?? 'sans'}`, fontFamily },
       );
       const file = multipart(readFileSync(scan), 'circular.pdf', 'application/pdf');
       const upload = await h.app.inject({
@@ -74,11 +94,13 @@ describe('numbers on a scan', () => {
       );
       expect(page!.method).toBe('ocr');
       // Read as the letter wrote it, and no Latin junk in the Arabic line.
-      expect(page!.text).toContain('٢٠٢٦/٤٥٦٧/ص');
+      expect(page!.text).toContain(read);
       expect(page!.text).not.toMatch(/[A-Za-z]/);
       // Found by the number typed in Latin digits and in Arabic-Indic digits, whole or by its serial, and
       // by the telephone number. (The amount's leading ١ is still lost: see docs/search-ocr.md, Limits.)
-      for (const q of ['2026/4567', '٢٠٢٦/٤٥٦٧', '4567', '٤٥٦٧', '0114829376', '٠١١٤٨٢٩٣٧٦'])
+      const [, latin, serial] = circular as [string, string, string];
+      const indic = (digits: string) => digits.replace(/[0-9]/g, (d) => '٠١٢٣٤٥٦٧٨٩'[Number(d)]!);
+      for (const q of [latin, indic(latin), serial, indic(serial), phone[1]!, phone[0]!])
         expect(await found(q), q).toEqual([id]);
     },
     SEARCH_TEST_TIMEOUT_MS,

@@ -9,9 +9,10 @@
  * - the region of a run of such words is cut from the page in black and white and split into its
  *   connected components (digits are separate glyphs in every Arabic font);
  * - each component is compared (nearest neighbour on a 12×12 shape plus its proportions, its height
- *   and its place against the tallest glyph of the region) with templates drawn from the fonts the server
- *   ships (Noto Sans Arabic and Noto Sans, regular and bold): Arabic-Indic digits, Latin digits and the
- *   separators of numbers;
+ *   and its place against the tallest glyph of the region) with templates — Arabic-Indic digits, Latin
+ *   digits and the separators of numbers — drawn at two sizes from the label fonts the server ships
+ *   (Noto Sans Arabic and Noto Sans, regular and bold), the shipped Noto Naskh Arabic and the machine's
+ *   document fonts (digit-fonts.ts);
  * - when the components are nearer to the Arabic-Indic digits than to the Latin ones, the run is replaced
  *   by the digits read, in logical order (a number runs left to right inside the right-to-left line);
  *   otherwise Tesseract's reading is kept (Latin digits in an Arabic letter are read well by it).
@@ -20,7 +21,8 @@
  * glyph. Pure functions over pixels, but for the templates, which are drawn once with fontkit and sharp.
  */
 import type Tesseract from 'tesseract.js';
-import { loadFonts, type FontKey, type ShapingFont } from '../labels/fonts';
+import { loadFonts, type ShapingFont } from '../labels/fonts';
+import { digitTemplateFonts } from './digit-fonts';
 
 /** A grey image, one byte a pixel (0 black). */
 export interface GreyImage {
@@ -165,6 +167,12 @@ interface Template {
 
 let templates: Promise<Template[]> | null = null;
 
+/**
+ * The sizes templates are drawn at (pixels to the em): large, and near a 12-point letter at 300 dpi, where
+ * a small glyph (٠, a separator) is a few pixels and its shape is not the large one's.
+ */
+const TEMPLATE_SIZES = [96, 40];
+
 /** An SVG path of a fontkit glyph, at `scale` pixels a font unit, baseline at `baseline`. */
 function svgPath(font: ShapingFont, symbol: string, scale: number, x: number, baseline: number): string {
   const glyph = font.layout(symbol).glyphs[0]!;
@@ -197,9 +205,11 @@ function svgPath(font: ShapingFont, symbol: string, scale: number, x: number, ba
 async function drawSymbols(
   font: ShapingFont,
   symbols: string[],
+  em: number,
 ): Promise<{ image: GreyImage; cells: Box[] }> {
   const { default: sharp } = await import('sharp');
-  const em = 96;
+  // One libvips thread, as the OCR child uses it (one page at a time).
+  sharp.concurrency(1);
   const scale = em / font.unitsPerEm;
   const cell = em * 1.5;
   const width = Math.ceil(cell * symbols.length);
@@ -254,32 +264,48 @@ function loadTemplates(): Promise<Template[]> {
   templates ??= (async () => {
     const fonts = await loadFonts();
     const out: Template[] = [];
-    const sets: { key: FontKey; family: Template['family']; symbols: string }[] = [
-      { key: 'arabic', family: 'indic', symbols: INDIC },
-      { key: 'arabic-bold', family: 'indic', symbols: INDIC },
-      { key: 'latin', family: 'latin', symbols: LATIN },
-      { key: 'latin-bold', family: 'latin', symbols: LATIN },
-      { key: 'arabic', family: 'latin', symbols: LATIN },
-      { key: 'latin', family: 'separator', symbols: SEPARATORS },
-      { key: 'arabic', family: 'separator', symbols: ARABIC_SEPARATORS },
-    ];
-    for (const { key, family, symbols } of sets) {
-      const font = fonts[key].font;
+    /** Draws `symbols` of `font` and keeps their templates, in the band `band` or their own. */
+    const draw = async (
+      font: ShapingFont,
+      family: Template['family'],
+      symbols: string,
+      band?: { top: number; height: number },
+    ) => {
       const list = [...symbols].filter((s) => font.hasGlyphForCodePoint(s.codePointAt(0)!));
-      // The band: the tallest digit of the family in this font, as on a page.
-      const digitFont =
-        family === 'separator' ? (key === 'arabic' ? fonts.arabic.font : fonts.latin.font) : font;
-      const reference = family === 'indic' || key === 'arabic' ? INDIC : LATIN;
-      const drawnDigits = await drawSymbols(digitFont, [...reference]);
-      const digitBoxes = drawnDigits.cells
-        .map((cell) => symbolComponent(drawnDigits.image, cell))
-        .filter((c): c is Component => c !== null);
-      const band = bandOf(digitBoxes);
-      const drawn = await drawSymbols(font, list);
-      list.forEach((symbol, i) => {
-        const c = symbolComponent(drawn.image, drawn.cells[i]!);
-        if (c) out.push({ symbol, family, features: features(c, band) });
-      });
+      if (list.length === 0) return band;
+      let own = band;
+      for (const em of TEMPLATE_SIZES) {
+        const drawn = await drawSymbols(font, list, em);
+        const cs = list.map((_, i) => symbolComponent(drawn.image, drawn.cells[i]!));
+        // The band: the tallest digits of the family in this font, as on a page.
+        own = band ?? bandOf(cs.filter((c): c is Component => c !== null));
+        list.forEach((symbol, i) => {
+          if (cs[i]) out.push({ symbol, family, features: features(cs[i]!, own!) });
+        });
+      }
+      return own;
+    };
+    const arabicBand = await draw(fonts.arabic.font, 'indic', INDIC);
+    await draw(fonts['arabic-bold'].font, 'indic', INDIC);
+    const latinBand = await draw(fonts.latin.font, 'latin', LATIN);
+    await draw(fonts['latin-bold'].font, 'latin', LATIN);
+    await draw(fonts.arabic.font, 'latin', LATIN, arabicBand);
+    await draw(fonts.latin.font, 'separator', SEPARATORS, latinBand);
+    await draw(fonts.arabic.font, 'separator', ARABIC_SEPARATORS, arabicBand);
+    // The other faces (digit-fonts.ts): their Arabic-Indic digits, their Latin digits (so that a number
+    // in Latin digits typed in that face stays nearer to the Latin ones) and the Arabic separator.
+    const label = Object.values(fonts).map((f) => f.font.postscriptName ?? '');
+    for (const { font } of await digitTemplateFonts(label)) {
+      const before = out.length;
+      try {
+        const band = await draw(font, 'indic', INDIC);
+        if ([...LATIN].every((d) => font.hasGlyphForCodePoint(d.codePointAt(0)!)))
+          await draw(font, 'latin', LATIN);
+        if (band) await draw(font, 'separator', ARABIC_SEPARATORS, band);
+      } catch {
+        // A face whose glyphs cannot be drawn adds nothing.
+        out.length = before;
+      }
     }
     return out;
   })();
