@@ -42,16 +42,16 @@ function reload() {
   window.location.reload();
 }
 
-/** A page's failure inside the main layout: the layout stays around it, and the home page is offered. */
-export function PageError() {
+/** The error's words and buttons: "Try again" always, "Back to the home page" when `onHome` is given. */
+function ErrorBody({ heading, onHome }: { heading: 'h1' | 'h2'; onHome?: () => void }) {
   const shown = useShownRouteError();
-  const navigate = useNavigate();
+  const Heading = heading;
   return (
     <div className="route-error" role="alert" data-testid="route-error" data-kind={shown.kind}>
       <span className="route-error-mark" aria-hidden="true">
         !
       </span>
-      <h2 className="route-error-title">{shown.title}</h2>
+      <Heading className="route-error-title">{shown.title}</Heading>
       <p className="route-error-message">{shown.message}</p>
       <div className="route-error-actions">
         <button
@@ -62,41 +62,32 @@ export function PageError() {
         >
           {shown.retry}
         </button>
-        <button
-          type="button"
-          className="route-error-button"
-          onClick={() => navigate('/')}
-          data-testid="route-error-home"
-        >
-          {shown.home}
-        </button>
+        {onHome && (
+          <button
+            type="button"
+            className="route-error-button"
+            onClick={onHome}
+            data-testid="route-error-home"
+          >
+            {shown.home}
+          </button>
+        )}
       </div>
     </div>
   );
 }
 
+/** A page's failure inside the main layout: the layout stays around it, and the home page is offered. */
+export function PageError() {
+  const navigate = useNavigate();
+  return <ErrorBody heading="h2" onHome={() => navigate('/')} />;
+}
+
 /** A layout's failure at the root: the whole window, no layout. */
 export function RootError() {
-  const shown = useShownRouteError();
   return (
     <div className="full-page">
-      <div className="route-error" role="alert" data-testid="route-error" data-kind={shown.kind}>
-        <span className="route-error-mark" aria-hidden="true">
-          !
-        </span>
-        <h1 className="route-error-title">{shown.title}</h1>
-        <p className="route-error-message">{shown.message}</p>
-        <div className="route-error-actions">
-          <button
-            type="button"
-            className="route-error-button primary"
-            onClick={reload}
-            data-testid="route-error-retry"
-          >
-            {shown.retry}
-          </button>
-        </div>
-      </div>
+      <ErrorBody heading="h1" />
     </div>
   );
 }
