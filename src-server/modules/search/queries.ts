@@ -50,13 +50,12 @@ const DEPARTMENT_COLUMNS = [
  * not the department filter), as candidates of `rankedPage`, the newest `window` of them: the same as
  * newestMatches with filtersOf's department filter, read from the department instead of the whole table.
  * Each of the six ways a document belongs to the department gives its newest `window` from an index by id
- * (migration 0024), and the newest `window` of their union are among those. For a caller who sees little,
- * what they may see (`visible`) is read once, and each way may start from it when that is fewer rows.
+ * (migration 0024), and the newest `window` of their union are among those. Fast when the caller may see
+ * much of the department (each way stops at its newest `window` the caller may see); the service says when.
  */
-export function departmentMatches(dep: number, where: SQL, visible: SQL | null, window: number): SQL {
-  const seen = visible ? sql` and d.id in (select v.id from v)` : sql``;
+export function departmentMatches(dep: number, where: SQL, window: number): SQL {
   const newest = (from: SQL, belongs: SQL, id: SQL) =>
-    sql`(select d.id from ${from} where ${belongs}${seen} and ${where} order by ${id} desc limit ${window})`;
+    sql`(select d.id from ${from} where ${belongs} and ${where} order by ${id} desc limit ${window})`;
   const ways = [
     ...DEPARTMENT_COLUMNS.map((c) => newest(sql`documents d`, sql`d.${sql.raw(c)} = ${dep}`, sql`d.id`)),
     newest(
@@ -70,9 +69,8 @@ export function departmentMatches(dep: number, where: SQL, visible: SQL | null, 
       sql`f.document_id`,
     ),
   ];
-  const union = sql`select u.id from (${sql.join(ways, sql` union `)}) u order by u.id desc limit ${window}`;
-  const newestOf = visible ? sql`with v (id) as materialized (${visible}) ${union}` : union;
-  return sql`select x.id, 0::real as rank, false as nm from (${newestOf}) x`;
+  return sql`select x.id, 0::real as rank, false as nm from (
+      select u.id from (${sql.join(ways, sql` union `)}) u order by u.id desc limit ${window}) x`;
 }
 
 /** A match of a page, with what its hit shows. */
