@@ -670,8 +670,12 @@ describe('search', () => {
           expect(got.data).toMatchObject({ total: want.length, totalExact: true });
           // Paged by two, the same list; with another filter, the same rule.
           expect((await listed(user.token, { departmentId: dep }, 2)).ids).toEqual(want);
-          const outgoing = { departmentId: dep, direction: 'out' };
-          expect((await listed(user.token, outgoing)).ids).toEqual(await expected(who, outgoing));
+          for (const f of [
+            { departmentId: dep, direction: 'out' },
+            { departmentId: dep, fromDate: '2000-01-01' },
+            { departmentId: dep, toDate: '2000-01-01' },
+          ])
+            expect((await listed(user.token, f)).ids).toEqual(await expected(who, f));
           expect((await listed(user.token, { departmentId: other })).ids).toEqual([elsewhere]);
         }
       },
