@@ -671,7 +671,7 @@ describe('search', () => {
           // Paged by two, the same list; with another filter, the same rule.
           expect((await listed(user.token, { departmentId: dep }, 2)).ids).toEqual(want);
           for (const f of [
-            { departmentId: dep, direction: 'out' },
+            { departmentId: dep, direction: 'out' } as Filters,
             { departmentId: dep, fromDate: '2000-01-01' },
             { departmentId: dep, toDate: '2000-01-01' },
           ])
