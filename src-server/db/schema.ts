@@ -573,6 +573,20 @@ export const documents = pgTable(
       t.completedAt,
     ),
     index('documents_archive_idx').on(t.archiveDepartmentId, t.registeredAt.desc(), t.id.desc()),
+    // Search's department filter (search/queries.ts `departmentMatches`): each department a document names,
+    // its documents newest first, so a department's newest are read without walking the table.
+    index('documents_department_idx')
+      .on(t.departmentId, t.id)
+      .where(sql`${t.departmentId} is not null`),
+    index('documents_sender_department_idx')
+      .on(t.senderDepartmentId, t.id)
+      .where(sql`${t.senderDepartmentId} is not null`),
+    index('documents_recipient_department_idx')
+      .on(t.recipientDepartmentId, t.id)
+      .where(sql`${t.recipientDepartmentId} is not null`),
+    index('documents_archive_department_idx')
+      .on(t.archiveDepartmentId, t.id)
+      .where(sql`${t.archiveDepartmentId} is not null`),
     index('documents_creator_idx').on(t.createdBy, t.state, t.createdAt.desc()),
     // The author's approval boxes (awaiting approval, requiring changes) by submission.
     index('documents_author_circuit_idx').on(
@@ -675,6 +689,8 @@ export const distributions = pgTable(
     check('distributions_type_check', oneOf(t.type, DISTRIBUTION_TYPES)),
     check('distributions_direction_check', oneOf(t.direction, DIRECTIONS)),
     uniqueIndex('distributions_document_department_idx').on(t.documentId, t.departmentId),
+    // Search's department filter: the documents distributed to a department, newest first.
+    index('distributions_department_document_idx').on(t.departmentId, t.documentId),
     // The dashboards (issue 30): a department's action items not completed and given to nobody yet.
     index('distributions_unassigned_idx')
       .on(t.departmentId, t.documentId)
@@ -1077,7 +1093,11 @@ export const documentRecipients = pgTable(
       .references(() => departments.id),
     position: integer('position').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.documentId, t.departmentId] })],
+  (t) => [
+    primaryKey({ columns: [t.documentId, t.departmentId] }),
+    // Search's department filter: a department's memos, newest first.
+    index('document_recipients_department_idx').on(t.departmentId, t.documentId),
+  ],
 );
 
 /**

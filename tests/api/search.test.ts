@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, makeRole, makeUser, signIn, startHarness, type Harness } from './support/harness';
-import { letter, organisation, type Org, type Actor } from './support/correspondence';
+import { department, letter, organisation, type Org, type Actor } from './support/correspondence';
 import { SEARCH_TEST_TIMEOUT_MS, settleSearch } from './support/search';
 import { enqueueMissingSearchWork } from '../../src-server/modules/search/jobs';
 import { READER_VERSION } from '../../src-server/modules/search/extract';
@@ -604,6 +604,85 @@ describe('search', () => {
     );
 
     it(
+      'a department filter finds a document by each of the six ways it belongs to the department, once, and none of another',
+      async () => {
+        const [model] = await h.query<Record<string, unknown>>(
+          `select codification_id, security_level_id, security_rank from documents where id = ${ids.english}`,
+        );
+        for (const who of ['clerk', 'managerA'] as const) {
+          const user = org[who];
+          // A clerk (who sees broadly) any department; a manager their own (both read from the department's
+          // indexes), and another (read from what they may see).
+          const dep = who === 'clerk' ? await department(h, 'إدارة التصفية') : org.deptA;
+          const other = await department(h, `إدارة أخرى ${who}`);
+          /** A registered letter the user created (so they see it), held by `archive`, with `columns` set. */
+          const insert = async (
+            subject: string,
+            columns: Record<string, number> = {},
+            archive = org.archive,
+          ) => {
+            const names = Object.keys(columns);
+            const [row] = await h.query<{ id: number }>(
+              `insert into documents (direction, state, subject, codification_id, security_level_id,
+                 security_rank, archive_department_id, created_by, registered_at
+                 ${names.map((n) => `, ${n}`).join('')})
+               values ('in', 'registered', '${subject}', ${Number(model!.codification_id)},
+                 ${Number(model!.security_level_id)}, ${Number(model!.security_rank)}, ${archive},
+                 ${user.userId}, now() ${names.map((n) => `, ${columns[n]}`).join('')})
+               returning id`,
+            );
+            return Number(row!.id);
+          };
+          const distribute = (id: number, to: number) =>
+            h.query(`insert into distributions (document_id, department_id, type, registered_at)
+              values (${id}, ${to}, 'forKnowledge', now())`);
+          const recipientRow = (id: number, to: number) =>
+            h.query(`insert into document_recipients (document_id, department_id) values (${id}, ${to})`);
+
+          const ways: Record<string, number> = {
+            department: await insert('بإدارتها', { department_id: dep }),
+            sender: await insert('من مرسلها', { sender_department_id: dep }),
+            recipient: await insert('إلى المستلم', { recipient_department_id: dep }),
+            archive: await insert('في أرشيفها', {}, dep),
+            distribution: await insert('بتوزيع'),
+            recipientRow: await insert('بمستلم مذكرة'),
+          };
+          await distribute(ways.distribution!, dep);
+          await recipientRow(ways.recipientRow!, dep);
+          // Belonging two ways counts once; belonging to another department in every way, not at all.
+          const twice = await insert('بطريقتين', { department_id: dep, recipient_department_id: dep });
+          await distribute(twice, dep);
+          const elsewhere = await insert(
+            'لإدارة أخرى',
+            { department_id: other, sender_department_id: other, recipient_department_id: other },
+            other,
+          );
+          await distribute(elsewhere, other);
+          await recipientRow(elsewhere, other);
+
+          const mine = [...Object.values(ways), twice].sort((a, b) => b - a);
+          const want = await expected(who, { departmentId: dep });
+          // The clerk's department holds these alone; the manager's, what it held before as well.
+          if (who === 'clerk') expect(want).toEqual(mine);
+          else expect(want).toEqual(expect.arrayContaining(mine));
+          const got = await listed(user.token, { departmentId: dep });
+          expect(got.ids, who).toEqual(want);
+          expect(got.data).toMatchObject({ total: want.length, totalExact: true });
+          // Paged by two, the same list; with another filter, the same rule.
+          expect((await listed(user.token, { departmentId: dep }, 2)).ids).toEqual(want);
+          for (const f of [
+            { departmentId: dep, direction: 'out' } as Filters,
+            { departmentId: dep, fromDate: '2000-01-01' },
+            { departmentId: dep, toDate: '2000-01-01' },
+          ])
+            expect((await listed(user.token, f)).ids).toEqual(await expected(who, f));
+          expect((await listed(user.token, { departmentId: other })).ids).toEqual([elsewhere]);
+        }
+      },
+      SEARCH_TEST_TIMEOUT_MS,
+    );
+
+    it(
       'counts exactly up to the most a search pages through, then says "more than"',
       async () => {
         // SEARCH_MAX_RESULTS + 1 filed letters held by the archive, written straight in the table.
@@ -628,6 +707,19 @@ describe('search', () => {
         expect(last.json.data.items).toHaveLength(50);
         const ids20 = (last.json.data.items as { documentId: number }[]).map((i) => i.documentId);
         expect(ids20).toEqual([...ids20].sort((a, b) => b - a));
+        // The archive office's department filter, read from its indexes: "more than" too, the same
+        // documents in the same order as the rule written out.
+        const archived = await expected('clerk', { departmentId: org.archive });
+        expect(archived.length).toBeGreaterThan(SEARCH_MAX_RESULTS);
+        const byArchive = await search(org.clerk.token, {
+          departmentId: org.archive,
+          pageSize: 50,
+          page: 20,
+        });
+        expect(byArchive.json.data).toMatchObject({ total: SEARCH_MAX_RESULTS, totalExact: false });
+        expect((byArchive.json.data.items as { documentId: number }[]).map((i) => i.documentId)).toEqual(
+          archived.slice(950, 1000),
+        );
         // Narrowed by a filter, exact again.
         const narrow = await search(org.clerk.token, { direction: 'in', departmentId: org.deptA });
         expect(narrow.json.data.totalExact).toBe(true);

@@ -1,6 +1,6 @@
 /**
  * The SQL of search (service.ts): the filters, a ranked page of matches (or, without words, of the newest
- * documents the filters keep), the newest indexed document and the first matching attachment page of
+ * documents the filters keep, read from the department's indexes when one is asked), the newest indexed document and the first matching attachment page of
  * each hit. Which matches are ranked, and when, is the service's.
  */
 import { sql, type SQL } from 'drizzle-orm';
@@ -24,12 +24,53 @@ export function filtersOf(query: SearchQuery): SQL[] {
   if (query.toDate) where.push(sql`coalesce(d.registered_at, d.created_at) < ${query.toDate}::date + 1`);
   if (query.departmentId) {
     const dep = query.departmentId;
-    where.push(sql`(d.department_id = ${dep} or d.sender_department_id = ${dep}
-      or d.recipient_department_id = ${dep} or d.archive_department_id = ${dep}
+    where.push(sql`(${sql.join(
+      DEPARTMENT_COLUMNS.map((c) => sql`d.${sql.raw(c)} = ${dep}`),
+      sql` or `,
+    )}
       or exists (select 1 from distributions fd where fd.document_id = d.id and fd.department_id = ${dep})
       or exists (select 1 from document_recipients fr where fr.document_id = d.id and fr.department_id = ${dep}))`);
   }
   return where;
+}
+
+/**
+ * The columns of a document that name a department it belongs to, for the department filter; the other
+ * two ways are a distribution to it and a memo's recipient row (distributions, document_recipients).
+ */
+const DEPARTMENT_COLUMNS = [
+  'department_id',
+  'sender_department_id',
+  'recipient_department_id',
+  'archive_department_id',
+] as const;
+
+/**
+ * The documents of department `dep` that `where` keeps (the other filters and the visibility predicate,
+ * not the department filter), as candidates of `rankedPage`, the newest `window` of them: the same as
+ * newestMatches with filtersOf's department filter, read from the department instead of the whole table.
+ * Each of the six ways a document belongs to the department gives its newest `window` from an index by id
+ * (migration 0024), and the newest `window` of their union are among those. Fast when the caller may see
+ * much of the department (each way stops at its newest `window` the caller may see); the service says when.
+ */
+export function departmentMatches(dep: number, where: SQL, window: number): SQL {
+  const newest = (from: SQL, belongs: SQL, id: SQL) =>
+    sql`(select d.id from ${from} where ${belongs} and ${where} order by ${id} desc limit ${window})`;
+  const ways = [
+    ...DEPARTMENT_COLUMNS.map((c) => newest(sql`documents d`, sql`d.${sql.raw(c)} = ${dep}`, sql`d.id`)),
+    newest(
+      sql`distributions f join documents d on d.id = f.document_id`,
+      sql`f.department_id = ${dep}`,
+      sql`f.document_id`,
+    ),
+    newest(
+      sql`document_recipients f join documents d on d.id = f.document_id`,
+      sql`f.department_id = ${dep}`,
+      sql`f.document_id`,
+    ),
+  ];
+  return sql`select x.id, 0::real as rank, false as nm from (
+      select u.id from (${sql.join(ways, sql` union `)}) u order by u.id desc limit ${window}) x`;
 }
 
 /** A match of a page, with what its hit shows. */

@@ -39,7 +39,14 @@ import {
 import { ARABIC_UNIFY } from '../../../src-shared/arabic';
 import type { ServerContext } from '../../context';
 import type { AuthContext } from '../../http/access';
-import { scopeOf, seesBroadly, visibleCandidates, visibleTo, type Scope } from '../correspondence/visibility';
+import {
+  receivingDepartments,
+  scopeOf,
+  seesBroadly,
+  visibleCandidates,
+  visibleTo,
+  type Scope,
+} from '../correspondence/visibility';
 import { documentTexts } from './indexer';
 import * as q from './queries';
 
@@ -181,7 +188,8 @@ export async function search(
  * predicate and filters as a search), newest first — the order of a search's ties — paged as a search
  * and counted exactly up to SEARCH_MAX_RESULTS; each hit's passage is its subject, nothing marked. A
  * caller who sees little is read from what they may see (visibleCandidates), one who sees much from the
- * documents newest first. Neither words nor a filter: nothing (listing everything is the boxes' work).
+ * documents newest first; a department they see much of, from its indexes (departmentMatches). Neither
+ * words nor a filter: nothing (listing everything is the boxes' work).
  */
 async function filtered(ctx: ServerContext, caller: AuthContext, query: SearchQuery): Promise<SearchPage> {
   const filters = q.filtersOf(query);
@@ -200,13 +208,24 @@ async function filtered(ctx: ServerContext, caller: AuthContext, query: SearchQu
   if (!filters.length) return empty;
   if (offset >= SEARCH_MAX_RESULTS) return { ...empty, totalExact: false };
   const scope = await scopeOf(ctx.db, caller);
-  const where = sql.join([visibleTo(scope), ...filters], sql` and `);
-  // One more than can be paged through tells an exact total from "more than".
-  const candidates = q.newestMatches(
-    where,
-    seesBroadly(scope) ? null : visibleCandidates(scope),
-    SEARCH_MAX_RESULTS + 1,
-  );
+  const where = (f: SQL[]) => sql.join([visibleTo(scope), ...f], sql` and `);
+  const broad = seesBroadly(scope);
+  const dep = query.departmentId;
+  // One more than can be paged through tells an exact total from "more than". A department the caller
+  // sees much of (any, for one who sees broadly; their own or one they lead) is read from its indexes: one
+  // holding 1% of a million documents took 0.3 s read newest first from all. Another department is read
+  // from what the caller may see: most of its documents are not theirs, and each way would walk them. With
+  // a period (from and to), the period's documents are read by date as before: a month is 20 ms, and each
+  // way would walk the department's documents after it (a month two years back of an archive office of
+  // 800,000 documents: 0.1-0.2 s).
+  const candidates =
+    dep && !(query.fromDate && query.toDate) && (broad || receivingDepartments(scope).includes(dep))
+      ? q.departmentMatches(
+          dep,
+          where(q.filtersOf({ ...query, departmentId: undefined })),
+          SEARCH_MAX_RESULTS + 1,
+        )
+      : q.newestMatches(where(filters), broad ? null : visibleCandidates(scope), SEARCH_MAX_RESULTS + 1);
   const limit = Math.min(query.pageSize, SEARCH_MAX_RESULTS - offset);
   // PostgreSQL prices reading the documents newest first through the filters high enough to compile the
   // statement (JIT): 0.6-1.5 s on a loaded server for a read of milliseconds (bench/search). Off for it.
