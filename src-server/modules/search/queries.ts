@@ -1,7 +1,8 @@
 /**
  * The SQL of search (service.ts): the filters, a ranked page of matches (or, without words, of the newest
- * documents the filters keep, read from the department's indexes when one is asked), the newest indexed document and the first matching attachment page of
- * each hit. Which matches are ranked, and when, is the service's.
+ * documents the filters keep, read from the department's indexes when one is asked), the newest indexed
+ * document and the first matching attachment page of each hit. Which matches are ranked, and when, is the
+ * service's.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { SearchHit, SearchQuery } from '../../../src-shared/api/search';
