@@ -7,10 +7,17 @@
  */
 
 /**
+ * A table of words as a Map: a word typed is looked up in it, and a plain object would also answer the
+ * names of Object's prototype (constructor, toString, __proto__) with functions.
+ */
+const table = (entries: Record<string, string>): ReadonlyMap<string, string> =>
+  new Map(Object.entries(entries));
+
+/**
  * Irregular plurals (and a few other irregular forms, and the abbreviations of letters) of correspondence,
  * to the word they stand for.
  */
-const IRREGULAR: Readonly<Record<string, string>> = {
+const IRREGULAR: ReadonlyMap<string, string> = table({
   children: 'child',
   men: 'man',
   women: 'woman',
@@ -94,10 +101,10 @@ const IRREGULAR: Readonly<Record<string, string>> = {
   encl: 'enclosure',
   attn: 'attention',
   approx: 'approximately',
-};
+});
 
 /** British spellings that no rule below reaches, to the American. */
-const BRITISH: Readonly<Record<string, string>> = {
+const BRITISH: ReadonlyMap<string, string> = table({
   programme: 'program',
   programmes: 'programs',
   cheque: 'check',
@@ -152,7 +159,7 @@ const BRITISH: Readonly<Record<string, string>> = {
   scepticism: 'skepticism',
   aeroplane: 'airplane',
   aeroplanes: 'airplanes',
-};
+});
 
 /**
  * Words the Porter stemmer cuts to the stem of a word of another meaning (news and new → new, business and
@@ -161,7 +168,7 @@ const BRITISH: Readonly<Record<string, string>> = {
  * keep instead: a short list, as the Arabic one of protected words.
  * Their regular inflections keep it too (universities, departments, generally: see ownStem).
  */
-const OWN_STEMS: Readonly<Record<string, string>> = {
+const OWN_STEMS: ReadonlyMap<string, string> = table({
   news: 'news',
   business: 'business',
   university: 'university',
@@ -182,7 +189,7 @@ const OWN_STEMS: Readonly<Record<string, string>> = {
   organizer: 'organize',
   engineer: 'engineer',
   engineering: 'engineer',
-};
+});
 
 /** The stem of OWN_STEMS for a Latin word (lower case) or one of its regular inflections, else null. */
 export function ownStem(word: string): string | null {
@@ -194,7 +201,10 @@ export function ownStem(word: string): string | null {
     word.replace(/(ed|ing|ly)$/, ''),
     word.replace(/(ed|ing)$/, 'e'),
   ];
-  for (const base of bases) if (OWN_STEMS[base]) return OWN_STEMS[base];
+  for (const base of bases) {
+    const own = OWN_STEMS.get(base);
+    if (own) return own;
+  }
   return null;
 }
 
@@ -204,7 +214,7 @@ const DOUBLED_L =
 
 /** A Latin word (lower case) in the spelling the stemmer is given. */
 export function englishForm(word: string): string {
-  const known = IRREGULAR[word] ?? BRITISH[word];
+  const known = IRREGULAR.get(word) ?? BRITISH.get(word);
   if (known) return known;
   let w = word;
   const doubled = DOUBLED_L.exec(w);

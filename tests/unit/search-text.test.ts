@@ -124,3 +124,18 @@ describe('the database query and the marks', () => {
     expect(s.text.slice(a, b)).toBe('المذكرة');
   });
 });
+
+describe('words that name what every object has', () => {
+  // A word typed is looked up in the lexicon's tables; a table that were a plain object would answer
+  // constructor, toString or __proto__ with Object's own functions (GET /search?q=constructor: 500).
+  const names = [...Object.getOwnPropertyNames(Object.prototype), 'prototype'];
+  it.each(names.flatMap((n) => [n, n.toUpperCase(), `${n}s`]))('%s is a word like any other', (word) => {
+    for (const l of wordLexemes(word, true)) expect(typeof l).toBe('string');
+    for (const l of indexText(`a letter about ${word}`).split(' ')) expect(l).toMatch(/^[a-z0-9]+$/);
+    const terms = queryTerms(word);
+    for (const group of terms) for (const l of group) expect(typeof l).toBe('string');
+    expect(terms.length).toBeGreaterThan(0);
+    expect(finds(`the ${word} of the letter`, word)).toBe(true);
+    expect(() => tsQueryText(terms)).not.toThrow();
+  });
+});
