@@ -10,18 +10,10 @@ import {
 } from '../../src-renderer/app/guard';
 import { MAIN_ROUTES } from '../../src-renderer/app/router';
 import { PASSWORD_MIN } from '../../src-renderer/lib/limits';
+import { treePage } from './tree-page';
 import { PASSWORD_MIN as SERVER_PASSWORD_MIN } from '../../src-shared/api/fields';
 
-const page = (path: string, permissions: PageSection['permissions'] = ['view']) => ({
-  id: path.length,
-  nameEn: path,
-  nameAr: path,
-  path,
-  icon: 'FileOutlined',
-  order: 0,
-  permissions,
-  children: [] as never[],
-});
+const page = treePage;
 const section = (path: string, children: ReturnType<typeof page>[]): PageSection => ({
   ...page(path),
   children,

@@ -15,17 +15,9 @@ import { FIRST_TRY_FAILED } from '../../src-renderer/app/load-twice';
 import { sessionStore } from '../../src-renderer/app/session';
 import { i18n, initI18n } from '../../src-renderer/lib/i18n';
 import { renderScreen } from './admin-harness';
+import { treePage } from './tree-page';
 
-const page = (path: string): PageSection['children'][number] => ({
-  id: path.length,
-  nameEn: path,
-  nameAr: path,
-  path,
-  icon: 'FileOutlined',
-  order: 0,
-  permissions: ['view'],
-  children: [],
-});
+const page = (path: string): PageSection['children'][number] => treePage(path);
 /** The tree: the jobs page first (where `/` leads), then the employees and departments pages. */
 const SECTIONS: PageSection[] = [
   {
