@@ -151,10 +151,7 @@ function spaced(raw: string): string[] {
 
 /** The lexemes of a word without hyphens (simpleLexemes of each word it holds, see spaced). */
 function partLexemes(raw: string, keepCommon: boolean): string[] {
-  const words = spaced(raw);
-  return words.length === 1
-    ? simpleLexemes(raw, keepCommon)
-    : words.flatMap((w) => simpleLexemes(w, keepCommon));
+  return spaced(raw).flatMap((w) => simpleLexemes(w, keepCommon));
 }
 
 /**

@@ -12,6 +12,7 @@ import { letter, organisation, type Org } from './support/correspondence';
 import { SEARCH_TEST_TIMEOUT_MS, settleSearch } from './support/search';
 import { multipart } from './support/files';
 import { canMakePdfs, makeScannedPdf } from '../support/pdf-makers';
+import { arabicIndicDigits } from '../../src-server/modules/labels';
 
 let h: Harness;
 let org: Org;
@@ -99,8 +100,14 @@ describe('numbers on a scan', () => {
       // Found by the number typed in Latin digits and in Arabic-Indic digits, whole or by its serial, and
       // by the telephone number. (The amount's leading ١ is still lost: see docs/search-ocr.md, Limits.)
       const [, latin, serial] = circular as [string, string, string];
-      const indic = (digits: string) => digits.replace(/[0-9]/g, (d) => '٠١٢٣٤٥٦٧٨٩'[Number(d)]!);
-      for (const q of [latin, indic(latin), serial, indic(serial), phone[1]!, phone[0]!])
+      for (const q of [
+        latin,
+        arabicIndicDigits(latin),
+        serial,
+        arabicIndicDigits(serial),
+        phone[1]!,
+        phone[0]!,
+      ])
         expect(await found(q), q).toEqual([id]);
     },
     SEARCH_TEST_TIMEOUT_MS,

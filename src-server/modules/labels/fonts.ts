@@ -63,6 +63,18 @@ export interface LoadedFont {
 
 const resolveFromHere = createRequire(import.meta.url).resolve;
 
+/**
+ * A font file of an npm font package, found through the module resolver (so the server bundle and the
+ * packaged app find it in node_modules), or null when the package is not installed.
+ */
+export function packagedFontFile(pkg: string, file: string): string | null {
+  try {
+    return join(dirname(resolveFromHere(`${pkg}/package.json`)), file);
+  } catch {
+    return null;
+  }
+}
+
 let loading: Promise<Record<FontKey, LoadedFont>> | undefined;
 
 /**
@@ -87,13 +99,9 @@ export function loadFonts(): Promise<Record<FontKey, LoadedFont>> {
     const entries = await Promise.all(
       (Object.keys(FILES) as FontKey[]).map(async (key) => {
         const { pkg, file } = FILES[key];
-        let folder: string;
-        try {
-          folder = dirname(resolveFromHere(`${pkg}/package.json`));
-        } catch {
-          throw new Error(`The font package ${pkg} is not installed: labels cannot be printed`);
-        }
-        const bytes = new Uint8Array(await readFile(join(folder, file)));
+        const path = packagedFontFile(pkg, file);
+        if (!path) throw new Error(`The font package ${pkg} is not installed: labels cannot be printed`);
+        const bytes = new Uint8Array(await readFile(path));
         const font = withOwnCodePoints(fontkit.create(bytes) as unknown as ShapingFont);
         return [key, { key, bytes, font }] as const;
       }),

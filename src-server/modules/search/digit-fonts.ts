@@ -17,9 +17,8 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import type { ShapingFont } from '../labels/fonts';
+import { join } from 'node:path';
+import { packagedFontFile, type ShapingFont } from '../labels/fonts';
 
 export interface DigitFont {
   family: string;
@@ -91,20 +90,11 @@ function systemFontFiles(): string[] {
   }
 }
 
-const resolveFromHere = createRequire(import.meta.url).resolve;
-
 /** The shipped Naskh faces (npm @expo-google-fonts/noto-naskh-arabic). */
-function shippedFiles(): string[] {
-  try {
-    const folder = dirname(resolveFromHere('@expo-google-fonts/noto-naskh-arabic/package.json'));
-    return [
-      join(folder, '400Regular/NotoNaskhArabic_400Regular.ttf'),
-      join(folder, '700Bold/NotoNaskhArabic_700Bold.ttf'),
-    ];
-  } catch {
-    return [];
-  }
-}
+const shippedFiles = () =>
+  ['400Regular/NotoNaskhArabic_400Regular.ttf', '700Bold/NotoNaskhArabic_700Bold.ttf']
+    .map((file) => packagedFontFile('@expo-google-fonts/noto-naskh-arabic', file))
+    .filter((path): path is string => path !== null);
 
 /** A font file's font (the first face of a collection). */
 function opened(fontkit: { create(bytes: Uint8Array): unknown }, bytes: Uint8Array): ShapingFont | null {
@@ -125,8 +115,7 @@ export async function digitTemplateFonts(skip: Iterable<string>): Promise<DigitF
   const { default: fontkit } = await import('@pdf-lib/fontkit');
   const out: DigitFont[] = [];
   const seen = new Set<string>(skip);
-  for (const file of [...shippedFiles(), ...systemFontFiles()]) {
-    if (out.length >= MOST + 2) break;
+  for (const file of [...shippedFiles(), ...systemFontFiles().slice(0, MOST)]) {
     try {
       const font = opened(fontkit, new Uint8Array(await readFile(file)));
       if (!font || !font.hasGlyphForCodePoint(0x0662)) continue;
