@@ -28,7 +28,7 @@ const { Header, Sider, Content, Footer } = Layout;
 export function MainLayout() {
   const { t } = useTranslation('layout');
   const { t: tc } = useTranslation();
-  const { locale, setLocale } = useLocale();
+  const { locale, direction, setLocale } = useLocale();
   const session = useSession();
   const navigate = useNavigate();
   const location = useLocation();
@@ -95,6 +95,8 @@ export function MainLayout() {
         collapsible
         collapsed={collapsed}
         onCollapse={setCollapsed}
+        // The trigger's arrow points the way the menu goes: to the start side (right in Arabic).
+        reverseArrow={direction === 'rtl'}
         width={264}
         theme="light"
         className="main-sider"
