@@ -1,7 +1,8 @@
 /**
  * The server outlives its database connections: when PostgreSQL ends the pool's idle connections (a
  * restart, a failover, an administrator), the pool drops them and the next request opens new ones;
- * nothing crashes the process. PostgreSQL only (PGlite has no connections to lose).
+ * nothing crashes the process; and every connection, first or renewed, has JIT off (db/open.ts).
+ * PostgreSQL only (PGlite has no connections to lose, and no JIT).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -37,5 +38,28 @@ describe.skipIf(!BASE)('connections ended by PostgreSQL', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const again = await h.query<{ n: number }>('select 1 as n');
     expect(again[0]!.n).toBe(1);
+  });
+
+  it('every connection of the pool, first or renewed, compiles no statement (JIT off)', async () => {
+    // Four statements at once hold the pool's four connections (DB_POOL_MAX in the harness).
+    const settings = () =>
+      Promise.all(
+        Array.from({ length: 4 }, () =>
+          h.query<{ jit: string; pid: number }>(
+            `select current_setting('jit') as jit, pg_backend_pid() as pid from pg_sleep(0.2)`,
+          ),
+        ),
+      ).then((rows) => rows.map((r) => r[0]!));
+    const first = await settings();
+    expect(new Set(first.map((r) => r.pid)).size).toBe(4);
+    expect(first.map((r) => r.jit)).toEqual(['off', 'off', 'off', 'off']);
+    // PostgreSQL's own default, for a connection of anyone else: on.
+    const other = new pg.Client({ connectionString: BASE });
+    await other.connect();
+    try {
+      expect((await other.query(`select current_setting('jit') as jit`)).rows[0].jit).toBe('on');
+    } finally {
+      await other.end();
+    }
   });
 });

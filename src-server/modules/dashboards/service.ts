@@ -106,16 +106,12 @@ const plain = (key: string): Category => ({ key, labelAr: key, labelEn: key });
 const days = (avg: string | null) => (avg === null ? 0 : Math.round(Number(avg) * 10) / 10);
 
 /**
- * Runs a dashboard's reads in one snapshot. Without JIT: the visibility predicate's OR of subplans makes
- * PostgreSQL overestimate these short counts and compile them (hundreds of milliseconds each, measured by
- * bench/dashboards) for queries that run in a few.
+ * Runs a dashboard's reads in one snapshot (without JIT, as every statement of the server: db/open.ts; it
+ * compiled these short counts for hundreds of milliseconds each, measured by bench/dashboards).
  */
 function snapshot<T>(ctx: ServerContext, read: (tx: Tx) => Promise<T>): Promise<T> {
   return ctx.db.transaction(
-    async (tx) => {
-      await tx.execute(sql`set local jit = off`);
-      return read(tx);
-    },
+    (tx) => read(tx),
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
 }

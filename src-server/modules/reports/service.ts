@@ -6,7 +6,7 @@
  * days on the organisation's calendar (deadline settings and holidays, db/calendar.ts), overdue items
  * judged on the organisation's day (correspondence/due.ts `todayOf`).
  */
-import { sql, type SQL } from 'drizzle-orm';
+import type { SQL } from 'drizzle-orm';
 import type {
   Report,
   ReportCell,
@@ -95,20 +95,16 @@ function byDays(f: (a: string, b: string) => number): (a: string, b: string) => 
 const col = (key: string, type: ReportColumn['type']): ReportColumn => ({ key, type });
 
 /**
- * Where a report is read: on PostgreSQL one read-only transaction without JIT — the visibility predicate's
- * OR of subplans makes PostgreSQL price a year's report high enough to compile it (5.5 s of a
- * 100,000-row export, measured by bench/reports-export, for a query that runs in about as long) — which
- * also keeps an export's cursor statements on the one pooled connection the cursor lives on. On PGlite
+ * Where a report is read: on PostgreSQL one read-only transaction, which keeps an export's cursor
+ * statements on the one pooled connection the cursor lives on (the pool's connections have JIT off,
+ * db/open.ts: it cost 5.5 s of a 100,000-row export, measured by bench/reports-export). On PGlite
  * (no JIT) the database itself: its one connection serves every request in turn, and a transaction would
  * hold them out for a whole export (the cursor is declared WITH HOLD, queries.ts `inBatches`).
  */
 function readReport<T>(ctx: ServerContext, read: (db: Tx) => Promise<T>): Promise<T> {
   if (!ctx.config.DATABASE_URL) return read(ctx.db);
   return ctx.db.transaction(
-    async (tx) => {
-      await tx.execute(sql`set local jit = off`);
-      return read(tx);
-    },
+    (tx) => read(tx),
     { accessMode: 'read only' },
   );
 }
