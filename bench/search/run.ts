@@ -4,8 +4,9 @@
  * attachment each, one page of generated Arabic and English text per attachment and every document in the
  * search index (bench/search/data.ts) — then GET /search measured through the real server:
  *
- * - a one-word Arabic query typed as people type (no hamza, ه for ة), a three-word Arabic query, a
- *   person's name (two rare words), an English word, and a number lookup (a registration number);
+ * - a one-word Arabic query typed as people type (no hamza, ه for ة), a three-word Arabic query, the
+ *   same with a word no document has (searched again without it), a person's name (two rare words), an
+ *   English word, and a number lookup (a registration number);
  * - without words, the filters alone (the list behind a dashboard's figure): incoming, incoming of the
  *   last month, of a department that month, of a month two years back, and of a department at any date;
  * - as the archive-office clerk (who holds most of the incoming mail) and as a department manager (who
@@ -19,10 +20,11 @@
  *
  * BENCH_REUSE=1 keeps a database already made (reruns take seconds). BENCH_DOCUMENTS, BENCH_SECONDS (8),
  * BENCH_RAW_RUNS (200) as in the correspondence benchmark. BENCH_ONLY (a regular expression) measures only
- * the cases whose name it matches (`BENCH_ONLY=filters` the filters alone).
+ * the cases whose name it matches (`BENCH_ONLY=filters` the filters alone). BENCH_STATEMENTS_DIR: a folder
+ * where each case's statements are written (JSON), to be explained by hand.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -36,6 +38,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const RAW_RUNS = Number(process.env.BENCH_RAW_RUNS ?? 200);
 const REUSE = process.env.BENCH_REUSE === '1';
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
+/** A folder where each case's SQL statements (text and values) are written, to read their plans. */
+const STATEMENTS_DIR = process.env.BENCH_STATEMENTS_DIR;
 /** The correspondence benchmark's users' password. */
 const PASSWORD = 'bench-password-1';
 const TARGET_MS = 100;
@@ -133,6 +137,8 @@ async function main() {
       { name: 'one Arabic word (المناقصه)', q: 'المناقصه' },
       { name: 'three Arabic words', q: 'اعتماد الميزانيه السنويه' },
       { name: 'a name (نوره الشهري)', q: 'نوره الشهري' },
+      // One word nobody wrote: the words every document has are searched again without it, and it is named.
+      { name: 'three words, one nobody wrote', q: 'اعتماد الميزانيه قرنبيط' },
       { name: 'one English word', q: 'budgets' },
       { name: 'number lookup', q: number },
       // The header box's suggestions as it is typed (target SUGGEST_TARGET_MS).
@@ -160,6 +166,11 @@ async function main() {
         startCapture();
         const check = await fetch(server.url + path, { headers: { authorization: `Bearer ${token}` } });
         const statements = stopCapture().filter((x) => !/\bsessions\b/.test(x.text));
+        if (STATEMENTS_DIR)
+          writeFileSync(
+            join(STATEMENTS_DIR, `${route.replace(/[^\p{L}\p{N}]+/gu, '-')}.json`),
+            JSON.stringify(statements, null, 2),
+          );
         const answer = (await check.json()) as {
           data?:
             { total: number; totalExact: boolean; items: { numberMatch: boolean }[] } | { kind: string }[];

@@ -224,6 +224,11 @@ describe('search', () => {
     const outsider = await search(org.outsider.token, { q: 'مذكرات زنجفيلية' });
     expect(outsider.json.data.items).toEqual([]);
     expect(outsider.json.data.partial).toBe(false);
+    // A department's manager (searched from what they may see): a word of theirs is kept, a word only in
+    // documents they may not see is named as missing, as is one nobody wrote.
+    const manager = await search(org.managerA.token, { q: 'تعميم المذكرات زنجفيلية' });
+    expect(manager.json.data.missing).toEqual(['المذكرات', 'زنجفيلية']);
+    expect(manager.json.data.items.map((i: { documentId: number }) => i.documentId)).toEqual([ids.noted]);
     // Every word found together: nothing said.
     const whole = await search(org.clerk.token, { q: 'المذكرات الواردة' });
     expect(whole.json.data.missing).toEqual([]);

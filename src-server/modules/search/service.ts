@@ -146,9 +146,11 @@ export async function search(
   // No document has every word: the words no document has are left out (and named), and when every
   // word is somewhere but never all together, the documents with most of them are shown, best first.
   if (found.n === 0 && terms.length >= 2) {
-    const absent = new Set<number>();
-    for (const [i, group] of terms.entries())
-      if (!(await q.anyOf(ctx.db, hitsOf(tsQueryText([group]), null, 1)))) absent.add(i);
+    const absent = await q.absentWords(
+      ctx.db,
+      terms.map((group) => tsQueryText([group])),
+      (tsq) => hitsOf(tsq, null, 1),
+    );
     if (absent.size > 0 && absent.size < terms.length) {
       said.missing = [...new Set(parts.words.filter((_, i) => absent.has(i)))];
       const kept = terms.map((_, i) => i).filter((i) => !absent.has(i));
@@ -227,12 +229,9 @@ async function filtered(ctx: ServerContext, caller: AuthContext, query: SearchQu
         )
       : q.newestMatches(where(filters), broad ? null : visibleCandidates(scope), SEARCH_MAX_RESULTS + 1);
   const limit = Math.min(query.pageSize, SEARCH_MAX_RESULTS - offset);
-  // PostgreSQL prices reading the documents newest first through the filters high enough to compile the
-  // statement (JIT): 0.6-1.5 s on a loaded server for a read of milliseconds (bench/search). Off for it.
-  const found = await ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`set local jit = off`);
-    return q.rankedPage(tx, candidates, limit, offset, '');
-  });
+  // (PostgreSQL prices this read high enough to compile it, 0.6-1.5 s on a loaded server for a read of
+  // milliseconds: the pool's connections have JIT off, db/open.ts.)
+  const found = await q.rankedPage(ctx.db, candidates, limit, offset, '');
   return {
     ...empty,
     items: await hitsOfPage(ctx, found.list, [], [], null),
