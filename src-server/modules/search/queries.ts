@@ -133,26 +133,31 @@ export function indexMatches(
 
 /**
  * The matches of the words among the documents a caller may see (`visible`, newest first, at most
- * `window`), as candidates: each looked up in the index by its id (a lateral probe), and only the matches
- * then read from the documents and put to `where`. The fences (`offset 0`) hold that order: without them
- * PostgreSQL trades the probes for a scan of the index (a three-word query's 27,000 matches read from the
- * heap and hashed, 85 ms at a million documents for a department manager) or checks the visibility of
- * each visible document before its probe (5,000 subplans, 30 ms), where the probes alone take 16 ms.
+ * `window`), as candidates. When the words are `few` (a word of them is rare: commonWords), PostgreSQL
+ * reads them from the index and picks its plan (a name, a number: 10-25 ms at a million documents).
+ * Otherwise each visible document is looked up in the index by its id (a lateral probe), and only the
+ * matches are then read from the documents and put to `where`; the fences (`offset 0`) hold that order.
+ * Without them PostgreSQL, which takes three common words together to be in 4,800 documents, scanned the
+ * index for them and hashed their 27,000 matches (120 ms for a department manager), or checked the
+ * visibility of each of the 5,000 visible documents before its probe (30 ms), where the probes alone
+ * take 16 ms.
  */
 export function visibleMatches(
   tsq: string,
   where: SQL,
   visible: SQL,
   window: number,
-  groups?: readonly string[],
+  groups: readonly string[] | undefined,
+  few: boolean,
 ): SQL {
   const tsquery = sql`to_tsquery('simple', ${tsq})`;
+  const fence = few ? sql`` : sql`offset 0`;
   return sql`select m.id, m.rank, false as nm
               from (select v.id, x.rank
                       from (select c.id from (${visible}) c (id) order by c.id desc) v
                       cross join lateral (select ${rankOf(tsquery, groups)} as rank from document_search s
-                                          where s.document_id = v.id and s.lexemes @@ ${tsquery} offset 0) x
-                      order by v.id desc offset 0) m
+                                          where s.document_id = v.id and s.lexemes @@ ${tsquery} ${fence}) x
+                      order by v.id desc ${fence}) m
               join documents d on d.id = m.id
               where ${where}
               order by m.id desc limit ${window}`;
@@ -226,42 +231,60 @@ export async function rankedPage(
   return { list, n: counts?.n ?? 0, h: counts?.h ?? 0 };
 }
 
-/** How many rows of the index tell a common word from a rare one (absentWords): 2 ms to read. */
-const COMMON_SAMPLE = 10_000;
+/** How many documents of the index tell a common word from a rare one (commonWords): 3 ms to read. */
+const COMMON_SAMPLE = 5_000;
 
 /**
- * Which of the words (each a tsquery) no document the caller may see has: `visibleHits(tsq)` is the
- * matches of one, as candidates (at most one is read). PostgreSQL cannot tell a rare word from one nobody
- * wrote (it takes either to be in 4,000 of a million documents): asked for one match, it reads the index
- * table from its start, to its end for a word in none (0.3 s; bench/search). So a word is first looked
- * for in the first COMMON_SAMPLE rows of the index: found there, it is common, and any plan finds one of
- * the caller's soon. Not found, it is rare or nowhere: the index alone (sequential scans off) answers
- * whether anyone wrote it — nobody did, and it is absent without a look at what the caller may see (a
- * department manager's 5,000 documents, 20 ms) — and then among the caller's documents, by the index
- * again (its few matches; reading a common word's whole list so would take 30 ms).
+ * Of each word (a tsquery), whether it is common: in one of the first COMMON_SAMPLE documents of the
+ * index, by id (the same ones each time: a plain scan of a large table starts wherever another scan of
+ * it is, PostgreSQL's synchronised scans). PostgreSQL cannot tell a rare word from a common one it has
+ * no figure for, nor from one nobody wrote (it takes each to be in 4,000 of a million documents); this
+ * tells them apart for a few milliseconds.
+ */
+export async function commonWords(db: Tx, words: readonly string[]): Promise<boolean[]> {
+  if (!words.length) return [];
+  const [row] = await rowsOf<{ common: boolean[] }>(
+    db,
+    sql`select array[${sql.join(
+      words.map(
+        (w) => sql`exists (select 1 from (select s.lexemes from document_search s
+                                             order by s.document_id limit ${COMMON_SAMPLE}) x
+                           where x.lexemes @@ to_tsquery('simple', ${w}))`,
+      ),
+      sql`, `,
+    )}] as common`,
+  );
+  return words.map((_, i) => row?.common[i] === true);
+}
+
+/**
+ * Which of the words (each a tsquery; `common` as commonWords says) no document the caller may see has:
+ * `visibleHits(tsq, few)` is the matches of one, as candidates (at most one is read). A common word is
+ * looked for among the caller's documents at once: any plan finds one soon. A rare one or one nobody
+ * wrote is first looked for in the index alone, sequential scans off — asked for one match of a word in
+ * none, PostgreSQL read the index table from its start to its end (0.3 s at a million documents,
+ * bench/search) — and is absent, without a look at what the caller may see (a department manager's
+ * 5,000 documents, 20 ms), when nobody wrote it; then among the caller's, by the index again (its few
+ * matches; reading a common word's whole list so would take 30 ms).
  */
 export async function absentWords(
   db: Db,
   words: readonly string[],
-  visibleHits: (tsq: string) => SQL,
+  common: readonly boolean[],
+  visibleHits: (tsq: string, few: boolean) => SQL,
 ): Promise<Set<number>> {
   const absent = new Set<number>();
   for (const [i, w] of words.entries()) {
-    const tsquery = sql`to_tsquery('simple', ${w})`;
-    const [sample] = await rowsOf<{ common: boolean }>(
-      db,
-      sql`select exists (select 1 from (select s.lexemes from document_search s limit ${COMMON_SAMPLE}) x
-                          where x.lexemes @@ ${tsquery}) as common`,
-    );
-    const seen = sample?.common
-      ? await anyOf(db, visibleHits(w))
+    const seen = common[i]
+      ? await anyOf(db, visibleHits(w, false))
       : await db.transaction(async (tx) => {
           await tx.execute(sql`set local enable_seqscan = off`);
           const [row] = await rowsOf<{ anywhere: boolean }>(
             tx,
-            sql`select exists (select 1 from document_search s where s.lexemes @@ ${tsquery}) as anywhere`,
+            sql`select exists (select 1 from document_search s
+                                where s.lexemes @@ to_tsquery('simple', ${w})) as anywhere`,
           );
-          return row?.anywhere === true && (await anyOf(tx, visibleHits(w)));
+          return row?.anywhere === true && (await anyOf(tx, visibleHits(w, true)));
         });
     if (!seen) absent.add(i);
   }

@@ -72,10 +72,12 @@ function matchesFor(ctx: ServerContext, scope: Scope, where: SQL) {
   const broad = seesBroadly(scope);
   let newest: Promise<number> | undefined;
   return {
-    hits: (tsq: string, after: number | null, window: number, groups?: string[]) =>
+    broad,
+    /** `few`: the words' matches are few (a word of them is rare), for one who sees little. */
+    hits: (tsq: string, after: number | null, window: number, groups?: string[], few = false) =>
       broad
         ? q.indexMatches(tsq, where, after, window, groups)
-        : q.visibleMatches(tsq, where, visibleCandidates(scope), window, groups),
+        : q.visibleMatches(tsq, where, visibleCandidates(scope), window, groups, few),
     newest: () => (newest ??= broad ? q.newestIndexed(ctx.db) : Promise.resolve(0)),
   };
 }
@@ -129,41 +131,51 @@ export async function search(
   const numbers = q.numberMatches(exact, where);
   const limit = Math.min(query.pageSize, SEARCH_MAX_RESULTS - offset);
 
-  /** The page of the matches of `tsq` (and the number's), `groups` ranking by how many words match. */
-  const find = (tsq: string | null, groups?: string[]) =>
+  // Of each word, whether it is common (queries.ts commonWords): for one who sees little, the matches of
+  // words with a rare one among them are read from the index, not by walking what they may see.
+  let common = source.broad ? null : await q.commonWords(ctx.db, terms.map((g) => tsQueryText([g])));
+
+  /**
+   * The page of the matches of `tsq` (and the number's), `groups` ranking by how many words match;
+   * `few`: the matches are few.
+   */
+  const find = (tsq: string | null, groups?: string[], few = false) =>
     newestFirst(
       source,
       tsq !== null,
       (after) => {
-        const hits = tsq ? hitsOf(tsq, after, RANK_WINDOW, groups) : null;
+        const hits = tsq ? hitsOf(tsq, after, RANK_WINDOW, groups, few) : null;
         const candidates = hits ? sql`(${hits}) union all (${numbers})` : numbers;
         return q.rankedPage(ctx.db, candidates, limit, offset, whole);
       },
       (found) => found.h >= RANK_WINDOW,
     );
 
-  let found = await find(terms.length ? tsQueryText(terms) : null);
+  let found = await find(terms.length ? tsQueryText(terms) : null, undefined, common?.includes(false));
   // No document has every word: the words no document has are left out (and named), and when every
   // word is somewhere but never all together, the documents with most of them are shown, best first.
   if (found.n === 0 && terms.length >= 2) {
-    const absent = await q.absentWords(
-      ctx.db,
-      terms.map((group) => tsQueryText([group])),
-      (tsq) => hitsOf(tsq, null, 1),
+    const words = terms.map((group) => tsQueryText([group]));
+    common ??= await q.commonWords(ctx.db, words);
+    const absent = await q.absentWords(ctx.db, words, common, (tsq, few) =>
+      hitsOf(tsq, null, 1, undefined, few),
     );
     if (absent.size > 0 && absent.size < terms.length) {
       said.missing = [...new Set(parts.words.filter((_, i) => absent.has(i)))];
       const kept = terms.map((_, i) => i).filter((i) => !absent.has(i));
       terms = kept.map((i) => terms[i]!);
+      common = kept.map((i) => common![i]!);
       runs = runs
         .map((run) => run.filter((i) => !absent.has(i)).map((i) => kept.indexOf(i)))
         .filter((run) => run.length >= 2);
-      found = await find(tsQueryText(terms));
+      found = await find(tsQueryText(terms), undefined, common.includes(false));
     }
     if (found.n === 0 && terms.length >= 2) {
+      // Some of the words: few matches only when every word is rare.
       const some = await find(
         anyTermQueryText(terms),
         terms.map((group) => tsQueryText([group])),
+        !common.includes(true),
       );
       if (some.n > 0) [found, said.partial] = [some, true];
     }
