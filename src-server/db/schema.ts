@@ -621,6 +621,14 @@ export const documents = pgTable(
     // The date a search filters on and shows (registered, else created): a period far back (a dashboard's
     // month two years ago) is a range of this index, not a walk through every newer document.
     index('documents_date_idx').on(sql`coalesce(${t.registeredAt}, ${t.createdAt})`, t.id),
+    // The same of one direction (a search's incoming of a month): one range, where PostgreSQL otherwise
+    // ANDs the period's 15,000 documents with every incoming one read from documents_registered_idx
+    // (730,000 entries, 60-75 ms at a million documents, bench/search).
+    index('documents_direction_date_idx').on(
+      t.direction,
+      sql`coalesce(${t.registeredAt}, ${t.createdAt})`,
+      t.id,
+    ),
     // The filed documents of a few days (the organisation's dashboard counts the days outside whole months,
     // whose volumes are tallied), read from the index alone.
     index('documents_volume_idx')
