@@ -46,14 +46,18 @@ export function stopCapture(): Statement[] {
   return out;
 }
 
+/** A connection set as the server's pool sets each of its own (src-server/db/open.ts: no JIT). */
+async function serverLikeClient(url: string): Promise<pg.Client> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query('set jit = off');
+  return c;
+}
+
 /** Replays statements in order on `connections` connections in parallel; p50/p95 of one replay, in ms. */
 export async function replay(url: string, statements: Statement[], runs: number, connections = 1) {
   const clients = await Promise.all(
-    Array.from({ length: connections }, async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      return c;
-    }),
+    Array.from({ length: connections }, () => serverLikeClient(url)),
   );
   const once = async (c: pg.Client) => {
     const t = performance.now();
@@ -81,13 +85,12 @@ export async function replay(url: string, statements: Statement[], runs: number,
  * transaction's own statements (begin, commit, set transaction…) have none and are left out.
  */
 export async function explain(url: string, statements: Statement[]) {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
+  const c = await serverLikeClient(url);
   try {
     const out: number[] = [];
     for (const s of statements) {
-      // A transaction's own settings (the dashboards' `set local jit = off`) hold for the statements after
-      // them: here, on the session.
+      // A transaction's own settings (search's `set local enable_seqscan = off`) hold for the statements
+      // after them: here, on the session.
       if (/^\s*set\s+local\s+/i.test(s.text)) await c.query(s.text.replace(/local\s+/i, ''));
       if (!/^\s*(select|with|insert|update|delete)\b/i.test(s.text)) continue;
       const r = await c.query<{ 'QUERY PLAN': { 'Execution Time': number }[] }>(

@@ -556,8 +556,11 @@ export const documents = pgTable(
     check('documents_state_check', oneOf(t.state, DOCUMENT_STATES)),
     uniqueIndex('documents_number_idx').on(t.codificationId, t.year, t.sequence),
     uniqueIndex('documents_doc_number_idx').on(t.docNumber),
-    // The beginning of a number as it is typed (search suggestions: LIKE 'IN-2026-00%' in any collation).
-    index('documents_doc_number_prefix_idx').using('btree', sql`${t.docNumber} text_pattern_ops`),
+    // The beginning of a number as it is typed, newest number first (search suggestions: LIKE 'IN-2026-00%'
+    // and ORDER BY in the C collation, whatever the database's, are one range of this index read
+    // backwards). A pattern index (text_pattern_ops) gave the range but not the order, and PostgreSQL
+    // read the unique index backwards instead, 255,000 numbers past a prefix (70 ms at a million).
+    index('documents_doc_number_c_idx').using('btree', sql`(${t.docNumber} collate "C")`),
     // Search answers a sender's reference typed in full before anything else (digits in any script).
     index('documents_sender_number_idx').on(referenceFormSql(t.senderDocumentNumber)),
     // The registered arm of the boxes, covering: its filters (holder, clearance) and `done` are read from

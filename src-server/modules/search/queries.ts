@@ -332,15 +332,16 @@ export interface SuggestionRow {
 }
 
 /**
- * Documents whose number begins with `prefix` (as numberForm writes it), newest number first: the
- * number's pattern index (documents_doc_number_prefix_idx) answers the beginning.
+ * Documents whose number begins with `prefix` (as numberForm writes it), newest number first: compared in
+ * the C collation, the beginning and the order are one range of documents_doc_number_c_idx read
+ * backwards, which stops at the first SUGGESTIONS_MAX the caller may see, for two characters or twelve.
  */
 export function numberPrefixMatches(db: Tx, prefix: string, where: SQL, limit: number) {
   return rowsOf<SuggestionRow>(
     db,
     sql`select d.id, d.doc_number, d.subject, d.direction from documents d
-         where d.doc_number like ${`${likeEscape(prefix)}%`} and ${where}
-         order by d.doc_number desc limit ${limit}`,
+         where d.doc_number collate "C" like ${`${likeEscape(prefix)}%`} and ${where}
+         order by d.doc_number collate "C" desc limit ${limit}`,
   );
 }
 
