@@ -56,9 +56,7 @@ async function serverLikeClient(url: string): Promise<pg.Client> {
 
 /** Replays statements in order on `connections` connections in parallel; p50/p95 of one replay, in ms. */
 export async function replay(url: string, statements: Statement[], runs: number, connections = 1) {
-  const clients = await Promise.all(
-    Array.from({ length: connections }, () => serverLikeClient(url)),
-  );
+  const clients = await Promise.all(Array.from({ length: connections }, () => serverLikeClient(url)));
   const once = async (c: pg.Client) => {
     const t = performance.now();
     for (const s of statements) await c.query(s.text, s.values);

@@ -224,10 +224,10 @@ export async function rankedPage(
     : offset === 0
       ? [{ n: 0, h: 0 }]
       : await rowsOf<{ n: number; h: number }>(
-        db,
-        sql`select count(distinct c.id)::int as n, (count(*) filter (where not c.nm))::int as h
+          db,
+          sql`select count(distinct c.id)::int as n, (count(*) filter (where not c.nm))::int as h
               from (${candidates}) c`,
-      );
+        );
   return { list, n: counts?.n ?? 0, h: counts?.h ?? 0 };
 }
 

@@ -133,7 +133,12 @@ export async function search(
 
   // Of each word, whether it is common (queries.ts commonWords): for one who sees little, the matches of
   // words with a rare one among them are read from the index, not by walking what they may see.
-  let common = source.broad ? null : await q.commonWords(ctx.db, terms.map((g) => tsQueryText([g])));
+  let common = source.broad
+    ? null
+    : await q.commonWords(
+        ctx.db,
+        terms.map((g) => tsQueryText([g])),
+      );
 
   /**
    * The page of the matches of `tsq` (and the number's), `groups` ranking by how many words match;
