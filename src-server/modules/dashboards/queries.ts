@@ -225,8 +225,9 @@ export function overdueTallied(db: Tx, held: Held, departments: readonly number[
 
 /**
  * Open tasks past their date per department and holder, counted over the documents a caller sees little of
- * (`seenFrom`): each candidate's tasks looked up by a lateral probe, which the planner never trades for a
- * scan of every overdue task (an administrator's and an office's are tallied instead).
+ * (`seenFrom`): each candidate's tasks, joined as PostgreSQL plans it (an administrator's and an office's
+ * are tallied instead). It does not keep to a probe per candidate: for a department manager at a million
+ * documents it joins, 12 ms, where probes held by an `offset 0` fence took 99 ms (bench/dashboards).
  */
 export function overdueCounted(
   db: Tx,
