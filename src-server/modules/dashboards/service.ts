@@ -110,7 +110,7 @@ const days = (avg: string | null) => (avg === null ? 0 : Math.round(Number(avg) 
  * compiled these short counts for hundreds of milliseconds each, measured by bench/dashboards).
  */
 function snapshot<T>(ctx: ServerContext, read: (tx: Tx) => Promise<T>): Promise<T> {
-  return ctx.db.transaction((tx) => read(tx), { isolationLevel: 'repeatable read', accessMode: 'read only' });
+  return ctx.db.transaction(read, { isolationLevel: 'repeatable read', accessMode: 'read only' });
 }
 
 const asOf = (ctx: ServerContext) => ctx.clock.now().toISOString();

@@ -103,7 +103,7 @@ const col = (key: string, type: ReportColumn['type']): ReportColumn => ({ key, t
  */
 function readReport<T>(ctx: ServerContext, read: (db: Tx) => Promise<T>): Promise<T> {
   if (!ctx.config.DATABASE_URL) return read(ctx.db);
-  return ctx.db.transaction((tx) => read(tx), { accessMode: 'read only' });
+  return ctx.db.transaction(read, { accessMode: 'read only' });
 }
 
 /**

@@ -133,7 +133,7 @@ export function indexMatches(
 
 /**
  * The matches of the words among the documents a caller may see (`visible`, newest first, at most
- * `window`), as candidates. When the words are `few` (a word of them is rare: commonWords), PostgreSQL
+ * `window`), as candidates. When the words are `few` (a word of them is rare: rareWords), PostgreSQL
  * reads them from the index and picks its plan (a name, a number: 10-25 ms at a million documents).
  * Otherwise each visible document is looked up in the index by its id (a lateral probe), and only the
  * matches are then read from the documents and put to `where`; the fences (`offset 0`) hold that order.
@@ -231,18 +231,18 @@ export async function rankedPage(
   return { list, n: counts?.n ?? 0, h: counts?.h ?? 0 };
 }
 
-/** How many documents of the index tell a common word from a rare one (commonWords): 3 ms to read. */
+/** How many documents of the index tell a common word from a rare one (rareWords): 3 ms to read. */
 const COMMON_SAMPLE = 5_000;
 
 /**
- * Of each word (a tsquery), whether it is common: in one of the first COMMON_SAMPLE documents of the
+ * Of the words (each a tsquery), the rare ones: in none of the first COMMON_SAMPLE documents of the
  * index, by id (the same ones each time: a plain scan of a large table starts wherever another scan of
  * it is, PostgreSQL's synchronised scans). PostgreSQL cannot tell a rare word from a common one it has
  * no figure for, nor from one nobody wrote (it takes each to be in 4,000 of a million documents); this
  * tells them apart for a few milliseconds.
  */
-export async function commonWords(db: Tx, words: readonly string[]): Promise<boolean[]> {
-  if (!words.length) return [];
+export async function rareWords(db: Tx, words: readonly string[]): Promise<Set<string>> {
+  if (!words.length) return new Set();
   const [row] = await rowsOf<{ common: boolean[] }>(
     db,
     sql`select array[${sql.join(
@@ -254,11 +254,11 @@ export async function commonWords(db: Tx, words: readonly string[]): Promise<boo
       sql`, `,
     )}] as common`,
   );
-  return words.map((_, i) => row?.common[i] === true);
+  return new Set(words.filter((_, i) => row?.common[i] !== true));
 }
 
 /**
- * Which of the words (each a tsquery; `common` as commonWords says) no document the caller may see has:
+ * Which of the words (each a tsquery; `rare` as rareWords says) no document the caller may see has:
  * `visibleHits(tsq, few)` is the matches of one, as candidates (at most one is read). A common word is
  * looked for among the caller's documents at once: any plan finds one soon. A rare one or one nobody
  * wrote is first looked for in the index alone, sequential scans off — asked for one match of a word in
@@ -270,12 +270,12 @@ export async function commonWords(db: Tx, words: readonly string[]): Promise<boo
 export async function absentWords(
   db: Db,
   words: readonly string[],
-  common: readonly boolean[],
+  rare: ReadonlySet<string>,
   visibleHits: (tsq: string, few: boolean) => SQL,
 ): Promise<Set<number>> {
   const absent = new Set<number>();
   for (const [i, w] of words.entries()) {
-    const seen = common[i]
+    const seen = !rare.has(w)
       ? await anyOf(db, visibleHits(w, false))
       : await db.transaction(async (tx) => {
           await tx.execute(sql`set local enable_seqscan = off`);

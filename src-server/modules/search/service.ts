@@ -131,14 +131,17 @@ export async function search(
   const numbers = q.numberMatches(exact, where);
   const limit = Math.min(query.pageSize, SEARCH_MAX_RESULTS - offset);
 
-  // Of each word, whether it is common (queries.ts commonWords): for one who sees little, the matches of
-  // words with a rare one among them are read from the index, not by walking what they may see.
-  let common = source.broad
+  // The rare words (queries.ts rareWords): for one who sees little, the matches of words with a rare one
+  // among them are read from the index, not by walking what they may see. (Read for one who sees much
+  // only when no document has every word.)
+  let rare = source.broad
     ? null
-    : await q.commonWords(
+    : await q.rareWords(
         ctx.db,
         terms.map((g) => tsQueryText([g])),
       );
+  /** How many of `groups` are rare words. */
+  const rareCount = (groups: typeof terms) => groups.filter((g) => rare?.has(tsQueryText([g]))).length;
 
   /**
    * The page of the matches of `tsq` (and the number's), `groups` ranking by how many words match;
@@ -156,31 +159,30 @@ export async function search(
       (found) => found.h >= RANK_WINDOW,
     );
 
-  let found = await find(terms.length ? tsQueryText(terms) : null, undefined, common?.includes(false));
+  let found = await find(terms.length ? tsQueryText(terms) : null, undefined, rareCount(terms) > 0);
   // No document has every word: the words no document has are left out (and named), and when every
   // word is somewhere but never all together, the documents with most of them are shown, best first.
   if (found.n === 0 && terms.length >= 2) {
     const words = terms.map((group) => tsQueryText([group]));
-    common ??= await q.commonWords(ctx.db, words);
-    const absent = await q.absentWords(ctx.db, words, common, (tsq, few) =>
+    rare ??= await q.rareWords(ctx.db, words);
+    const absent = await q.absentWords(ctx.db, words, rare, (tsq, few) =>
       hitsOf(tsq, null, 1, undefined, few),
     );
     if (absent.size > 0 && absent.size < terms.length) {
       said.missing = [...new Set(parts.words.filter((_, i) => absent.has(i)))];
       const kept = terms.map((_, i) => i).filter((i) => !absent.has(i));
       terms = kept.map((i) => terms[i]!);
-      common = kept.map((i) => common![i]!);
       runs = runs
         .map((run) => run.filter((i) => !absent.has(i)).map((i) => kept.indexOf(i)))
         .filter((run) => run.length >= 2);
-      found = await find(tsQueryText(terms), undefined, common.includes(false));
+      found = await find(tsQueryText(terms), undefined, rareCount(terms) > 0);
     }
     if (found.n === 0 && terms.length >= 2) {
       // Some of the words: few matches only when every word is rare.
       const some = await find(
         anyTermQueryText(terms),
         terms.map((group) => tsQueryText([group])),
-        !common.includes(true),
+        rareCount(terms) === terms.length,
       );
       if (some.n > 0) [found, said.partial] = [some, true];
     }
