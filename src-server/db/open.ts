@@ -151,12 +151,16 @@ async function listenPg(
 
 /** Waits before a lost life lock is taken again: 1 s, doubling to 30 s. */
 const RELOCK_MAX_MS = 30_000;
+/** How long a release waits for a taking again under way to end (see holdPgLock's release). */
+const RELEASE_WAIT_MS = 10_000;
 
 /** `Database.holdLock` on PostgreSQL: see there. */
 async function holdPgLock(connectionString: string, name: string): Promise<{ release(): Promise<void> }> {
   let released = false;
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | undefined;
+  /** A taking again under way (after a lost connection): `release()` waits for it to end. */
+  let taking: Promise<void> | undefined;
   const take = async () => {
     const c = new pg.Client({ connectionString, connectionTimeoutMillis: 10_000 });
     // A connection that drops (the database restarted, the network) is made again, its lock taken again.
@@ -184,7 +188,12 @@ async function holdPgLock(connectionString: string, name: string): Promise<{ rel
     if (released || retry) return;
     retry = setTimeout(() => {
       retry = undefined;
-      take().catch(() => again(Math.min(RELOCK_MAX_MS, delay * 2)));
+      const attempt: Promise<void> = take()
+        .catch(() => again(Math.min(RELOCK_MAX_MS, delay * 2)))
+        .finally(() => {
+          if (taking === attempt) taking = undefined;
+        });
+      taking = attempt;
     }, delay);
     retry.unref();
   };
@@ -193,6 +202,14 @@ async function holdPgLock(connectionString: string, name: string): Promise<{ rel
     release: async () => {
       released = true;
       clearTimeout(retry);
+      // A connection being made again ends itself once it has the lock (released): release() answers after
+      // that, the lock free. It waits RELEASE_WAIT_MS at most: a lock still held by a connection the
+      // database has not yet seen drop (a cut network) is freed with it, later.
+      if (taking) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([taking, new Promise((r) => (timer = setTimeout(r, RELEASE_WAIT_MS)))]);
+        clearTimeout(timer);
+      }
       const c = client;
       client = null;
       await c?.end().catch(() => undefined);

@@ -955,14 +955,54 @@ describe('life locks on PostgreSQL', () => {
             `select pg_try_advisory_xact_lock(hashtextextended('${name}', 0)) as free`,
           )
         )[0]!.free;
+      /** The sessions holding it (an advisory lock on an int8 keeps its high half in classid). */
+      const holders = async () =>
+        (
+          await h.query<{ pid: number }>(
+            `select pid from pg_locks where locktype = 'advisory' and granted and objsubid = 1
+                and ((classid::int8 << 32) | objid::int8) = hashtextextended('${name}', 0)`,
+          )
+        ).map((r) => Number(r.pid));
       const lock = await h.database.holdLock!(name);
       expect(await free()).toBe(false);
+      const [first, ...others] = await holders();
+      expect(first).toBeDefined();
+      expect(others).toEqual([]);
       // The database ends the holder's session (a restart, an administrator, the network).
-      await h.query(`select pg_terminate_backend(pid) from pg_stat_activity
-                      where datname = current_database() and pid <> pg_backend_pid()
-                        and query like 'select pg_advisory_lock(%'`);
-      await waitFor('the lock taken again on a new connection', async () => !(await free()));
+      await h.query(`select pg_terminate_backend(${first})`);
+      await waitFor('the lock taken again on a new connection', async () => {
+        const now = await holders();
+        return now.length === 1 && now[0] !== first;
+      });
+      expect(await free()).toBe(false);
       await lock.release();
+      expect(await free()).toBe(true);
+      expect(await holders()).toEqual([]);
+
+      // Released while it is being taken again: release() answers once the lock is free, not before.
+      const again = await h.database.holdLock!(name);
+      const [second] = await holders();
+      await h.query(`select pg_terminate_backend(${second})`);
+      // Another session takes it first (it asks at once; the holder asks again after a second) …
+      const other = await h.database.holdLock!(name);
+      await waitFor(
+        'the holder waiting for the lock on a new connection',
+        async () =>
+          (
+            await h.query<{ n: number }>(
+              `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted
+                  and ((classid::int8 << 32) | objid::int8) = hashtextextended('${name}', 0)`,
+            )
+          )[0]!.n === 1,
+      );
+      let answered = false;
+      const releasing = again.release().then(() => (answered = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(answered).toBe(false);
+      // … and lets it go: the holder takes it, sees it was released, lets it go in turn.
+      await other.release();
+      await releasing;
+      expect(await holders()).toEqual([]);
       expect(await free()).toBe(true);
     },
   );
