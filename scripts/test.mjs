@@ -26,12 +26,27 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];
 /** Each failed test, named with its file and its first error line: printed again at the very end. */
 const failures = [];
-const firstLine = (text) =>
-  String(text ?? '')
+/**
+ * What a failure says, for the summary at the end (the last lines of a CI log are often all one sees):
+ * its first non-empty lines (the assertion, the locator, expected and received) on one line, and where
+ * in a test file it failed.
+ */
+const gist = (text, at) => {
+  const lines = String(text ?? '')
     // eslint-disable-next-line no-control-regex
     .replace(/\u001b\[[0-9;]*m/g, '')
     .split('\n')
-    .find((l) => l.trim() !== '') ?? '';
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
+  const where =
+    at?.file && at.line
+      ? `${at.file.replace(`${root}/`, '')}:${at.line}`
+      : lines
+          .find((l) => /^(at |❯ ).*\btests\/.*:\d+/.test(l))
+          ?.replace(/^(at |❯ )/, '')
+          .replace(`${root}/`, '');
+  return [...lines.filter((l) => !/^(at |❯ )/.test(l)).slice(0, 8), where].filter(Boolean).join(' ⏎ ');
+};
 
 /** Runs a command with its output's lines prefixed by the lane's name; resolves with its exit status. */
 function run(lane, label, command, args, env = {}) {
@@ -83,10 +98,10 @@ async function vitest(lane, label, args, outputFile, env = {}) {
   for (const file of report.testResults) {
     const name = file.name.replace(`${root}/`, '');
     if (file.status === 'failed' && file.assertionResults.length === 0)
-      failures.push(`${label}: ${name}: ${firstLine(file.message)}`);
+      failures.push(`${label}: ${name}: ${gist(file.message)}`);
     for (const test of file.assertionResults)
       if (test.status === 'failed')
-        failures.push(`${label}: ${name} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+        failures.push(`${label}: ${name} › ${test.fullName}: ${gist(test.failureMessages?.[0])}`);
   }
   if (status !== 0 && report.numFailedTests === 0 && brokenFiles === 0) {
     problems.push(`${label}: exit ${status}`);
@@ -112,13 +127,13 @@ async function playwright(lane, label, args, outputFile, env = {}) {
         if (test.status === 'unexpected') {
           const result = test.results?.at(-1);
           failures.push(
-            `${label}: ${[...path, spec.title].join(' › ')}: ${firstLine(result?.error?.message)}`,
+            `${label}: ${[...path, spec.title].join(' › ')}: ${gist(result?.error?.message, result?.error?.location)}`,
           );
         }
     for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
   };
   for (const suite of suites) walk(suite, [suite.title]);
-  for (const error of errors) failures.push(`${label}: ${firstLine(error.message)}`);
+  for (const error of errors) failures.push(`${label}: ${gist(error.message)}`);
   totals.passed += stats.expected + (stats.flaky ?? 0);
   totals.failed += stats.unexpected + errors.length;
   totals.skipped += stats.skipped;
@@ -223,7 +238,7 @@ if (process.env.SIJILL_TEST_LANES === '1') {
 }
 
 console.log('');
-for (const f of failures) console.log(`failed: ${f.slice(0, 400)}`);
+for (const f of failures) console.log(`failed: ${f.slice(0, 1500)}`);
 for (const p of problems) console.log(`problem: ${p}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 || problems.length > 0 ? 1 : 0);
