@@ -10,6 +10,7 @@ import { PAGES } from '../../src-shared/pages';
 import { expect, test } from './fixtures';
 import { openScreen, signInAs } from './support/demo';
 import { expectFits } from './support/fits';
+import { toastSaying } from './support/toasts';
 import { MainLayout } from './pages/MainLayout';
 
 test.use({ demo: true });
@@ -94,7 +95,7 @@ for (const lang of ['ar', 'en'] as const) {
     await expect(page.getByTestId(`backup-verify-${older}`)).toBeVisible();
     await page.getByTestId(`backup-delete-${older}`).click();
     await page.getByTestId('backup-delete-confirm').click();
-    await expect(page.locator('.sijill-toast')).toContainText(w.deleted);
+    await expect(toastSaying(page, w.deleted, 'success')).toBeVisible();
     await expect(page.getByTestId(`backup-verify-${older}`)).toHaveCount(0);
     expect(await listed(page)).toEqual([newest]);
     await expect(page.getByTestId(`backup-retention-${newest}`)).toHaveText(w.newest);

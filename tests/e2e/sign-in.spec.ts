@@ -8,6 +8,7 @@ import { LoginPage } from './pages/LoginPage';
 import { MainLayout } from './pages/MainLayout';
 import { TwoFactorPage } from './pages/TwoFactorPage';
 import { ADMIN, Api } from './support/api';
+import { toastSaying } from './support/toasts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -154,7 +155,7 @@ test('an expired session returns to login with the toast', async ({ page, shell 
   // The next call the user makes answers 401.
   await page.getByTestId('enable-two-factor').click();
   await expect(page).toHaveURL(/#\/login$/);
-  await expect(page.locator('.sijill-toast-error')).toContainText('يجب تسجيل الدخول لتنفيذ هذا الإجراء');
+  await expect(toastSaying(page, 'يجب تسجيل الدخول لتنفيذ هذا الإجراء', 'error')).toBeVisible();
 
   // Signing in again returns to the page the user was on.
   await login.signIn('reader1', 'Reader#2026', { remember: false });

@@ -8,6 +8,7 @@ import { LoginPage } from './pages/LoginPage';
 import { MainLayout } from './pages/MainLayout';
 import { TwoFactorPage } from './pages/TwoFactorPage';
 import { Api, freshTotp } from './support/api';
+import { toastSaying } from './support/toasts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -145,7 +146,7 @@ test('user settings: new recovery codes, turning two-factor off and on again, an
   await expect(page.getByTestId('password-form').locator('.ant-form-item-explain-error')).toBeVisible();
   await page.getByTestId('old-password').fill(OFFICER.password);
   await page.getByTestId('change-password').click();
-  await expect(page.locator('.sijill-toast-success').last()).toBeVisible();
+  await expect(toastSaying(page, 'تم تغيير كلمة المرور', 'success')).toBeVisible();
   await page.reload();
   await expect(main.pageTitle()).toHaveText('إعدادات المستخدم');
   await expect(page.getByTestId('user-info')).toBeVisible();

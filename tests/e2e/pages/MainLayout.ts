@@ -10,7 +10,6 @@ export class MainLayout {
   readonly pageTitle = () => this.page.getByTestId('page-title');
   readonly headerTitle = () => this.page.getByTestId('header-title');
   readonly noAccess = () => this.page.getByTestId('no-access');
-  readonly toasts = () => this.page.locator('.sijill-toast');
 
   /** The hash path of the current screen. */
   path(): string {

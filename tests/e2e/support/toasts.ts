@@ -6,6 +6,15 @@
  */
 import type { Page } from '@playwright/test';
 
+/**
+ * The toast that says `words` (of a severity, when given). A toast never stands alone in the page for
+ * sure: the one before it may still be fading out (antd keeps it for its leave animation) while it comes
+ * in, so a test finds a toast by what it says, never as "the" toast.
+ */
+export function toastSaying(page: Page, words: string | RegExp, severity?: 'success' | 'error') {
+  return page.locator(severity ? `.sijill-toast-${severity}` : '.sijill-toast').filter({ hasText: words });
+}
+
 export interface SeenToast {
   action: string;
   text: string;
