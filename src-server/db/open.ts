@@ -243,17 +243,21 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   let database: Database;
   if (options.DATABASE_URL) {
     parseIntegersOnPg();
-    const pool = new pg.Pool({ connectionString: options.DATABASE_URL, max: options.DB_POOL_MAX ?? 20 });
+    const pool = new pg.Pool({
+      connectionString: options.DATABASE_URL,
+      max: options.DB_POOL_MAX ?? 20,
+      // No JIT compilation: the server's statements read milliseconds, and PostgreSQL prices several of
+      // them (the visibility predicate's OR of subplans, a search's probes, a dashboard's counts) high
+      // enough to compile, which costs 40 ms to over a second each time (bench/search, bench/dashboards).
+      // Set on each new connection before the pool lends it (a startup option would be refused by a
+      // pooler such as PgBouncer); a connection that cannot take it is not lent.
+      onConnect: async (client) => {
+        await client.query('set jit = off');
+      },
+    });
     // An idle connection the database ends (a restart, a failover, an administrator) is dropped by the pool
     // and replaced on the next query; without a listener its error would bring the whole server down.
     pool.on('error', () => undefined);
-    // No JIT compilation: the server's statements read milliseconds, and PostgreSQL prices several of them
-    // (the visibility predicate's OR of subplans, a search's probes, a dashboard's counts) high enough to
-    // compile, which costs 40 ms to over a second each time (bench/search, bench/dashboards). Set on each
-    // new connection (a startup option would be refused by a pooler such as PgBouncer).
-    pool.on('connect', (client) => {
-      client.query('set jit = off').catch(() => undefined);
-    });
     const db = drizzlePg(pool, { schema });
     database = {
       db,
