@@ -146,6 +146,8 @@ test('a draft written while the server is away survives a restart and reaches th
     await page.screenshot({ path: `${SCREENS}/offline-conflict-en.png` });
     // The same choice in Arabic.
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    // Gone (its leave animation ended) before the next one opens: "the dialog" is then the new one.
+    await expect(page.getByRole('dialog')).toHaveCount(0);
     await app.switchLanguage();
     await conflict.getByTestId('local-draft-compare').click();
     await expect(page.getByRole('dialog')).toContainText('على الخادم');
