@@ -102,11 +102,10 @@ test('an administrator grants signing authority; only those who hold it are offe
   const dialog = page.getByTestId('signing-dialog');
   await expect(dialog.getByTestId('signing-holder')).toHaveCount(1);
   await expect(dialog.getByTestId('signing-holder')).toContainText('فيصل القحطاني');
-  await dialog.getByTestId('signing-pick').click();
-  await page.keyboard.type('منى');
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'منى الشهري' })
-    .click();
+  // The search gives way to the person chosen, as a tag.
+  await chooseOption(page, dialog.getByTestId('signing-pick'), 'منى الشهري', {
+    shownIn: dialog.getByTestId('signing-chosen'),
+  });
   await dialog.getByTestId('signing-grant-submit').click();
   await expect(dialog.getByTestId('signing-grant')).toContainText('منى الشهري');
   await expect(dialog.getByTestId('signing-holder')).toHaveCount(2);
@@ -172,10 +171,7 @@ test('an administrator grants signing authority; only those who hold it are offe
   await page.getByTestId('outgoing-list-table').getByText(number).click();
   const additions = page.getByTestId('additions-panel');
   await expect(additions).toBeVisible();
-  await additions.getByTestId('addition-kind').click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: 'إشعار استلام' })
-    .click();
+  await chooseOption(page, additions.getByTestId('addition-kind'), 'إشعار استلام', { type: false });
   await additions
     .locator('input[type=file]')
     .setInputFiles({ name: 'receipt.pdf', mimeType: 'application/pdf', buffer: minimalPdf() });

@@ -21,7 +21,12 @@ export async function chooseOption(
   page: Page,
   control: Locator,
   label: string,
-  opts: { type?: boolean; exact?: boolean } = {},
+  opts: {
+    type?: boolean;
+    exact?: boolean;
+    /** Where the choice shows once taken, when not in the field itself (a picker that empties itself). */
+    shownIn?: Locator;
+  } = {},
 ): Promise<void> {
   const root = selectRoot(control);
   await expect(async () => {
@@ -37,6 +42,6 @@ export async function chooseOption(
       : options.filter({ hasText: label });
     await option.first().click({ timeout: 5_000 });
     // The chosen value is text of the field itself (the dropdown lives elsewhere in the page).
-    await expect(root).toContainText(label, { timeout: 2_000 });
+    await expect(opts.shownIn ?? root).toContainText(label, { timeout: 5_000 });
   }).toPass({ timeout: 30_000 });
 }
