@@ -65,13 +65,29 @@ export class AdminShell {
   async closeToasts() {
     await this.page.mouse.move(0, 0);
     const toasts = this.page.locator('.ant-notification-notice');
-    await expect
-      .poll(async () => (await toasts.allInnerTexts()).join(' | '), {
-        message: 'a toast stayed on screen',
-        // 3 s each, on a machine whose two cores also run the other suites.
-        timeout: 25_000,
-      })
-      .toBe('');
+    try {
+      await expect
+        .poll(async () => (await toasts.allInnerTexts()).join(' | '), {
+          message: 'a toast stayed on screen',
+          // 3 s each, on a machine whose two cores also run the other suites.
+          timeout: 25_000,
+        })
+        .toBe('');
+    } catch (error) {
+      // A toast's time runs on animation frames (antd): say whether the page still had them, and
+      // whether it was visible, so a stalled browser is told apart from a toast that never closes.
+      const state = await this.page.evaluate(
+        () =>
+          new Promise<string>((resolve) => {
+            const timer = setTimeout(() => resolve(`${document.visibilityState}, no animation frame`), 1000);
+            requestAnimationFrame(() => {
+              clearTimeout(timer);
+              resolve(`${document.visibilityState}, animation frames running`);
+            });
+          }),
+      );
+      throw new Error(`${(error as Error).message}\n(the page: ${state})`, { cause: error });
+    }
   }
 }
 
