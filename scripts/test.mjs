@@ -11,8 +11,8 @@
 // together. Today the vitest lane is the longer (the API suite on both databases: 35 and 8 minutes of a
 // CI run, against 35 for the end-to-end suite), so none do.
 // Each lane's lines are prefixed with its name. At the end, each failure on a line (`gist`), then the
-// last line: `N passed, N failed, N skipped` over all of them. `npm test -- vitest|e2e|electron …` runs only those parts; SIJILL_TEST_LANES=1 runs the lanes
-// one after the other.
+// last line: `N passed, N failed, N skipped` over all of them. `npm test -- vitest|e2e|electron …` runs
+// only those parts; SIJILL_TEST_LANES=1 runs the lanes one after the other.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';

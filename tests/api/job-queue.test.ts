@@ -980,20 +980,25 @@ describe('life locks on PostgreSQL', () => {
       expect(await holders()).toEqual([]);
 
       // Released while it is being taken again: release() answers once the lock is free, not before.
+      /** How many sessions wait for it. */
+      const waiting = async () =>
+        (
+          await h.query<{ n: number }>(
+            `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted
+                and ((classid::int8 << 32) | objid::int8) = hashtextextended('${name}', 0)`,
+          )
+        )[0]!.n;
       const again = await h.database.holdLock!(name);
       const [second] = await holders();
+      // Another session asks for it first and waits …
+      const otherTaking = h.database.holdLock!(name);
+      await waitFor('another session waiting for the lock', async () => (await waiting()) === 1);
+      // … so it has it when the holder's session ends, and the holder, asking again, waits behind it.
       await h.query(`select pg_terminate_backend(${second})`);
-      // Another session takes it first (it asks at once; the holder asks again after a second) …
-      const other = await h.database.holdLock!(name);
+      const other = await otherTaking;
       await waitFor(
         'the holder waiting for the lock on a new connection',
-        async () =>
-          (
-            await h.query<{ n: number }>(
-              `select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted
-                  and ((classid::int8 << 32) | objid::int8) = hashtextextended('${name}', 0)`,
-            )
-          )[0]!.n === 1,
+        async () => (await waiting()) === 1,
       );
       let answered = false;
       const releasing = again.release().then(() => (answered = true));
