@@ -30,6 +30,8 @@ export async function chooseOption(
 ): Promise<void> {
   const root = selectRoot(control);
   await expect(async () => {
+    // Taken by an earlier try whose check came too soon (the picker may be gone: it gave way to its choice).
+    if (opts.shownIn && (await opts.shownIn.allInnerTexts()).some((t) => t.includes(label))) return;
     // No Escape here: inside a drawer or a dialog it would close them, not just the list.
     if (!(await root.evaluate((el) => el.classList.contains('ant-select-open')))) await control.click();
     if (opts.type !== false) {
