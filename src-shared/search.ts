@@ -160,7 +160,27 @@ function partLexemes(raw: string, keepCommon: boolean): string[] {
  * letters or all digits, the joined word's (e-mail is found by email, follow-up by followup, 011-4567890 by
  * 0114567890). A number written against an Arabic word has the lexemes of both (see spaced).
  */
-export function wordLexemes(raw: string, keepCommon = false): string[] {
+export function wordLexemes(raw: string, keepCommon = false): readonly string[] {
+  const cache = LEXEMES_OF[keepCommon ? 1 : 0]!;
+  let lexemes = cache.get(raw);
+  if (!lexemes) {
+    if (cache.size >= LEXEMES_KEPT) cache.clear();
+    lexemes = lexemesOfWord(raw, keepCommon);
+    cache.set(raw, lexemes);
+  }
+  return lexemes;
+}
+
+/**
+ * wordLexemes' answers by word as written (without and with keepCommon): texts repeat their words, and
+ * a page of search hits marks the same words in twenty documents — working each out again was most of a
+ * search's time in the server, after its SQL (bench/search). Emptied when it holds LEXEMES_KEPT words.
+ */
+const LEXEMES_OF = [new Map<string, readonly string[]>(), new Map<string, readonly string[]>()];
+const LEXEMES_KEPT = 50_000;
+
+/** wordLexemes, worked out. */
+function lexemesOfWord(raw: string, keepCommon: boolean): string[] {
   if (!HYPHEN.test(raw)) return partLexemes(raw, keepCommon);
   const parts = raw.split(HYPHEN).filter(Boolean);
   const out = new Set(parts.flatMap((p) => partLexemes(p, keepCommon)));
@@ -470,7 +490,23 @@ export function snippet(
   runs: readonly (readonly number[])[] = [],
 ): Snippet {
   const clean = text.replace(/\s+/g, ' ').trim();
+  return passage(clean, matchRanges(clean, terms, runs), width);
+}
+
+/** The snippet of `text` when the terms occur in it, else null: the text's words looked up once. */
+export function snippetOfMatches(
+  text: string,
+  terms: QueryTerms,
+  width = 220,
+  runs: readonly (readonly number[])[] = [],
+): Snippet | null {
+  const clean = text.replace(/\s+/g, ' ').trim();
   const ranges = matchRanges(clean, terms, runs);
+  return ranges.length ? passage(clean, ranges, width) : null;
+}
+
+/** The passage of `clean` (whitespace folded) around the first of `ranges`: see snippet. */
+function passage(clean: string, ranges: [number, number][], width: number): Snippet {
   const first = ranges[0];
   let start = 0;
   if (first && clean.length > width) {

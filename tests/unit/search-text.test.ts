@@ -10,6 +10,7 @@ import {
   matchRanges,
   queryTerms,
   snippet,
+  snippetOfMatches,
   tsQueryText,
   wordLexemes,
 } from '../../src-shared/search';
@@ -137,5 +138,26 @@ describe('words that name what every object has', () => {
     expect(terms.length).toBeGreaterThan(0);
     expect(finds(`the ${word} of the letter`, word)).toBe(true);
     expect(() => tsQueryText(terms)).not.toThrow();
+  });
+});
+
+describe('words looked up once', () => {
+  it('a passage of matches is the passage a snippet cuts, and none where nothing matches', () => {
+    const text = 'تمت  إحالة المعاملة إلى\nإدارة المناقصات لدراسة العروض المقدمة في المناقصة العامة';
+    const terms = queryTerms('المناقصه');
+    expect(snippetOfMatches(text, terms)).toEqual(snippet(text, terms));
+    expect(snippetOfMatches(text, terms)!.highlights.length).toBeGreaterThan(0);
+    expect(snippetOfMatches(text, queryTerms('ميزانية'))).toBeNull();
+    expect(snippetOfMatches(text, [])).toBeNull();
+  });
+
+  it('a word answers the same lexemes however many other words were looked up since', () => {
+    const first = [...wordLexemes('والمناقصات')];
+    const kept = [...wordLexemes('والمناقصات', true)];
+    // More words than are kept: the answers are worked out again, the same.
+    for (let i = 0; i < 60_000; i++) wordLexemes(`كلمة${i}`);
+    expect(wordLexemes('والمناقصات')).toEqual(first);
+    expect(wordLexemes('والمناقصات', true)).toEqual(kept);
+    expect(first).toContain('مناقص');
   });
 });

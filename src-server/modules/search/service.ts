@@ -27,11 +27,11 @@ import {
 import {
   anyTermQueryText,
   ignoredWords,
-  matchRanges,
   queryParts,
   prefixQueryText,
   queryPhrases,
   snippet,
+  snippetOfMatches,
   tsQueryText,
   type QueryTerms,
   wholePhrase,
@@ -308,8 +308,8 @@ async function hitsOfPage(
       ['notes', t?.notes],
     ];
     for (const [field, value] of fields) {
-      if (!value || !matchRanges(value, terms, runs).length) continue;
-      snippets.push({ field, ...snippet(value, terms, undefined, runs), attachment: null });
+      const passage = value ? snippetOfMatches(value, terms, undefined, runs) : null;
+      if (passage) snippets.push({ field, ...passage, attachment: null });
     }
     const page = pageOf.get(r.id);
     if (page) {
